@@ -1,0 +1,30 @@
+// jest.config.js runs every spec of the workspace in one run, so the real etcd and nats-server
+// that the harness starts in globalSetup are shared by all suites.
+const { paths } = require('./tsconfig.base.json').compilerOptions;
+
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(paths).map(([name, [target]]) => [`^${name.replace('/', '\\/')}$`, `<rootDir>/${target}`]),
+);
+
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+  testMatch: ['**/*.spec.ts'],
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper,
+  globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,1 @@
+export { Clock, Timer, realClock } from './clock';

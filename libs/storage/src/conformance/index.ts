@@ -1,0 +1,1 @@
+export { runObjectStoreConformance, ObjectStoreFactory, ConformanceOptions } from './object-store.conformance';

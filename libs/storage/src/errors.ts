@@ -1,0 +1,64 @@
+// StorageErrorCode names every way a storage operation can fail; the gateway turns each into a
+// Status error at one boundary (interpretStorageError), as Kubernetes does in
+// k8s.io/apiserver/pkg/storage/errors.go.
+export enum StorageErrorCode {
+  KeyNotFound = 'KeyNotFound',
+  KeyExists = 'KeyExists',
+  Conflict = 'Conflict',
+  Expired = 'Expired',
+  InvalidObj = 'InvalidObj',
+  InvalidArgument = 'InvalidArgument',
+  Unreachable = 'Unreachable',
+}
+
+// StorageError is the only error a store throws for an expected failure. `revision` is the
+// current revision when the store knows it (a conflict, an expired revision).
+export class StorageError extends Error {
+  override readonly name = 'StorageError';
+
+  constructor(
+    readonly code: StorageErrorCode,
+    readonly key: string,
+    message: string,
+    readonly revision = 0,
+  ) {
+    super(message);
+  }
+
+  static keyNotFound(key: string, revision = 0): StorageError {
+    return new StorageError(StorageErrorCode.KeyNotFound, key, `key not found: ${key}`, revision);
+  }
+
+  static keyExists(key: string, revision = 0): StorageError {
+    return new StorageError(StorageErrorCode.KeyExists, key, `key exists: ${key}`, revision);
+  }
+
+  static conflict(key: string, detail: string, revision = 0): StorageError {
+    return new StorageError(StorageErrorCode.Conflict, key, `conflict on ${key}: ${detail}`, revision);
+  }
+
+  static expired(key: string, requested: number, compacted: number): StorageError {
+    return new StorageError(
+      StorageErrorCode.Expired,
+      key,
+      `revision ${requested} has been compacted (compacted revision ${compacted})`,
+      compacted,
+    );
+  }
+
+  static invalidObj(key: string, detail: string): StorageError {
+    return new StorageError(StorageErrorCode.InvalidObj, key, `invalid object at ${key}: ${detail}`);
+  }
+
+  static invalidArgument(detail: string): StorageError {
+    return new StorageError(StorageErrorCode.InvalidArgument, '', detail);
+  }
+
+  static unreachable(detail: string): StorageError {
+    return new StorageError(StorageErrorCode.Unreachable, '', `storage unreachable: ${detail}`);
+  }
+}
+
+export function isStorageError(err: unknown, code?: StorageErrorCode): err is StorageError {
+  return err instanceof StorageError && (code === undefined || err.code === code);
+}

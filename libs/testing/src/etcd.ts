@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { etcdBinary, findBinary } from './binaries';
+import { freePort } from './ports';
+import { startProcess, waitForPort } from './process';
+
+export interface EtcdServer {
+  readonly endpoint: string;
+  stop(): Promise<void>;
+}
+
+export interface EtcdOptions {
+  // progressNotifyInterval is how often etcd sends watch progress notifications (etcd's flag
+  // syntax, e.g. '1s').
+  progressNotifyInterval?: string;
+}
+
+// startEtcd starts a real etcd on free loopback ports with a throw-away data directory.
+export async function startEtcd(options: EtcdOptions = {}): Promise<EtcdServer> {
+  const binary = findBinary(etcdBinary);
+  const [clientPort, peerPort] = [await freePort(), await freePort()];
+  const dataDir = mkdtempSync(join(tmpdir(), 'plinth-etcd-'));
+  const client = `http://127.0.0.1:${clientPort}`;
+  const peer = `http://127.0.0.1:${peerPort}`;
+  const proc = startProcess(binary, [
+    '--name', 'plinth-test',
+    '--data-dir', dataDir,
+    '--listen-client-urls', client,
+    '--advertise-client-urls', client,
+    '--listen-peer-urls', peer,
+    '--initial-advertise-peer-urls', peer,
+    '--initial-cluster', `plinth-test=${peer}`,
+    '--unsafe-no-fsync',
+    '--experimental-watch-progress-notify-interval', options.progressNotifyInterval ?? '1s',
+    '--log-level', 'error',
+  ]);
+  try {
+    await waitForPort(proc, clientPort, 'etcd');
+  } catch (err) {
+    await proc.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    endpoint: client,
+    async stop() {
+      await proc.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

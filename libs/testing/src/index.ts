@@ -1,0 +1,5 @@
+export { freePort } from './ports';
+export { findBinary, etcdBinary, natsBinary, RequiredBinary } from './binaries';
+export { startEtcd, EtcdServer, EtcdOptions } from './etcd';
+export { startNats, NatsServer } from './nats';
+export { startProcess, waitForPort, RunningProcess } from './process';

@@ -1,0 +1,56 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { connect } from 'node:net';
+
+export interface RunningProcess {
+  readonly child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+// startProcess spawns a server and keeps the tail of its output for error messages.
+export function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): RunningProcess {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    output: () => tail,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+// waitForPort resolves once something accepts TCP connections on the port, and rejects if the
+// process exits first or the timeout passes.
+export async function waitForPort(proc: RunningProcess, port: number, name: string, timeoutMs = 20000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.child.exitCode !== null) {
+      throw new Error(`${name} exited with code ${proc.child.exitCode}:\n${proc.output()}`);
+    }
+    if (await canConnect(port)) return;
+    if (Date.now() > deadline) throw new Error(`${name} did not listen on 127.0.0.1:${port} within ${timeoutMs} ms:\n${proc.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
