@@ -3,3 +3,5 @@ export { StorageError, StorageErrorCode, isStorageError } from './errors';
 export { encodeContinue, decodeContinue, keyAfter, prefixEnd, continueTokenVersion, ContinuePosition } from './continue-token';
 export { Channel } from './channel';
 export { checkDeletePreconditions } from './preconditions';
+export { EmbeddedObjectStore, EmbeddedObjectStoreOptions } from './embedded';
+export { HistoryCompactor, HistoryCompactorOptions, defaultHistoryWindowMs } from './compactor';

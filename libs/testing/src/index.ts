@@ -3,3 +3,4 @@ export { findBinary, etcdBinary, natsBinary, RequiredBinary } from './binaries';
 export { startEtcd, EtcdServer, EtcdOptions } from './etcd';
 export { startNats, NatsServer } from './nats';
 export { startProcess, waitForPort, RunningProcess } from './process';
+export { FakeClock } from './fake-clock';

@@ -1,0 +1,1 @@
+export { EmbeddedObjectStore, EmbeddedObjectStoreOptions } from './embedded-object-store';
