@@ -1,0 +1,48 @@
+// newEtcdClient builds the etcd3 client the store runs on: one gRPC channel per endpoint, a
+// deadline on every unary call, and none of etcd3's default retries or circuit breaker.
+import { Etcd3, IOptions } from 'etcd3';
+
+export interface EtcdObjectStoreOptions {
+  // endpoints are etcd client URLs, e.g. http://127.0.0.1:2379.
+  endpoints: string[];
+  // requestTimeoutMs is the deadline of each request (not of watches). A request that cannot
+  // reach etcd in time fails with Unreachable. Default 10 s.
+  requestTimeoutMs?: number;
+}
+
+const defaultRequestTimeoutMs = 10_000;
+
+type FaultHandling = NonNullable<IOptions['faultHandling']>;
+type FaultPolicy = ReturnType<NonNullable<FaultHandling['host']>>;
+type Backoff = NonNullable<FaultHandling['watchBackoff']>;
+
+// passThrough replaces etcd3's default policies (three retries of any recoverable error, and a
+// breaker that refuses every call for 5 s after three failures). Retrying a txn whose first
+// attempt was applied would turn a successful create into KeyExists, so the store decides
+// itself what to retry. etcd3 only calls execute().
+const noSignal = new AbortController().signal;
+const passThrough = {
+  execute: async <T>(fn: (context: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> => fn({ signal: noSignal }),
+} as unknown as FaultPolicy;
+
+// reattachBackoff is how long etcd3 waits before it opens its watch stream again. The store's
+// watches end when the stream fails, so etcd3 only reattaches a watch that arrived while it
+// was closing the stream, and there is nothing to back off from.
+const reattachBackoff: Backoff = { duration: 50, next: () => reattachBackoff };
+
+export function newEtcdClient(options: EtcdObjectStoreOptions): Etcd3 {
+  if (options.endpoints.length === 0) throw new Error('EtcdObjectStore needs at least one endpoint');
+  const timeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs;
+  return new Etcd3({
+    hosts: options.endpoints,
+    grpcOptions: {
+      // Lists of a large prefix exceed gRPC's default 4 MiB; etcd's own client allows 2 GiB.
+      'grpc.max_receive_message_length': 2 ** 31 - 1,
+      // Keepalive finds a dead connection under a quiet watch; etcd accepts pings every 5 s.
+      'grpc.keepalive_time_ms': 30_000,
+      'grpc.keepalive_timeout_ms': 10_000,
+    },
+    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
+    faultHandling: { host: () => passThrough, global: passThrough, watchBackoff: reattachBackoff },
+  });
+}

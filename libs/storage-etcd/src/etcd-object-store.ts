@@ -1,0 +1,212 @@
+// EtcdObjectStore is the ObjectStore over etcd v3, in the manner of
+// k8s.io/apiserver/pkg/storage/etcd3/store.go: get, list, create and update are one request
+// each (a range or a txn); delete with preconditions reads first, then deletes with a compare
+// on the revision it checked.
+import { Etcd3, IRangeResponse, ITxnResponse } from 'etcd3';
+import {
+  DeletePreconditions,
+  DeleteResult,
+  GetOptions,
+  KeyValue,
+  ListOptions,
+  ListResult,
+  ObjectStore,
+  StorageError,
+  StorageErrorCode,
+  Watch,
+  WatchOptions,
+  checkDeletePreconditions,
+  decodeContinue,
+  encodeContinue,
+  isStorageError,
+  keyAfter,
+  prefixEnd,
+} from '@plinth/storage';
+import { EtcdObjectStoreOptions, newEtcdClient } from './client';
+import { interpretEtcdError } from './errors';
+import { bytes, toKeyValue } from './key-value';
+import { watchEtcd } from './watch';
+
+// anyKey is what currentRevision ranges over: only the response header is read.
+const anyKey = Buffer.from([0]);
+
+export class EtcdObjectStore implements ObjectStore {
+  private readonly client: Etcd3;
+  private readonly watches = new Set<Watch>();
+  // readAttempts lets a read that found one endpoint unreachable try the others; writes are
+  // never repeated, as a repeated txn could see its own first attempt.
+  private readonly readAttempts: number;
+
+  constructor(options: EtcdObjectStoreOptions) {
+    this.client = newEtcdClient(options);
+    this.readAttempts = options.endpoints.length;
+  }
+
+  async get(key: string, options: GetOptions = {}): Promise<KeyValue> {
+    const revision = checkRevision(options.revision);
+    const response = await this.read(key, revision, () => this.client.kv.range({ key: Buffer.from(key), revision }));
+    const kv = response.kvs[0];
+    if (!kv) throw StorageError.keyNotFound(key, Number(response.header.revision));
+    return toKeyValue(kv);
+  }
+
+  async list(options: ListOptions): Promise<ListResult> {
+    const { prefix } = options;
+    if (!prefix) throw StorageError.invalidArgument('list needs a prefix');
+    const limit = options.limit ?? 0;
+    if (!Number.isSafeInteger(limit) || limit < 0) throw StorageError.invalidArgument(`invalid limit ${limit}`);
+    let start = prefix;
+    let revision = checkRevision(options.revision);
+    if (options.continue) {
+      const position = decodeContinue(options.continue, prefix);
+      start = position.startKey;
+      revision = position.revision;
+    }
+    const response = await this.read(prefix, revision, () =>
+      this.client.kv.range({ key: Buffer.from(start), range_end: Buffer.from(prefixEnd(prefix)), limit, revision }),
+    );
+    const items = response.kvs.map(toKeyValue);
+    // Every page reads at the revision of the first one, which the continue token carries.
+    const snapshot = revision > 0 ? revision : Number(response.header.revision);
+    if (!response.more || items.length === 0) return { items, revision: snapshot };
+    return {
+      items,
+      revision: snapshot,
+      continue: encodeContinue(keyAfter(items[items.length - 1].key), prefix, snapshot),
+      // count is the number of keys from this page's start to the end of the prefix.
+      remainingItemCount: Number(response.count) - items.length,
+    };
+  }
+
+  async create(key: string, value: Uint8Array): Promise<KeyValue> {
+    const etcdKey = Buffer.from(key);
+    const response = await this.write(key, () =>
+      this.client.kv.txn({
+        compare: [{ key: etcdKey, target: 'Create', result: 'Equal', create_revision: 0 }],
+        success: [{ request_put: { key: etcdKey, value: bytes(value) } }],
+      }),
+    );
+    const revision = Number(response.header.revision);
+    if (!response.succeeded) throw StorageError.keyExists(key, revision);
+    return { key, value, revision, createRevision: revision };
+  }
+
+  async update(key: string, value: Uint8Array, expectedRevision: number): Promise<KeyValue> {
+    const etcdKey = Buffer.from(key);
+    // A missing key has revision 0, so the compare alone would let update create it.
+    const expected = Number.isSafeInteger(expectedRevision) && expectedRevision > 0 ? expectedRevision : -1;
+    // Both branches end with a keys-only range of the key: after the put it gives the
+    // createRevision, and on failure it tells a missing key from a newer revision.
+    const readBack = { request_range: { key: etcdKey, keys_only: true } };
+    const response = await this.write(key, () =>
+      this.client.kv.txn({
+        compare: [{ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: expected }],
+        success: [{ request_put: { key: etcdKey, value: bytes(value) } }, readBack],
+        failure: [readBack],
+      }),
+    );
+    const current = lastRange(response).kvs[0];
+    if (!response.succeeded) {
+      if (!current) throw StorageError.keyNotFound(key, Number(response.header.revision));
+      throw StorageError.conflict(
+        key,
+        'the object has been modified; please apply your changes to the latest version and try again',
+        Number(current.mod_revision),
+      );
+    }
+    return { key, value, revision: Number(current.mod_revision), createRevision: Number(current.create_revision) };
+  }
+
+  async delete(key: string, preconditions: DeletePreconditions = {}): Promise<DeleteResult> {
+    const etcdKey = Buffer.from(key);
+    if (preconditions.revision === undefined && preconditions.uid === undefined) {
+      const response = await this.write(key, () => this.client.kv.deleteRange({ key: etcdKey, prev_kv: true }));
+      const deleted = response.prev_kvs[0];
+      if (!deleted) throw StorageError.keyNotFound(key, Number(response.header.revision));
+      return { deleted: toKeyValue(deleted), revision: Number(response.header.revision) };
+    }
+    // With only a revision precondition the compare is the check, and nothing is read first.
+    let expected = preconditions.revision ?? 0;
+    if (preconditions.uid !== undefined) {
+      const current = await this.get(key);
+      checkDeletePreconditions(current, preconditions);
+      expected = current.revision;
+    }
+    for (;;) {
+      const response = await this.write(key, () =>
+        this.client.kv.txn({
+          compare: [{ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: expected }],
+          success: [{ request_delete_range: { key: etcdKey, prev_kv: true } }],
+          failure: [{ request_range: { key: etcdKey } }],
+        }),
+      );
+      const revision = Number(response.header.revision);
+      if (response.succeeded) {
+        const deleted = response.responses[0].response_delete_range.prev_kvs[0];
+        if (!deleted) throw StorageError.keyNotFound(key, revision);
+        return { deleted: toKeyValue(deleted), revision };
+      }
+      const latest = response.responses[0].response_range.kvs[0];
+      if (!latest) throw StorageError.keyNotFound(key, revision);
+      // The key changed since it was checked: check again, and retry on the new state.
+      const current = toKeyValue(latest);
+      checkDeletePreconditions(current, preconditions);
+      expected = current.revision;
+    }
+  }
+
+  watch(options: WatchOptions): Watch {
+    return watchEtcd(this.client, options, this.watches);
+  }
+
+  async currentRevision(): Promise<number> {
+    const response = await this.read('', 0, () => this.client.kv.range({ key: anyKey, count_only: true }));
+    return Number(response.header.revision);
+  }
+
+  async compact(revision: number): Promise<void> {
+    try {
+      await this.client.kv.compact({ revision: checkRevision(revision), physical: true });
+    } catch (err) {
+      const interpreted = interpretEtcdError(err, '', revision);
+      // History before an already compacted revision is gone: nothing is left to do.
+      if (isStorageError(interpreted, StorageErrorCode.Expired)) return;
+      throw interpreted;
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const watch of [...this.watches]) watch.close();
+    this.client.close();
+  }
+
+  private async read<T>(key: string, revision: number, request: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await request();
+      } catch (err) {
+        const interpreted = interpretEtcdError(err, key, revision);
+        if (attempt < this.readAttempts && isStorageError(interpreted, StorageErrorCode.Unreachable)) continue;
+        throw interpreted;
+      }
+    }
+  }
+
+  private async write<T>(key: string, request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (err) {
+      throw interpretEtcdError(err, key);
+    }
+  }
+}
+
+function checkRevision(revision: number | undefined): number {
+  if (revision === undefined) return 0;
+  if (!Number.isSafeInteger(revision) || revision < 0) throw StorageError.invalidArgument(`invalid revision ${revision}`);
+  return revision;
+}
+
+function lastRange(response: ITxnResponse): IRangeResponse {
+  return response.responses[response.responses.length - 1].response_range;
+}

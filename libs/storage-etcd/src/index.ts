@@ -1,0 +1,2 @@
+export { EtcdObjectStore } from './etcd-object-store';
+export { EtcdObjectStoreOptions } from './client';
