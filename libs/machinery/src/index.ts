@@ -1,1 +1,16 @@
 export { Clock, Timer, realClock } from './clock';
+
+// errors, field and validation mirror Kubernetes' package names (errors.notFound(...),
+// field.required(...), validation.isQualifiedName(...)); errors and field share constructor names.
+export * as errors from './errors';
+export * as field from './errors/field';
+export * as validation from './validation';
+
+export * from './errors';
+export { aggregateMessage } from './errors/aggregate';
+export * from './validation';
+export { FieldError, FieldErrorList, FieldErrorType, FieldPath, GoLiteral, newPath, childPath, pathString } from './errors/field';
+
+export * from './selectors/labels';
+export * from './selectors/label-selector';
+export * from './selectors/fields';

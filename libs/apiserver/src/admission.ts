@@ -1,0 +1,40 @@
+// Admission that the API server itself enforces before storage: namespace lifecycle (objects
+// go only into namespaces that exist and are not terminating; the immortal namespaces cannot
+// be deleted), after plugin/pkg/admission/namespace/lifecycle.
+import { forbidden, isStatusError, notFound, StatusError } from '@plinth/machinery';
+import { RequestScope } from './scope';
+
+export const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
+
+export async function admitNamespacedCreate(scope: RequestScope, name: string): Promise<void> {
+  if (!scope.def.namespaced || scope.def.virtual) return;
+  const namespace = scope.info.namespace;
+  const namespaces = scope.server.catalog.lookup('', 'v1', 'namespaces');
+  if (!namespaces) return;
+  let ns;
+  try {
+    ns = await scope.server.storeFor(namespaces).get(undefined, namespace);
+  } catch (err) {
+    if (isStatusError(err) && err.code === 404) throw notFound({ group: '', resource: 'namespaces' }, namespace);
+    throw err;
+  }
+  const phase = (ns.status as { phase?: string } | undefined)?.phase;
+  if (ns.metadata.deletionTimestamp || phase === 'Terminating') {
+    throw namespaceTerminating(scope, name, namespace);
+  }
+}
+
+function namespaceTerminating(scope: RequestScope, name: string, namespace: string): StatusError {
+  const err = forbidden(scope.store.qualifiedResource, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+  err.errStatus.details = {
+    ...err.errStatus.details,
+    causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+  };
+  return err;
+}
+
+export function admitDelete(scope: RequestScope): void {
+  if (scope.def.group === '' && scope.def.resource === 'namespaces' && immortalNamespaces.has(scope.info.name)) {
+    throw forbidden(scope.store.qualifiedResource, scope.info.name, 'this namespace may not be deleted');
+  }
+}

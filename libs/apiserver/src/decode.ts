@@ -1,0 +1,48 @@
+// decodeObject reads a create or update body into an object of the addressed kind: JSON or
+// YAML, through field validation (unknown and duplicate fields: Ignore, Warn or Strict), with
+// apiVersion and kind defaulted to the endpoint's and checked against it.
+import { KubeObject } from '@plinth/api';
+import { badRequest } from '@plinth/machinery';
+import { applyFieldValidation, parseFieldValidation, StrictDecodingError } from './field-validation';
+import { bodyFormat, readBody, yamlToJson } from './http/body';
+import { clientApiVersion, RequestScope } from './scope';
+
+export async function decodeBody(scope: RequestScope): Promise<KubeObject> {
+  const mode = parseFieldValidation(scope.query.get('fieldValidation'));
+  const format = bodyFormat(scope.req);
+  const raw = await readBody(scope.req);
+  const text = format === 'yaml' ? yamlToJson(raw) : raw.toString('utf8');
+  return decodeText(scope, text, mode);
+}
+
+export function decodeText(scope: RequestScope, text: string, mode: ReturnType<typeof parseFieldValidation>): KubeObject {
+  let result;
+  try {
+    result = applyFieldValidation(text, scope.def.schema, mode);
+  } catch (err) {
+    if (err instanceof StrictDecodingError) throw badRequest(err.message);
+    throw badRequest((err as Error).message);
+  }
+  scope.response.warnings.push(...result.warnings);
+  const object = result.object as KubeObject;
+  if (object === null || typeof object !== 'object' || Array.isArray(object)) {
+    throw badRequest('the body of the request must be an object');
+  }
+  checkTypeMeta(scope, object);
+  object.metadata = object.metadata ?? {};
+  object.apiVersion = scope.store.apiVersion;
+  object.kind = scope.def.kind;
+  return object;
+}
+
+// checkTypeMeta accepts the endpoint's apiVersion (in either group spelling) and kind, or
+// none, as kube-apiserver defaults a missing apiVersion and kind from the endpoint.
+function checkTypeMeta(scope: RequestScope, object: KubeObject): void {
+  const expected = [scope.store.apiVersion, clientApiVersion(scope)];
+  if (object.apiVersion !== undefined && object.apiVersion !== '' && !expected.includes(String(object.apiVersion))) {
+    throw badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${clientApiVersion(scope)})`);
+  }
+  if (object.kind !== undefined && object.kind !== '' && object.kind !== scope.def.kind) {
+    throw badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${scope.def.kind})`);
+  }
+}

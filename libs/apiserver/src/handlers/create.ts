@@ -1,0 +1,15 @@
+// POST to a collection: decode, admit, default and validate (in the store), then store unless
+// dryRun. Answers 201 with the created object.
+import { admitNamespacedCreate } from '../admission';
+import { decodeBody } from '../decode';
+import { writeResult } from '../output';
+import { namespaceOf, RequestScope } from '../scope';
+import { parseWriteOptions } from '../write-options';
+
+export async function createResource(scope: RequestScope): Promise<void> {
+  const options = parseWriteOptions(scope.query, 'CreateOptions');
+  const object = await decodeBody(scope);
+  await admitNamespacedCreate(scope, object.metadata.name ?? '');
+  const created = await scope.store.create(namespaceOf(scope), object, { dryRun: options.dryRun });
+  writeResult(scope, 201, created);
+}

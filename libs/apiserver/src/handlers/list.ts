@@ -1,0 +1,45 @@
+// LIST of a collection: selectors, paging with limit and continue (a consistent snapshot,
+// remainingItemCount without selectors), resourceVersion and resourceVersionMatch.
+import { KubeList } from '@plinth/api';
+import { badRequest, isStatusError, resourceExpired, StatusError } from '@plinth/machinery';
+import { ListOptions, parseResourceVersion } from '../list-options';
+import { writeList } from '../output';
+import { namespaceOf, RequestScope } from '../scope';
+import { buildPredicate } from '../selectors';
+
+export const inconsistentContinueMessage =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+export async function listResource(scope: RequestScope, options: ListOptions): Promise<void> {
+  const list = await listObjects(scope, options);
+  writeList(scope, list);
+}
+
+export async function listObjects(scope: RequestScope, options: ListOptions): Promise<KubeList> {
+  const predicate = buildPredicate(scope.def, options.labelSelector, options.fieldSelector);
+  if (options.continue && options.resourceVersion !== '' && options.resourceVersion !== '0') {
+    throw badRequest('specifying resource version is not allowed when using continue');
+  }
+  const exact = options.resourceVersionMatch === 'Exact' || (options.resourceVersionMatch === '' && options.limit > 0 && options.resourceVersion !== '' && options.resourceVersion !== '0');
+  const requested = parseResourceVersion(options.resourceVersion);
+  const revision = exact && requested > 0 ? requested : undefined;
+  try {
+    const page = await scope.store.list(namespaceOf(scope), {
+      predicate,
+      limit: options.limit,
+      continue: options.continue || undefined,
+      revision,
+    });
+    const metadata: KubeList['metadata'] = { resourceVersion: String(page.revision) };
+    if (page.continue) metadata.continue = page.continue;
+    if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
+    return { kind: scope.def.listKind, apiVersion: scope.store.apiVersion, metadata, items: page.items };
+  } catch (err) {
+    if (options.continue && isStatusError(err) && err.reason === 'Expired') throw expiredContinue();
+    throw err;
+  }
+}
+
+function expiredContinue(): StatusError {
+  return resourceExpired(inconsistentContinueMessage);
+}

@@ -1,0 +1,78 @@
+// PATCH of an object or its status: JSON merge patch, JSON patch and strategic merge patch
+// applied to the current object, then the same defaulting, validation and compare-and-swap as
+// an update (retried when another writer got in first and the patch named no
+// resourceVersion). Server-side apply (application/apply-patch+yaml) is not served yet.
+import { KubeObject } from '@plinth/api';
+import { badRequest, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
+import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '@plinth/patch';
+import { decodeText } from '../decode';
+import { parseFieldValidation } from '../field-validation';
+import { readBody, mediaTypeOf } from '../http/body';
+import { writeResult } from '../output';
+import { namespaceOf, RequestScope } from '../scope';
+import { parseWriteOptions } from '../write-options';
+
+export const patchMediaTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+
+type PatchType = 'json' | 'merge' | 'strategic';
+
+function patchTypeOf(mediaType: string): PatchType {
+  switch (mediaType) {
+    case 'application/json-patch+json':
+      return 'json';
+    case 'application/merge-patch+json':
+      return 'merge';
+    case 'application/strategic-merge-patch+json':
+      return 'strategic';
+    default:
+      throw unsupportedMediaType(patchMediaTypes.slice(0, 3));
+  }
+}
+
+export async function patchResource(scope: RequestScope): Promise<void> {
+  const options = parseWriteOptions(scope.query, 'PatchOptions');
+  const type = patchTypeOf(mediaTypeOf(scope.req));
+  const mode = parseFieldValidation(scope.query.get('fieldValidation'));
+  const raw = (await readBody(scope.req)).toString('utf8');
+  let patch: unknown;
+  try {
+    patch = JSON.parse(raw);
+  } catch (err) {
+    throw badRequest(`error decoding patch: ${(err as Error).message}`);
+  }
+  const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
+  const result = await scope.store.update(
+    namespaceOf(scope),
+    scope.info.name,
+    async (current) => {
+      if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
+      const patched = applyPatch(scope, type, current, patch);
+      return decodeText(scope, JSON.stringify(patched), mode);
+    },
+    { dryRun: options.dryRun, subresource },
+    false,
+  );
+  writeResult(scope, 200, result.object);
+}
+
+function applyPatch(scope: RequestScope, type: PatchType, current: KubeObject, patch: unknown): unknown {
+  try {
+    switch (type) {
+      case 'json':
+        if (!Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+        return applyJsonPatch(current, patch);
+      case 'merge':
+        return applyMergePatch(current, patch);
+      case 'strategic':
+        return applyStrategicMergePatch(current, patch, scope.def.schema);
+    }
+  } catch (err) {
+    if (err instanceof PatchError) {
+      if (err.statusCode === 422) {
+        throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: 'Invalid', code: 422 });
+      }
+      throw badRequest(err.message);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,23 @@
+// PUT of an object or its status: a compare-and-swap on metadata.resourceVersion when given.
+// Answers 200, or 201 when the type allows create-on-update and the object was missing.
+import { admitNamespacedCreate } from '../admission';
+import { decodeBody } from '../decode';
+import { writeResult } from '../output';
+import { namespaceOf, RequestScope } from '../scope';
+import { parseWriteOptions } from '../write-options';
+
+export async function updateResource(scope: RequestScope): Promise<void> {
+  const options = parseWriteOptions(scope.query, 'UpdateOptions');
+  const object = await decodeBody(scope);
+  const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
+  const result = await scope.store.update(
+    namespaceOf(scope),
+    scope.info.name,
+    async (current) => {
+      if (!current) await admitNamespacedCreate(scope, scope.info.name);
+      return structuredClone(object);
+    },
+    { dryRun: options.dryRun, subresource },
+  );
+  writeResult(scope, result.created ? 201 : 200, result.object);
+}

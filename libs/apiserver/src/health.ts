@@ -1,0 +1,56 @@
+// Health endpoints (/healthz, /livez, /readyz): named checks, ?verbose, ?exclude=<name>, and
+// one path per check; 200 means healthy. The output is kube-apiserver's.
+
+export interface HealthCheck {
+  name: string;
+  check(): Promise<void>;
+}
+
+export type HealthEndpoint = 'healthz' | 'livez' | 'readyz';
+
+export interface HealthResult {
+  code: number;
+  body: string;
+}
+
+export async function runHealthChecks(endpoint: HealthEndpoint, checks: HealthCheck[], query: URLSearchParams, only?: string): Promise<HealthResult> {
+  if (only !== undefined) {
+    const check = checks.find((c) => c.name === only);
+    if (!check) return { code: 404, body: '404 page not found\n' };
+    try {
+      await check.check();
+      return { code: 200, body: 'ok' };
+    } catch (err) {
+      return { code: 500, body: `internal server error: ${(err as Error).message}\n` };
+    }
+  }
+  const excluded = new Set(query.getAll('exclude').flatMap((e) => e.split(',')).filter(Boolean));
+  const verbose = query.has('verbose');
+  const lines: string[] = [];
+  let failed = false;
+  const unmatched = new Set(excluded);
+  for (const check of checks) {
+    if (excluded.has(check.name)) {
+      unmatched.delete(check.name);
+      lines.push(`[+]${check.name} excluded: ok`);
+      continue;
+    }
+    try {
+      await check.check();
+      lines.push(`[+]${check.name} ok`);
+    } catch {
+      failed = true;
+      lines.push(`[-]${check.name} failed: reason withheld`);
+    }
+  }
+  if (unmatched.size > 0) {
+    lines.push(`warn: some health checks cannot be excluded: no matches for ${[...unmatched].map((u) => `"${u}"`).join(',')}`);
+  }
+  if (failed) {
+    lines.push(`${endpoint} check failed`);
+    return { code: 500, body: `${lines.join('\n')}\n` };
+  }
+  if (!verbose) return { code: 200, body: 'ok' };
+  lines.push(`${endpoint} check passed`);
+  return { code: 200, body: `${lines.join('\n')}\n` };
+}

@@ -1,0 +1,50 @@
+// Reading and decoding request bodies: a size limit (413 above it), the accepted media types
+// (415 otherwise), YAML or JSON into an object.
+import { IncomingMessage } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '@plinth/machinery';
+
+// maxRequestBodyBytes is kube-apiserver's default limit (3 MiB).
+export const maxRequestBodyBytes = 3 * 1024 * 1024;
+
+export const decodableMediaTypes = ['application/json', 'application/yaml', 'application/vnd.platform.protobuf'];
+
+export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) {
+    req.resume();
+    throw requestEntityTooLarge(`limit is ${limit}`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      req.resume();
+      throw requestEntityTooLarge(`limit is ${limit}`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function mediaTypeOf(req: IncomingMessage): string {
+  return String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+// decodeBodyFormat checks that a create or update body is JSON or YAML.
+export function bodyFormat(req: IncomingMessage): 'json' | 'yaml' {
+  const mediaType = mediaTypeOf(req);
+  if (mediaType === 'application/json' || mediaType === '') return 'json';
+  if (mediaType === 'application/yaml') return 'yaml';
+  throw unsupportedMediaType(decodableMediaTypes);
+}
+
+// yamlToJson turns a YAML body into JSON text, so that one field-validation path serves both.
+export function yamlToJson(body: Buffer): string {
+  try {
+    return JSON.stringify(parseYaml(body.toString('utf8')) ?? null);
+  } catch (err) {
+    throw badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,76 @@
+// Writing responses: objects in the negotiated representation, pretty-printed when asked (or
+// for curl and wget, as kube-apiserver does), gzip-compressed above 128 KiB when the client
+// accepts it, and every error as a Status.
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { stringify as yamlStringify } from 'yaml';
+import { internalError, isStatusError, Status, StatusError } from '@plinth/machinery';
+
+export const gzipThresholdBytes = 128 * 1024;
+
+export interface ResponseOptions {
+  pretty: boolean;
+  gzip: boolean;
+  yaml: boolean;
+  warnings: string[];
+}
+
+export function responseOptions(req: IncomingMessage, query: URLSearchParams, compression: boolean): ResponseOptions {
+  const agent = req.headers['user-agent'] ?? '';
+  const prettyParam = query.get('pretty');
+  const pretty = prettyParam !== null ? prettyParam !== '0' && prettyParam.toLowerCase() !== 'false' : /curl|Wget/.test(agent);
+  const encodings = String(req.headers['accept-encoding'] ?? '');
+  return { pretty, gzip: compression && /\bgzip\b/.test(encodings), yaml: false, warnings: [] };
+}
+
+export function serialize(body: unknown, options: Pick<ResponseOptions, 'pretty' | 'yaml'>): Buffer {
+  if (options.yaml) return Buffer.from(yamlStringify(body));
+  return Buffer.from(`${options.pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)}\n`);
+}
+
+export function writeWarnings(res: ServerResponse, warnings: string[]): void {
+  if (warnings.length === 0 || res.headersSent) return;
+  res.setHeader(
+    'Warning',
+    warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+  );
+}
+
+export function writeBody(res: ServerResponse, code: number, body: unknown, options: ResponseOptions): void {
+  let data = serialize(body, options);
+  writeWarnings(res, options.warnings);
+  res.setHeader('Content-Type', options.yaml ? 'application/yaml' : 'application/json');
+  res.setHeader('Cache-Control', 'no-cache, private');
+  if (options.gzip && data.length > gzipThresholdBytes) {
+    data = gzipSync(data);
+    res.setHeader('Content-Encoding', 'gzip');
+    res.setHeader('Vary', 'Accept-Encoding');
+  }
+  res.setHeader('Content-Length', data.length);
+  res.statusCode = code;
+  res.end(res.req?.method === 'HEAD' ? undefined : data);
+}
+
+export function toStatusError(err: unknown): StatusError {
+  if (isStatusError(err)) return err;
+  return internalError(err instanceof Error ? err.message : String(err));
+}
+
+export function writeError(res: ServerResponse, err: unknown, options: ResponseOptions): void {
+  const statusError = toStatusError(err);
+  const status: Status = statusError.errStatus;
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (statusError.errStatus.details?.retryAfterSeconds) res.setHeader('Retry-After', String(statusError.errStatus.details.retryAfterSeconds));
+  writeBody(res, status.code || 500, status, { ...options, yaml: false });
+}
+
+export function writeText(res: ServerResponse, code: number, text: string, contentType = 'text/plain; charset=utf-8'): void {
+  res.statusCode = code;
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Cache-Control', 'no-cache, private');
+  res.end(text);
+}

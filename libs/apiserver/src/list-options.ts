@@ -1,0 +1,89 @@
+// ListOptions: the query parameters of list and watch, parsed and validated as
+// k8s.io/apimachinery/pkg/apis/meta/internalversion/validation does (422 on ListOptions).
+import { badRequest, field, FieldError, invalid } from '@plinth/machinery';
+import { queryBool } from './request-info';
+
+export type ResourceVersionMatch = '' | 'Exact' | 'NotOlderThan';
+
+export interface ListOptions {
+  labelSelector: string;
+  fieldSelector: string;
+  resourceVersion: string;
+  resourceVersionMatch: ResourceVersionMatch;
+  limit: number;
+  continue: string;
+  watch: boolean;
+  allowWatchBookmarks: boolean;
+  sendInitialEvents: boolean | undefined;
+  timeoutSeconds: number | undefined;
+}
+
+function integer(query: URLSearchParams, name: string): number | undefined {
+  const value = query.get(name);
+  if (value === null || value === '') return undefined;
+  if (!/^-?\d+$/.test(value)) throw badRequest(`invalid value for ${name}: ${value}`);
+  return Number(value);
+}
+
+export function parseListOptions(query: URLSearchParams, watch: boolean, watchListEnabled: boolean): ListOptions {
+  const sendInitialEventsRaw = query.get('sendInitialEvents');
+  const options: ListOptions = {
+    labelSelector: query.get('labelSelector') ?? '',
+    fieldSelector: query.get('fieldSelector') ?? '',
+    resourceVersion: query.get('resourceVersion') ?? '',
+    resourceVersionMatch: (query.get('resourceVersionMatch') ?? '') as ResourceVersionMatch,
+    limit: Math.max(0, integer(query, 'limit') ?? 0),
+    continue: query.get('continue') ?? '',
+    watch,
+    allowWatchBookmarks: queryBool(query, 'allowWatchBookmarks'),
+    sendInitialEvents: sendInitialEventsRaw === null ? undefined : queryBool(query, 'sendInitialEvents'),
+    timeoutSeconds: integer(query, 'timeoutSeconds'),
+  };
+  const errs = validateListOptions(options, watchListEnabled);
+  if (errs.length > 0) throw invalid({ group: 'meta.platform.io', kind: 'ListOptions' }, '', errs);
+  return options;
+}
+
+export function validateListOptions(options: ListOptions, watchListEnabled: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  const match = options.resourceVersionMatch;
+  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') {
+    errs.push(field.notSupported(field.newPath('resourceVersionMatch'), match, ['Exact', 'NotOlderThan', '']));
+  }
+  if (options.sendInitialEvents !== undefined) {
+    if (!watchListEnabled) {
+      errs.push(field.forbidden(field.newPath('sendInitialEvents'), 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
+    } else if (!options.watch) {
+      errs.push(field.forbidden(field.newPath('sendInitialEvents'), 'sendInitialEvents is forbidden for list'));
+    } else {
+      if (match !== 'NotOlderThan') {
+        errs.push(field.forbidden(field.newPath('resourceVersionMatch'), 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+      }
+      if (!options.allowWatchBookmarks) {
+        errs.push(field.forbidden(field.newPath('allowWatchBookmarks'), 'allowWatchBookmarks must be true when sendInitialEvents is set'));
+      }
+    }
+    return errs;
+  }
+  if (options.watch && match !== '' && !options.sendInitialEvents) {
+    errs.push(field.forbidden(field.newPath('resourceVersionMatch'), 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+  } else if (match !== '') {
+    if (options.resourceVersion === '') {
+      errs.push(field.forbidden(field.newPath('resourceVersionMatch'), 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    }
+    if (options.continue !== '') {
+      errs.push(field.forbidden(field.newPath('resourceVersionMatch'), 'resourceVersionMatch is forbidden when continue is provided'));
+    }
+    if (match === 'Exact' && options.resourceVersion === '0') {
+      errs.push(field.forbidden(field.newPath('resourceVersionMatch'), 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    }
+  }
+  return errs;
+}
+
+// parseResourceVersion reads a resourceVersion the store understands: a non-negative integer.
+export function parseResourceVersion(value: string): number {
+  if (value === '') return 0;
+  if (!/^\d+$/.test(value)) throw badRequest(`invalid resource version: ${value}`);
+  return Number(value);
+}

@@ -1,0 +1,35 @@
+// writeResult answers a resource request with an object or a list in the negotiated
+// representation.
+import { KubeList, KubeObject } from '@plinth/api';
+import { writeBody } from './http/respond';
+import { clientApiVersion, present, RequestScope } from './scope';
+import { toTable } from './table-output';
+
+export function writeResult(scope: RequestScope, code: number, object: KubeObject): void {
+  const presented = present(scope, object);
+  if (scope.representation.type === 'table') {
+    writeBody(scope.res, code, toTable(scope, [presented], { resourceVersion: object.metadata.resourceVersion }), scope.response);
+    return;
+  }
+  writeBody(scope.res, code, presented, { ...scope.response, yaml: scope.representation.type === 'yaml' });
+}
+
+export function writeList(scope: RequestScope, list: KubeList): void {
+  if (scope.representation.type === 'table') {
+    writeBody(scope.res, 200, toTable(scope, list.items.map((o) => present(scope, o)), list.metadata), scope.response);
+    return;
+  }
+  // Items of a built-in list carry no apiVersion and kind, as kube-apiserver writes them.
+  const body = { ...list, apiVersion: clientApiVersion(scope), items: list.items.map(withoutTypeMeta) };
+  writeBody(scope.res, 200, body, { ...scope.response, yaml: scope.representation.type === 'yaml' });
+}
+
+// writeAny answers with a body that is not of the resource's kind (Status, a review).
+export function writeAny(scope: RequestScope, code: number, body: unknown): void {
+  writeBody(scope.res, code, body, { ...scope.response, yaml: scope.representation.type === 'yaml' });
+}
+
+function withoutTypeMeta(object: KubeObject): KubeObject {
+  const { apiVersion: _a, kind: _k, ...rest } = object;
+  return rest as KubeObject;
+}

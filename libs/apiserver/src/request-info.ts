@@ -1,0 +1,99 @@
+// RequestInfo is what a request path and method mean to the API: a resource request (verb,
+// group, version, namespace, resource, name, subresource) or a non-resource path, after
+// k8s.io/apiserver/pkg/endpoints/request/requestinfo.go.
+
+export interface ResourceRequestInfo {
+  isResourceRequest: true;
+  path: string;
+  verb: string;
+  apiPrefix: 'api' | 'apis';
+  group: string;
+  version: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+}
+
+export interface NonResourceRequestInfo {
+  isResourceRequest: false;
+  path: string;
+  verb: string;
+  // parts are the path segments, for discovery routes (/api, /apis/{group}, ...).
+  parts: string[];
+}
+
+export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
+
+// namespaceSubresources are the subresources of a namespace itself (/namespaces/{name}/status).
+const namespaceSubresources = new Set(['status', 'finalize']);
+
+export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+  const parts = path.split('/').filter((p) => p !== '');
+  const nonResource = (): NonResourceRequestInfo => ({ isResourceRequest: false, path, verb: method.toLowerCase(), parts });
+  if (parts.length === 0 || (parts[0] !== 'api' && parts[0] !== 'apis')) return nonResource();
+  const apiPrefix = parts[0] as 'api' | 'apis';
+  let rest = parts.slice(1);
+  let group = '';
+  if (apiPrefix === 'apis') {
+    if (rest.length < 3) return nonResource();
+    group = rest[0];
+    rest = rest.slice(1);
+  } else if (rest.length < 2) {
+    return nonResource();
+  }
+  const version = rest[0];
+  rest = rest.slice(1);
+
+  let verb = httpVerb(method);
+  if (rest[0] === 'watch') {
+    verb = 'watch';
+    rest = rest.slice(1);
+  }
+  let namespace = '';
+  if (rest[0] === 'namespaces') {
+    if (rest.length > 1) {
+      namespace = rest[1];
+      if (rest.length > 2 && !namespaceSubresources.has(rest[2])) rest = rest.slice(2);
+    }
+  }
+  const [resource = '', name = '', subresource = ''] = rest;
+  if (rest.length > 3) return nonResource();
+
+  if (verb === 'list' || verb === 'get') {
+    if (name === '') verb = isTrue(query.get('watch')) ? 'watch' : 'list';
+    else verb = 'get';
+  }
+  if (verb === 'delete' && name === '') verb = 'deletecollection';
+  return { isResourceRequest: true, path, verb, apiPrefix, group, version, namespace, resource, subresource, name };
+}
+
+function httpVerb(method: string): string {
+  switch (method.toUpperCase()) {
+    case 'POST':
+      return 'create';
+    case 'GET':
+    case 'HEAD':
+      return 'get';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return 'delete';
+    default:
+      return method.toLowerCase();
+  }
+}
+
+// isTrue is Go's strconv.ParseBool being true, which decides the watch verb.
+export function isTrue(value: string | null): boolean {
+  return value !== null && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
+}
+
+// queryBool reads a boolean option as Kubernetes' query conversion does: present and not
+// "0" or "false" (any case) is true.
+export function queryBool(query: URLSearchParams, name: string): boolean {
+  const value = query.get(name);
+  return value !== null && value !== '0' && value.toLowerCase() !== 'false';
+}

@@ -1,0 +1,38 @@
+// RequestScope is everything a resource handler needs about one request: the parsed request,
+// the resource it addresses, its store, and how to answer.
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { KubeObject } from '@plinth/api';
+import { ResourceDefinition, ResourceStore } from '@plinth/registry';
+import { ResourceRequestInfo } from './request-info';
+import { Representation } from './negotiation';
+import { ResponseOptions } from './http/respond';
+import { ServerContext } from './server-context';
+
+export interface RequestScope {
+  req: IncomingMessage;
+  res: ServerResponse;
+  query: URLSearchParams;
+  info: ResourceRequestInfo;
+  def: ResourceDefinition;
+  store: ResourceStore;
+  // clientGroup is the group the client addressed: the definition's group or its k8s.io alias.
+  clientGroup: string;
+  representation: Representation;
+  response: ResponseOptions;
+  server: ServerContext;
+}
+
+// clientApiVersion is the apiVersion written back to this client.
+export function clientApiVersion(scope: RequestScope): string {
+  return scope.clientGroup === '' ? scope.def.version : `${scope.clientGroup}/${scope.def.version}`;
+}
+
+// present rewrites an object for the client: its apiVersion in the group the client used.
+export function present(scope: RequestScope, object: KubeObject): KubeObject {
+  if (scope.clientGroup === scope.def.group) return object;
+  return { ...object, apiVersion: clientApiVersion(scope) };
+}
+
+export function namespaceOf(scope: RequestScope): string | undefined {
+  return scope.def.namespaced ? scope.info.namespace || undefined : undefined;
+}

@@ -1,0 +1,37 @@
+// The list and watch predicate built from labelSelector and fieldSelector: label selectors
+// match metadata.labels, field selectors metadata.name, metadata.namespace and the fields the
+// type's strategy exposes. Bad selectors are 400 BadRequest.
+import { KubeObject } from '@plinth/api';
+import { badRequest, checkFieldSelectorFields, Fields, parseFieldSelector, parseLabelSelector } from '@plinth/machinery';
+import { ListPredicate, ResourceDefinition } from '@plinth/registry';
+
+export function fieldsOf(def: ResourceDefinition, object: KubeObject): Fields {
+  const fields: Record<string, string> = { 'metadata.name': object.metadata.name ?? '' };
+  if (def.namespaced) fields['metadata.namespace'] = object.metadata.namespace ?? '';
+  return { ...fields, ...(def.strategy.selectableFields?.(object) ?? {}) };
+}
+
+export function supportedFields(def: ResourceDefinition): string[] {
+  return Object.keys(fieldsOf(def, { metadata: { name: '', namespace: '' } }));
+}
+
+export function buildPredicate(def: ResourceDefinition, labelSelector: string, fieldSelector: string): ListPredicate {
+  let labels;
+  let fields;
+  try {
+    labels = parseLabelSelector(labelSelector);
+  } catch (err) {
+    throw badRequest((err as Error).message);
+  }
+  try {
+    fields = parseFieldSelector(fieldSelector);
+    checkFieldSelectorFields(fields, supportedFields(def));
+  } catch (err) {
+    throw badRequest((err as Error).message);
+  }
+  if (labels.empty() && fields.empty()) return { matches: () => true, empty: true };
+  return {
+    empty: false,
+    matches: (object) => labels.matches(object.metadata.labels ?? {}) && fields.matches(fieldsOf(def, object)),
+  };
+}

@@ -1,0 +1,62 @@
+// ServerContext is what every stage of the API server shares: the served catalog, the stores,
+// the clock, feature gates and server options.
+import { Clock } from '@plinth/machinery';
+import { ObjectStore } from '@plinth/storage';
+import { ResourceCatalog, ResourceDefinition, ResourceStore } from '@plinth/registry';
+
+export interface VersionInfo {
+  major: string;
+  minor: string;
+  gitVersion: string;
+  gitCommit: string;
+  gitTreeState: string;
+  buildDate: string;
+  goVersion: string;
+  compiler: string;
+  platform: string;
+}
+
+export interface ServerOptions {
+  // aliases serves every *.k8s.io group as an alias of its *.platform.io twin.
+  aliases: boolean;
+  // minRequestTimeoutSeconds bounds watches without timeoutSeconds (randomized up to 2x).
+  minRequestTimeoutSeconds: number;
+  version: VersionInfo;
+}
+
+export class ServerContext {
+  private readonly stores = new Map<ResourceDefinition, ResourceStore>();
+
+  constructor(
+    readonly catalog: ResourceCatalog,
+    readonly storage: ObjectStore,
+    readonly clock: Clock,
+    readonly featureGates: ReadonlyMap<string, boolean>,
+    readonly options: ServerOptions,
+  ) {}
+
+  storeFor(def: ResourceDefinition): ResourceStore {
+    let store = this.stores.get(def);
+    if (!store) {
+      store = new ResourceStore(def, this.storage, this.clock, this.featureGates);
+      this.stores.set(def, store);
+    }
+    return store;
+  }
+
+  gate(name: string): boolean {
+    return this.featureGates.get(name) ?? false;
+  }
+}
+
+export const defaultVersion: VersionInfo = {
+  major: '1',
+  minor: '28',
+  gitVersion: 'v1.28.0-plinth',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2026-11-22T00:00:00Z',
+  goVersion: `node${process.versions.node}`,
+  compiler: 'tsc',
+  platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+};

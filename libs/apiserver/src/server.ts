@@ -1,0 +1,174 @@
+// ApiServer is the HTTP surface of Plinth: one request handler running the stages of
+// kube-apiserver in order (resolve → negotiate → dispatch to a verb handler), answering every
+// failure with a Status. It is plain node:http so that the same handler runs inside the Nest
+// gateway app and the all-in-one process.
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
+import { ResourceDefinition } from '@plinth/registry';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
+import { createResource } from './handlers/create';
+import { deleteCollection } from './handlers/delete-collection';
+import { deleteResource } from './handlers/delete';
+import { getResource } from './handlers/get';
+import { listResource } from './handlers/list';
+import { patchResource } from './handlers/patch';
+import { updateResource } from './handlers/update';
+import { watchResource } from './handlers/watch';
+import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
+import { responseOptions, ResponseOptions, writeBody, writeError, writeText } from './http/respond';
+import { parseListOptions } from './list-options';
+import { acceptedMediaTypes, negotiate } from './negotiation';
+import { NonResourceRequestInfo, parseRequestInfo, ResourceRequestInfo } from './request-info';
+import { RequestScope } from './scope';
+import { ServerContext } from './server-context';
+
+const healthEndpoints = new Set<string>(['healthz', 'livez', 'readyz']);
+
+export class ApiServer {
+  constructor(
+    readonly context: ServerContext,
+    private readonly healthChecks: Record<HealthEndpoint, HealthCheck[]>,
+    private readonly extraRoutes: NonResourceRoute[] = [],
+  ) {}
+
+  readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
+    void this.serve(req, res);
+  };
+
+  async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://plinth.invalid');
+    const query = url.searchParams;
+    const response = responseOptions(req, query, this.context.gate('APIResponseCompression'));
+    try {
+      const info = parseRequestInfo(req.method ?? 'GET', url.pathname, query);
+      if (info.isResourceRequest) await this.serveResource(req, res, info, query, response);
+      else await this.serveNonResource(req, res, info, query, response);
+    } catch (err) {
+      writeError(res, err, response);
+    }
+  }
+
+  private async serveNonResource(req: IncomingMessage, res: ServerResponse, info: NonResourceRequestInfo, query: URLSearchParams, response: ResponseOptions): Promise<void> {
+    const [first, second, third] = info.parts;
+    const { catalog } = this.context;
+    if (healthEndpoints.has(first) && info.parts.length <= 2 && (req.method === 'GET' || req.method === 'HEAD')) {
+      const result = await runHealthChecks(first as HealthEndpoint, this.healthChecks[first as HealthEndpoint], query, second);
+      writeText(res, result.code, result.body);
+      return;
+    }
+    for (const route of this.extraRoutes) {
+      if (await route(req, res, info, query, response)) return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw notFoundPath();
+    if (first === 'version' && info.parts.length === 1) return writeBody(res, 200, this.context.options.version, response);
+    if (first === 'api' && info.parts.length === 1) return writeBody(res, 200, apiVersions(String(req.headers.host ?? '')), response);
+    if (first === 'api' && second === 'v1' && info.parts.length === 2) return writeBody(res, 200, apiResourceList(catalog, '', 'v1'), response);
+    if (first === 'apis' && info.parts.length === 1) return writeBody(res, 200, apiGroupList(catalog), response);
+    if (first === 'apis' && info.parts.length === 2) {
+      const group = this.servedGroup(second);
+      const body = apiGroup(catalog, group);
+      if (!body) throw notFoundPath();
+      return writeBody(res, 200, second === group ? body : aliasGroup(body, second), response);
+    }
+    if (first === 'apis' && info.parts.length === 3) {
+      const group = this.servedGroup(second);
+      if (!catalog.hasGroupVersion(group, third)) throw notFoundPath();
+      const list = apiResourceList(catalog, group, third);
+      return writeBody(res, 200, second === group ? list : { ...list, groupVersion: `${second}/${third}` }, response);
+    }
+    res.statusCode = 404;
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.end('404 page not found\n');
+  }
+
+  private async serveResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, response: ResponseOptions): Promise<void> {
+    const group = this.servedGroup(info.group);
+    const def = this.context.catalog.lookup(group, info.version, info.resource);
+    if (!def) throw notFoundPath();
+    checkScope(def, info);
+    const streaming = info.verb === 'watch';
+    const representation = negotiate(req.headers.accept, {
+      tableAllowed: ['get', 'list', 'watch'].includes(info.verb) && !def.virtual,
+      yamlAllowed: !streaming,
+      protobufAllowed: false,
+    });
+    if (!representation) throw notAcceptable(acceptedMediaTypes);
+    const scope: RequestScope = {
+      req,
+      res,
+      query,
+      info,
+      def,
+      store: this.context.storeFor(def),
+      clientGroup: info.group,
+      representation,
+      response,
+      server: this.context,
+    };
+    await this.dispatch(scope);
+  }
+
+  private async dispatch(scope: RequestScope): Promise<void> {
+    const { info, def } = scope;
+    if (!def.verbs.includes(info.verb as never) && !(info.subresource === 'status' && ['get', 'update', 'patch'].includes(info.verb))) {
+      throw methodNotSupported(scope.store.qualifiedResource, info.verb);
+    }
+    switch (info.verb) {
+      case 'get':
+        return getResource(scope);
+      case 'list':
+        return listResource(scope, parseListOptions(scope.query, false, this.context.gate('WatchList')));
+      case 'watch':
+        return watchResource(scope, parseListOptions(scope.query, true, this.context.gate('WatchList')));
+      case 'create':
+        return createResource(scope);
+      case 'update':
+        return updateResource(scope);
+      case 'patch':
+        return patchResource(scope);
+      case 'delete':
+        return deleteResource(scope);
+      case 'deletecollection':
+        return deleteCollection(scope, parseListOptions(scope.query, false, this.context.gate('WatchList')));
+      default:
+        throw methodNotSupported(scope.store.qualifiedResource, info.verb);
+    }
+  }
+
+  // servedGroup maps a *.k8s.io alias onto its *.platform.io twin when aliases are on.
+  private servedGroup(group: string): string {
+    if (!this.context.options.aliases || !group.endsWith('.k8s.io')) return group;
+    return `${group.slice(0, -'.k8s.io'.length)}.platform.io`;
+  }
+}
+
+// NonResourceRoute serves a non-resource path (OpenAPI, metrics, ...) and says whether it did.
+export type NonResourceRoute = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: NonResourceRequestInfo,
+  query: URLSearchParams,
+  response: ResponseOptions,
+) => Promise<boolean>;
+
+function notFoundPath(): StatusError {
+  const err = notFound({ group: '', resource: '' }, '');
+  err.errStatus.message = 'the server could not find the requested resource';
+  delete err.errStatus.details;
+  return err;
+}
+
+// checkScope rejects paths that do not fit the resource's scope: a cluster-scoped resource
+// under a namespace, or a namespaced object without one.
+function checkScope(def: ResourceDefinition, info: ResourceRequestInfo): void {
+  if (!def.namespaced && info.namespace !== '' && !(def.group === '' && def.resource === 'namespaces')) throw notFoundPath();
+  if (def.namespaced && info.namespace === '' && !['list', 'watch'].includes(info.verb)) {
+    if (info.name !== '' || info.verb === 'create' || info.verb === 'deletecollection') throw notFoundPath();
+  }
+  if (info.subresource !== '' && !(def.subresources ?? []).includes(info.subresource)) throw notFoundPath();
+}
+
+function aliasGroup(body: ReturnType<typeof apiGroup> & object, alias: string) {
+  const versions = body.versions.map((v) => ({ groupVersion: `${alias}/${v.version}`, version: v.version }));
+  return { ...body, name: alias, versions, preferredVersion: versions[0] };
+}

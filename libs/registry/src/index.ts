@@ -1,0 +1,19 @@
+export * from './resource';
+export { ResourceCatalog, GroupVersions, compareVersions } from './catalog';
+export { parseRuntimeConfig, isServed, RuntimeConfig, RuntimeConfigError } from './runtime-config';
+export { defaultTable, nameColumn, ageColumn, column, humanDuration, age } from './table';
+export {
+  ResourceStore,
+  WriteOptions,
+  UpdateOptions,
+  DeleteOptions,
+  PropagationPolicy,
+  ListPredicate,
+  ListOptions,
+  UpdateResult,
+  DeleteResult,
+  everything,
+} from './store/resource-store';
+export { objectKey, collectionPrefix, resourcePrefix } from './store/keys';
+export { rfc3339, stableJson } from './store/object-meta';
+export { interpretStorageError } from './store/interpret-storage-error';

@@ -1,0 +1,102 @@
+// ResourceDefinition is one row of the declarative registry: everything the gateway needs to
+// serve a type. Routing, discovery, OpenAPI, RBAC resource names, field validation, apply merge
+// rules and Table output are derived from it; adding a type is adding one definition.
+import { KubeObject, Schema } from '@plinth/api';
+import { FieldError } from '@plinth/machinery';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export const objectVerbs: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+export interface TableColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format: string;
+  description: string;
+  // priority 0 columns show by default; higher ones only with -o wide.
+  priority: number;
+}
+
+export interface TableDefinition {
+  columns: TableColumn[];
+  // row returns the cell values, in column order, of one object. now is the server's clock.
+  row(object: KubeObject, now: number): unknown[];
+}
+
+// StrategyContext carries what a strategy may consult beyond the object: feature gates and the
+// clock, never I/O.
+export interface StrategyContext {
+  featureGates: ReadonlyMap<string, boolean>;
+  now: number;
+}
+
+// ResourceStrategy holds the per-type policy of the generic store, after
+// k8s.io/apiserver/pkg/registry/rest (RESTCreateStrategy, RESTUpdateStrategy) and each type's
+// strategy.go. Every hook is pure over the object it is handed (already a private copy).
+export interface ResourceStrategy {
+  // defaults fills unset fields with their defaults (the SetDefaults_ functions).
+  defaults?(object: KubeObject, ctx: StrategyContext): void;
+  // prepareForCreate drops what a client may not set on create (status is reset by the store
+  // for types with a status subresource) and disabled-gate fields.
+  prepareForCreate?(object: KubeObject, ctx: StrategyContext): void;
+  prepareForUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  validate(object: KubeObject, ctx: StrategyContext): FieldError[];
+  validateUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  validateStatusUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  // selectableFields returns the fields a field selector may test, besides metadata.name and
+  // metadata.namespace, which every type supports.
+  selectableFields?(object: KubeObject): Record<string, string>;
+  // warnings returns Warning header texts for a valid object (deprecated fields, ...).
+  warnings?(object: KubeObject): string[];
+  // gracePeriodSeconds decides the grace period of a delete (pods); absent means 0.
+  gracePeriodSeconds?(object: KubeObject, requested: number | undefined): number;
+}
+
+// NameValidation is how metadata.name is checked: a DNS-1123 subdomain (most types), a
+// DNS-1123 label (namespaces), or only a valid path segment (RBAC).
+export type NameValidation = 'dns-subdomain' | 'dns-label' | 'path-segment';
+
+export interface ResourceDefinition {
+  group: string;
+  version: string;
+  // resource is the plural lower-case name used in paths.
+  resource: string;
+  singular: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  verbs: Verb[];
+  // subresources lists the served subresources (status, token, ...).
+  subresources?: string[];
+  // tracksGeneration is whether metadata.generation is set and bumped on spec changes.
+  tracksGeneration?: boolean;
+  // statusless types keep no status stanza (RBAC, StorageClass).
+  hasStatus?: boolean;
+  // virtual types (reviews) are created and answered but never stored.
+  virtual?: boolean;
+  // alpha or beta versions are off unless --runtime-config turns them on.
+  stability?: 'alpha' | 'beta' | 'stable';
+  // schema is the OpenAPI v3 schema of the kind (metadata, apiVersion and kind included).
+  schema: Schema;
+  strategy: ResourceStrategy;
+  table?: TableDefinition;
+  // deleteReturnsObject: delete answers with the object instead of a Status.
+  deleteReturnsObject?: boolean;
+  // allowCreateOnUpdate: PUT of a missing object creates it.
+  allowCreateOnUpdate?: boolean;
+  // defaultPropagationPolicy applies when a delete names none (Background when absent).
+  defaultPropagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  nameValidation?: NameValidation;
+}
+
+export interface QualifiedResource {
+  group: string;
+  resource: string;
+}
+
+export interface QualifiedKind {
+  group: string;
+  kind: string;
+}

@@ -1,0 +1,361 @@
+// ResourceStore is the generic store of one resource type over an ObjectStore: the create,
+// update, delete, get, list and watch semantics shared by every type, with the type's policy
+// taken from its strategy (k8s.io/apiserver/pkg/registry/generic/registry/store.go).
+import { KubeObject } from '@plinth/api';
+import { Clock, alreadyExists, badRequest, conflict, invalid, isStatusError, notFound } from '@plinth/machinery';
+import { isStorageError, KeyValue, ObjectStore, StorageErrorCode } from '@plinth/storage';
+import { QualifiedKind, QualifiedResource, ResourceDefinition, StrategyContext } from '../resource';
+import { decodeObject, encodeObject } from './codec';
+import { conflictDetail, interpretStorageError } from './interpret-storage-error';
+import { collectionPrefix, objectKey } from './keys';
+import { fillCreateMetadata, keepServerMetadata, rfc3339, specChanged, stableJson } from './object-meta';
+import { validateObjectMeta, validateObjectMetaUpdate } from './validate-meta';
+
+export interface WriteOptions {
+  dryRun?: boolean;
+}
+
+export interface UpdateOptions extends WriteOptions {
+  subresource?: 'status';
+}
+
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+
+export interface DeleteOptions extends WriteOptions {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: PropagationPolicy;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+// ListPredicate filters a list or watch by label and field selectors.
+export interface ListPredicate {
+  matches(object: KubeObject): boolean;
+  // empty is true when nothing is selected on: then remainingItemCount is reported.
+  empty: boolean;
+}
+
+export const everything: ListPredicate = { matches: () => true, empty: true };
+
+export interface ListOptions {
+  predicate?: ListPredicate;
+  limit?: number;
+  continue?: string;
+  // revision reads at this exact revision; absent reads the latest.
+  revision?: number;
+}
+
+export interface UpdateResult {
+  object: KubeObject;
+  created: boolean;
+}
+
+export interface DeleteResult {
+  // object is the deleted object, or the object now pending deletion.
+  object: KubeObject;
+  // deleted is false when finalizers or a grace period keep the object for now.
+  deleted: boolean;
+}
+
+const maxUpdateAttempts = 20;
+
+export class ResourceStore {
+  readonly qualifiedResource: QualifiedResource;
+  readonly qualifiedKind: QualifiedKind;
+
+  constructor(
+    readonly def: ResourceDefinition,
+    private readonly storage: ObjectStore,
+    private readonly clock: Clock,
+    private readonly featureGates: ReadonlyMap<string, boolean>,
+  ) {
+    this.qualifiedResource = { group: def.group, resource: def.resource };
+    this.qualifiedKind = { group: def.group, kind: def.kind };
+  }
+
+  get apiVersion(): string {
+    return this.def.group === '' ? this.def.version : `${this.def.group}/${this.def.version}`;
+  }
+
+  async get(namespace: string | undefined, name: string, revision?: number): Promise<KubeObject> {
+    const kv = await this.read(objectKey(this.def, namespace, name), name, revision);
+    return this.decode(kv);
+  }
+
+  async create(namespace: string | undefined, input: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    const ctx = this.context();
+    const object = this.prepareCreate(namespace, input, ctx);
+    const key = objectKey(this.def, object.metadata.namespace, object.metadata.name ?? '');
+    if (options.dryRun) {
+      await this.assertAbsent(key, object.metadata.name ?? '');
+      return object;
+    }
+    try {
+      const kv = await this.storage.create(key, encodeObject(object));
+      return this.decode(kv);
+    } catch (err) {
+      throw interpretStorageError(err, this.qualifiedResource, object.metadata.name ?? '');
+    }
+  }
+
+  // update replaces an object (PUT), or its status for the status subresource. It is a
+  // compare-and-swap on metadata.resourceVersion when the client sent one; otherwise it
+  // retries against concurrent writers. transform, when given, computes the new object from
+  // the current one (patch), and is re-run on each retry.
+  async update(
+    namespace: string | undefined,
+    name: string,
+    input: KubeObject | ((current: KubeObject | null) => KubeObject | Promise<KubeObject>),
+    options: UpdateOptions = {},
+    allowCreate = this.def.allowCreateOnUpdate ?? false,
+  ): Promise<UpdateResult> {
+    const key = objectKey(this.def, namespace, name);
+    for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
+      const currentKv = await this.readOptional(key, name);
+      const current = currentKv ? this.decode(currentKv) : null;
+      const proposed = typeof input === 'function' ? await input(current ? structuredClone(current) : null) : structuredClone(input);
+      if (!current) {
+        if (!allowCreate || options.subresource) throw notFound(this.qualifiedResource, name);
+        if (proposed.metadata?.resourceVersion) throw notFound(this.qualifiedResource, name);
+        proposed.metadata = { ...proposed.metadata, name };
+        try {
+          return { object: await this.create(namespace, proposed, options), created: true };
+        } catch (err) {
+          if (isStatusError(err) && err.reason === 'AlreadyExists') continue;
+          throw err;
+        }
+      }
+      const expected = proposed.metadata?.resourceVersion;
+      if (expected !== undefined && expected !== '' && expected !== current.metadata.resourceVersion) {
+        throw conflict(this.qualifiedResource, name, conflictDetail);
+      }
+      const object = this.prepareUpdate(namespace, name, proposed, current, options);
+      if (unchanged(object, current)) return { object: current, created: false };
+      if (options.dryRun) return { object: { ...object, metadata: { ...object.metadata, resourceVersion: current.metadata.resourceVersion } }, created: false };
+      try {
+        if (object.metadata.deletionTimestamp && !object.metadata.finalizers?.length) {
+          const result = await this.storage.delete(key, { revision: currentKv?.revision });
+          return { object: { ...object, metadata: { ...object.metadata, resourceVersion: String(result.revision) } }, created: false };
+        }
+        const kv = await this.storage.update(key, encodeObject(object), currentKv?.revision ?? 0);
+        return { object: this.decode(kv), created: false };
+      } catch (err) {
+        if (isStorageError(err, StorageErrorCode.Conflict) && (expected === undefined || expected === '')) continue;
+        if (isStorageError(err, StorageErrorCode.Conflict)) throw conflict(this.qualifiedResource, name, conflictDetail);
+        throw interpretStorageError(err, this.qualifiedResource, name);
+      }
+    }
+    throw conflict(this.qualifiedResource, name, conflictDetail);
+  }
+
+  async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
+    const key = objectKey(this.def, namespace, name);
+    for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
+      const currentKv = await this.read(key, name);
+      const current = this.decode(currentKv);
+      checkPreconditions(this.qualifiedResource, name, current, options.preconditions);
+      const pending = this.pendingDeletion(current, options);
+      try {
+        if (pending) {
+          if (options.dryRun || sameObject(pending, current)) return { object: pending, deleted: false };
+          const kv = await this.storage.update(key, encodeObject(pending), currentKv.revision);
+          return { object: this.decode(kv), deleted: false };
+        }
+        if (options.dryRun) return { object: current, deleted: true };
+        const result = await this.storage.delete(key, { revision: currentKv.revision });
+        return { object: { ...current, metadata: { ...current.metadata, resourceVersion: String(result.revision) } }, deleted: true };
+      } catch (err) {
+        if (isStorageError(err, StorageErrorCode.Conflict)) continue;
+        throw interpretStorageError(err, this.qualifiedResource, name);
+      }
+    }
+    throw conflict(this.qualifiedResource, name, conflictDetail);
+  }
+
+  // list reads a page of the collection. With a predicate it keeps reading storage pages until
+  // the limit is filled, so a page never comes back short while more matches exist.
+  async list(namespace: string | undefined, options: ListOptions = {}) {
+    const predicate = options.predicate ?? everything;
+    const prefix = collectionPrefix(this.def, namespace);
+    const limit = options.limit && options.limit > 0 ? options.limit : 0;
+    const items: KubeObject[] = [];
+    let token = options.continue;
+    let revision = options.revision;
+    let remainingItemCount: number | undefined;
+    for (;;) {
+      const page = await this.storage
+        .list({ prefix, limit: limit ? Math.max(limit - items.length, predicate.empty ? 0 : limit) : 0, continue: token, revision: token ? undefined : revision })
+        .catch((err: unknown) => {
+          throw interpretStorageError(err, this.qualifiedResource, '', revision);
+        });
+      revision = page.revision;
+      for (const kv of page.items) {
+        const object = this.decode(kv);
+        if (!predicate.matches(object)) continue;
+        if (limit && items.length === limit) break;
+        items.push(object);
+      }
+      token = page.continue;
+      remainingItemCount = predicate.empty ? page.remainingItemCount : undefined;
+      if (!token || (limit && items.length >= limit)) break;
+    }
+    return { items, revision: revision ?? 0, continue: token, remainingItemCount: token ? remainingItemCount : undefined };
+  }
+
+  watch(namespace: string | undefined, revision: number, progressNotify: boolean) {
+    return this.storage.watch({ prefix: collectionPrefix(this.def, namespace), revision, progressNotify });
+  }
+
+  decode(kv: KeyValue, revision?: number): KubeObject {
+    const object = decodeObject(kv, revision);
+    object.apiVersion = this.apiVersion;
+    object.kind = this.def.kind;
+    return object;
+  }
+
+  context(): StrategyContext {
+    return { featureGates: this.featureGates, now: this.clock.now() };
+  }
+
+  private prepareCreate(namespace: string | undefined, input: KubeObject, ctx: StrategyContext): KubeObject {
+    const object = structuredClone(input);
+    object.metadata = object.metadata ?? {};
+    this.assignNamespace(object, namespace);
+    this.def.strategy.defaults?.(object, ctx);
+    fillCreateMetadata(object, ctx.now, this.def.tracksGeneration ?? false);
+    if (this.def.subresources?.includes('status')) delete object.status;
+    this.def.strategy.prepareForCreate?.(object, ctx);
+    const fieldErrors = [...validateObjectMeta(object, this.def), ...this.def.strategy.validate(object, ctx)];
+    if (fieldErrors.length > 0) throw invalid(this.qualifiedKind, object.metadata.name ?? '', fieldErrors);
+    return object;
+  }
+
+  private prepareUpdate(namespace: string | undefined, name: string, proposed: KubeObject, current: KubeObject, options: UpdateOptions): KubeObject {
+    const ctx = this.context();
+    let object = proposed;
+    object.metadata = object.metadata ?? {};
+    this.assignNamespace(object, namespace);
+    if (object.metadata.name !== undefined && object.metadata.name !== name) {
+      throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    object.metadata.name = name;
+    if (options.subresource === 'status') {
+      object = { ...current, metadata: object.metadata, status: object.status };
+    } else if (this.def.subresources?.includes('status')) {
+      if (current.status === undefined) delete object.status;
+      else object.status = current.status;
+    }
+    this.def.strategy.defaults?.(object, ctx);
+    const uidChanged = object.metadata.uid !== undefined && object.metadata.uid !== current.metadata.uid;
+    if (uidChanged) {
+      throw conflict(
+        this.qualifiedResource,
+        name,
+        `Precondition failed: UID in precondition: ${object.metadata.uid}, UID in object meta: ${current.metadata.uid}`,
+      );
+    }
+    keepServerMetadata(object, current);
+    if (options.subresource !== 'status') this.def.strategy.prepareForUpdate?.(object, current, ctx);
+    if (this.def.tracksGeneration && options.subresource !== 'status' && specChanged(object, current)) {
+      object.metadata.generation = (current.metadata.generation ?? 0) + 1;
+    }
+    const fieldErrors = [
+      ...validateObjectMetaUpdate(object, current, this.def),
+      ...(options.subresource === 'status'
+        ? this.def.strategy.validateStatusUpdate?.(object, current, ctx) ?? []
+        : [...this.def.strategy.validate(object, ctx), ...(this.def.strategy.validateUpdate?.(object, current, ctx) ?? [])]),
+    ];
+    if (fieldErrors.length > 0) throw invalid(this.qualifiedKind, name, fieldErrors);
+    return object;
+  }
+
+  private assignNamespace(object: KubeObject, namespace: string | undefined): void {
+    if (!this.def.namespaced) {
+      delete object.metadata.namespace;
+      return;
+    }
+    if (object.metadata.namespace && object.metadata.namespace !== namespace) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    object.metadata.namespace = namespace;
+  }
+
+  // pendingDeletion returns the object as it stays while finalizers (or a grace period) hold
+  // its deletion, or null when it can be removed now.
+  private pendingDeletion(current: KubeObject, options: DeleteOptions): KubeObject | null {
+    const object = structuredClone(current);
+    const meta = object.metadata;
+    const policy = options.propagationPolicy ?? this.def.defaultPropagationPolicy ?? 'Background';
+    const finalizers = new Set(meta.finalizers ?? []);
+    if (!meta.deletionTimestamp) {
+      if (policy === 'Orphan') finalizers.add('orphan');
+      if (policy === 'Foreground') finalizers.add('foregroundDeletion');
+    } else if (options.propagationPolicy === 'Orphan') {
+      finalizers.delete('foregroundDeletion');
+      finalizers.add('orphan');
+    } else if (options.propagationPolicy === 'Foreground') {
+      finalizers.delete('orphan');
+      finalizers.add('foregroundDeletion');
+    } else if (options.propagationPolicy === 'Background') {
+      finalizers.delete('orphan');
+      finalizers.delete('foregroundDeletion');
+    }
+    const grace = this.def.strategy.gracePeriodSeconds?.(current, options.gracePeriodSeconds) ?? 0;
+    if (finalizers.size === 0 && grace === 0) return null;
+    if (finalizers.size > 0) meta.finalizers = [...finalizers];
+    else delete meta.finalizers;
+    if (!meta.deletionTimestamp) {
+      meta.deletionTimestamp = rfc3339(this.clock.now() + grace * 1000);
+      meta.deletionGracePeriodSeconds = grace;
+      if (this.def.tracksGeneration) meta.generation = (meta.generation ?? 0) + 1;
+    } else if (grace < (meta.deletionGracePeriodSeconds ?? 0)) {
+      meta.deletionTimestamp = rfc3339(this.clock.now() + grace * 1000);
+      meta.deletionGracePeriodSeconds = grace;
+    }
+    if (finalizers.size === 0 && grace === 0) return null;
+    return object;
+  }
+
+  private async read(key: string, name: string, revision?: number): Promise<KeyValue> {
+    try {
+      return await this.storage.get(key, revision ? { revision } : undefined);
+    } catch (err) {
+      throw interpretStorageError(err, this.qualifiedResource, name, revision);
+    }
+  }
+
+  private async readOptional(key: string, name: string): Promise<KeyValue | null> {
+    try {
+      return await this.storage.get(key);
+    } catch (err) {
+      if (isStorageError(err, StorageErrorCode.KeyNotFound)) return null;
+      throw interpretStorageError(err, this.qualifiedResource, name);
+    }
+  }
+
+  private async assertAbsent(key: string, name: string): Promise<void> {
+    if (await this.readOptional(key, name)) throw alreadyExists(this.qualifiedResource, name);
+  }
+}
+
+function checkPreconditions(qr: QualifiedResource, name: string, current: KubeObject, preconditions: DeleteOptions['preconditions']): void {
+  if (preconditions?.uid && preconditions.uid !== current.metadata.uid) {
+    throw conflict(qr, name, `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${current.metadata.uid}`);
+  }
+  if (preconditions?.resourceVersion && preconditions.resourceVersion !== current.metadata.resourceVersion) {
+    throw conflict(
+      qr,
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`,
+    );
+  }
+}
+
+function unchanged(object: KubeObject, current: KubeObject): boolean {
+  return sameObject(object, current);
+}
+
+// sameObject compares two objects as stored (resourceVersion aside), ignoring key order.
+function sameObject(a: KubeObject, b: KubeObject): boolean {
+  const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
+  return stableJson(strip(a)) === stableJson(strip(b));
+}
