@@ -1,0 +1,7 @@
+export {
+  selfSubjectReviewDefinitions,
+  selfSubjectReviewV1Definition,
+  selfSubjectReviewV1beta1Definition,
+  selfSubjectReviewV1alpha1Definition,
+  userInfoSchema,
+} from './selfsubjectreviews';
