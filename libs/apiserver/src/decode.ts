@@ -3,25 +3,27 @@
 // apiVersion and kind defaulted to the endpoint's and checked against it.
 import { KubeObject } from '@plinth/api';
 import { badRequest } from '@plinth/machinery';
-import { applyFieldValidation, parseFieldValidation, StrictDecodingError } from './field-validation';
+import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, OptionsKind, parseFieldValidation, StrictDecodingError } from './field-validation';
 import { bodyFormat, readBody, yamlToJson } from './http/body';
 import { clientApiVersion, RequestScope } from './scope';
 
-export async function decodeBody(scope: RequestScope): Promise<KubeObject> {
-  const mode = parseFieldValidation(scope.query.get('fieldValidation'));
+export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind): Promise<KubeObject> {
+  const mode = parseFieldValidation(scope.query.get('fieldValidation'), optionsKind);
   const format = bodyFormat(scope.req);
   const raw = await readBody(scope.req);
   const text = format === 'yaml' ? yamlToJson(raw) : raw.toString('utf8');
   return decodeText(scope, text, mode);
 }
 
-export function decodeText(scope: RequestScope, text: string, mode: ReturnType<typeof parseFieldValidation>): KubeObject {
+export function decodeText(scope: RequestScope, text: string, mode: FieldValidation): KubeObject {
   let result;
   try {
     result = applyFieldValidation(text, scope.def.schema, mode);
   } catch (err) {
-    if (err instanceof StrictDecodingError) throw badRequest(err.message);
-    throw badRequest((err as Error).message);
+    if (err instanceof StrictDecodingError || err instanceof BodyDecodeError) {
+      throw decodeErrorStatus(err, { group: scope.def.group, version: scope.def.version, kind: scope.def.kind }, text);
+    }
+    throw err;
   }
   scope.response.warnings.push(...result.warnings);
   const object = result.object as KubeObject;

@@ -110,8 +110,14 @@ export class ApiServer {
 
   private async dispatch(scope: RequestScope): Promise<void> {
     const { info, def } = scope;
-    if (!def.verbs.includes(info.verb as never) && !(info.subresource === 'status' && ['get', 'update', 'patch'].includes(info.verb))) {
+    const subresourceVerb = (info.subresource === 'status' && ['get', 'update', 'patch'].includes(info.verb)) || (info.subresource === 'finalize' && info.verb === 'update');
+    if (info.subresource && !subresourceVerb) throw methodNotSupported(scope.store.qualifiedResource, info.verb);
+    if (!def.verbs.includes(info.verb as never) && !subresourceVerb) {
       throw methodNotSupported(scope.store.qualifiedResource, info.verb);
+    }
+    if (def.virtual) {
+      if (info.verb !== 'create') throw methodNotSupported(scope.store.qualifiedResource, info.verb);
+      return this.virtualCreate(scope);
     }
     switch (info.verb) {
       case 'get':
@@ -133,6 +139,20 @@ export class ApiServer {
       default:
         throw methodNotSupported(scope.store.qualifiedResource, info.verb);
     }
+  }
+
+  // virtualCreate answers the review types; their answers come from the authorizer, which is
+  // wired in with the access-review handlers.
+  private async virtualCreate(scope: RequestScope): Promise<void> {
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `${scope.def.resource}.${scope.def.group} is not implemented yet`,
+      reason: 'NotImplemented' as never,
+      code: 501,
+    });
   }
 
   // servedGroup maps a *.k8s.io alias onto its *.platform.io twin when aliases are on.

@@ -14,3 +14,4 @@ export { FieldError, FieldErrorList, FieldErrorType, FieldPath, GoLiteral, newPa
 export * from './selectors/labels';
 export * from './selectors/label-selector';
 export * from './selectors/fields';
+export { goQuote } from './go/strings';

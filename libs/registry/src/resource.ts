@@ -50,6 +50,11 @@ export interface ResourceStrategy {
   warnings?(object: KubeObject): string[];
   // gracePeriodSeconds decides the grace period of a delete (pods); absent means 0.
   gracePeriodSeconds?(object: KubeObject, requested: number | undefined): number;
+  // holdsDeletion keeps a deleted object around for a reason besides metadata.finalizers
+  // (a namespace's spec.finalizers).
+  holdsDeletion?(object: KubeObject): boolean;
+  // prepareForDeletion changes an object when its deletion starts (a namespace's phase).
+  prepareForDeletion?(object: KubeObject): void;
 }
 
 // NameValidation is how metadata.name is checked: a DNS-1123 subdomain (most types), a

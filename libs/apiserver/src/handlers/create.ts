@@ -8,7 +8,7 @@ import { parseWriteOptions } from '../write-options';
 
 export async function createResource(scope: RequestScope): Promise<void> {
   const options = parseWriteOptions(scope.query, 'CreateOptions');
-  const object = await decodeBody(scope);
+  const object = await decodeBody(scope, 'CreateOptions');
   await admitNamespacedCreate(scope, object.metadata.name ?? '');
   const created = await scope.store.create(namespaceOf(scope), object, { dryRun: options.dryRun });
   writeResult(scope, 201, created);

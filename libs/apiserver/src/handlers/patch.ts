@@ -3,8 +3,8 @@
 // an update (retried when another writer got in first and the patch named no
 // resourceVersion). Server-side apply (application/apply-patch+yaml) is not served yet.
 import { KubeObject } from '@plinth/api';
-import { badRequest, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
-import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '@plinth/patch';
+import { badRequest, notFound, unsupportedMediaType } from '@plinth/machinery';
+import { applyJsonPatch, applyStrategicMergePatch, mergePatch } from '@plinth/patch';
 import { decodeText } from '../decode';
 import { parseFieldValidation } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
@@ -32,7 +32,7 @@ function patchTypeOf(mediaType: string): PatchType {
 export async function patchResource(scope: RequestScope): Promise<void> {
   const options = parseWriteOptions(scope.query, 'PatchOptions');
   const type = patchTypeOf(mediaTypeOf(scope.req));
-  const mode = parseFieldValidation(scope.query.get('fieldValidation'));
+  const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
   const raw = (await readBody(scope.req)).toString('utf8');
   let patch: unknown;
   try {
@@ -55,24 +55,14 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   writeResult(scope, 200, result.object);
 }
 
+// applyPatch applies the patch; a PatchError is a StatusError with Kubernetes' code and message.
 function applyPatch(scope: RequestScope, type: PatchType, current: KubeObject, patch: unknown): unknown {
-  try {
-    switch (type) {
-      case 'json':
-        if (!Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-        return applyJsonPatch(current, patch);
-      case 'merge':
-        return applyMergePatch(current, patch);
-      case 'strategic':
-        return applyStrategicMergePatch(current, patch, scope.def.schema);
-    }
-  } catch (err) {
-    if (err instanceof PatchError) {
-      if (err.statusCode === 422) {
-        throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: 'Invalid', code: 422 });
-      }
-      throw badRequest(err.message);
-    }
-    throw err;
+  switch (type) {
+    case 'json':
+      return applyJsonPatch(current, patch as never);
+    case 'merge':
+      return mergePatch(current, patch);
+    case 'strategic':
+      return applyStrategicMergePatch(current, patch, scope.def.schema);
   }
 }

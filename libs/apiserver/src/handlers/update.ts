@@ -8,8 +8,8 @@ import { parseWriteOptions } from '../write-options';
 
 export async function updateResource(scope: RequestScope): Promise<void> {
   const options = parseWriteOptions(scope.query, 'UpdateOptions');
-  const object = await decodeBody(scope);
-  const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
+  const object = await decodeBody(scope, 'UpdateOptions');
+  const subresource = scope.info.subresource === 'status' || scope.info.subresource === 'finalize' ? scope.info.subresource : undefined;
   const result = await scope.store.update(
     namespaceOf(scope),
     scope.info.name,

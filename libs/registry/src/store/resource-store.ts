@@ -16,7 +16,7 @@ export interface WriteOptions {
 }
 
 export interface UpdateOptions extends WriteOptions {
-  subresource?: 'status';
+  subresource?: 'status' | 'finalize';
 }
 
 export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
@@ -132,7 +132,7 @@ export class ResourceStore {
       if (unchanged(object, current)) return { object: current, created: false };
       if (options.dryRun) return { object: { ...object, metadata: { ...object.metadata, resourceVersion: current.metadata.resourceVersion } }, created: false };
       try {
-        if (object.metadata.deletionTimestamp && !object.metadata.finalizers?.length) {
+        if (object.metadata.deletionTimestamp && !object.metadata.finalizers?.length && !this.def.strategy.holdsDeletion?.(object)) {
           const result = await this.storage.delete(key, { revision: currentKv?.revision });
           return { object: { ...object, metadata: { ...object.metadata, resourceVersion: String(result.revision) } }, created: false };
         }
@@ -240,6 +240,9 @@ export class ResourceStore {
     object.metadata.name = name;
     if (options.subresource === 'status') {
       object = { ...current, metadata: object.metadata, status: object.status };
+    } else if (options.subresource === 'finalize') {
+      const spec = (object.spec ?? {}) as Record<string, unknown>;
+      object = { ...current, metadata: object.metadata, spec: { ...(current.spec as object), finalizers: spec.finalizers } };
     } else if (this.def.subresources?.includes('status')) {
       if (current.status === undefined) delete object.status;
       else object.status = current.status;
@@ -254,13 +257,13 @@ export class ResourceStore {
       );
     }
     keepServerMetadata(object, current);
-    if (options.subresource !== 'status') this.def.strategy.prepareForUpdate?.(object, current, ctx);
-    if (this.def.tracksGeneration && options.subresource !== 'status' && specChanged(object, current)) {
+    if (!options.subresource) this.def.strategy.prepareForUpdate?.(object, current, ctx);
+    if (this.def.tracksGeneration && !options.subresource && specChanged(object, current)) {
       object.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
     const fieldErrors = [
       ...validateObjectMetaUpdate(object, current, this.def),
-      ...(options.subresource === 'status'
+      ...(options.subresource
         ? this.def.strategy.validateStatusUpdate?.(object, current, ctx) ?? []
         : [...this.def.strategy.validate(object, ctx), ...(this.def.strategy.validateUpdate?.(object, current, ctx) ?? [])]),
     ];
@@ -300,18 +303,19 @@ export class ResourceStore {
       finalizers.delete('foregroundDeletion');
     }
     const grace = this.def.strategy.gracePeriodSeconds?.(current, options.gracePeriodSeconds) ?? 0;
-    if (finalizers.size === 0 && grace === 0) return null;
+    const held = this.def.strategy.holdsDeletion?.(current) ?? false;
+    if (finalizers.size === 0 && grace === 0 && !held) return null;
     if (finalizers.size > 0) meta.finalizers = [...finalizers];
     else delete meta.finalizers;
     if (!meta.deletionTimestamp) {
       meta.deletionTimestamp = rfc3339(this.clock.now() + grace * 1000);
       meta.deletionGracePeriodSeconds = grace;
       if (this.def.tracksGeneration) meta.generation = (meta.generation ?? 0) + 1;
+      this.def.strategy.prepareForDeletion?.(object);
     } else if (grace < (meta.deletionGracePeriodSeconds ?? 0)) {
       meta.deletionTimestamp = rfc3339(this.clock.now() + grace * 1000);
       meta.deletionGracePeriodSeconds = grace;
     }
-    if (finalizers.size === 0 && grace === 0) return null;
     return object;
   }
 

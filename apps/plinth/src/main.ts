@@ -1,0 +1,26 @@
+// The all-in-one Plinth (`npm start`): API server, embedded storage, and the controllers, in
+// one process. Flags follow `npm start --`, e.g. `npm start -- --data-dir /tmp/p --port 7443`.
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FlagError, parseServerFlags } from '@plinth/apiserver';
+import { PlinthModule } from './plinth.module';
+
+async function main(): Promise<void> {
+  let flags;
+  try {
+    flags = parseServerFlags(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof FlagError) {
+      console.error(`Error: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const app = await NestFactory.createApplicationContext(PlinthModule.forFlags(flags), { logger: ['log', 'warn', 'error'] });
+  app.enableShutdownHooks();
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

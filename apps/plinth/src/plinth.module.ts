@@ -1,0 +1,21 @@
+// PlinthModule is the all-in-one process: the API server over the embedded store, in one
+// process with nothing else to install.
+import { DynamicModule, Module } from '@nestjs/common';
+import { ServerFlags } from '@plinth/apiserver';
+import { ApiServerHost, OBJECT_STORE, SERVER_FLAGS } from '@plinth/nest';
+import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
+import { join } from 'node:path';
+
+@Module({})
+export class PlinthModule {
+  static forFlags(flags: ServerFlags): DynamicModule {
+    return {
+      module: PlinthModule,
+      providers: [
+        { provide: SERVER_FLAGS, useValue: flags },
+        { provide: OBJECT_STORE, useFactory: (): ObjectStore => new EmbeddedObjectStore({ dataDir: join(flags.dataDir, 'store') }) },
+        ApiServerHost,
+      ],
+    };
+  }
+}

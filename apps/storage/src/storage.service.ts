@@ -1,0 +1,40 @@
+// StorageService runs the gRPC server over the store and keeps the store's history to the
+// 5-minute window. It owns the shutdown order: stop serving (open watches end, running calls
+// finish), then close the store the calls were using.
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { HistoryCompactor, ObjectStore } from '@plinth/storage';
+import { StorageServer, startStorageServer } from '@plinth/storage-grpc';
+import { StorageConfig, describeStorageBackend } from './storage-config';
+
+export const STORAGE_CONFIG = Symbol('StorageConfig');
+// STORAGE_BACKEND is the store the service serves: etcd or the embedded store.
+export const STORAGE_BACKEND = Symbol('StorageBackend');
+
+@Injectable()
+export class StorageService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(StorageService.name);
+  private readonly compactor: HistoryCompactor;
+  private server: StorageServer | undefined;
+
+  constructor(
+    @Inject(STORAGE_BACKEND) private readonly store: ObjectStore,
+    @Inject(STORAGE_CONFIG) private readonly config: StorageConfig,
+  ) {
+    this.compactor = new HistoryCompactor(store, {
+      onError: (err) => this.logger.warn(`compaction failed: ${err instanceof Error ? err.message : String(err)}`),
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.logger.log(`storage backend: ${describeStorageBackend(this.config.backend)}`);
+    this.server = await startStorageServer(this.store, { address: this.config.address });
+    this.compactor.start();
+    this.logger.log(`storage service listening on ${this.server.address}`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.compactor.stop();
+    await this.server?.shutdown();
+    await this.store.close();
+  }
+}

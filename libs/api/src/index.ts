@@ -1,0 +1,4 @@
+export * from './object';
+export * from './schema';
+export * from './schemas/meta';
+export * from './schemas/core';

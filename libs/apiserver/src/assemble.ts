@@ -1,0 +1,53 @@
+// assembleApiServer builds a ready ApiServer from flags, a store and the type definitions: the
+// one composition used by the all-in-one process, the gateway app and the tests.
+import { Clock, realClock } from '@plinth/machinery';
+import { ObjectStore } from '@plinth/storage';
+import { parseRuntimeConfig, ResourceCatalog, ResourceDefinition } from '@plinth/registry';
+import { parseFeatureGates } from './feature-gates';
+import { ServerFlags } from './flags';
+import { HealthCheck, HealthEndpoint } from './health';
+import { ApiServer, NonResourceRoute } from './server';
+import { defaultVersion, ServerContext } from './server-context';
+
+export interface AssembleOptions {
+  flags: ServerFlags;
+  storage: ObjectStore;
+  definitions: ResourceDefinition[];
+  clock?: Clock;
+  extraRoutes?: (catalog: ResourceCatalog) => NonResourceRoute[];
+  // ready reports whether start-up work (bootstrap objects) has finished, for /readyz.
+  ready?: () => boolean;
+}
+
+export function assembleApiServer(options: AssembleOptions): ApiServer {
+  const catalog = new ResourceCatalog(options.definitions, parseRuntimeConfig(options.flags.runtimeConfig));
+  const context = new ServerContext(catalog, options.storage, options.clock ?? realClock, parseFeatureGates(options.flags.featureGates), {
+    aliases: options.flags.k8sAliases,
+    minRequestTimeoutSeconds: options.flags.minRequestTimeoutSeconds,
+    version: defaultVersion,
+  });
+  return new ApiServer(context, healthChecks(options), options.extraRoutes?.(catalog) ?? []);
+}
+
+function healthChecks(options: AssembleOptions): Record<HealthEndpoint, HealthCheck[]> {
+  const ok = async () => undefined;
+  const storage: HealthCheck = { name: 'etcd', check: async () => void (await options.storage.currentRevision()) };
+  const common: HealthCheck[] = [
+    { name: 'ping', check: ok },
+    { name: 'log', check: ok },
+    storage,
+    { name: 'poststarthook/start-apiserver-admission-initializer', check: ok },
+    { name: 'poststarthook/generic-apiserver-start-informers', check: ok },
+    {
+      name: 'poststarthook/bootstrap-controller',
+      check: async () => {
+        if (options.ready && !options.ready()) throw new Error('not finished');
+      },
+    },
+  ];
+  return {
+    healthz: common,
+    livez: common,
+    readyz: [...common, { name: 'informer-sync', check: ok }, { name: 'shutdown', check: ok }],
+  };
+}

@@ -1,0 +1,85 @@
+// ServerFlags are the command-line flags of the API server processes (npm start, the gateway),
+// spelled as kube-apiserver spells them where one exists.
+export interface ServerFlags {
+  bindAddress: string;
+  securePort: number;
+  dataDir: string;
+  runtimeConfig: string;
+  featureGates: string;
+  // k8sAliases serves *.k8s.io groups as aliases of their *.platform.io twins.
+  k8sAliases: boolean;
+  minRequestTimeoutSeconds: number;
+  // historyWindowSeconds is how long storage keeps history for watches and continue tokens.
+  historyWindowSeconds: number;
+  etcdServers: string[];
+  storageAddress: string;
+  natsUrl: string;
+}
+
+export class FlagError extends Error {}
+
+export const defaultServerFlags: ServerFlags = {
+  bindAddress: '127.0.0.1',
+  securePort: 6443,
+  dataDir: '.plinth',
+  runtimeConfig: '',
+  featureGates: '',
+  k8sAliases: true,
+  minRequestTimeoutSeconds: 1800,
+  historyWindowSeconds: 300,
+  etcdServers: [],
+  storageAddress: '',
+  natsUrl: '',
+};
+
+type Setter = (flags: ServerFlags, value: string) => void;
+
+const int = (name: string, value: string): number => {
+  if (!/^\d+$/.test(value)) throw new FlagError(`invalid argument "${value}" for "--${name}" flag: must be a non-negative integer`);
+  return Number(value);
+};
+
+const bool = (name: string, value: string): boolean => {
+  if (value === '' || value === 'true') return true;
+  if (value === 'false') return false;
+  throw new FlagError(`invalid argument "${value}" for "--${name}" flag: must be true or false`);
+};
+
+const setters: Record<string, Setter> = {
+  'bind-address': (f, v) => (f.bindAddress = v),
+  'secure-port': (f, v) => (f.securePort = int('secure-port', v)),
+  port: (f, v) => (f.securePort = int('port', v)),
+  'data-dir': (f, v) => (f.dataDir = v),
+  'runtime-config': (f, v) => (f.runtimeConfig = f.runtimeConfig ? `${f.runtimeConfig},${v}` : v),
+  'feature-gates': (f, v) => (f.featureGates = f.featureGates ? `${f.featureGates},${v}` : v),
+  'k8s-aliases': (f, v) => (f.k8sAliases = bool('k8s-aliases', v)),
+  'min-request-timeout': (f, v) => (f.minRequestTimeoutSeconds = int('min-request-timeout', v)),
+  'history-window': (f, v) => (f.historyWindowSeconds = int('history-window', v)),
+  'etcd-servers': (f, v) => (f.etcdServers = v.split(',').filter(Boolean)),
+  'storage-address': (f, v) => (f.storageAddress = v),
+  'nats-url': (f, v) => (f.natsUrl = v),
+};
+
+const booleanFlags = new Set(['k8s-aliases']);
+
+// parseServerFlags reads --name=value and --name value forms; unknown flags are an error.
+export function parseServerFlags(argv: string[], defaults: ServerFlags = defaultServerFlags): ServerFlags {
+  const flags: ServerFlags = { ...defaults, etcdServers: [...defaults.etcdServers] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new FlagError(`unexpected argument: ${arg}`);
+    const eq = arg.indexOf('=');
+    const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+    const setter = setters[name];
+    if (!setter) throw new FlagError(`unknown flag: --${name}`);
+    let value: string;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else if (booleanFlags.has(name)) value = '';
+    else {
+      if (i + 1 >= argv.length) throw new FlagError(`flag needs an argument: --${name}`);
+      value = argv[++i];
+    }
+    setter(flags, value);
+  }
+  return flags;
+}

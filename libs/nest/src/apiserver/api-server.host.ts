@@ -1,0 +1,67 @@
+// ApiServerHost runs the API server inside a Nest application: it assembles the server over the
+// app's ObjectStore, creates the system namespaces, serves HTTPS and writes the admin
+// kubeconfig on bootstrap, and closes the listener on shutdown.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Server } from 'node:https';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { adminKubeconfig, ApiServer, assembleApiServer, ensureClusterPki, ensureSystemNamespaces, listenHttps, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { builtinDefinitions } from '@plinth/registry';
+import { HistoryCompactor, ObjectStore } from '@plinth/storage';
+import { OBJECT_STORE } from '../storage/object-store.token';
+
+export const SERVER_FLAGS = Symbol('ServerFlags');
+
+@Injectable()
+export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('apiserver');
+  private https: Server | null = null;
+  private compactor: HistoryCompactor | null = null;
+  private bootstrapped = false;
+  apiServer: ApiServer | null = null;
+  port = 0;
+
+  constructor(
+    @Inject(SERVER_FLAGS) private readonly flags: ServerFlags,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const dataDir = resolve(this.flags.dataDir);
+    mkdirSync(dataDir, { recursive: true });
+    this.apiServer = assembleApiServer({
+      flags: this.flags,
+      storage: this.store,
+      definitions: builtinDefinitions(),
+      extraRoutes: (catalog) => [openApiRoutes(catalog)],
+      ready: () => this.bootstrapped,
+    });
+    this.compactor = new HistoryCompactor(this.store, {
+      windowMs: this.flags.historyWindowSeconds * 1000,
+      onError: (err) => this.logger.warn(`compaction failed: ${(err as Error).message}`),
+    });
+    this.compactor.start();
+    await ensureSystemNamespaces(this.apiServer);
+    this.bootstrapped = true;
+    const pki = ensureClusterPki(dataDir, { dns: ['localhost', 'plinth'], ips: uniqueIps(['127.0.0.1', '::1', this.flags.bindAddress]) });
+    const listening = await listenHttps(this.apiServer, pki, this.flags.bindAddress, this.flags.securePort);
+    this.https = listening.server;
+    this.port = listening.port;
+    const host = this.flags.bindAddress.includes(':') ? `[${this.flags.bindAddress}]` : this.flags.bindAddress;
+    const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
+    writeFileSync(kubeconfigPath, adminKubeconfig(`https://${host === '0.0.0.0' ? '127.0.0.1' : host}:${this.port}`, pki), { mode: 0o600 });
+    this.logger.log(`serving on https://${host}:${this.port}; admin kubeconfig: ${kubeconfigPath}`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.compactor?.stop();
+    const https = this.https;
+    if (!https) return;
+    https.closeAllConnections();
+    await new Promise<void>((done) => https.close(() => done()));
+  }
+}
+
+function uniqueIps(ips: string[]): string[] {
+  return [...new Set(ips.filter((ip) => ip && ip !== '0.0.0.0' && ip !== '::'))];
+}

@@ -1,0 +1,2 @@
+export { OBJECT_STORE } from './storage/object-store.token';
+export { ApiServerHost, SERVER_FLAGS } from './apiserver/api-server.host';

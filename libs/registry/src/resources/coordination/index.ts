@@ -1,0 +1,1 @@
+export { leaseDefinition, leaseStrategy, validateLeaseSpec } from './leases';

@@ -1,0 +1,9 @@
+export { namespaceDefinition, namespaceStrategy, finalizerKubernetes, labelMetadataName } from './namespaces';
+export { podDefinition, podStrategy, podGracePeriodSeconds, podSelectableFields } from './pods';
+export { nodeDefinition, nodeStrategy, nodeRoles } from './nodes';
+export { serviceAccountDefinition, serviceAccountStrategy } from './serviceaccounts';
+export { defaultPod, defaultPodSpec, defaultPodTemplateSpec, dropDisabledPodSpecFields, dropDisabledPodTemplateFields } from './pod-defaults';
+export { validatePodSpec, validatePodTemplateSpec, validatePodCreate, validatePodUpdate, validatePodStatusUpdate, validateTolerations } from './pod-validation';
+export { podQOSClass } from './pod-status';
+export { summarizePod } from './pod-table';
+export * from './quantity';

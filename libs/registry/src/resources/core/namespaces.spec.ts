@@ -1,0 +1,73 @@
+import { KubeObject } from '@plinth/api';
+import { namespaceDefinition } from './namespaces';
+
+const ctx = { featureGates: new Map<string, boolean>(), now: Date.parse('2024-01-02T00:00:00Z') };
+const strategy = namespaceDefinition.strategy;
+
+function ns(extra: Partial<KubeObject> = {}): KubeObject {
+  return { metadata: { name: 'team-a', creationTimestamp: '2024-01-01T00:00:00Z' }, ...extra };
+}
+
+describe('namespace definition', () => {
+  it('is cluster-scoped with ns, status and finalize', () => {
+    expect(namespaceDefinition).toMatchObject({
+      resource: 'namespaces',
+      namespaced: false,
+      shortNames: ['ns'],
+      subresources: ['status', 'finalize'],
+      nameValidation: 'dns-label',
+      deleteReturnsObject: true,
+      verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    });
+  });
+
+  it('adds the kubernetes finalizer, the name label and phase Active on create', () => {
+    const n = ns({ spec: { finalizers: ['example.com/x'] } });
+    strategy.defaults!(n, ctx);
+    strategy.prepareForCreate!(n, ctx);
+    expect(n.spec).toEqual({ finalizers: ['example.com/x', 'kubernetes'] });
+    expect(n.status).toEqual({ phase: 'Active' });
+    expect(n.metadata.labels).toEqual({ 'platform.io/metadata.name': 'team-a' });
+    expect(strategy.validate(n, ctx)).toEqual([]);
+  });
+
+  it('keeps spec.finalizers on a plain update', () => {
+    const old = ns({ spec: { finalizers: ['kubernetes'] } });
+    const next = ns({ spec: { finalizers: [] } });
+    strategy.prepareForUpdate!(next, old, ctx);
+    expect(next.spec).toEqual({ finalizers: ['kubernetes'] });
+  });
+
+  it('validates finalizer names', () => {
+    const n = ns({ spec: { finalizers: ['bogus'] } });
+    expect(strategy.validate(n, ctx).map(String)).toEqual(['spec.finalizers: Invalid value: "bogus": name is neither a standard finalizer name nor is it fully qualified']);
+    const old = ns({ spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+    expect(strategy.validateStatusUpdate!(ns({ spec: { finalizers: ['x'] }, status: { phase: 'Active' } }), old, ctx).map(String)).toEqual([
+      'spec.finalizers[0]: Invalid value: "x": name is neither a standard finalizer name nor is it fully qualified',
+    ]);
+  });
+
+  it('ties the phase to deletionTimestamp', () => {
+    const old = ns({ status: { phase: 'Active' } });
+    expect(strategy.validateStatusUpdate!(ns({ status: { phase: 'Terminating' } }), old, ctx).map(String)).toEqual([
+      'status.Phase: Invalid value: "Terminating": may only be \'Active\' if `deletionTimestamp` is empty',
+    ]);
+  });
+
+  it('holds deletion while spec.finalizers remain and turns Terminating', () => {
+    const n = ns({ spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+    expect(strategy.holdsDeletion!(n)).toBe(true);
+    strategy.prepareForDeletion!(n);
+    expect(n.status).toEqual({ phase: 'Terminating' });
+    expect(strategy.holdsDeletion!(ns({ spec: { finalizers: [] } }))).toBe(false);
+  });
+
+  it('selects on status.phase and the legacy name field', () => {
+    expect(strategy.selectableFields!(ns({ status: { phase: 'Active' } }))).toEqual({ 'metadata.name': 'team-a', 'status.phase': 'Active', name: 'team-a' });
+  });
+
+  it('prints NAME STATUS AGE', () => {
+    expect(namespaceDefinition.table!.columns.map((c) => c.name)).toEqual(['Name', 'Status', 'Age']);
+    expect(namespaceDefinition.table!.row(ns({ status: { phase: 'Active' } }), ctx.now)).toEqual(['team-a', 'Active', '24h']);
+  });
+});

@@ -1,0 +1,1 @@
+export { runtimeClassDefinition, runtimeClassStrategy, validateRuntimeClass } from './runtimeclasses';

@@ -1,0 +1,9 @@
+export {
+  storageClassDefinition,
+  storageClassStrategy,
+  validateStorageClass,
+  validateStorageClassUpdate,
+  isDefaultStorageClass,
+  isDefaultClassAnnotation,
+  betaIsDefaultClassAnnotation,
+} from './storageclasses';

@@ -1,0 +1,29 @@
+// Channel options of both ends, tuned for one busy connection between a gateway and the
+// storage service: lists of many objects need large messages, a wide flow-control window keeps
+// watch streams and big lists from stalling on window updates, and keepalive notices a dead
+// peer within a minute instead of after TCP's hours.
+import { ChannelOptions } from '@grpc/grpc-js';
+
+// maxMessageBytes bounds one message: a list page or a watch batch.
+export const maxMessageBytes = 256 * 1024 * 1024;
+
+export const clientChannelOptions: ChannelOptions = {
+  'grpc.max_receive_message_length': maxMessageBytes,
+  'grpc.max_send_message_length': maxMessageBytes,
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.keepalive_timeout_ms': 10_000,
+  'grpc.keepalive_permit_without_calls': 1,
+  'grpc-node.flow_control_window': 16 * 1024 * 1024,
+  // Writes are not idempotent (a replayed create answers KeyExists): the caller decides.
+  'grpc.enable_retries': 0,
+  // A restarted storage service is found again within seconds, not grpc's default two minutes.
+  'grpc.initial_reconnect_backoff_ms': 100,
+  'grpc.max_reconnect_backoff_ms': 5_000,
+};
+
+export const serverChannelOptions: ChannelOptions = {
+  'grpc.max_receive_message_length': maxMessageBytes,
+  'grpc.max_send_message_length': maxMessageBytes,
+  'grpc.keepalive_time_ms': 60_000,
+  'grpc.keepalive_timeout_ms': 20_000,
+};

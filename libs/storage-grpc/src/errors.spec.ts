@@ -1,0 +1,167 @@
+// A StorageError must arrive at the client as the error the store threw, and the status codes
+// must make sense to any gRPC client; transport failures and watch endings map to Unreachable.
+import { ServiceError, credentials, status } from '@grpc/grpc-js';
+import { storagev1 } from '@plinth/proto';
+import { Channel, EmbeddedObjectStore, ObjectStore, StorageError, StorageErrorCode, Watch, WatchEvent, WatchOptions } from '@plinth/storage';
+import { freePort } from '@plinth/testing';
+import { GrpcObjectStore } from './client';
+import { StorageServer, startStorageServer } from './storage-server';
+
+const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+
+async function failure(promise: Promise<unknown>): Promise<StorageError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof StorageError)) throw new Error(`expected a StorageError, got ${String(err)}`);
+  return err;
+}
+
+function same(err: StorageError) {
+  return { code: err.code, key: err.key, message: err.message, revision: err.revision, name: err.name };
+}
+
+// ScriptedStore is an embedded store whose watches can be replaced by a script, and which
+// counts the watches opened and closed on it.
+class ScriptedStore extends EmbeddedObjectStore {
+  script: ((options: WatchOptions) => Channel<WatchEvent>) | undefined;
+  openedWatches = 0;
+  closedWatches = 0;
+
+  override watch(options: WatchOptions): Watch {
+    const inner: Watch = this.script?.(options) ?? super.watch(options);
+    this.openedWatches++;
+    let closed = false;
+    return {
+      [Symbol.asyncIterator]: () => inner[Symbol.asyncIterator](),
+      close: () => {
+        if (!closed) this.closedWatches++;
+        closed = true;
+        inner.close();
+      },
+    };
+  }
+}
+
+describe('StorageError over gRPC', () => {
+  let backend: ScriptedStore;
+  let server: StorageServer;
+  let store: GrpcObjectStore;
+
+  beforeEach(async () => {
+    backend = new ScriptedStore();
+    server = await startStorageServer(backend, { address: '127.0.0.1:0' });
+    store = new GrpcObjectStore({ address: server.address });
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await server.shutdown();
+    await backend.close();
+  });
+
+  it('rebuilds each error with its code, key, message and revision', async () => {
+    const created = await store.create('/registry/ns/é/a', bytes({ n: 1 }));
+    await store.update(created.key, bytes({ n: 2 }), created.revision);
+    const operations: [StorageErrorCode, (s: ObjectStore) => Promise<unknown>][] = [
+      [StorageErrorCode.KeyExists, (s) => s.create(created.key, bytes({}))],
+      [StorageErrorCode.KeyNotFound, (s) => s.get('/registry/ns/missing')],
+      [StorageErrorCode.Conflict, (s) => s.update(created.key, bytes({}), created.revision)],
+      [StorageErrorCode.InvalidArgument, (s) => s.list({ prefix: '/registry/', continue: 'garbage' })],
+    ];
+    await store.compact(await store.currentRevision());
+    operations.push([StorageErrorCode.Expired, (s) => s.get(created.key, { revision: created.revision })]);
+    for (const [code, operation] of operations) {
+      const local = await failure(operation(backend));
+      const remote = await failure(operation(store));
+      expect(local.code).toBe(code);
+      expect(same(remote)).toEqual(same(local));
+    }
+    const conflict = await failure(store.update(created.key, bytes({}), created.revision));
+    expect(conflict.revision).toBeGreaterThan(created.revision);
+    expect(conflict.key).toBe('/registry/ns/é/a');
+  });
+
+  it('ends calls with status codes a plain gRPC client understands', async () => {
+    const client = new storagev1.ObjectStoreClient(server.address, credentials.createInsecure());
+    try {
+      const code = (request: storagev1.GetRequest) =>
+        new Promise<number>((resolve) => client.get(request, (err: ServiceError | null) => resolve(err?.code ?? status.OK)));
+      expect(await code({ key: '/missing', revision: 0 })).toBe(status.NOT_FOUND);
+      await store.create('/a', bytes(1));
+      expect(await code({ key: '/a', revision: 1000 })).toBe(status.INVALID_ARGUMENT);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('reports a service that cannot be reached as Unreachable', async () => {
+    const nowhere = new GrpcObjectStore({ address: `127.0.0.1:${await freePort()}` });
+    try {
+      const err = await failure(nowhere.get('/a'));
+      expect(err.code).toBe(StorageErrorCode.Unreachable);
+      expect(err.message).toMatch(/^storage unreachable: UNAVAILABLE/);
+    } finally {
+      await nowhere.close();
+    }
+  });
+
+  it('delivers the events before a watch failure, then the failure itself', async () => {
+    const events: WatchEvent[] = Array.from({ length: 500 }, (_, i) => ({
+      type: 'ADDED',
+      revision: i + 1,
+      kv: { key: `/w/${i}`, value: bytes({ i, pad: 'x'.repeat(2000) }), revision: i + 1, createRevision: i + 1 },
+    }));
+    backend.script = () => {
+      const channel = new Channel<WatchEvent>();
+      for (const event of events) channel.push(event);
+      channel.fail(StorageError.expired('/w/', 1, 7));
+      return channel;
+    };
+    const received: WatchEvent[] = [];
+    let error: unknown;
+    try {
+      for await (const event of store.watch({ prefix: '/w/', revision: 1 })) received.push(event);
+    } catch (err) {
+      error = err;
+    }
+    expect(received.map((e) => e.revision)).toEqual(events.map((e) => e.revision));
+    expect(received[499].kv?.value).toEqual(events[499].kv?.value);
+    expect(error).toBeInstanceOf(StorageError);
+    expect(same(error as StorageError)).toEqual(same(StorageError.expired('/w/', 1, 7)));
+  });
+
+  it('closes the store watch when the client closes its watch', async () => {
+    const watch = store.watch({ prefix: '/c/' });
+    const iterator = watch[Symbol.asyncIterator]();
+    const first = iterator.next();
+    await eventually(() => backend.openedWatches === 1);
+    await store.create('/c/a', bytes(1));
+    expect((await first).value?.kv?.key).toBe('/c/a');
+    watch.close();
+    await eventually(() => backend.closedWatches === 1);
+    expect(await iterator.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('ends open watches with Unreachable when the server shuts down, without waiting for the grace period', async () => {
+    const watch = store.watch({ prefix: '/s/', revision: 0 });
+    const ended = failure(watch[Symbol.asyncIterator]().next());
+    await eventually(() => backend.openedWatches === 1);
+    const started = Date.now();
+    await server.shutdown(10_000);
+    expect(Date.now() - started).toBeLessThan(2000);
+    const err = await ended;
+    expect(err.code).toBe(StorageErrorCode.Unreachable);
+    expect(err.message).toMatch(/shutting down/);
+    expect(backend.closedWatches).toBe(1);
+  });
+});
+
+async function eventually(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

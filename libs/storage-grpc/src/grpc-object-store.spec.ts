@@ -1,0 +1,29 @@
+// The gRPC adapter must be indistinguishable from the store behind it: the conformance suite
+// runs through a real grpc-js server and client on loopback, over each backend.
+import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
+import { ObjectStoreFactory, runObjectStoreConformance } from '@plinth/storage/conformance';
+import { GrpcObjectStore } from './client';
+import { StorageServer, startStorageServer } from './storage-server';
+
+function overGrpc(open: () => Promise<ObjectStore>, stop: () => Promise<void> = async () => undefined): ObjectStoreFactory {
+  let backend: ObjectStore | undefined;
+  let server: StorageServer | undefined;
+  return {
+    async create() {
+      backend = await open();
+      server = await startStorageServer(backend, { address: '127.0.0.1:0' });
+      return new GrpcObjectStore({ address: server.address });
+    },
+    async teardown() {
+      await server?.shutdown();
+      await backend?.close();
+      await stop();
+    },
+  };
+}
+
+runObjectStoreConformance(
+  'grpc over embedded',
+  overGrpc(async () => new EmbeddedObjectStore({ progressNotifyIntervalMs: 500 })),
+  { progressNotify: true },
+);

@@ -1,0 +1,59 @@
+// A StorageError crosses the wire as a gRPC status: the code says what kind of failure it is
+// to any gRPC client, and the trailing metadata carries the StorageError code, key and
+// revision, so a GrpcObjectStore rebuilds the exact error the backend threw.
+import { Metadata, ServiceError, StatusObject, status } from '@grpc/grpc-js';
+import { StorageError, StorageErrorCode } from '@plinth/storage';
+
+const codeHeader = 'plinth-storage-code';
+// keyHeader is binary (-bin) because keys need not be printable ASCII.
+const keyHeader = 'plinth-storage-key-bin';
+const revisionHeader = 'plinth-storage-revision';
+
+const grpcStatusOf: Record<StorageErrorCode, status> = {
+  [StorageErrorCode.KeyNotFound]: status.NOT_FOUND,
+  [StorageErrorCode.KeyExists]: status.ALREADY_EXISTS,
+  // ABORTED is gRPC's code for a lost compare-and-swap: retry from a fresh read.
+  [StorageErrorCode.Conflict]: status.ABORTED,
+  [StorageErrorCode.Expired]: status.OUT_OF_RANGE,
+  [StorageErrorCode.InvalidObj]: status.FAILED_PRECONDITION,
+  [StorageErrorCode.InvalidArgument]: status.INVALID_ARGUMENT,
+  [StorageErrorCode.Unreachable]: status.UNAVAILABLE,
+};
+
+const storageErrorCodes = new Set<string>(Object.values(StorageErrorCode));
+
+// toStatus turns what a store threw into the status a call ends with. Anything but a
+// StorageError is a bug in the service and ends as INTERNAL.
+export function toStatus(err: unknown): Partial<StatusObject> {
+  if (!(err instanceof StorageError)) {
+    return { code: status.INTERNAL, details: err instanceof Error ? err.message : String(err) };
+  }
+  const metadata = new Metadata();
+  metadata.set(codeHeader, err.code);
+  if (err.key !== '') metadata.set(keyHeader, Buffer.from(err.key, 'utf8'));
+  if (err.revision !== 0) metadata.set(revisionHeader, String(err.revision));
+  return { code: grpcStatusOf[err.code], details: err.message, metadata };
+}
+
+// toStorageError rebuilds the StorageError a failed call carries. A failure without one (the
+// connection broke, the deadline passed, the service crashed) is Unreachable: the caller could
+// not get an answer from storage.
+export function toStorageError(err: ServiceError): StorageError {
+  const code = headerString(err.metadata, codeHeader);
+  if (code === undefined || !storageErrorCodes.has(code)) {
+    return StorageError.unreachable(`${status[err.code] ?? err.code}: ${err.details}`);
+  }
+  const [key] = err.metadata.get(keyHeader);
+  const revision = Number(headerString(err.metadata, revisionHeader) ?? 0);
+  return new StorageError(
+    code as StorageErrorCode,
+    key === undefined ? '' : key.toString(),
+    err.details,
+    Number.isSafeInteger(revision) ? revision : 0,
+  );
+}
+
+function headerString(metadata: Metadata | undefined, name: string): string | undefined {
+  const [value] = metadata?.get(name) ?? [];
+  return typeof value === 'string' ? value : undefined;
+}

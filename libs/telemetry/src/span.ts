@@ -1,0 +1,49 @@
+// withSpan runs a function in a new active span: the span ends when the function's promise
+// settles, and a failure marks it as an error. Without a registered tracer provider the span
+// is the API's no-op span, so callers pay almost nothing when tracing is off.
+import { Attributes, Context, Span, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+
+// tracer is resolved through the API's proxy provider, so a provider registered after this
+// module loaded still receives the spans.
+const tracer = trace.getTracer('plinth');
+
+export interface WithSpanOptions {
+  // kind is the span kind; INTERNAL when absent.
+  kind?: SpanKind;
+  // parent is the context the span starts in; the active context when absent.
+  parent?: Context;
+  // isFailure tells which thrown errors mark the span as failed. An error that is an expected
+  // outcome (a missing key, a lost compare-and-swap) is recorded as an event only. Every error
+  // is a failure when absent.
+  isFailure?: (err: unknown) => boolean;
+}
+
+export async function withSpan<T>(
+  name: string,
+  attributes: Attributes,
+  fn: (span: Span) => T | Promise<T>,
+  options: WithSpanOptions = {},
+): Promise<T> {
+  const parent = options.parent ?? context.active();
+  return tracer.startActiveSpan(name, { kind: options.kind, attributes }, parent, async (span) => {
+    try {
+      return await fn(span);
+    } catch (err) {
+      recordError(span, err, options.isFailure?.(err) ?? true);
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+function recordError(span: Span, err: unknown, failure: boolean): void {
+  if (!span.isRecording()) return;
+  const message = err instanceof Error ? err.message : String(err);
+  if (failure) {
+    span.recordException(err instanceof Error ? err : message);
+    span.setStatus({ code: SpanStatusCode.ERROR, message });
+  } else {
+    span.addEvent('error', { 'error.type': err instanceof Error ? err.name : typeof err, 'error.message': message });
+  }
+}

@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export const kubectlBinary = process.env.KUBECTL ?? '/usr/bin/kubectl';
+
+// kubectl runs the real kubectl against a kubeconfig, with a bounded run time.
+export function kubectl(kubeconfig: string, args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<KubectlResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(kubectlBinary, ['--kubeconfig', kubeconfig, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, KUBECACHEDIR: `${kubeconfig}.cache` } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`kubectl ${args.join(' ')} timed out\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 30000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+// spawnKubectl starts a long-running kubectl (get -w) whose output the test reads as it comes.
+export function spawnKubectl(kubeconfig: string, args: string[]) {
+  const child = spawn(kubectlBinary, ['--kubeconfig', kubeconfig, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECACHEDIR: `${kubeconfig}.cache` } });
+  let stdout = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  return {
+    output: () => stdout,
+    async waitFor(pattern: RegExp, timeoutMs = 15000): Promise<string> {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(stdout)) {
+        if (Date.now() > deadline) throw new Error(`kubectl output never matched ${pattern}:\n${stdout}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return stdout;
+    },
+    stop: () => child.kill('SIGTERM'),
+  };
+}

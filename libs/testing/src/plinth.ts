@@ -1,0 +1,62 @@
+import { spawn, ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export interface PlinthProcess {
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly kubeconfig: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const root = resolve(__dirname, '../../..');
+
+// startPlinth runs the real all-in-one process (`npm start`'s entry point) on a free port with a
+// throw-away data directory, and resolves once it serves.
+export async function startPlinth(extraArgs: string[] = [], options: { dataDir?: string; timeoutMs?: number } = {}): Promise<PlinthProcess> {
+  const ownDir = !options.dataDir;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'plinth-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'apps/plinth/src/main.ts'), '--data-dir', dataDir, '--port', '0', ...extraArgs], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  let log = '';
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const port = await new Promise<number>((resolvePort, reject) => {
+    const timer = setTimeout(() => reject(new Error(`plinth did not start within ${options.timeoutMs ?? 30000} ms:\n${log}`)), options.timeoutMs ?? 30000);
+    const onData = (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-20000);
+      const match = /serving on https:\/\/[^\s]*:(\d+)/.exec(log);
+      if (match) {
+        clearTimeout(timer);
+        resolvePort(Number(match[1]));
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`plinth exited with code ${code}:\n${log}`));
+    });
+  });
+  return {
+    url: `https://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    kubeconfig: join(dataDir, 'admin.kubeconfig'),
+    output: () => log,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(killer);
+      }
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

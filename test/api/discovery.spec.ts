@@ -1,0 +1,91 @@
+// Discovery, versions, health, aliases and --runtime-config.
+import { startTestApiServer, TestApiServer } from '@plinth/testing';
+import { client } from './http';
+
+describe('API server: discovery and health', () => {
+  let server: TestApiServer;
+  let request: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    server = await startTestApiServer();
+    request = client(server.url);
+  });
+
+  afterAll(() => server.stop());
+
+  it('serves /api, /api/v1 and /apis', async () => {
+    const api = await request('GET', '/api');
+    expect(api.json).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
+    const v1 = await request('GET', '/api/v1');
+    const names = v1.json.resources.map((r: { name: string }) => r.name);
+    expect(names).toEqual(expect.arrayContaining(['namespaces', 'namespaces/status', 'pods', 'pods/status', 'nodes', 'serviceaccounts']));
+    const pods = v1.json.resources.find((r: { name: string }) => r.name === 'pods');
+    expect(pods).toMatchObject({ singularName: 'pod', namespaced: true, kind: 'Pod', shortNames: ['po'] });
+    expect(pods.verbs).toEqual(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
+    const apis = await request('GET', '/apis');
+    const groups = apis.json.groups.map((g: { name: string }) => g.name);
+    expect(groups).toEqual(expect.arrayContaining(['apps', 'batch', 'rbac.authorization.platform.io', 'storage.platform.io', 'node.platform.io', 'coordination.platform.io', 'authorization.platform.io']));
+    expect(groups.some((g: string) => g.endsWith('k8s.io'))).toBe(false);
+    const batch = await request('GET', '/apis/batch/v1');
+    expect(batch.json.resources.map((r: { name: string }) => r.name)).toEqual(['jobs', 'jobs/status']);
+  });
+
+  it('serves the *.k8s.io groups as aliases in the name the client used', async () => {
+    const created = await request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'alias-role' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.apiVersion).toBe('rbac.authorization.k8s.io/v1');
+    const native = await request('GET', '/apis/rbac.authorization.platform.io/v1/clusterroles/alias-role');
+    expect(native.json.apiVersion).toBe('rbac.authorization.platform.io/v1');
+  });
+
+  it('serves /version', async () => {
+    const res = await request('GET', '/version');
+    expect(res.json).toMatchObject({ major: '1', minor: '28' });
+  });
+
+  it('serves health endpoints with verbose, exclude and per-check paths', async () => {
+    const plain = await request('GET', '/readyz');
+    expect(plain.status).toBe(200);
+    expect(plain.text).toBe('ok');
+    const verbose = await request('GET', '/readyz?verbose&exclude=etcd');
+    expect(verbose.text).toContain('[+]ping ok');
+    expect(verbose.text).toContain('[+]etcd excluded: ok');
+    expect(verbose.text).toContain('[+]shutdown ok');
+    expect(verbose.text.trim().endsWith('readyz check passed')).toBe(true);
+    expect((await request('GET', '/livez/ping')).text).toBe('ok');
+    expect((await request('GET', '/livez/nope')).status).toBe(404);
+    expect((await request('GET', '/healthz')).text).toBe('ok');
+  });
+
+  it('answers the review endpoints with 501 until authorization lands, never 404', async () => {
+    const res = await request('POST', '/apis/authorization.platform.io/v1/selfsubjectaccessreviews', { body: { spec: { resourceAttributes: { verb: 'get', resource: 'pods' } } } });
+    expect(res.status).toBe(501);
+    expect(res.json.kind).toBe('Status');
+  });
+});
+
+describe('API server: --runtime-config', () => {
+  it('turns groups and resources off and alpha versions on', async () => {
+    const server = await startTestApiServer({ runtimeConfig: 'batch/v1=false,apps/v1/daemonsets=false,api/alpha=true' });
+    const request = client(server.url);
+    try {
+      expect((await request('GET', '/apis/batch/v1/namespaces/default/jobs')).status).toBe(404);
+      const apps = await request('GET', '/apis/apps/v1');
+      expect(apps.json.resources.map((r: { name: string }) => r.name)).not.toContain('daemonsets');
+      expect((await request('GET', '/apis/authentication.platform.io/v1alpha1')).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('keeps alpha versions off by default', async () => {
+    const server = await startTestApiServer();
+    try {
+      expect((await client(server.url)('GET', '/apis/authentication.platform.io/v1alpha1')).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+});

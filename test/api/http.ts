@@ -1,0 +1,75 @@
+// A small HTTP client for API tests: JSON in, JSON (or text) out, headers kept.
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+export function client(base: string) {
+  return async function request(method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<HttpResponse> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    let body: string | undefined;
+    if (options.raw !== undefined) body = options.raw;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(base + path, { method, headers, body });
+    const text = await res.text();
+    let json: unknown = undefined;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  };
+}
+
+// watchLines opens a watch and collects its newline-delimited events.
+export async function openWatch(base: string, path: string, headers: Record<string, string> = {}) {
+  const controller = new AbortController();
+  const res = await fetch(base + path, { headers, signal: controller.signal });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const events: any[] = [];
+  let buffer = '';
+  const reader = res.body?.getReader();
+  const done = (async () => {
+    if (!reader) return;
+    const decoder = new TextDecoder();
+    try {
+      for (;;) {
+        const { value, done: finished } = await reader.read();
+        if (finished) break;
+        buffer += decoder.decode(value, { stream: true });
+        let nl: number;
+        while ((nl = buffer.indexOf('\n')) >= 0) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          if (line.trim()) events.push(JSON.parse(line));
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return {
+    status: res.status,
+    headers: res.headers,
+    events,
+    async waitFor(count: number, timeoutMs = 10000) {
+      const deadline = Date.now() + timeoutMs;
+      while (events.length < count) {
+        if (Date.now() > deadline) throw new Error(`watch got ${events.length} of ${count} events: ${JSON.stringify(events)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return events;
+    },
+    ended: done,
+    close() {
+      controller.abort();
+    },
+  };
+}

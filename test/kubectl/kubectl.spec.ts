@@ -1,0 +1,161 @@
+// kubectl end to end: the real /usr/bin/kubectl against the real all-in-one process.
+import { kubectl, PlinthProcess, spawnKubectl, startPlinth } from '@plinth/testing';
+
+const jobYaml = (name: string, image = 'busybox') => `
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: ${name}
+  labels:
+    app: demo
+spec:
+  suspend: true
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: main
+        image: ${image}
+`;
+
+describe('kubectl against plinth', () => {
+  let plinth: PlinthProcess;
+  const k = (args: string[], input?: string) => kubectl(plinth.kubeconfig, args, { input });
+
+  beforeAll(async () => {
+    plinth = await startPlinth();
+  }, 60000);
+
+  afterAll(() => plinth?.stop());
+
+  it('lists namespaces with the Table columns', async () => {
+    const res = await k(['get', 'namespaces']);
+    expect(res.stderr).toBe('');
+    expect(res.stdout.split('\n')[0]).toMatch(/^NAME\s+STATUS\s+AGE$/);
+    expect(res.stdout).toMatch(/default\s+Active\s+\d+s/);
+    expect(res.stdout).toMatch(/kube-system\s+Active/);
+  });
+
+  it('creates from a file and reads back as YAML', async () => {
+    const created = await k(['create', '-f', '-'], jobYaml('kc-create'));
+    expect(created.stdout.trim()).toBe('job.batch/kc-create created');
+    const yaml = await k(['get', 'job', 'kc-create', '-o', 'yaml']);
+    expect(yaml.stdout).toContain('backoffLimit: 6');
+    expect(yaml.stdout).toContain('kind: Job');
+    const table = await k(['get', 'jobs']);
+    expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+COMPLETIONS\s+DURATION\s+AGE$/);
+  });
+
+  it('applies client-side twice, replaces and patches', async () => {
+    expect((await k(['apply', '-f', '-'], jobYaml('kc-apply'))).stdout.trim()).toBe('job.batch/kc-apply created');
+    const second = await k(['apply', '-f', '-'], jobYaml('kc-apply').replace('app: demo', 'app: demo2'));
+    expect(second.stderr).toBe('');
+    expect(second.stdout.trim()).toBe('job.batch/kc-apply configured');
+    expect((await k(['get', 'job', 'kc-apply', '-o', 'jsonpath={.metadata.labels.app}'])).stdout).toBe('demo2');
+    const merge = await k(['patch', 'job', 'kc-apply', '--type', 'merge', '-p', '{"metadata":{"labels":{"tier":"gold"}}}']);
+    expect(merge.stdout.trim()).toBe('job.batch/kc-apply patched');
+    const json = await k(['patch', 'job', 'kc-apply', '--type', 'json', '-p', '[{"op":"replace","path":"/metadata/labels/tier","value":"silver"}]']);
+    expect(json.stdout.trim()).toBe('job.batch/kc-apply patched');
+    expect((await k(['get', 'job', 'kc-apply', '-o', 'jsonpath={.metadata.labels.tier}'])).stdout).toBe('silver');
+    const current = await k(['get', 'job', 'kc-apply', '-o', 'json']);
+    const replaced = JSON.parse(current.stdout);
+    replaced.metadata.labels.replaced = 'yes';
+    expect((await k(['replace', '-f', '-'], JSON.stringify(replaced))).stdout.trim()).toBe('job.batch/kc-apply replaced');
+  });
+
+  it('reads in chunks and deletes with a cascade', async () => {
+    for (const name of ['kc-c1', 'kc-c2', 'kc-c3']) await k(['create', 'namespace', name]);
+    const chunked = await k(['get', 'namespaces', '--chunk-size=2', '-o', 'name']);
+    expect(chunked.stdout).toContain('namespace/kc-c3');
+    await k(['create', '-f', '-'], jobYaml('kc-del'));
+    const deleted = await k(['delete', 'job', 'kc-del', '--cascade=background']);
+    expect(deleted.stdout.trim()).toBe('job.batch "kc-del" deleted');
+    const missing = await k(['get', 'job', 'kc-del']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr.trim()).toBe('Error from server (NotFound): jobs.batch "kc-del" not found');
+  });
+
+  it('watches with get -w', async () => {
+    const watcher = spawnKubectl(plinth.kubeconfig, ['get', 'namespaces', '-w']);
+    try {
+      await watcher.waitFor(/default/);
+      await k(['create', 'namespace', 'kc-watched']);
+      await watcher.waitFor(/kc-watched/);
+    } finally {
+      watcher.stop();
+    }
+  });
+
+  it('lists API resources and reads raw health', async () => {
+    const resources = await k(['api-resources']);
+    expect(resources.stdout).toMatch(/jobs\s+batch\/v1\s+true\s+Job/);
+    expect(resources.stdout).toMatch(/clusterroles\s+rbac\.authorization\.platform\.io\/v1\s+false\s+ClusterRole/);
+    const ready = await k(['get', '--raw', '/readyz?verbose']);
+    expect(ready.stdout).toContain('readyz check passed');
+  });
+
+  it('explains a field from the OpenAPI documents', async () => {
+    const res = await k(['explain', 'job.spec.backoffLimit']);
+    expect(res.stderr).toBe('');
+    expect(res.stdout).toContain('backoffLimit');
+  });
+
+  it('creates every served kind from YAML', async () => {
+    const manifests = `
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: kc-sa}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: kc-ds}
+spec:
+  selector: {matchLabels: {app: kc-ds}}
+  template:
+    metadata: {labels: {app: kc-ds}}
+    spec:
+      containers: [{name: c, image: nginx}]
+---
+apiVersion: storage.platform.io/v1
+kind: StorageClass
+metadata: {name: kc-sc}
+provisioner: example.com/disk
+---
+apiVersion: node.platform.io/v1
+kind: RuntimeClass
+metadata: {name: kc-rc}
+handler: runc
+---
+apiVersion: rbac.authorization.platform.io/v1
+kind: Role
+metadata: {name: kc-role}
+rules: [{apiGroups: [""], resources: [pods], verbs: [get]}]
+---
+apiVersion: rbac.authorization.platform.io/v1
+kind: RoleBinding
+metadata: {name: kc-rb}
+roleRef: {apiGroup: rbac.authorization.platform.io, kind: Role, name: kc-role}
+subjects: [{kind: User, name: alice, apiGroup: rbac.authorization.platform.io}]
+---
+apiVersion: coordination.platform.io/v1
+kind: Lease
+metadata: {name: kc-lease}
+spec: {holderIdentity: me}
+`;
+    const res = await k(['create', '-f', '-'], manifests);
+    expect(res.stderr).toBe('');
+    expect(res.stdout.trim().split('\n')).toEqual([
+      'serviceaccount/kc-sa created',
+      'daemonset.apps/kc-ds created',
+      'storageclass.storage.platform.io/kc-sc created',
+      'runtimeclass.node.platform.io/kc-rc created',
+      'role.rbac.authorization.platform.io/kc-role created',
+      'rolebinding.rbac.authorization.platform.io/kc-rb created',
+      'lease.coordination.platform.io/kc-lease created',
+    ]);
+    const sc = await k(['get', 'storageclass', 'kc-sc']);
+    expect(sc.stdout.split('\n')[0]).toMatch(/^NAME\s+PROVISIONER\s+RECLAIMPOLICY\s+VOLUMEBINDINGMODE\s+ALLOWVOLUMEEXPANSION\s+AGE$/);
+    const ds = await k(['get', 'ds', 'kc-ds']);
+    expect(ds.stdout.split('\n')[0]).toMatch(/^NAME\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+NODE SELECTOR\s+AGE$/);
+  });
+});
