@@ -1,6 +1,6 @@
 // HTTP-level behaviour of the API server: verbs, Status errors, generation and status
 // handling, namespaces, finalizers, dryRun, field validation, limits.
-import { startTestApiServer, TestApiServer } from '@plinth/testing';
+import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
 import { client } from './http';
 
 const job = (name: string, extra: Record<string, unknown> = {}) => ({

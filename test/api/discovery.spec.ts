@@ -1,5 +1,5 @@
 // Discovery, versions, health, aliases and --runtime-config.
-import { startTestApiServer, TestApiServer } from '@plinth/testing';
+import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
 import { client } from './http';
 
 describe('API server: discovery and health', () => {

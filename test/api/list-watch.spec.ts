@@ -1,6 +1,6 @@
 // Lists (selectors, paging, resourceVersion) and watches (initial events, selector
 // transitions, bookmarks, 410 after compaction, sendInitialEvents).
-import { startTestApiServer, TestApiServer } from '@plinth/testing';
+import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
 import { client, openWatch } from './http';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ metadata: { name, labels } });

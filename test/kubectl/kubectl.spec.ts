@@ -1,5 +1,5 @@
 // kubectl end to end: the real /usr/bin/kubectl against the real all-in-one process.
-import { kubectl, PlinthProcess, spawnKubectl, startPlinth } from '@plinth/testing';
+import { kubectl, PlinthProcess, spawnKubectl, startPlinth } from '@plinth/testing-server';
 
 const jobYaml = (name: string, image = 'busybox') => `
 apiVersion: batch/v1

@@ -1,46 +1,35 @@
-// createObjectStoreServiceImpl serves an ObjectStore over gRPC. Each call continues the
-// caller's trace in a server span, and a StorageError ends the call with a status that
-// GrpcObjectStore turns back into the same StorageError.
-import { Metadata, ServerWritableStream, handleUnaryCall } from '@grpc/grpc-js';
+// createObjectStoreServiceImpl serves an ObjectStore over gRPC. Each request continues the
+// caller's trace in a server span, and a StorageError ends the request with a status (or, on
+// the Exchange stream, a Failure) that GrpcObjectStore turns back into the same StorageError.
+import { Metadata, ServerDuplexStream, ServerWritableStream, handleUnaryCall } from '@grpc/grpc-js';
 import { storagev1 } from '@plinth/proto';
 import { ObjectStore, StorageError } from '@plinth/storage';
 import { Carrier, Context, SpanKind, extractContext, propagationFields, withSpan } from '@plinth/telemetry';
 import { toWatchOptions, toWireEvent } from './convert';
+import { Operations, exchangeMethod, performExchange, storeOperations } from './operations';
 import { MethodName, isFailure, spanAttributes, spanNames } from './service';
-import { toStatus } from './status';
+import { toFailure, toStatus } from './status';
 
 export interface ObjectStoreServiceOptions {
-  // signal, once aborted, ends every running watch with UNAVAILABLE: a server shutting down
-  // aborts it so that the open watch streams let it drain.
+  // signal, once aborted, ends every running watch with UNAVAILABLE and every Exchange stream
+  // once its pending requests are answered: a server shutting down aborts it so that its
+  // long-lived streams let it drain.
   signal?: AbortSignal;
 }
 
 type WatchCall = ServerWritableStream<storagev1.WatchRequest, storagev1.WatchResponse>;
+type ExchangeCall = ServerDuplexStream<storagev1.ExchangeRequest, storagev1.ExchangeResponse>;
 
 export function createObjectStoreServiceImpl(store: ObjectStore, options: ObjectStoreServiceOptions = {}): storagev1.ObjectStoreServer {
+  const operations = storeOperations(store);
   return {
-    get: unary('Get', async (r: storagev1.GetRequest) => ({
-      kv: await store.get(r.key, r.revision === 0 ? undefined : { revision: r.revision }),
-    })),
-    list: unary('List', async (r: storagev1.ListRequest) => {
-      const result = await store.list({ prefix: r.prefix, limit: r.limit, continue: r.continue || undefined, revision: r.revision });
-      return {
-        items: result.items,
-        revision: result.revision,
-        continue: result.continue ?? '',
-        remainingItemCount: result.remainingItemCount,
-      };
-    }),
-    create: unary('Create', async (r: storagev1.CreateRequest) => ({ kv: await store.create(r.key, detach(r.value)) })),
-    update: unary('Update', async (r: storagev1.UpdateRequest) => ({
-      kv: await store.update(r.key, detach(r.value), r.expectedRevision),
-    })),
-    delete: unary('Delete', (r: storagev1.DeleteRequest) => store.delete(r.key, r.preconditions)),
-    currentRevision: unary('CurrentRevision', async () => ({ revision: await store.currentRevision() })),
-    compact: unary('Compact', async (r: storagev1.CompactRequest) => {
-      await store.compact(r.revision);
-      return {};
-    }),
+    get: unary('Get', operations.get),
+    list: unary('List', operations.list),
+    create: unary('Create', operations.create),
+    update: unary('Update', operations.update),
+    delete: unary('Delete', operations.delete),
+    currentRevision: unary('CurrentRevision', operations.currentRevision),
+    compact: unary('Compact', operations.compact),
     watch: (call: WatchCall) => {
       withSpan(spanNames.Watch, spanAttributes.Watch, () => streamWatch(store, call, options.signal), {
         kind: SpanKind.SERVER,
@@ -50,6 +39,7 @@ export function createObjectStoreServiceImpl(store: ObjectStore, options: Object
         if (!call.cancelled) call.emit('error', toStatus(err));
       });
     },
+    exchange: (call: ExchangeCall) => serveExchange(operations, call, options.signal),
   };
 }
 
@@ -62,6 +52,59 @@ function unary<Req, Res>(method: MethodName, handle: (request: Req) => Promise<R
       (err: unknown) => callback(toStatus(err)),
     );
   };
+}
+
+// serveExchange answers the requests of an Exchange stream concurrently. It stops reading while
+// grpc's send buffer is full, and ends the stream once the client half-closed it or the
+// service shuts down, after answering what was asked before.
+function serveExchange(operations: Operations, call: ExchangeCall, signal: AbortSignal | undefined): void {
+  let pending = 0;
+  let closing = false;
+  let ended = false;
+  let paused = false;
+  const resume = () => {
+    paused = false;
+    call.resume();
+  };
+  const finish = () => {
+    if (ended || !closing || pending > 0) return;
+    ended = true;
+    signal?.removeEventListener('abort', close);
+    if (!call.cancelled) call.end();
+  };
+  const close = () => {
+    closing = true;
+    finish();
+  };
+  const respond = (response: storagev1.ExchangeResponse) => {
+    pending--;
+    if (ended || call.cancelled) return;
+    if (!call.write(response) && !paused) {
+      paused = true;
+      call.pause();
+      call.once('drain', resume);
+    }
+    finish();
+  };
+  call.on('data', (request: storagev1.ExchangeRequest) => {
+    // A request that arrives while the stream closes is left unanswered: the client fails it
+    // as Unreachable when the stream ends.
+    if (closing) return;
+    pending++;
+    const method = exchangeMethod(request);
+    withSpan(spanNames[method], spanAttributes[method], () => performExchange(operations, request), {
+      kind: SpanKind.SERVER,
+      parent: carriedContext(request.traceContext),
+      isFailure,
+    }).then(respond, (err: unknown) => respond({ id: request.id, failure: toFailure(err) }));
+  });
+  call.on('end', close);
+  call.on('cancelled', () => {
+    ended = true;
+    signal?.removeEventListener('abort', close);
+  });
+  if (signal?.aborted) close();
+  else signal?.addEventListener('abort', close);
 }
 
 // streamWatch writes the store's watch events to the call until the client cancels it. It
@@ -108,12 +151,6 @@ function shuttingDown(): StorageError {
   return StorageError.unreachable('the storage service is shutting down');
 }
 
-// detach copies a value out of the request message: the message's buffer can be a slice of a
-// shared pool, which a store keeping the value would otherwise hold on to whole.
-function detach(value: Uint8Array): Uint8Array {
-  return new Uint8Array(value);
-}
-
 // remoteContext reads the caller's trace context from the request metadata, copying only the
 // fields the registered propagator uses (none when tracing is off).
 function remoteContext(metadata: Metadata): Context | undefined {
@@ -125,4 +162,9 @@ function remoteContext(metadata: Metadata): Context | undefined {
     if (values.length > 0) carrier[field] = values.join(',');
   }
   return extractContext(carrier);
+}
+
+// carriedContext reads the caller's trace context from an Exchange request.
+function carriedContext(carrier: Carrier): Context | undefined {
+  return propagationFields().length === 0 ? undefined : extractContext(carrier);
 }

@@ -3,9 +3,10 @@ import { StorageError, StorageErrorCode } from '@plinth/storage';
 
 export const serviceName = 'plinth.storage.v1.ObjectStore';
 
-export type MethodName = 'Get' | 'List' | 'Create' | 'Update' | 'Delete' | 'CurrentRevision' | 'Compact' | 'Watch';
+export type MethodName = 'Get' | 'List' | 'Create' | 'Update' | 'Delete' | 'CurrentRevision' | 'Compact' | 'Watch' | 'Exchange';
 
-// spanNames and spanAttributes are built once: a call reuses them instead of allocating.
+// spanNames and spanAttributes are built once: a call reuses them instead of allocating. A
+// request carried by the Exchange stream has the span of its own method, as if it were a call.
 export const spanNames: Record<MethodName, string> = {
   Get: `${serviceName}/Get`,
   List: `${serviceName}/List`,
@@ -15,6 +16,7 @@ export const spanNames: Record<MethodName, string> = {
   CurrentRevision: `${serviceName}/CurrentRevision`,
   Compact: `${serviceName}/Compact`,
   Watch: `${serviceName}/Watch`,
+  Exchange: `${serviceName}/Exchange`,
 };
 
 export const spanAttributes: Record<MethodName, Readonly<Record<string, string>>> = {
@@ -26,6 +28,7 @@ export const spanAttributes: Record<MethodName, Readonly<Record<string, string>>
   CurrentRevision: rpcAttributes('CurrentRevision'),
   Compact: rpcAttributes('Compact'),
   Watch: rpcAttributes('Watch'),
+  Exchange: rpcAttributes('Exchange'),
 };
 
 function rpcAttributes(method: MethodName): Readonly<Record<string, string>> {

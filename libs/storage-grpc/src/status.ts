@@ -1,7 +1,9 @@
 // A StorageError crosses the wire as a gRPC status: the code says what kind of failure it is
 // to any gRPC client, and the trailing metadata carries the StorageError code, key and
-// revision, so a GrpcObjectStore rebuilds the exact error the backend threw.
+// revision, so a GrpcObjectStore rebuilds the exact error the backend threw. On the Exchange
+// stream the same fields travel as a Failure message.
 import { Metadata, ServiceError, StatusObject, status } from '@grpc/grpc-js';
+import { storagev1 } from '@plinth/proto';
 import { StorageError, StorageErrorCode } from '@plinth/storage';
 
 const codeHeader = 'plinth-storage-code';
@@ -56,4 +58,18 @@ export function toStorageError(err: ServiceError): StorageError {
 function headerString(metadata: Metadata | undefined, name: string): string | undefined {
   const [value] = metadata?.get(name) ?? [];
   return typeof value === 'string' ? value : undefined;
+}
+
+// toFailure is toStatus for the Exchange stream.
+export function toFailure(err: unknown): storagev1.Failure {
+  if (!(err instanceof StorageError)) {
+    return { code: '', key: '', message: err instanceof Error ? err.message : String(err), revision: 0 };
+  }
+  return { code: err.code, key: err.key, message: err.message, revision: err.revision };
+}
+
+// fromFailure is toStorageError for the Exchange stream.
+export function fromFailure(failure: storagev1.Failure): StorageError {
+  if (!storageErrorCodes.has(failure.code)) return StorageError.unreachable(`INTERNAL: ${failure.message}`);
+  return new StorageError(failure.code as StorageErrorCode, failure.key, failure.message, failure.revision);
 }

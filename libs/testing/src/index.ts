@@ -4,6 +4,3 @@ export { startEtcd, EtcdServer, EtcdOptions } from './etcd';
 export { startNats, NatsServer } from './nats';
 export { startProcess, waitForPort, RunningProcess } from './process';
 export { FakeClock } from './fake-clock';
-export { startPlinth, PlinthProcess } from './plinth';
-export { kubectl, spawnKubectl, KubectlResult, kubectlBinary } from './kubectl';
-export { startTestApiServer, TestApiServer } from './api-server';

@@ -1,5 +1,14 @@
 import { KubeObject } from '@plinth/api';
 import { namespaceDefinition } from './namespaces';
+import { ResourceStrategy, TableDefinition } from '../../resource';
+const table = namespaceDefinition.table as TableDefinition;
+
+// hook returns a strategy hook the definition must have.
+function hook<K extends keyof ResourceStrategy>(name: K): NonNullable<ResourceStrategy[K]> {
+  const fn = namespaceDefinition.strategy[name];
+  if (!fn) throw new Error(`missing ${String(name)}`);
+  return fn as NonNullable<ResourceStrategy[K]>;
+}
 
 const ctx = { featureGates: new Map<string, boolean>(), now: Date.parse('2024-01-02T00:00:00Z') };
 const strategy = namespaceDefinition.strategy;
@@ -23,8 +32,8 @@ describe('namespace definition', () => {
 
   it('adds the kubernetes finalizer, the name label and phase Active on create', () => {
     const n = ns({ spec: { finalizers: ['example.com/x'] } });
-    strategy.defaults!(n, ctx);
-    strategy.prepareForCreate!(n, ctx);
+    hook('defaults')(n, ctx);
+    hook('prepareForCreate')(n, ctx);
     expect(n.spec).toEqual({ finalizers: ['example.com/x', 'kubernetes'] });
     expect(n.status).toEqual({ phase: 'Active' });
     expect(n.metadata.labels).toEqual({ 'platform.io/metadata.name': 'team-a' });
@@ -34,7 +43,7 @@ describe('namespace definition', () => {
   it('keeps spec.finalizers on a plain update', () => {
     const old = ns({ spec: { finalizers: ['kubernetes'] } });
     const next = ns({ spec: { finalizers: [] } });
-    strategy.prepareForUpdate!(next, old, ctx);
+    hook('prepareForUpdate')(next, old, ctx);
     expect(next.spec).toEqual({ finalizers: ['kubernetes'] });
   });
 
@@ -42,32 +51,32 @@ describe('namespace definition', () => {
     const n = ns({ spec: { finalizers: ['bogus'] } });
     expect(strategy.validate(n, ctx).map(String)).toEqual(['spec.finalizers: Invalid value: "bogus": name is neither a standard finalizer name nor is it fully qualified']);
     const old = ns({ spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
-    expect(strategy.validateStatusUpdate!(ns({ spec: { finalizers: ['x'] }, status: { phase: 'Active' } }), old, ctx).map(String)).toEqual([
+    expect(hook('validateStatusUpdate')(ns({ spec: { finalizers: ['x'] }, status: { phase: 'Active' } }), old, ctx).map(String)).toEqual([
       'spec.finalizers[0]: Invalid value: "x": name is neither a standard finalizer name nor is it fully qualified',
     ]);
   });
 
   it('ties the phase to deletionTimestamp', () => {
     const old = ns({ status: { phase: 'Active' } });
-    expect(strategy.validateStatusUpdate!(ns({ status: { phase: 'Terminating' } }), old, ctx).map(String)).toEqual([
+    expect(hook('validateStatusUpdate')(ns({ status: { phase: 'Terminating' } }), old, ctx).map(String)).toEqual([
       'status.Phase: Invalid value: "Terminating": may only be \'Active\' if `deletionTimestamp` is empty',
     ]);
   });
 
   it('holds deletion while spec.finalizers remain and turns Terminating', () => {
     const n = ns({ spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
-    expect(strategy.holdsDeletion!(n)).toBe(true);
-    strategy.prepareForDeletion!(n);
+    expect(hook('holdsDeletion')(n)).toBe(true);
+    hook('prepareForDeletion')(n);
     expect(n.status).toEqual({ phase: 'Terminating' });
-    expect(strategy.holdsDeletion!(ns({ spec: { finalizers: [] } }))).toBe(false);
+    expect(hook('holdsDeletion')(ns({ spec: { finalizers: [] } }))).toBe(false);
   });
 
   it('selects on status.phase and the legacy name field', () => {
-    expect(strategy.selectableFields!(ns({ status: { phase: 'Active' } }))).toEqual({ 'metadata.name': 'team-a', 'status.phase': 'Active', name: 'team-a' });
+    expect(hook('selectableFields')(ns({ status: { phase: 'Active' } }))).toEqual({ 'metadata.name': 'team-a', 'status.phase': 'Active', name: 'team-a' });
   });
 
   it('prints NAME STATUS AGE', () => {
-    expect(namespaceDefinition.table!.columns.map((c) => c.name)).toEqual(['Name', 'Status', 'Age']);
-    expect(namespaceDefinition.table!.row(ns({ status: { phase: 'Active' } }), ctx.now)).toEqual(['team-a', 'Active', '24h']);
+    expect(table.columns.map((c) => c.name)).toEqual(['Name', 'Status', 'Age']);
+    expect(table.row(ns({ status: { phase: 'Active' } }), ctx.now)).toEqual(['team-a', 'Active', '24h']);
   });
 });

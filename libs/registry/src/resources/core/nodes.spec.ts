@@ -1,5 +1,14 @@
 import { KubeObject } from '@plinth/api';
 import { nodeDefinition } from './nodes';
+import { ResourceStrategy, TableDefinition } from '../../resource';
+const table = nodeDefinition.table as TableDefinition;
+
+// hook returns a strategy hook the definition must have.
+function hook<K extends keyof ResourceStrategy>(name: K): NonNullable<ResourceStrategy[K]> {
+  const fn = nodeDefinition.strategy[name];
+  if (!fn) throw new Error(`missing ${String(name)}`);
+  return fn as NonNullable<ResourceStrategy[K]>;
+}
 
 const ctx = { featureGates: new Map<string, boolean>(), now: Date.parse('2024-01-03T00:00:00Z') };
 const strategy = nodeDefinition.strategy;
@@ -23,7 +32,7 @@ describe('node definition', () => {
       },
       { 'node-role.platform.io/control-plane': '', 'node-role.platform.io/worker': '' },
     );
-    expect(nodeDefinition.table!.row(n, ctx.now)).toEqual([
+    expect(table.row(n, ctx.now)).toEqual([
       'node-1',
       'Ready',
       'control-plane,worker',
@@ -38,9 +47,9 @@ describe('node definition', () => {
   });
 
   it('prints NotReady, Unknown and SchedulingDisabled', () => {
-    expect(nodeDefinition.table!.row(node({ unschedulable: true }, { conditions: [{ type: 'Ready', status: 'False' }] }), ctx.now)[1]).toBe('NotReady,SchedulingDisabled');
-    expect(nodeDefinition.table!.row(node(), ctx.now).slice(1, 3)).toEqual(['Unknown', '<none>']);
-    expect(nodeDefinition.table!.row(node(), ctx.now).slice(7)).toEqual(['<unknown>', '<unknown>', '<unknown>']);
+    expect(table.row(node({ unschedulable: true }, { conditions: [{ type: 'Ready', status: 'False' }] }), ctx.now)[1]).toBe('NotReady,SchedulingDisabled');
+    expect(table.row(node(), ctx.now).slice(1, 3)).toEqual(['Unknown', '<none>']);
+    expect(table.row(node(), ctx.now).slice(7)).toEqual(['<unknown>', '<unknown>', '<unknown>']);
   });
 
   it('validates taints at metadata.taints as Kubernetes does', () => {
@@ -62,7 +71,7 @@ describe('node definition', () => {
   it('keeps podCIDRs and providerID once set', () => {
     const old = node({ podCIDRs: ['10.0.0.0/24'], providerID: 'p1' });
     const next = node({ podCIDRs: ['10.0.1.0/24'], providerID: 'p2' });
-    expect(strategy.validateUpdate!(next, old, ctx).map(String)).toEqual([
+    expect(hook('validateUpdate')(next, old, ctx).map(String)).toEqual([
       'spec.podCIDRs: Forbidden: node updates may not change podCIDR except from "" to valid',
       'spec.providerID: Forbidden: node updates may not change providerID except from "" to valid',
     ]);
@@ -70,8 +79,8 @@ describe('node definition', () => {
 
   it('defaults allocatable to capacity and selects on spec.unschedulable', () => {
     const n = node({}, { capacity: { cpu: '4' } });
-    strategy.defaults!(n, ctx);
+    hook('defaults')(n, ctx);
     expect((n.status as Record<string, unknown>).allocatable).toEqual({ cpu: '4' });
-    expect(strategy.selectableFields!(node({ unschedulable: true }))).toEqual({ 'metadata.name': 'node-1', 'spec.unschedulable': 'true' });
+    expect(hook('selectableFields')(node({ unschedulable: true }))).toEqual({ 'metadata.name': 'node-1', 'spec.unschedulable': 'true' });
   });
 });

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- these specs reach into untyped JSON objects */
 import { defaultPod, defaultPodSpec, defaultPodTemplateSpec, dropDisabledPodSpecFields, imageTag } from './pod-defaults';
 
 describe('defaultPodSpec', () => {

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- these specs reach into untyped JSON objects */
 import { field } from '@plinth/machinery';
 import { defaultPod, defaultPodSpec } from './pod-defaults';
 import { validatePodCreate, validatePodSpec, validatePodStatusUpdate, validatePodTemplateSpec, validatePodUpdate } from './pod-validation';

@@ -2,6 +2,15 @@ import { KubeObject } from '@plinth/api';
 import { field } from '@plinth/machinery';
 import { podDefinition, podGracePeriodSeconds, podSelectableFields } from './pods';
 import { podQOSClass } from './pod-status';
+import { ResourceStrategy, TableDefinition } from '../../resource';
+const table = podDefinition.table as TableDefinition;
+
+// hook returns a strategy hook the definition must have.
+function hook<K extends keyof ResourceStrategy>(name: K): NonNullable<ResourceStrategy[K]> {
+  const fn = podDefinition.strategy[name];
+  if (!fn) throw new Error(`missing ${String(name)}`);
+  return fn as NonNullable<ResourceStrategy[K]>;
+}
 
 const ctx = { featureGates: new Map<string, boolean>(), now: Date.parse('2024-01-01T00:10:00Z') };
 const created = '2024-01-01T00:00:00Z';
@@ -15,7 +24,7 @@ function pod(spec: Record<string, unknown> = {}, status: Record<string, unknown>
 }
 
 function row(p: KubeObject): unknown[] {
-  return podDefinition.table!.row(p, ctx.now);
+  return table.row(p, ctx.now);
 }
 
 describe('pod definition', () => {
@@ -32,7 +41,7 @@ describe('pod definition', () => {
       deleteReturnsObject: true,
       tracksGeneration: false,
     });
-    expect(podDefinition.table!.columns.map((c) => [c.name, c.priority])).toEqual([
+    expect(table.columns.map((c) => [c.name, c.priority])).toEqual([
       ['Name', 0],
       ['Ready', 0],
       ['Status', 0],
@@ -47,9 +56,9 @@ describe('pod definition', () => {
 
   it('defaults, then sets phase Pending and the QoS class on create', () => {
     const p = pod({ containers: [{ name: 'app', image: 'nginx', resources: { limits: { cpu: '1', memory: '1Gi' } } }] }, { phase: 'Running' });
-    podDefinition.strategy.defaults!(p, ctx);
+    hook('defaults')(p, ctx);
     delete p.status;
-    podDefinition.strategy.prepareForCreate!(p, ctx);
+    hook('prepareForCreate')(p, ctx);
     expect(p.status).toEqual({ phase: 'Pending', qosClass: 'Guaranteed' });
     expect(p.spec).toMatchObject({ enableServiceLinks: true, restartPolicy: 'Always', terminationGracePeriodSeconds: 30 });
     expect(podDefinition.strategy.validate(p, ctx)).toEqual([]);
@@ -57,7 +66,7 @@ describe('pod definition', () => {
 
   it('adds the SchedulingGated condition for gated pods', () => {
     const p = pod({ schedulingGates: [{ name: 'example.com/wait' }] });
-    podDefinition.strategy.prepareForCreate!(p, ctx);
+    hook('prepareForCreate')(p, ctx);
     expect((p.status as Record<string, unknown>).conditions).toEqual([
       { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: null, reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' },
     ]);
@@ -65,7 +74,7 @@ describe('pod definition', () => {
 
   it('reports a pod without containers', () => {
     const p = pod({ containers: [] });
-    podDefinition.strategy.defaults!(p, ctx);
+    hook('defaults')(p, ctx);
     expect(field.toAggregate(podDefinition.strategy.validate(p, ctx))).toBe('spec.containers: Required value');
   });
 });

@@ -10,9 +10,11 @@ import {
   type CallOptions,
   type ChannelCredentials,
   Client,
+  type ClientDuplexStream,
   type ClientOptions,
   type ClientReadableStream,
   type ClientUnaryCall,
+  type handleBidiStreamingCall,
   type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
@@ -169,6 +171,53 @@ export interface WatchEvent {
 /** WatchResponse carries one or more events in revision order. */
 export interface WatchResponse {
   events: WatchEvent[];
+}
+
+export interface ExchangeRequest {
+  /** id matches the response to this request; unique among the stream's pending requests. */
+  id: number;
+  /**
+   * trace_context carries the caller's trace context (W3C traceparent and tracestate), which a
+   * unary call carries in its metadata.
+   */
+  traceContext: { [key: string]: string };
+  get?: GetRequest | undefined;
+  create?: CreateRequest | undefined;
+  update?: UpdateRequest | undefined;
+  delete?: DeleteRequest | undefined;
+  currentRevision?: CurrentRevisionRequest | undefined;
+  compact?: CompactRequest | undefined;
+}
+
+export interface ExchangeRequest_TraceContextEntry {
+  key: string;
+  value: string;
+}
+
+export interface ExchangeResponse {
+  id: number;
+  /**
+   * failure is the StorageError a request failed with, as a unary call carries it in its
+   * trailing metadata.
+   */
+  failure?: Failure | undefined;
+  get?: GetResponse | undefined;
+  create?: CreateResponse | undefined;
+  update?: UpdateResponse | undefined;
+  delete?: DeleteResponse | undefined;
+  currentRevision?: CurrentRevisionResponse | undefined;
+  compact?: CompactResponse | undefined;
+}
+
+/**
+ * Failure is a StorageError: its code (a StorageErrorCode name; empty for an internal error of
+ * the service), key, message and revision.
+ */
+export interface Failure {
+  code: string;
+  key: string;
+  message: string;
+  revision: number;
 }
 
 function createBaseKeyValue(): KeyValue {
@@ -1265,6 +1314,409 @@ export const WatchResponse: MessageFns<WatchResponse> = {
   },
 };
 
+function createBaseExchangeRequest(): ExchangeRequest {
+  return {
+    id: 0,
+    traceContext: {},
+    get: undefined,
+    create: undefined,
+    update: undefined,
+    delete: undefined,
+    currentRevision: undefined,
+    compact: undefined,
+  };
+}
+
+export const ExchangeRequest: MessageFns<ExchangeRequest> = {
+  encode(message: ExchangeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).uint32(message.id);
+    }
+    globalThis.Object.entries(message.traceContext).forEach(([key, value]: [string, string]) => {
+      ExchangeRequest_TraceContextEntry.encode({ key: key as any, value }, writer.uint32(18).fork()).join();
+    });
+    if (message.get !== undefined) {
+      GetRequest.encode(message.get, writer.uint32(26).fork()).join();
+    }
+    if (message.create !== undefined) {
+      CreateRequest.encode(message.create, writer.uint32(34).fork()).join();
+    }
+    if (message.update !== undefined) {
+      UpdateRequest.encode(message.update, writer.uint32(42).fork()).join();
+    }
+    if (message.delete !== undefined) {
+      DeleteRequest.encode(message.delete, writer.uint32(50).fork()).join();
+    }
+    if (message.currentRevision !== undefined) {
+      CurrentRevisionRequest.encode(message.currentRevision, writer.uint32(58).fork()).join();
+    }
+    if (message.compact !== undefined) {
+      CompactRequest.encode(message.compact, writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExchangeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExchangeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            const entry2 = ExchangeRequest_TraceContextEntry.decode(reader, reader.uint32());
+            if (entry2.value !== undefined) {
+              message.traceContext[entry2.key] = entry2.value;
+            }
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.get = GetRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.create = CreateRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.update = UpdateRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.delete = DeleteRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.currentRevision = CurrentRevisionRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.compact = CompactRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseExchangeRequest_TraceContextEntry(): ExchangeRequest_TraceContextEntry {
+  return { key: "", value: "" };
+}
+
+export const ExchangeRequest_TraceContextEntry: MessageFns<ExchangeRequest_TraceContextEntry> = {
+  encode(message: ExchangeRequest_TraceContextEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExchangeRequest_TraceContextEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExchangeRequest_TraceContextEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseExchangeResponse(): ExchangeResponse {
+  return {
+    id: 0,
+    failure: undefined,
+    get: undefined,
+    create: undefined,
+    update: undefined,
+    delete: undefined,
+    currentRevision: undefined,
+    compact: undefined,
+  };
+}
+
+export const ExchangeResponse: MessageFns<ExchangeResponse> = {
+  encode(message: ExchangeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).uint32(message.id);
+    }
+    if (message.failure !== undefined) {
+      Failure.encode(message.failure, writer.uint32(18).fork()).join();
+    }
+    if (message.get !== undefined) {
+      GetResponse.encode(message.get, writer.uint32(26).fork()).join();
+    }
+    if (message.create !== undefined) {
+      CreateResponse.encode(message.create, writer.uint32(34).fork()).join();
+    }
+    if (message.update !== undefined) {
+      UpdateResponse.encode(message.update, writer.uint32(42).fork()).join();
+    }
+    if (message.delete !== undefined) {
+      DeleteResponse.encode(message.delete, writer.uint32(50).fork()).join();
+    }
+    if (message.currentRevision !== undefined) {
+      CurrentRevisionResponse.encode(message.currentRevision, writer.uint32(58).fork()).join();
+    }
+    if (message.compact !== undefined) {
+      CompactResponse.encode(message.compact, writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExchangeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExchangeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.failure = Failure.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.get = GetResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.create = CreateResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.update = UpdateResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.delete = DeleteResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.currentRevision = CurrentRevisionResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.compact = CompactResponse.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseFailure(): Failure {
+  return { code: "", key: "", message: "", revision: 0 };
+}
+
+export const Failure: MessageFns<Failure> = {
+  encode(message: Failure, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.key !== "") {
+      writer.uint32(18).string(message.key);
+    }
+    if (message.message !== "") {
+      writer.uint32(26).string(message.message);
+    }
+    if (message.revision !== 0) {
+      writer.uint32(32).int64(message.revision);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Failure {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFailure();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.revision = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** ObjectStore is the versioned key-value store every Plinth object lives in. */
 export type ObjectStoreService = typeof ObjectStoreService;
 export const ObjectStoreService = {
@@ -1345,6 +1797,24 @@ export const ObjectStoreService = {
     responseSerialize: (value: WatchResponse): Buffer => Buffer.from(WatchResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): WatchResponse => WatchResponse.decode(value),
   },
+  /**
+   * Exchange carries Get, Create, Update, Delete, CurrentRevision and Compact as messages of one
+   * long-lived stream, each response matched to its request by id. A message on an open stream
+   * costs a fraction of a unary call, whose HTTP/2 stream set-up and headers dominate the cost
+   * of these small requests; GrpcObjectStore uses it, the unary methods serve every other
+   * client. List stays unary, so that a large list never holds up the small answers behind it.
+   * The service answers requests concurrently, in any order, and ends the stream (status OK)
+   * when it shuts down.
+   */
+  exchange: {
+    path: "/plinth.storage.v1.ObjectStore/Exchange" as const,
+    requestStream: true as const,
+    responseStream: true as const,
+    requestSerialize: (value: ExchangeRequest): Buffer => Buffer.from(ExchangeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExchangeRequest => ExchangeRequest.decode(value),
+    responseSerialize: (value: ExchangeResponse): Buffer => Buffer.from(ExchangeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExchangeResponse => ExchangeResponse.decode(value),
+  },
 } as const;
 
 export interface ObjectStoreServer extends UntypedServiceImplementation {
@@ -1359,6 +1829,16 @@ export interface ObjectStoreServer extends UntypedServiceImplementation {
   compact: handleUnaryCall<CompactRequest, CompactResponse>;
   /** Watch streams the changes after a revision until the client cancels the call. */
   watch: handleServerStreamingCall<WatchRequest, WatchResponse>;
+  /**
+   * Exchange carries Get, Create, Update, Delete, CurrentRevision and Compact as messages of one
+   * long-lived stream, each response matched to its request by id. A message on an open stream
+   * costs a fraction of a unary call, whose HTTP/2 stream set-up and headers dominate the cost
+   * of these small requests; GrpcObjectStore uses it, the unary methods serve every other
+   * client. List stays unary, so that a large list never holds up the small answers behind it.
+   * The service answers requests concurrently, in any order, and ends the stream (status OK)
+   * when it shuts down.
+   */
+  exchange: handleBidiStreamingCall<ExchangeRequest, ExchangeResponse>;
 }
 
 export interface ObjectStoreClient extends Client {
@@ -1470,6 +1950,18 @@ export interface ObjectStoreClient extends Client {
     metadata?: Metadata,
     options?: Partial<CallOptions>,
   ): ClientReadableStream<WatchResponse>;
+  /**
+   * Exchange carries Get, Create, Update, Delete, CurrentRevision and Compact as messages of one
+   * long-lived stream, each response matched to its request by id. A message on an open stream
+   * costs a fraction of a unary call, whose HTTP/2 stream set-up and headers dominate the cost
+   * of these small requests; GrpcObjectStore uses it, the unary methods serve every other
+   * client. List stays unary, so that a large list never holds up the small answers behind it.
+   * The service answers requests concurrently, in any order, and ends the stream (status OK)
+   * when it shuts down.
+   */
+  exchange(): ClientDuplexStream<ExchangeRequest, ExchangeResponse>;
+  exchange(options: Partial<CallOptions>): ClientDuplexStream<ExchangeRequest, ExchangeResponse>;
+  exchange(metadata: Metadata, options?: Partial<CallOptions>): ClientDuplexStream<ExchangeRequest, ExchangeResponse>;
 }
 
 export const ObjectStoreClient = makeGenericClientConstructor(

@@ -1,0 +1,67 @@
+// Operations are the requests of storage.proto answered by a store, shared by the unary methods
+// and the Exchange stream.
+import { storagev1 } from '@plinth/proto';
+import { ObjectStore, StorageError } from '@plinth/storage';
+import { MethodName } from './service';
+
+export interface Operations {
+  get(request: storagev1.GetRequest): Promise<storagev1.GetResponse>;
+  list(request: storagev1.ListRequest): Promise<storagev1.ListResponse>;
+  create(request: storagev1.CreateRequest): Promise<storagev1.CreateResponse>;
+  update(request: storagev1.UpdateRequest): Promise<storagev1.UpdateResponse>;
+  delete(request: storagev1.DeleteRequest): Promise<storagev1.DeleteResponse>;
+  currentRevision(request: storagev1.CurrentRevisionRequest): Promise<storagev1.CurrentRevisionResponse>;
+  compact(request: storagev1.CompactRequest): Promise<storagev1.CompactResponse>;
+}
+
+export function storeOperations(store: ObjectStore): Operations {
+  return {
+    get: async (r) => ({ kv: await store.get(r.key, r.revision === 0 ? undefined : { revision: r.revision }) }),
+    list: async (r) => {
+      const result = await store.list({ prefix: r.prefix, limit: r.limit, continue: r.continue || undefined, revision: r.revision });
+      return {
+        items: result.items,
+        revision: result.revision,
+        continue: result.continue ?? '',
+        remainingItemCount: result.remainingItemCount,
+      };
+    },
+    create: async (r) => ({ kv: await store.create(r.key, detach(r.value)) }),
+    update: async (r) => ({ kv: await store.update(r.key, detach(r.value), r.expectedRevision) }),
+    delete: (r) => store.delete(r.key, r.preconditions),
+    currentRevision: async () => ({ revision: await store.currentRevision() }),
+    compact: async (r) => {
+      await store.compact(r.revision);
+      return {};
+    },
+  };
+}
+
+// exchangeMethod names the operation an Exchange request asks for.
+export function exchangeMethod(r: storagev1.ExchangeRequest): MethodName {
+  if (r.get) return 'Get';
+  if (r.create) return 'Create';
+  if (r.update) return 'Update';
+  if (r.delete) return 'Delete';
+  if (r.currentRevision) return 'CurrentRevision';
+  if (r.compact) return 'Compact';
+  return 'Exchange';
+}
+
+// performExchange answers one Exchange request with the response of its operation.
+export async function performExchange(operations: Operations, r: storagev1.ExchangeRequest): Promise<storagev1.ExchangeResponse> {
+  const id = r.id;
+  if (r.get) return { id, get: await operations.get(r.get) };
+  if (r.create) return { id, create: await operations.create(r.create) };
+  if (r.update) return { id, update: await operations.update(r.update) };
+  if (r.delete) return { id, delete: await operations.delete(r.delete) };
+  if (r.currentRevision) return { id, currentRevision: await operations.currentRevision(r.currentRevision) };
+  if (r.compact) return { id, compact: await operations.compact(r.compact) };
+  throw StorageError.invalidArgument('exchange request without an operation');
+}
+
+// detach copies a value out of the request message: the message's buffer can be a slice of a
+// shared pool, which a store keeping the value would otherwise hold on to whole.
+function detach(value: Uint8Array): Uint8Array {
+  return new Uint8Array(value);
+}
