@@ -1,8 +1,8 @@
 // GrpcObjectStore is the ObjectStore of a remote storage service: the gateway and authz use it
-// exactly as they would use a local store. Each call runs in a client span whose context
-// travels in the request metadata, and a failed call throws the StorageError the service's
-// store threw (Unreachable when no answer came back).
-import { ChannelCredentials, ChannelOptions, Metadata, ServiceError, credentials } from '@grpc/grpc-js';
+// exactly as they would use a local store. Each request runs in a client span whose context
+// travels with it, and a failed request throws the StorageError the service's store threw
+// (Unreachable when no answer came back).
+import { ChannelCredentials, ChannelOptions, ServiceError, credentials } from '@grpc/grpc-js';
 import { storagev1 } from '@plinth/proto';
 import {
   Channel,
@@ -22,7 +22,8 @@ import { SpanKind, WithSpanOptions, injectContext, withSpan } from '@plinth/tele
 import { clientChannelOptions } from './channel-options';
 import { fromWireEvent, requiredKv } from './convert';
 import { MethodName, isFailure, spanAttributes, spanNames } from './service';
-import { toStorageError } from './status';
+import { fromFailure, toStorageError } from './status';
+import { Callback, ExchangeStream, Transport, UnaryCalls, call, metadataOf } from './transports';
 
 export interface GrpcObjectStoreOptions {
   // address is the storage service's host:port.
@@ -31,14 +32,16 @@ export interface GrpcObjectStoreOptions {
   credentials?: ChannelCredentials;
   // channelOptions override clientChannelOptions one by one.
   channelOptions?: ChannelOptions;
+  // unaryCalls sends every request as its own unary call instead of over the Exchange stream:
+  // several times the cost per request, for a service that does not offer Exchange.
+  unaryCalls?: boolean;
 }
-
-type Callback<Res> = (err: ServiceError | null, response: Res) => void;
 
 const clientSpan: WithSpanOptions = { kind: SpanKind.CLIENT, isFailure };
 
 export class GrpcObjectStore implements ObjectStore {
   private readonly client: storagev1.ObjectStoreClient;
+  private readonly transport: Transport;
   private readonly watches = new Set<Channel<WatchEvent>>();
 
   constructor(options: GrpcObjectStoreOptions) {
@@ -46,17 +49,16 @@ export class GrpcObjectStore implements ObjectStore {
       ...clientChannelOptions,
       ...options.channelOptions,
     });
+    this.transport = options.unaryCalls ? new UnaryCalls(this.client) : new ExchangeStream(this.client);
   }
 
   get(key: string, options: GetOptions = {}): Promise<KeyValue> {
-    const request: storagev1.GetRequest = { key, revision: options.revision ?? 0 };
-    return this.unary(
-      'Get',
-      (metadata, done: Callback<storagev1.GetResponse>) => this.client.get(request, metadata, done),
-      (response) => requiredKv(response.kv, 'Get'),
-    );
+    const get = { key, revision: options.revision ?? 0 };
+    return this.send('Get', { id: 0, traceContext: {}, get }, (r) => requiredKv(r.get?.kv, 'Get'));
   }
 
+  // list is a unary call of its own: a large list must not hold up the requests behind it on
+  // the Exchange stream.
   list(options: ListOptions): Promise<ListResult> {
     const request: storagev1.ListRequest = {
       prefix: options.prefix,
@@ -64,62 +66,49 @@ export class GrpcObjectStore implements ObjectStore {
       continue: options.continue ?? '',
       revision: options.revision ?? 0,
     };
-    return this.unary(
-      'List',
-      (metadata, done: Callback<storagev1.ListResponse>) => this.client.list(request, metadata, done),
-      (response) =>
-        response.continue === ''
-          ? { items: response.items, revision: response.revision }
-          : {
-              items: response.items,
-              revision: response.revision,
-              continue: response.continue,
-              remainingItemCount: response.remainingItemCount,
-            },
+    return withSpan(
+      spanNames.List,
+      spanAttributes.List,
+      async () => {
+        const metadata = metadataOf(injectContext({}));
+        const response = await call((done: Callback<storagev1.ListResponse>) => this.client.list(request, metadata, done));
+        if (response.continue === '') return { items: response.items, revision: response.revision };
+        return {
+          items: response.items,
+          revision: response.revision,
+          continue: response.continue,
+          remainingItemCount: response.remainingItemCount,
+        };
+      },
+      clientSpan,
     );
   }
 
   create(key: string, value: Uint8Array): Promise<KeyValue> {
-    const request: storagev1.CreateRequest = { key, value };
-    return this.unary(
-      'Create',
-      (metadata, done: Callback<storagev1.CreateResponse>) => this.client.create(request, metadata, done),
-      (response) => requiredKv(response.kv, 'Create'),
-    );
+    return this.send('Create', { id: 0, traceContext: {}, create: { key, value } }, (r) => requiredKv(r.create?.kv, 'Create'));
   }
 
   update(key: string, value: Uint8Array, expectedRevision: number): Promise<KeyValue> {
-    const request: storagev1.UpdateRequest = { key, value, expectedRevision };
-    return this.unary(
-      'Update',
-      (metadata, done: Callback<storagev1.UpdateResponse>) => this.client.update(request, metadata, done),
-      (response) => requiredKv(response.kv, 'Update'),
-    );
+    const update = { key, value, expectedRevision };
+    return this.send('Update', { id: 0, traceContext: {}, update }, (r) => requiredKv(r.update?.kv, 'Update'));
   }
 
   delete(key: string, preconditions?: DeletePreconditions): Promise<DeleteResult> {
-    const request: storagev1.DeleteRequest = { key, preconditions };
-    return this.unary(
-      'Delete',
-      (metadata, done: Callback<storagev1.DeleteResponse>) => this.client.delete(request, metadata, done),
-      (response) => ({ deleted: requiredKv(response.deleted, 'Delete'), revision: response.revision }),
-    );
+    return this.send('Delete', { id: 0, traceContext: {}, delete: { key, preconditions } }, (r) => ({
+      deleted: requiredKv(r.delete?.deleted, 'Delete'),
+      revision: r.delete?.revision ?? 0,
+    }));
   }
 
   currentRevision(): Promise<number> {
-    return this.unary(
-      'CurrentRevision',
-      (metadata, done: Callback<storagev1.CurrentRevisionResponse>) => this.client.currentRevision({}, metadata, done),
-      (response) => response.revision,
-    );
+    return this.send('CurrentRevision', { id: 0, traceContext: {}, currentRevision: {} }, (r) => {
+      if (r.currentRevision === undefined) throw StorageError.unreachable('CurrentRevision answered with another response');
+      return r.currentRevision.revision;
+    });
   }
 
   compact(revision: number): Promise<void> {
-    return this.unary(
-      'Compact',
-      (metadata, done: Callback<storagev1.CompactResponse>) => this.client.compact({ revision }, metadata, done),
-      () => undefined,
-    );
+    return this.send('Compact', { id: 0, traceContext: {}, compact: { revision } }, () => undefined);
   }
 
   // watch starts the stream at once and returns before the service answers: events, and the
@@ -131,26 +120,26 @@ export class GrpcObjectStore implements ObjectStore {
       revision: options.revision ?? 0,
       progressNotify: options.progressNotify ?? false,
     };
-    const call = this.client.watch(request, outgoingMetadata());
+    const stream = this.client.watch(request, metadataOf(injectContext({})));
     const channel: Channel<WatchEvent> = new Channel(() => {
       this.watches.delete(channel);
-      call.cancel();
+      stream.cancel();
     });
     this.watches.add(channel);
     // failure is kept until 'end', which follows the last 'data': grpc-js may report the status
     // before it has emitted the messages that came before it.
     let failure: StorageError | undefined;
-    call.on('data', (response: storagev1.WatchResponse) => {
+    stream.on('data', (response: storagev1.WatchResponse) => {
       try {
         for (const event of response.events) channel.push(fromWireEvent(event));
       } catch (err) {
         channel.fail(err as Error);
       }
     });
-    call.on('error', (err: ServiceError) => {
+    stream.on('error', (err: ServiceError) => {
       failure = toStorageError(err);
     });
-    call.on('end', () => channel.fail(failure ?? StorageError.unreachable('the storage service ended the watch')));
+    stream.on('end', () => channel.fail(failure ?? StorageError.unreachable('the storage service ended the watch')));
     return {
       [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator](),
       close: () => channel.close(),
@@ -159,36 +148,23 @@ export class GrpcObjectStore implements ObjectStore {
 
   async close(): Promise<void> {
     for (const watch of [...this.watches]) watch.close();
+    this.transport.close();
     this.client.close();
   }
 
-  private unary<Res, T>(method: MethodName, start: (metadata: Metadata, done: Callback<Res>) => void, result: (response: Res) => T): Promise<T> {
+  // send runs one request through the transport in a client span, whose context the request
+  // carries to the service.
+  private send<T>(method: MethodName, request: storagev1.ExchangeRequest, result: (response: storagev1.ExchangeResponse) => T): Promise<T> {
     return withSpan(
       spanNames[method],
       spanAttributes[method],
-      () =>
-        new Promise<T>((resolve, reject) => {
-          const callback: Callback<Res> = (err, response) => {
-            if (err) reject(toStorageError(err));
-            else {
-              try {
-                resolve(result(response));
-              } catch (failure) {
-                reject(failure);
-              }
-            }
-          };
-          start(outgoingMetadata(), callback);
-        }),
+      async () => {
+        injectContext(request.traceContext);
+        const response = await this.transport.send(request);
+        if (response.failure) throw fromFailure(response.failure);
+        return result(response);
+      },
       clientSpan,
     );
   }
-}
-
-// outgoingMetadata carries the active trace context to the service.
-function outgoingMetadata(): Metadata {
-  const metadata = new Metadata();
-  const carrier = injectContext({});
-  for (const name in carrier) metadata.set(name, carrier[name]);
-  return metadata;
 }

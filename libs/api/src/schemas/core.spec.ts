@@ -3,6 +3,7 @@ import { containerSchema, nodeStatusSchema, podSpecSchema, podStatusSchema, podT
 import { kindSchema, objectMetaSchema } from './meta';
 
 const props = (schema: Schema): string[] => Object.keys(schema.properties ?? {}).sort();
+const prop = (schema: Schema, name: string): Schema | undefined => schema.properties?.[name];
 
 describe('core schemas', () => {
   it('lists every PodSpec field of v1.28', () => {
@@ -26,12 +27,12 @@ describe('core schemas', () => {
         'terminationMessagePolicy', 'tty', 'volumeDevices', 'volumeMounts', 'workingDir',
       ].sort(),
     );
-    const ports = containerSchema.properties!.ports;
+    const ports = prop(containerSchema, 'ports');
     expect(ports).toMatchObject({ listType: 'map', listMapKeys: ['containerPort', 'protocol'], patchMergeKey: 'containerPort', patchStrategy: 'merge' });
-    expect(containerSchema.properties!.env).toMatchObject({ patchMergeKey: 'name', patchStrategy: 'merge' });
-    expect(containerSchema.properties!.volumeMounts).toMatchObject({ patchMergeKey: 'mountPath', patchStrategy: 'merge' });
-    expect(podSpecSchema.properties!.volumes).toMatchObject({ patchMergeKey: 'name', patchStrategy: 'merge,retainKeys' });
-    expect(podSpecSchema.properties!.topologySpreadConstraints).toMatchObject({ listMapKeys: ['topologyKey', 'whenUnsatisfiable'] });
+    expect(prop(containerSchema, 'env')).toMatchObject({ patchMergeKey: 'name', patchStrategy: 'merge' });
+    expect(prop(containerSchema, 'volumeMounts')).toMatchObject({ patchMergeKey: 'mountPath', patchStrategy: 'merge' });
+    expect(prop(podSpecSchema, 'volumes')).toMatchObject({ patchMergeKey: 'name', patchStrategy: 'merge,retainKeys' });
+    expect(prop(podSpecSchema, 'topologySpreadConstraints')).toMatchObject({ listMapKeys: ['topologyKey', 'whenUnsatisfiable'] });
   });
 
   it('has every volume source', () => {
@@ -48,8 +49,8 @@ describe('core schemas', () => {
 
 describe('meta schemas', () => {
   it('keys ownerReferences by uid and keeps finalizers a set', () => {
-    expect(objectMetaSchema.properties!.ownerReferences).toMatchObject({ listType: 'map', listMapKeys: ['uid'], patchMergeKey: 'uid' });
-    expect(objectMetaSchema.properties!.finalizers).toMatchObject({ listType: 'set', patchStrategy: 'merge' });
+    expect(prop(objectMetaSchema, 'ownerReferences')).toMatchObject({ listType: 'map', listMapKeys: ['uid'], patchMergeKey: 'uid' });
+    expect(prop(objectMetaSchema, 'finalizers')).toMatchObject({ listType: 'set', patchStrategy: 'merge' });
     expect(props(objectMetaSchema)).toHaveLength(15);
   });
 

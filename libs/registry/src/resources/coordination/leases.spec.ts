@@ -1,14 +1,8 @@
 import { KubeObject } from '@plinth/api';
 import { leaseDefinition } from './leases';
-import { ResourceStrategy, TableDefinition } from '../../resource';
+import { TableDefinition } from '../../resource';
 const table = leaseDefinition.table as TableDefinition;
 
-// hook returns a strategy hook the definition must have.
-function hook<K extends keyof ResourceStrategy>(name: K): NonNullable<ResourceStrategy[K]> {
-  const fn = leaseDefinition.strategy[name];
-  if (!fn) throw new Error(`missing ${String(name)}`);
-  return fn as NonNullable<ResourceStrategy[K]>;
-}
 
 const ctx = { featureGates: new Map<string, boolean>(), now: Date.parse('2024-01-01T00:00:10Z') };
 
