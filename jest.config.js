@@ -25,6 +25,7 @@ module.exports = {
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper,
   globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
+  reporters: ['default', '<rootDir>/tools/jest-summary-reporter.js'],
   testTimeout: 30000,
   maxWorkers: 2,
 };

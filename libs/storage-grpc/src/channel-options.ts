@@ -1,7 +1,8 @@
 // Channel options of both ends, tuned for one busy connection between a gateway and the
 // storage service: lists of many objects need large messages, a wide flow-control window keeps
 // watch streams and big lists from stalling on window updates, and keepalive notices a dead
-// peer within a minute instead of after TCP's hours.
+// peer within a minute instead of after TCP's hours. Channelz (grpc's introspection service) is
+// not served, so its per-call bookkeeping is turned off.
 import { ChannelOptions } from '@grpc/grpc-js';
 
 // maxMessageBytes bounds one message: a list page or a watch batch.
@@ -19,6 +20,7 @@ export const clientChannelOptions: ChannelOptions = {
   // A restarted storage service is found again within seconds, not grpc's default two minutes.
   'grpc.initial_reconnect_backoff_ms': 100,
   'grpc.max_reconnect_backoff_ms': 5_000,
+  'grpc.enable_channelz': 0,
 };
 
 export const serverChannelOptions: ChannelOptions = {
@@ -26,4 +28,5 @@ export const serverChannelOptions: ChannelOptions = {
   'grpc.max_send_message_length': maxMessageBytes,
   'grpc.keepalive_time_ms': 60_000,
   'grpc.keepalive_timeout_ms': 20_000,
+  'grpc.enable_channelz': 0,
 };
