@@ -244,3 +244,19 @@ describe('API server: objects', () => {
     expect(wrong.status).toBe(415);
   });
 });
+
+describe('API server: status on create', () => {
+  it('keeps the status a Node registers with, and drops the one a Job is created with', async () => {
+    const server = await startTestApiServer();
+    const request = client(server.url);
+    try {
+      const node = await request('POST', '/api/v1/nodes', { body: { metadata: { name: 'n1' }, status: { capacity: { cpu: '4' } } } });
+      expect(node.status).toBe(201);
+      expect(node.json.status.capacity).toEqual({ cpu: '4' });
+      const created = await request('POST', '/apis/batch/v1/namespaces/default/jobs', { body: { ...job('st-1'), status: { active: 3 } } });
+      expect(created.json.status.active).toBeUndefined();
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -40,6 +40,8 @@ export interface ResourceStrategy {
   // for types with a status subresource) and disabled-gate fields.
   prepareForCreate?(object: KubeObject, ctx: StrategyContext): void;
   prepareForUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  // prepareForStatusUpdate adjusts a status write (the parent's fields are already the old ones).
+  prepareForStatusUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   validate(object: KubeObject, ctx: StrategyContext): FieldError[];
   validateUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
   validateStatusUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
@@ -79,6 +81,9 @@ export interface ResourceDefinition {
   tracksGeneration?: boolean;
   // statusless types keep no status stanza (RBAC, StorageClass).
   hasStatus?: boolean;
+  // statusOnCreate keeps a status sent on create (nodes register with theirs); other types
+  // with a status subresource start without one.
+  statusOnCreate?: boolean;
   // virtual types (reviews) are created and answered but never stored.
   virtual?: boolean;
   // alpha or beta versions are off unless --runtime-config turns them on.

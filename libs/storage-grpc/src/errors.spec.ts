@@ -2,7 +2,18 @@
 // must make sense to any gRPC client; transport failures and watch endings map to Unreachable.
 import { ServiceError, credentials, status } from '@grpc/grpc-js';
 import { storagev1 } from '@plinth/proto';
-import { Channel, EmbeddedObjectStore, ObjectStore, StorageError, StorageErrorCode, Watch, WatchEvent, WatchOptions } from '@plinth/storage';
+import {
+  Channel,
+  EmbeddedObjectStore,
+  GetOptions,
+  KeyValue,
+  ObjectStore,
+  StorageError,
+  StorageErrorCode,
+  Watch,
+  WatchEvent,
+  WatchOptions,
+} from '@plinth/storage';
 import { freePort } from '@plinth/testing';
 import { GrpcObjectStore } from './client';
 import { StorageServer, startStorageServer } from './storage-server';
@@ -22,12 +33,20 @@ function same(err: StorageError) {
   return { code: err.code, key: err.key, message: err.message, revision: err.revision, name: err.name };
 }
 
-// ScriptedStore is an embedded store whose watches can be replaced by a script, and which
-// counts the watches opened and closed on it.
+// ScriptedStore is an embedded store whose watches can be replaced by a script, whose gets can
+// be held, and which counts the watches opened and closed on it.
 class ScriptedStore extends EmbeddedObjectStore {
   script: ((options: WatchOptions) => Channel<WatchEvent>) | undefined;
+  hold: Promise<void> | undefined;
+  bug: Error | undefined;
   openedWatches = 0;
   closedWatches = 0;
+
+  override async get(key: string, options?: GetOptions): Promise<KeyValue> {
+    if (this.bug) throw this.bug;
+    await this.hold;
+    return super.get(key, options);
+  }
 
   override watch(options: WatchOptions): Watch {
     const inner: Watch = this.script?.(options) ?? super.watch(options);
@@ -61,26 +80,49 @@ describe('StorageError over gRPC', () => {
     await backend.close();
   });
 
-  it('rebuilds each error with its code, key, message and revision', async () => {
-    const created = await store.create('/registry/ns/é/a', bytes({ n: 1 }));
-    await store.update(created.key, bytes({ n: 2 }), created.revision);
-    const operations: [StorageErrorCode, (s: ObjectStore) => Promise<unknown>][] = [
-      [StorageErrorCode.KeyExists, (s) => s.create(created.key, bytes({}))],
-      [StorageErrorCode.KeyNotFound, (s) => s.get('/registry/ns/missing')],
-      [StorageErrorCode.Conflict, (s) => s.update(created.key, bytes({}), created.revision)],
-      [StorageErrorCode.InvalidArgument, (s) => s.list({ prefix: '/registry/', continue: 'garbage' })],
-    ];
-    await store.compact(await store.currentRevision());
-    operations.push([StorageErrorCode.Expired, (s) => s.get(created.key, { revision: created.revision })]);
-    for (const [code, operation] of operations) {
-      const local = await failure(operation(backend));
-      const remote = await failure(operation(store));
-      expect(local.code).toBe(code);
-      expect(same(remote)).toEqual(same(local));
+  it('rebuilds each error with its code, key, message and revision, over both transports', async () => {
+    const unary = new GrpcObjectStore({ address: server.address, unaryCalls: true });
+    try {
+      const created = await store.create('/registry/ns/é/a', bytes({ n: 1 }));
+      await store.update(created.key, bytes({ n: 2 }), created.revision);
+      const operations: [StorageErrorCode, (s: ObjectStore) => Promise<unknown>][] = [
+        [StorageErrorCode.KeyExists, (s) => s.create(created.key, bytes({}))],
+        [StorageErrorCode.KeyNotFound, (s) => s.get('/registry/ns/missing')],
+        [StorageErrorCode.KeyNotFound, (s) => s.delete('/registry/ns/missing')],
+        [StorageErrorCode.Conflict, (s) => s.update(created.key, bytes({}), created.revision)],
+        [StorageErrorCode.Conflict, (s) => s.delete(created.key, { uid: 'other' })],
+        [StorageErrorCode.InvalidArgument, (s) => s.get(created.key, { revision: 1_000_000 })],
+        [StorageErrorCode.InvalidArgument, (s) => s.list({ prefix: '/registry/', continue: 'garbage' })],
+      ];
+      await store.compact(await store.currentRevision());
+      operations.push([StorageErrorCode.Expired, (s) => s.get(created.key, { revision: created.revision })]);
+      operations.push([StorageErrorCode.Expired, (s) => s.compact(created.revision)]);
+      for (const [code, operation] of operations) {
+        const local = await failure(operation(backend));
+        expect(local.code).toBe(code);
+        expect(same(await failure(operation(store)))).toEqual(same(local));
+        expect(same(await failure(operation(unary)))).toEqual(same(local));
+      }
+      const conflict = await failure(store.update(created.key, bytes({}), created.revision));
+      expect(conflict.revision).toBeGreaterThan(created.revision);
+      expect(conflict.key).toBe('/registry/ns/é/a');
+    } finally {
+      await unary.close();
     }
-    const conflict = await failure(store.update(created.key, bytes({}), created.revision));
-    expect(conflict.revision).toBeGreaterThan(created.revision);
-    expect(conflict.key).toBe('/registry/ns/é/a');
+  });
+
+  it('reports an error of the service that is no StorageError as Unreachable, over both transports', async () => {
+    const unary = new GrpcObjectStore({ address: server.address, unaryCalls: true });
+    try {
+      backend.bug = new TypeError('cannot read properties of undefined');
+      for (const client of [store, unary]) {
+        const err = await failure(client.get('/a'));
+        expect(err.code).toBe(StorageErrorCode.Unreachable);
+        expect(err.message).toBe('storage unreachable: INTERNAL: cannot read properties of undefined');
+      }
+    } finally {
+      await unary.close();
+    }
   });
 
   it('ends calls with status codes a plain gRPC client understands', async () => {
@@ -155,6 +197,60 @@ describe('StorageError over gRPC', () => {
     expect(err.code).toBe(StorageErrorCode.Unreachable);
     expect(err.message).toMatch(/shutting down/);
     expect(backend.closedWatches).toBe(1);
+  });
+});
+
+describe('the Exchange stream', () => {
+  let backend: ScriptedStore;
+  let server: StorageServer;
+  let store: GrpcObjectStore;
+
+  beforeEach(async () => {
+    backend = new ScriptedStore();
+    server = await startStorageServer(backend, { address: '127.0.0.1:0' });
+    store = new GrpcObjectStore({ address: server.address });
+    await store.create('/a', bytes('a'));
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await server.shutdown();
+    await backend.close();
+  });
+
+  it('answers the pending requests before a shutdown ends it', async () => {
+    let release = () => undefined as void;
+    backend.hold = new Promise<void>((resolve) => (release = resolve));
+    const gets = [store.get('/a'), store.get('/a')];
+    await eventually(() => true);
+    const stopped = server.shutdown(10_000);
+    setTimeout(release, 100);
+    const started = Date.now();
+    for (const kv of await Promise.all(gets)) expect(kv.key).toBe('/a');
+    await stopped;
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect((await failure(store.get('/a'))).code).toBe(StorageErrorCode.Unreachable);
+  });
+
+  it('fails the pending requests with Unreachable when the connection breaks, and reconnects for the next', async () => {
+    backend.hold = new Promise<void>(() => undefined);
+    const pending = failure(store.get('/a'));
+    await new Promise((r) => setTimeout(r, 50));
+    await server.shutdown(100);
+    const err = await pending;
+    expect(err.code).toBe(StorageErrorCode.Unreachable);
+
+    backend.hold = undefined;
+    server = await startStorageServer(backend, { address: server.address });
+    let kv: KeyValue | undefined;
+    await eventually(() => false, 0).catch(() => undefined);
+    for (let attempt = 0; attempt < 50 && kv === undefined; attempt++) {
+      kv = await store.get('/a').catch(async () => {
+        await new Promise((r) => setTimeout(r, 100));
+        return undefined;
+      });
+    }
+    expect(kv?.key).toBe('/a');
   });
 });
 

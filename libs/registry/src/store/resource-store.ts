@@ -222,7 +222,7 @@ export class ResourceStore {
     this.assignNamespace(object, namespace);
     this.def.strategy.defaults?.(object, ctx);
     fillCreateMetadata(object, ctx.now, this.def.tracksGeneration ?? false);
-    if (this.def.subresources?.includes('status')) delete object.status;
+    if (this.def.subresources?.includes('status') && !this.def.statusOnCreate) delete object.status;
     this.def.strategy.prepareForCreate?.(object, ctx);
     const fieldErrors = [...validateObjectMeta(object, this.def), ...this.def.strategy.validate(object, ctx)];
     if (fieldErrors.length > 0) throw invalid(this.qualifiedKind, object.metadata.name ?? '', fieldErrors);
@@ -258,6 +258,7 @@ export class ResourceStore {
     }
     keepServerMetadata(object, current);
     if (!options.subresource) this.def.strategy.prepareForUpdate?.(object, current, ctx);
+    else if (options.subresource === 'status') this.def.strategy.prepareForStatusUpdate?.(object, current, ctx);
     if (this.def.tracksGeneration && !options.subresource && specChanged(object, current)) {
       object.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }

@@ -166,6 +166,7 @@ export const nodeDefinition: ResourceDefinition = {
   subresources: ['status'],
   tracksGeneration: false,
   hasStatus: true,
+  statusOnCreate: true,
   schema: kindSchema(
     { spec: nodeSpecSchema, status: nodeStatusSchema },
     'Node is a worker node in Kubernetes. Each node will have a unique identifier in the cache (i.e. in etcd).',
