@@ -260,3 +260,31 @@ describe('API server: status on create', () => {
     }
   });
 });
+
+describe('API server: namespace deletion', () => {
+  it('marks the namespace Terminating, deletes its content, then the namespace', async () => {
+    const server = await startTestApiServer();
+    const request = client(server.url);
+    try {
+      await request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'doomed' } } });
+      const ns = (await request('GET', '/api/v1/namespaces/doomed')).json;
+      expect(ns.spec.finalizers).toEqual(['kubernetes']);
+      expect(ns.status.phase).toBe('Active');
+      await request('POST', '/apis/batch/v1/namespaces/doomed/jobs', { body: job('inside') });
+      const deleting = await request('DELETE', '/api/v1/namespaces/doomed');
+      expect(deleting.status).toBe(200);
+      expect(deleting.json.status.phase).toBe('Terminating');
+      expect(deleting.json.metadata.deletionTimestamp).toBeDefined();
+      const deadline = Date.now() + 10000;
+      while ((await request('GET', '/api/v1/namespaces/doomed')).status !== 404) {
+        if (Date.now() > deadline) throw new Error('namespace was never deleted');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await request('GET', '/apis/batch/v1/namespaces/doomed/jobs/inside')).status).toBe(404);
+      const immortal = await request('DELETE', '/api/v1/namespaces/default');
+      expect(immortal.status).toBe(403);
+    } finally {
+      await server.stop();
+    }
+  });
+});

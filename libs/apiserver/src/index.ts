@@ -9,3 +9,4 @@ export { ensureClusterPki, adminKubeconfig, ClusterPki, KeyPairPem } from './pki
 export { parseServerFlags, defaultServerFlags, ServerFlags, FlagError } from './flags';
 export { parseFeatureGates, defaultFeatureGates, FeatureGateError } from './feature-gates';
 export { openApiRoutes } from './openapi';
+export { NamespaceFinalizer } from './namespace-finalizer';

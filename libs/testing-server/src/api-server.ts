@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { ApiServer, assembleApiServer, defaultServerFlags, ensureSystemNamespaces, openApiRoutes, ServerFlags } from '@plinth/apiserver';
-import { Clock } from '@plinth/machinery';
+import { ApiServer, assembleApiServer, defaultServerFlags, ensureSystemNamespaces, NamespaceFinalizer, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { Clock, realClock } from '@plinth/machinery';
 import { builtinDefinitions } from '@plinth/registry';
 import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
 
@@ -24,6 +24,8 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
     extraRoutes: (catalog) => [openApiRoutes(catalog)],
   });
   await ensureSystemNamespaces(apiServer);
+  const finalizer = new NamespaceFinalizer(apiServer.context, options.clock ?? realClock, 100);
+  finalizer.start();
   const server: Server = createServer(apiServer.handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -32,6 +34,7 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
     apiServer,
     store,
     async stop() {
+      finalizer.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (!options.store) await store.close();

@@ -5,7 +5,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Server } from 'node:https';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { adminKubeconfig, ApiServer, assembleApiServer, ensureClusterPki, ensureSystemNamespaces, listenHttps, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { adminKubeconfig, ApiServer, assembleApiServer, ensureClusterPki, ensureSystemNamespaces, listenHttps, NamespaceFinalizer, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { realClock } from '@plinth/machinery';
 import { builtinDefinitions } from '@plinth/registry';
 import { HistoryCompactor, ObjectStore } from '@plinth/storage';
 import { OBJECT_STORE } from '../storage/object-store.token';
@@ -17,6 +18,7 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
   private readonly logger = new Logger('apiserver');
   private https: Server | null = null;
   private compactor: HistoryCompactor | null = null;
+  private namespaceFinalizer: NamespaceFinalizer | null = null;
   private bootstrapped = false;
   apiServer: ApiServer | null = null;
   port = 0;
@@ -42,6 +44,10 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
     });
     this.compactor.start();
     await ensureSystemNamespaces(this.apiServer);
+    this.namespaceFinalizer = new NamespaceFinalizer(this.apiServer.context, realClock, 500, (err) =>
+      this.logger.warn(`namespace finalizer: ${(err as Error).message}`),
+    );
+    this.namespaceFinalizer.start();
     this.bootstrapped = true;
     const pki = ensureClusterPki(dataDir, { dns: ['localhost', 'plinth'], ips: uniqueIps(['127.0.0.1', '::1', this.flags.bindAddress]) });
     const listening = await listenHttps(this.apiServer, pki, this.flags.bindAddress, this.flags.securePort);
@@ -55,6 +61,7 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationShutdown(): Promise<void> {
     this.compactor?.stop();
+    this.namespaceFinalizer?.stop();
     const https = this.https;
     if (!https) return;
     https.closeAllConnections();
