@@ -1,14 +1,12 @@
 // The storage section: the gRPC storage service (a separate process, over etcd) beside the
 // etcd3 client doing the same work directly on the same etcd, in one run.
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { Etcd3, IRangeResponse } from 'etcd3';
 import { GrpcObjectStore } from '@plinth/storage-grpc';
 import { KeyValue, ObjectStore, WatchEvent } from '@plinth/storage';
 import { startEtcd } from '@plinth/testing';
+import { startStorageService } from './processes';
 import { Figures, formatRow, header, runConcurrent, summarize } from './stats';
 
-const root = join(__dirname, '..');
 const inFlight = 16;
 const value = Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'bench', uid: '0f1c7e1e-3a4b-4c5d-8e9f-001122334455', labels: { app: 'bench' } }, data: { key: 'v'.repeat(400) } }));
 
@@ -82,33 +80,6 @@ function serviceSide(store: ObjectStore, prefix: string): Side {
       watch.close();
       return summarize(latencies, Number(process.hrtime.bigint() - t0) / 1e9);
     },
-  };
-}
-
-async function startStorageService(etcdEndpoint: string): Promise<{ address: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'apps/storage/src/main.ts')], {
-    cwd: root,
-    env: { ...process.env, PLINTH_ETCD_ENDPOINTS: etcdEndpoint, PLINTH_STORAGE_ADDRESS: '127.0.0.1:0', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  const address = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      log += chunk.toString();
-      const match = /listening on (\S+:\d+)/.exec(log);
-      if (match) resolve(match[1]);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`storage service exited (${code}): ${log}`)));
-  });
-  return {
-    address,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
   };
 }
 

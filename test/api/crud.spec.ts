@@ -288,3 +288,29 @@ describe('API server: namespace deletion', () => {
     }
   });
 });
+
+describe('API server: reads with and without the watch cache', () => {
+  for (const watchCache of [true, false]) {
+    it(`reads its own writes at once (watch cache ${watchCache ? 'on' : 'off'})`, async () => {
+      const server = await startTestApiServer({ watchCache });
+      const request = client(server.url);
+      try {
+        for (let i = 0; i < 20; i++) {
+          const created = await request('POST', '/apis/batch/v1/namespaces/default/jobs', { body: job(`ryw-${i}`) });
+          const got = await request('GET', `/apis/batch/v1/namespaces/default/jobs/ryw-${i}`);
+          expect(got.json.metadata.resourceVersion).toBe(created.json.metadata.resourceVersion);
+          const patched = await request('PATCH', `/apis/batch/v1/namespaces/default/jobs/ryw-${i}`, {
+            raw: JSON.stringify({ metadata: { labels: { n: String(i) } } }),
+            headers: { 'content-type': 'application/merge-patch+json' },
+          });
+          const list = await request('GET', '/apis/batch/v1/namespaces/default/jobs?labelSelector=n%3D' + i);
+          expect(list.json.items.map((j: { metadata: { resourceVersion: string } }) => j.metadata.resourceVersion)).toEqual([patched.json.metadata.resourceVersion]);
+          await request('DELETE', `/apis/batch/v1/namespaces/default/jobs/ryw-${i}?propagationPolicy=Background`);
+          expect((await request('GET', `/apis/batch/v1/namespaces/default/jobs/ryw-${i}`)).status).toBe(404);
+        }
+      } finally {
+        await server.stop();
+      }
+    });
+  }
+});

@@ -25,6 +25,7 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
     aliases: options.flags.k8sAliases,
     minRequestTimeoutSeconds: options.flags.minRequestTimeoutSeconds,
     version: defaultVersion,
+    watchCache: options.flags.watchCache,
   });
   return new ApiServer(context, healthChecks(options), options.extraRoutes?.(catalog) ?? []);
 }

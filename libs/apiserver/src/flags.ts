@@ -14,6 +14,9 @@ export interface ServerFlags {
   etcdServers: string[];
   storageAddress: string;
   natsUrl: string;
+  // watchCache serves gets and lists from per-resource watch caches (kube-apiserver's
+  // --watch-cache).
+  watchCache: boolean;
 }
 
 export class FlagError extends Error {}
@@ -30,6 +33,7 @@ export const defaultServerFlags: ServerFlags = {
   etcdServers: [],
   storageAddress: '',
   natsUrl: '',
+  watchCache: true,
 };
 
 type Setter = (flags: ServerFlags, value: string) => void;
@@ -58,9 +62,10 @@ const setters: Record<string, Setter> = {
   'etcd-servers': (f, v) => (f.etcdServers = v.split(',').filter(Boolean)),
   'storage-address': (f, v) => (f.storageAddress = v),
   'nats-url': (f, v) => (f.natsUrl = v),
+  'watch-cache': (f, v) => (f.watchCache = bool('watch-cache', v)),
 };
 
-const booleanFlags = new Set(['k8s-aliases']);
+const booleanFlags = new Set(['k8s-aliases', 'watch-cache']);
 
 // parseServerFlags reads --name=value and --name value forms; unknown flags are an error.
 export function parseServerFlags(argv: string[], defaults: ServerFlags = defaultServerFlags): ServerFlags {

@@ -2,7 +2,9 @@
 // the clock, feature gates and server options.
 import { Clock } from '@plinth/machinery';
 import { ObjectStore } from '@plinth/storage';
-import { ResourceCatalog, ResourceDefinition, ResourceStore } from '@plinth/registry';
+import { resourcePrefix, ResourceCatalog, ResourceDefinition, ResourceStore } from '@plinth/registry';
+import { RevisionTrackingStore } from './cache/revision-tracking-store';
+import { WatchCache } from './cache/watch-cache';
 
 export interface VersionInfo {
   major: string;
@@ -22,18 +24,47 @@ export interface ServerOptions {
   // minRequestTimeoutSeconds bounds watches without timeoutSeconds (randomized up to 2x).
   minRequestTimeoutSeconds: number;
   version: VersionInfo;
+  // watchCache serves reads from per-resource watch caches.
+  watchCache: boolean;
 }
 
 export class ServerContext {
   private readonly stores = new Map<ResourceDefinition, ResourceStore>();
+  private readonly caches = new Map<ResourceDefinition, WatchCache>();
+  readonly storage: RevisionTrackingStore;
 
   constructor(
     readonly catalog: ResourceCatalog,
-    readonly storage: ObjectStore,
+    storage: ObjectStore,
     readonly clock: Clock,
     readonly featureGates: ReadonlyMap<string, boolean>,
     readonly options: ServerOptions,
-  ) {}
+  ) {
+    this.storage = new RevisionTrackingStore(storage);
+  }
+
+  // cacheFor returns the started watch cache of a resource, or null when caching is off.
+  cacheFor(def: ResourceDefinition): WatchCache | null {
+    if (!this.options.watchCache || def.virtual) return null;
+    let cache = this.caches.get(def);
+    if (!cache) {
+      cache = new WatchCache(this.storeFor(def), this.clock);
+      this.caches.set(def, cache);
+      cache.start();
+    }
+    return cache;
+  }
+
+  // lastWrittenRevision is the newest revision this server wrote for a resource: what a read
+  // from its cache must have seen.
+  lastWrittenRevision(def: ResourceDefinition): number {
+    return this.storage.lastWrittenRevision(resourcePrefix(def));
+  }
+
+  stopCaches(): void {
+    for (const cache of this.caches.values()) cache.stop();
+    this.caches.clear();
+  }
 
   storeFor(def: ResourceDefinition): ResourceStore {
     let store = this.stores.get(def);

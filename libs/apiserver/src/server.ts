@@ -31,6 +31,11 @@ export class ApiServer {
     private readonly extraRoutes: NonResourceRoute[] = [],
   ) {}
 
+  // close stops the watch caches; the HTTP listener is its owner's to close.
+  close(): void {
+    this.context.stopCaches();
+  }
+
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
     void this.serve(req, res);
   };

@@ -35,6 +35,7 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
     store,
     async stop() {
       finalizer.stop();
+      apiServer.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (!options.store) await store.close();

@@ -8,8 +8,15 @@ export async function getResource(scope: RequestScope): Promise<void> {
   if (scope.info.subresource && scope.info.subresource !== 'status') {
     throw notFound(scope.store.qualifiedResource, scope.info.name);
   }
-  // A get's resourceVersion means "not older than": the latest state always satisfies it.
-  parseResourceVersion(scope.query.get('resourceVersion') ?? '');
+  // A get's resourceVersion means "not older than": the watch cache serves it once it has seen
+  // that revision and this server's own writes; storage serves it otherwise.
+  const requested = parseResourceVersion(scope.query.get('resourceVersion') ?? '');
+  const cache = scope.server.cacheFor(scope.def);
+  if (cache) {
+    const cached = await cache.get(namespaceOf(scope), scope.info.name, Math.max(requested, scope.server.lastWrittenRevision(scope.def)));
+    if (cached === undefined) throw notFound(scope.store.qualifiedResource, scope.info.name);
+    if (cached !== null) return writeResult(scope, 200, cached);
+  }
   const object = await scope.store.get(namespaceOf(scope), scope.info.name);
   writeResult(scope, 200, object);
 }

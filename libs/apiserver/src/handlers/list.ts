@@ -1,6 +1,6 @@
 // LIST of a collection: selectors, paging with limit and continue (a consistent snapshot,
 // remainingItemCount without selectors), resourceVersion and resourceVersionMatch.
-import { KubeList } from '@plinth/api';
+import { KubeList, KubeObject } from '@plinth/api';
 import { badRequest, isStatusError, resourceExpired, StatusError } from '@plinth/machinery';
 import { ListOptions, parseResourceVersion } from '../list-options';
 import { writeList } from '../output';
@@ -23,6 +23,11 @@ export async function listObjects(scope: RequestScope, options: ListOptions): Pr
   const exact = options.resourceVersionMatch === 'Exact' || (options.resourceVersionMatch === '' && options.limit > 0 && options.resourceVersion !== '' && options.resourceVersion !== '0');
   const requested = parseResourceVersion(options.resourceVersion);
   const revision = exact && requested > 0 ? requested : undefined;
+  const cache = !options.continue && revision === undefined ? scope.server.cacheFor(scope.def) : null;
+  if (cache) {
+    const page = await cache.list(namespaceOf(scope), predicate, options.limit, Math.max(requested, scope.server.lastWrittenRevision(scope.def)));
+    if (page) return listOf(scope, page);
+  }
   try {
     const page = await scope.store.list(namespaceOf(scope), {
       predicate,
@@ -30,14 +35,25 @@ export async function listObjects(scope: RequestScope, options: ListOptions): Pr
       continue: options.continue || undefined,
       revision,
     });
-    const metadata: KubeList['metadata'] = { resourceVersion: String(page.revision) };
-    if (page.continue) metadata.continue = page.continue;
-    if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
-    return { kind: scope.def.listKind, apiVersion: scope.store.apiVersion, metadata, items: page.items };
+    return listOf(scope, page);
   } catch (err) {
     if (options.continue && isStatusError(err) && err.reason === 'Expired') throw expiredContinue();
     throw err;
   }
+}
+
+interface Page {
+  items: KubeObject[];
+  revision: number;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+function listOf(scope: RequestScope, page: Page): KubeList {
+  const metadata: KubeList['metadata'] = { resourceVersion: String(page.revision) };
+  if (page.continue) metadata.continue = page.continue;
+  if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
+  return { kind: scope.def.listKind, apiVersion: scope.store.apiVersion, metadata, items: page.items };
 }
 
 function expiredContinue(): StatusError {

@@ -62,6 +62,7 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
   async onApplicationShutdown(): Promise<void> {
     this.compactor?.stop();
     this.namespaceFinalizer?.stop();
+    this.apiServer?.close();
     const https = this.https;
     if (!https) return;
     https.closeAllConnections();

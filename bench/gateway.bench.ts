@@ -1,0 +1,129 @@
+// The gateway section: HTTPS requests to the distributed gateway (gateway → gRPC storage
+// service → etcd, three processes) beside the etcd3 client doing the same work on the same
+// etcd, in one run.
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import { join } from 'node:path';
+import { Etcd3 } from 'etcd3';
+import { startEtcd } from '@plinth/testing';
+import { startGateway, startStorageService } from './processes';
+import { Figures, formatRow, header, runConcurrent, summarize } from './stats';
+
+const inFlight = 16;
+const nsValue = (name: string) => Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, uid: '0f1c7e1e-3a4b-4c5d-8e9f-001122334455', labels: { app: 'bench' } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } }));
+
+interface HttpsClient {
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: string }>;
+  stream(path: string, onLine: (line: string) => void): () => void;
+}
+
+function httpsClient(port: number, dataDir: string): HttpsClient {
+  const pki = (name: string) => readFileSync(join(dataDir, 'pki', name), 'utf8');
+  const agent = new Agent({ keepAlive: true, maxSockets: inFlight * 2, ca: pki('ca.crt'), cert: pki('admin.crt'), key: pki('admin.key') });
+  return {
+    call(method, path, body) {
+      return new Promise((resolve, reject) => {
+        const data = body === undefined ? undefined : JSON.stringify(body);
+        const req = request({ host: '127.0.0.1', port, method, path, agent, headers: data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {} }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        });
+        req.on('error', reject);
+        req.end(data);
+      });
+    },
+    stream(path, onLine) {
+      let buffer = '';
+      const req = request({ host: '127.0.0.1', port, method: 'GET', path, agent }, (res) => {
+        res.on('data', (c: Buffer) => {
+          buffer += c.toString();
+          let nl: number;
+          while ((nl = buffer.indexOf('\n')) >= 0) {
+            onLine(buffer.slice(0, nl));
+            buffer = buffer.slice(nl + 1);
+          }
+        });
+      });
+      req.on('error', () => undefined);
+      req.end();
+      return () => req.destroy();
+    },
+  };
+}
+
+function expect2xx(res: { status: number; body: string }): void {
+  if (res.status >= 300) throw new Error(`unexpected ${res.status}: ${res.body.slice(0, 300)}`);
+}
+
+export async function gatewayBench(counts: { writes: number; reads: number; lists: number; watches: number }): Promise<string[]> {
+  const etcdServer = await startEtcd({ progressNotifyInterval: '5s' });
+  const storage = await startStorageService(etcdServer.endpoint);
+  const gateway = await startGateway(storage.address);
+  const etcd = new Etcd3({ hosts: [etcdServer.endpoint] });
+  const http = httpsClient(gateway.port, gateway.dataDir);
+  const lines = [`gateway: HTTPS to the distributed gateway (gateway → storage service → etcd) vs etcd3 directly, ${inFlight} in flight`, header];
+  try {
+    const rows: [string, Figures, Figures][] = [];
+    await runConcurrent(200, inFlight, (i) => http.call('POST', '/api/v1/namespaces', { metadata: { name: `warm-${i}` } }).then(expect2xx));
+    await runConcurrent(200, inFlight, (i) => etcd.if(`/bench/warm/${i}`, 'Create', '==', 0).then(etcd.put(`/bench/warm/${i}`).value(nsValue('w'))).commit());
+
+    const rawCreate = await runConcurrent(counts.writes, inFlight, (i) => etcd.if(`/bench/raw/ns/c-${i}`, 'Create', '==', 0).then(etcd.put(`/bench/raw/ns/c-${i}`).value(nsValue(`c-${i}`))).commit());
+    const gwCreate = await runConcurrent(counts.writes, inFlight, (i) => http.call('POST', '/api/v1/namespaces', { metadata: { name: `c-${i}` } }).then(expect2xx));
+    rows.push(['create (POST namespace)', rawCreate, gwCreate]);
+
+    const rawGet = await runConcurrent(counts.reads, inFlight, (i) => etcd.get(`/bench/raw/ns/c-${i % counts.writes}`).buffer());
+    const gwGet = await runConcurrent(counts.reads, inFlight, (i) => http.call('GET', `/api/v1/namespaces/c-${i % counts.writes}`).then(expect2xx));
+    rows.push(['get (GET namespace)', rawGet, gwGet]);
+
+    // Lists of 1,000 objects: the first 1,000 namespaces created above, on both sides.
+    const rawList = await runConcurrent(counts.lists, 4, () => etcd.getAll().prefix('/bench/raw/ns/').limit(1000).buffers());
+    const gwList = await runConcurrent(counts.lists, 4, () => http.call('GET', '/api/v1/namespaces?limit=1000').then(expect2xx));
+    rows.push(['list 1,000, 4 in flight', rawList, gwList]);
+
+    rows.push(['create → watch event (sequential)', await rawWatchLatency(etcd, counts.watches), await gatewayWatchLatency(http, counts.watches)]);
+    for (const [name, r, g] of rows) lines.push(formatRow(name, r, g));
+  } finally {
+    etcd.close();
+    await gateway.stop();
+    await storage.stop();
+    await etcdServer.stop();
+  }
+  return lines;
+}
+
+async function rawWatchLatency(etcd: Etcd3, samples: number): Promise<Figures> {
+  const watcher = await etcd.watch().prefix('/bench/raw/w/').create();
+  const latencies: number[] = [];
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < samples; i++) {
+    const seen = new Promise<void>((resolve) => watcher.once('put', () => resolve()));
+    const start = process.hrtime.bigint();
+    await etcd.put(`/bench/raw/w/${i}`).value(nsValue(`w-${i}`));
+    await seen;
+    latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  await watcher.cancel();
+  return summarize(latencies, Number(process.hrtime.bigint() - t0) / 1e9);
+}
+
+async function gatewayWatchLatency(http: HttpsClient, samples: number): Promise<Figures> {
+  const list = JSON.parse((await http.call('GET', '/api/v1/namespaces?limit=1')).body) as { metadata: { resourceVersion: string } };
+  const waiters = new Map<string, () => void>();
+  const stop = http.stream(`/api/v1/namespaces?watch=1&resourceVersion=${list.metadata.resourceVersion}`, (line) => {
+    const event = JSON.parse(line) as { type: string; object: { metadata: { name: string } } };
+    if (event.type === 'ADDED') waiters.get(event.object.metadata.name)?.();
+  });
+  const latencies: number[] = [];
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < samples; i++) {
+    const name = `watched-${i}`;
+    const seen = new Promise<void>((resolve) => waiters.set(name, resolve));
+    const start = process.hrtime.bigint();
+    expect2xx(await http.call('POST', '/api/v1/namespaces', { metadata: { name } }));
+    await seen;
+    latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  stop();
+  return summarize(latencies, Number(process.hrtime.bigint() - t0) / 1e9);
+}
