@@ -12,8 +12,8 @@ export interface BenchProcess {
   stop(): Promise<void>;
 }
 
-function startNode(script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<BenchProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, script), ...args], {
+function startNode(script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeArgs: string[] = []): Promise<BenchProcess> {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '-r', join(root, 'tools/register.js'), join(root, script), ...args], {
     cwd: root,
     env: { ...process.env, ...env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,13 +40,16 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 export async function startStorageService(etcdEndpoint: string): Promise<{ address: string; stop(): Promise<void> }> {
-  const proc = await startNode('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcdEndpoint, PLINTH_STORAGE_ADDRESS: '127.0.0.1:0' }, /listening on (\S+:\d+)/);
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}/storage`] : [];
+  const proc = await startNode('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcdEndpoint, PLINTH_STORAGE_ADDRESS: '127.0.0.1:0' }, /listening on (\S+:\d+)/, profile);
   return { address: proc.match[1], stop: proc.stop };
 }
 
 export async function startGateway(storageAddress: string): Promise<{ port: number; dataDir: string; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plinth-bench-gw-'));
-  const proc = await startNode('apps/gateway/src/main.ts', ['--storage-address', storageAddress, '--port', '0', '--data-dir', dataDir], {}, /serving on https:\/\/[^\s]*:(\d+)/);
+  // BENCH_PROFILE_DIR writes a CPU profile of the gateway there (open it in Chrome DevTools).
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const proc = await startNode('apps/gateway/src/main.ts', ['--storage-address', storageAddress, '--port', '0', '--data-dir', dataDir], {}, /serving on https:\/\/[^\s]*:(\d+)/, profile);
   return {
     port: Number(proc.match[1]),
     dataDir,

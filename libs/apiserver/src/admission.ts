@@ -1,7 +1,9 @@
 // Admission that the API server itself enforces before storage: namespace lifecycle (objects
 // go only into namespaces that exist and are not terminating; the immortal namespaces cannot
 // be deleted), after plugin/pkg/admission/namespace/lifecycle.
+import { KubeObject } from '@plinth/api';
 import { forbidden, isStatusError, notFound, StatusError } from '@plinth/machinery';
+import { ResourceDefinition } from '@plinth/registry';
 import { RequestScope } from './scope';
 
 export const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
@@ -11,16 +13,26 @@ export async function admitNamespacedCreate(scope: RequestScope, name: string): 
   const namespace = scope.info.namespace;
   const namespaces = scope.server.catalog.lookup('', 'v1', 'namespaces');
   if (!namespaces) return;
-  let ns;
-  try {
-    ns = await scope.server.storeFor(namespaces).get(undefined, namespace);
-  } catch (err) {
-    if (isStatusError(err) && err.code === 404) throw notFound({ group: '', resource: 'namespaces' }, namespace);
-    throw err;
-  }
+  const ns = await readNamespace(scope, namespaces, namespace);
+  if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
   const phase = (ns.status as { phase?: string } | undefined)?.phase;
   if (ns.metadata.deletionTimestamp || phase === 'Terminating') {
     throw namespaceTerminating(scope, name, namespace);
+  }
+}
+
+// readNamespace reads from the namespaces' watch cache when it has caught up, else storage.
+async function readNamespace(scope: RequestScope, namespaces: ResourceDefinition, name: string): Promise<KubeObject | undefined> {
+  const cache = scope.server.cacheFor(namespaces);
+  if (cache) {
+    const cached = await cache.get(undefined, name, scope.server.lastWrittenRevision(namespaces));
+    if (cached !== null) return cached;
+  }
+  try {
+    return await scope.server.storeFor(namespaces).get(undefined, name);
+  } catch (err) {
+    if (isStatusError(err) && err.code === 404) return undefined;
+    throw err;
   }
 }
 
