@@ -43,6 +43,7 @@ export class GrpcObjectStore implements ObjectStore {
   private readonly client: storagev1.ObjectStoreClient;
   private readonly transport: Transport;
   private readonly watches = new Set<Channel<WatchEvent>>();
+  private closed = false;
 
   constructor(options: GrpcObjectStoreOptions) {
     this.client = new storagev1.ObjectStoreClient(options.address, options.credentials ?? credentials.createInsecure(), {
@@ -70,6 +71,7 @@ export class GrpcObjectStore implements ObjectStore {
       spanNames.List,
       spanAttributes.List,
       async () => {
+        if (this.closed) throw closedStore();
         const metadata = metadataOf(injectContext({}));
         const response = await call((done: Callback<storagev1.ListResponse>) => this.client.list(request, metadata, done));
         if (response.continue === '') return { items: response.items, revision: response.revision };
@@ -120,6 +122,11 @@ export class GrpcObjectStore implements ObjectStore {
       revision: options.revision ?? 0,
       progressNotify: options.progressNotify ?? false,
     };
+    if (this.closed) {
+      const failed = new Channel<WatchEvent>();
+      failed.fail(closedStore());
+      return { [Symbol.asyncIterator]: () => failed[Symbol.asyncIterator](), close: () => failed.close() };
+    }
     const stream = this.client.watch(request, metadataOf(injectContext({})));
     const channel: Channel<WatchEvent> = new Channel(() => {
       this.watches.delete(channel);
@@ -147,6 +154,8 @@ export class GrpcObjectStore implements ObjectStore {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     for (const watch of [...this.watches]) watch.close();
     this.transport.close();
     this.client.close();
@@ -159,6 +168,7 @@ export class GrpcObjectStore implements ObjectStore {
       spanNames[method],
       spanAttributes[method],
       async () => {
+        if (this.closed) throw closedStore();
         injectContext(request.traceContext);
         const response = await this.transport.send(request);
         if (response.failure) throw fromFailure(response.failure);
@@ -167,4 +177,8 @@ export class GrpcObjectStore implements ObjectStore {
       clientSpan,
     );
   }
+}
+
+function closedStore(): StorageError {
+  return StorageError.unreachable('the GrpcObjectStore is closed');
 }

@@ -41,19 +41,22 @@ describe('tracing over gRPC', () => {
     return span;
   };
 
-  it('makes the client span of a call the parent of its server span', async () => {
+  it.each([
+    ['Create', 'the Exchange stream', () => store.create('/registry/traced/a', new TextEncoder().encode('{}'))],
+    ['List', 'a unary call', () => store.list({ prefix: '/registry/traced/' })],
+  ])('makes the client span of a %s over %s the parent of its server span', async (method, _how, request) => {
     await tracer().startActiveSpan('reconcile', async (root) => {
-      await store.create('/registry/traced/a', new TextEncoder().encode('{}'));
+      await request();
       root.end();
     });
     const root = named('reconcile');
-    const spans = exporter.getFinishedSpans().filter((s) => s.name === 'plinth.storage.v1.ObjectStore/Create');
+    const spans = exporter.getFinishedSpans().filter((s) => s.name === `plinth.storage.v1.ObjectStore/${method}`);
     const client = spans.find((s) => s.kind === SpanKind.CLIENT);
     const server = spans.find((s) => s.kind === SpanKind.SERVER);
     expect(client?.parentSpanContext?.spanId).toBe(root.spanContext().spanId);
     expect(server?.parentSpanContext?.spanId).toBe(client?.spanContext().spanId);
     expect(server?.spanContext().traceId).toBe(root.spanContext().traceId);
-    expect(server?.attributes).toMatchObject({ 'rpc.system': 'grpc', 'rpc.method': 'Create' });
+    expect(server?.attributes).toMatchObject({ 'rpc.system': 'grpc', 'rpc.method': method });
   });
 
   it('records an expected outcome without marking the spans as failed', async () => {

@@ -38,11 +38,15 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
       extraRoutes: (catalog) => [openApiRoutes(catalog)],
       ready: () => this.bootstrapped,
     });
-    this.compactor = new HistoryCompactor(this.store, {
-      windowMs: this.flags.historyWindowSeconds * 1000,
-      onError: (err) => this.logger.warn(`compaction failed: ${(err as Error).message}`),
-    });
-    this.compactor.start();
+    // The process that owns its storage keeps its history window; behind a storage service
+    // (--storage-address) that service does.
+    if (!this.flags.storageAddress) {
+      this.compactor = new HistoryCompactor(this.store, {
+        windowMs: this.flags.historyWindowSeconds * 1000,
+        onError: (err) => this.logger.warn(`compaction failed: ${(err as Error).message}`),
+      });
+      this.compactor.start();
+    }
     await ensureSystemNamespaces(this.apiServer);
     this.namespaceFinalizer = new NamespaceFinalizer(this.apiServer.context, realClock, 500, (err) =>
       this.logger.warn(`namespace finalizer: ${(err as Error).message}`),
