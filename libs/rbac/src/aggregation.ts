@@ -2,7 +2,7 @@
 // an aggregated ClusterRole are the rules of every ClusterRole its selectors match, selector by
 // selector, the matched roles in name order, each rule once.
 import { labelSelectorAsSelector } from '@plinth/machinery';
-import { compareGoStrings, semanticEqual } from './go';
+import { compareGoStrings, deepCopy, semanticEqual } from './go';
 import { ClusterRole, PolicyRule } from './types';
 
 function ruleExists(haystack: readonly PolicyRule[], needle: PolicyRule): boolean {
@@ -23,7 +23,7 @@ export function aggregateClusterRole(role: ClusterRole, allClusterRoles: readonl
     for (const candidate of matched) {
       if (candidate.metadata.name === role.metadata.name) continue;
       for (const rule of candidate.rules ?? []) {
-        if (!ruleExists(rules, rule)) rules.push(structuredClone(rule));
+        if (!ruleExists(rules, rule)) rules.push(deepCopy(rule));
       }
     }
   }

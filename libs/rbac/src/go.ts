@@ -49,3 +49,8 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
   }
   return false;
 }
+
+// deepCopy is DeepCopy for the JSON objects the API serves.
+export function deepCopy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

@@ -9,7 +9,7 @@
 // one consistent policy however the policy changes meanwhile.
 import { aggregateMessage, goQuote } from '@plinth/machinery';
 import { serviceAccountMatchesUsername, UserInfo } from './attributes';
-import { compareGoStrings } from './go';
+import { compareGoStrings, deepCopy } from './go';
 import {
   ClusterRole,
   ClusterRoleBinding,
@@ -182,7 +182,15 @@ export class PolicySnapshot implements RuleResolver {
   }
 
   listRoleBindings(namespace = ''): RoleBinding[] {
-    if (namespace === '') return listNamespaced(this.state.roleBindings, '');
+    return namespace === '' ? listNamespaced(this.state.roleBindings, '') : [...this.roleBindingsIn(namespace)];
+  }
+
+  listClusterRoleBindings(): ClusterRoleBinding[] {
+    return [...this.clusterRoleBindingsByName()];
+  }
+
+  // The sorted binding lists are kept for the snapshot's life: the policy they list never changes.
+  private roleBindingsIn(namespace: string): readonly RoleBinding[] {
     let list = this.sortedRoleBindings.get(namespace);
     if (!list) {
       list = listNamespaced(this.state.roleBindings, namespace);
@@ -191,7 +199,7 @@ export class PolicySnapshot implements RuleResolver {
     return list;
   }
 
-  listClusterRoleBindings(): ClusterRoleBinding[] {
+  private clusterRoleBindingsByName(): readonly ClusterRoleBinding[] {
     this.sortedClusterRoleBindings ??= [...this.state.clusterRoleBindings.values()].sort(byName);
     return this.sortedClusterRoleBindings;
   }
@@ -216,8 +224,8 @@ export class PolicySnapshot implements RuleResolver {
   // visitRulesFor visits the rules that apply to user in namespace: those of ClusterRoleBindings,
   // then, for a namespace, those of its RoleBindings. Bindings are visited in name order.
   visitRulesFor(user: UserInfo, namespace: string, visitor: RuleVisitor, style: ErrorStyle = 'authorizer'): void {
-    if (!this.visitBindings(user, '', this.listClusterRoleBindings(), visitor, style)) return;
-    if (namespace.length > 0) this.visitBindings(user, namespace, this.listRoleBindings(namespace), visitor, style);
+    if (!this.visitBindings(user, '', this.clusterRoleBindingsByName(), visitor, style)) return;
+    if (namespace.length > 0) this.visitBindings(user, namespace, this.roleBindingsIn(namespace), visitor, style);
   }
 
   private visitBindings(
@@ -320,7 +328,7 @@ export class RbacPolicy implements RuleResolver {
   // add stores a new object, or replaces the stored one of the same kind, namespace and name.
   add(obj: RbacObject): void {
     const { kind, namespace, name } = keyOf(obj);
-    const stored = deepFreeze(structuredClone(obj));
+    const stored = deepFreeze(deepCopy(obj));
     this.change(kind, namespace, (index) => index.set(name, stored));
   }
 
