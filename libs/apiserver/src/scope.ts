@@ -2,6 +2,7 @@
 // the resource it addresses, its store, and how to answer.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { KubeObject } from '@plinth/api';
+import { UserInfo } from '@plinth/rbac';
 import { ResourceDefinition, ResourceStore } from '@plinth/registry';
 import { ResourceRequestInfo } from './request-info';
 import { Representation } from './negotiation';
@@ -20,6 +21,8 @@ export interface RequestScope {
   representation: Representation;
   response: ResponseOptions;
   server: ServerContext;
+  // user is who the request acts for (after impersonation).
+  user: UserInfo;
 }
 
 // clientApiVersion is the apiVersion written back to this client.

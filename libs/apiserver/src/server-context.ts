@@ -3,6 +3,7 @@
 import { Clock } from '@plinth/machinery';
 import { ObjectStore } from '@plinth/storage';
 import { resourcePrefix, ResourceCatalog, ResourceDefinition, ResourceStore } from '@plinth/registry';
+import { AuthContext } from './auth/filter';
 import { RevisionTrackingStore } from './cache/revision-tracking-store';
 import { WatchCache } from './cache/watch-cache';
 
@@ -28,7 +29,17 @@ export interface ServerOptions {
   watchCache: boolean;
 }
 
+// ServiceAccountTokenSigning is what TokenRequest signs with (--service-account-issuer,
+// --service-account-signing-key-file, --api-audiences).
+export interface ServiceAccountTokenSigning {
+  issuer: string;
+  privateKey: string;
+  apiAudiences: string[];
+}
+
 export class ServerContext {
+  serviceAccountTokens: ServiceAccountTokenSigning | null = null;
+
   private readonly stores = new Map<ResourceDefinition, ResourceStore>();
   private readonly caches = new Map<ResourceDefinition, WatchCache>();
   readonly storage: RevisionTrackingStore;
@@ -39,6 +50,8 @@ export class ServerContext {
     readonly clock: Clock,
     readonly featureGates: ReadonlyMap<string, boolean>,
     readonly options: ServerOptions,
+    // auth is absent only in unit tests of the pipeline; servers always authenticate.
+    readonly auth: AuthContext | null = null,
   ) {
     this.storage = new RevisionTrackingStore(storage);
   }

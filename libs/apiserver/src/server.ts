@@ -7,6 +7,8 @@ import { methodNotSupported, notAcceptable, notFound, StatusError } from '@plint
 import { ResourceDefinition } from '@plinth/registry';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import { createResource } from './handlers/create';
+import { createReview } from './handlers/reviews';
+import { createToken } from './handlers/token-request';
 import { deleteCollection } from './handlers/delete-collection';
 import { deleteResource } from './handlers/delete';
 import { getResource } from './handlers/get';
@@ -18,7 +20,9 @@ import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
 import { responseOptions, ResponseOptions, writeBody, writeError, writeText } from './http/respond';
 import { parseListOptions } from './list-options';
 import { acceptedMediaTypes, negotiate } from './negotiation';
-import { NonResourceRequestInfo, parseRequestInfo, ResourceRequestInfo } from './request-info';
+import { NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
+import { UserInfo } from '@plinth/rbac';
+import { authenticateAndImpersonate, authorizeRequest } from './auth/filter';
 import { RequestScope } from './scope';
 import { ServerContext } from './server-context';
 
@@ -46,7 +50,8 @@ export class ApiServer {
     const response = responseOptions(req, query, this.context.gate('APIResponseCompression'));
     try {
       const info = parseRequestInfo(req.method ?? 'GET', url.pathname, query);
-      if (info.isResourceRequest) await this.serveResource(req, res, info, query, response);
+      const user = await this.authenticate(req, info, response);
+      if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
       writeError(res, err, response);
@@ -86,7 +91,17 @@ export class ApiServer {
     res.end('404 page not found\n');
   }
 
-  private async serveResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, response: ResponseOptions): Promise<void> {
+  // authenticate runs authentication, impersonation and authorization; without an auth
+  // context (pipeline unit tests only) every request acts as a privileged user.
+  private async authenticate(req: IncomingMessage, info: RequestInfo, response: ResponseOptions): Promise<UserInfo> {
+    const auth = this.context.auth;
+    if (!auth) return { name: 'system:apiserver', uid: '', groups: ['system:masters', 'system:authenticated'], extra: {} };
+    const user = await authenticateAndImpersonate(req, auth, response.warnings);
+    await authorizeRequest(info, user, info.isResourceRequest ? this.servedGroup(info.group) : '', auth);
+    return user;
+  }
+
+  private async serveResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, response: ResponseOptions, user: UserInfo): Promise<void> {
     const group = this.servedGroup(info.group);
     const def = this.context.catalog.lookup(group, info.version, info.resource);
     if (!def) throw notFoundPath();
@@ -109,12 +124,14 @@ export class ApiServer {
       representation,
       response,
       server: this.context,
+      user,
     };
     await this.dispatch(scope);
   }
 
   private async dispatch(scope: RequestScope): Promise<void> {
     const { info, def } = scope;
+    if (info.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope);
     const subresourceVerb = (info.subresource === 'status' && ['get', 'update', 'patch'].includes(info.verb)) || (info.subresource === 'finalize' && info.verb === 'update');
     if (info.subresource && !subresourceVerb) throw methodNotSupported(scope.store.qualifiedResource, info.verb);
     if (!def.verbs.includes(info.verb as never) && !subresourceVerb) {
@@ -122,7 +139,7 @@ export class ApiServer {
     }
     if (def.virtual) {
       if (info.verb !== 'create') throw methodNotSupported(scope.store.qualifiedResource, info.verb);
-      return this.virtualCreate(scope);
+      return createReview(scope);
     }
     switch (info.verb) {
       case 'get':
@@ -144,20 +161,6 @@ export class ApiServer {
       default:
         throw methodNotSupported(scope.store.qualifiedResource, info.verb);
     }
-  }
-
-  // virtualCreate answers the review types; their answers come from the authorizer, which is
-  // wired in with the access-review handlers.
-  private async virtualCreate(scope: RequestScope): Promise<void> {
-    throw new StatusError({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: `${scope.def.resource}.${scope.def.group} is not implemented yet`,
-      reason: 'NotImplemented' as never,
-      code: 501,
-    });
   }
 
   // servedGroup maps a *.k8s.io alias onto its *.platform.io twin when aliases are on.

@@ -19,3 +19,4 @@ export { rfc3339, stableJson } from './store/object-meta';
 export { interpretStorageError } from './store/interpret-storage-error';
 export { builtinDefinitions } from './resources';
 export { StoreInformer, InformerHandler } from './store/informer';
+export { localSubjectAccessReviewBadRequest, selfSubjectRulesReviewBadRequest } from './resources/authorization';

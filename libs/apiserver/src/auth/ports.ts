@@ -1,0 +1,19 @@
+// The two questions the API server asks about every request, as ports: who is this
+// (Authenticator) and may they (Authorizer). The all-in-one answers them in process; the
+// gateway asks the authz app over NATS.
+import { IncomingMessage } from 'node:http';
+import { Attributes, AuthorizationResult, SubjectRulesReviewStatus, UserInfo } from '@plinth/rbac';
+
+export interface Authorizer {
+  authorize(attrs: Attributes): Promise<AuthorizationResult>;
+  rulesReview(user: UserInfo, namespace: string): Promise<SubjectRulesReviewStatus>;
+}
+
+export interface AuthenticationOutcome {
+  user: UserInfo | null;
+  warnings: string[];
+}
+
+export interface Authenticator {
+  authenticate(req: IncomingMessage): Promise<AuthenticationOutcome>;
+}

@@ -1,0 +1,104 @@
+// The virtual review types: POST answers the same kind with status filled, never stored.
+// SelfSubjectReview tells who the requester is; the access reviews ask the authorizer.
+import { KubeObject } from '@plinth/api';
+import { badRequest, invalid, methodNotSupported } from '@plinth/machinery';
+import { Attributes, nonResourceAttributes, resourceAttributes, UserInfo } from '@plinth/rbac';
+import { localSubjectAccessReviewBadRequest, selfSubjectRulesReviewBadRequest } from '@plinth/registry';
+import { decodeBody } from '../decode';
+import { writeResult } from '../output';
+import { RequestScope } from '../scope';
+import { parseWriteOptions } from '../write-options';
+
+interface ReviewSpec {
+  resourceAttributes?: Record<string, string | undefined>;
+  nonResourceAttributes?: { path?: string; verb?: string };
+  user?: string;
+  groups?: string[];
+  uid?: string;
+  extra?: Record<string, string[]>;
+  namespace?: string;
+}
+
+export async function createReview(scope: RequestScope): Promise<void> {
+  parseWriteOptions(scope.query, 'CreateOptions');
+  const review = await decodeBody(scope, 'CreateOptions');
+  const spec = (review.spec ?? {}) as ReviewSpec;
+  if (scope.def.kind === 'LocalSubjectAccessReview' && !review.metadata.namespace) review.metadata.namespace = scope.info.namespace;
+  const errs = scope.def.strategy.validate(review, scope.store.context());
+  if (errs.length > 0) throw invalid(scope.store.qualifiedKind, review.metadata.name ?? '', errs);
+  const status = await reviewStatus(scope, review, spec);
+  const { namespace: _ns, ...metadata } = review.metadata;
+  const answered: KubeObject = {
+    ...review,
+    metadata: scope.def.kind === 'LocalSubjectAccessReview' ? { ...metadata, namespace: review.metadata.namespace, creationTimestamp: null } as never : { ...metadata, creationTimestamp: null } as never,
+    status,
+  };
+  writeResult(scope, 201, answered);
+}
+
+async function reviewStatus(scope: RequestScope, review: KubeObject, spec: ReviewSpec): Promise<Record<string, unknown>> {
+  const auth = scope.server.auth;
+  switch (scope.def.kind) {
+    case 'SelfSubjectReview':
+      return { userInfo: userInfoStatus(scope.user) };
+    case 'SelfSubjectRulesReview': {
+      const problem = selfSubjectRulesReviewBadRequest(review);
+      if (problem) throw badRequest(problem);
+      if (!auth) return { resourceRules: [], nonResourceRules: [], incomplete: true };
+      return { ...(await auth.authorizer.rulesReview(scope.user, spec.namespace ?? '')) };
+    }
+    case 'LocalSubjectAccessReview': {
+      const problem = localSubjectAccessReviewBadRequest(review, scope.info.namespace);
+      if (problem) throw badRequest(problem);
+      return decide(scope, attributesOf(subjectOf(spec), spec));
+    }
+    case 'SubjectAccessReview':
+      return decide(scope, attributesOf(subjectOf(spec), spec));
+    case 'SelfSubjectAccessReview':
+      return decide(scope, attributesOf(scope.user, spec));
+    default:
+      throw methodNotSupported(scope.store.qualifiedResource, 'create');
+  }
+}
+
+function subjectOf(spec: ReviewSpec): UserInfo {
+  return { name: spec.user ?? '', uid: spec.uid ?? '', groups: spec.groups ?? [], extra: spec.extra ?? {} };
+}
+
+function attributesOf(user: UserInfo, spec: ReviewSpec): Attributes {
+  if (spec.nonResourceAttributes) {
+    return nonResourceAttributes({ user, verb: spec.nonResourceAttributes.verb ?? '', path: spec.nonResourceAttributes.path ?? '' });
+  }
+  const r = spec.resourceAttributes ?? {};
+  return resourceAttributes({
+    user,
+    verb: r.verb ?? '',
+    namespace: r.namespace ?? '',
+    apiGroup: r.group ?? '',
+    apiVersion: r.version ?? '',
+    resource: r.resource ?? '',
+    subresource: r.subresource ?? '',
+    name: r.name ?? '',
+  });
+}
+
+// decide is the status of an access review: allowed, denied only on an explicit Deny, the
+// reason (where RBAC names the bindings it could not resolve), and the authorizer's error.
+async function decide(scope: RequestScope, attrs: Attributes): Promise<Record<string, unknown>> {
+  const auth = scope.server.auth;
+  if (!auth) return { allowed: true };
+  const result = await auth.authorizer.authorize(attrs);
+  const status: Record<string, unknown> = { allowed: result.decision === 'Allow' };
+  if (result.decision === 'Deny') status.denied = true;
+  if (result.reason) status.reason = result.reason;
+  if (result.evaluationError) status.evaluationError = result.evaluationError;
+  return status;
+}
+
+function userInfoStatus(user: UserInfo): Record<string, unknown> {
+  const info: Record<string, unknown> = { username: user.name };
+  if (user.uid) info.uid = user.uid;
+  if (user.groups.length) info.groups = user.groups;
+  if (Object.keys(user.extra).length) info.extra = user.extra;
+  return info;
+}

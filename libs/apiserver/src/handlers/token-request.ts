@@ -1,0 +1,56 @@
+// POST serviceaccounts/{name}/token (TokenRequest): a signed service-account JWT for an existing
+// service account, with the audiences and expiry asked for (defaulted and capped as
+// Kubernetes does).
+import { KubeObject } from '@plinth/api';
+import { issueServiceAccountToken } from '@plinth/authn';
+import { badRequest, serviceUnavailable } from '@plinth/machinery';
+import { readBody } from '../http/body';
+import { writeAny } from '../output';
+import { RequestScope } from '../scope';
+import { parseWriteOptions } from '../write-options';
+
+interface TokenRequestBody {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: Record<string, unknown>;
+  spec?: { audiences?: string[]; expirationSeconds?: number; boundObjectRef?: { kind: string; apiVersion?: string; name: string; uid?: string } };
+}
+
+export async function createToken(scope: RequestScope): Promise<void> {
+  const options = parseWriteOptions(scope.query, 'CreateOptions');
+  const signing = scope.server.serviceAccountTokens;
+  if (!signing) throw serviceUnavailable('service account token signing is not configured');
+  const raw = await readBody(scope.req);
+  let body: TokenRequestBody;
+  try {
+    body = raw.length ? (JSON.parse(raw.toString('utf8')) as TokenRequestBody) : {};
+  } catch (err) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+  }
+  const sa: KubeObject = await scope.store.get(scope.info.namespace, scope.info.name);
+  const issued = issueServiceAccountToken({
+    namespace: scope.info.namespace,
+    name: scope.info.name,
+    uid: sa.metadata.uid ?? '',
+    audiences: body.spec?.audiences,
+    expirationSeconds: body.spec?.expirationSeconds,
+    boundObject: body.spec?.boundObjectRef ? { ...body.spec.boundObjectRef, uid: body.spec.boundObjectRef.uid ?? '' } : undefined,
+    issuer: signing.issuer,
+    privateKey: signing.privateKey,
+    apiAudiences: signing.apiAudiences,
+    now: scope.server.clock.now(),
+  });
+  scope.response.warnings.push(...issued.warnings);
+  const apiVersion = scope.clientGroup === '' ? 'authentication.platform.io/v1' : 'authentication.platform.io/v1';
+  writeAny(scope, 201, {
+    kind: 'TokenRequest',
+    apiVersion,
+    metadata: { name: scope.info.name, namespace: scope.info.namespace, creationTimestamp: null },
+    spec: {
+      audiences: issued.audiences,
+      expirationSeconds: issued.expirationSeconds,
+      boundObjectRef: body.spec?.boundObjectRef ?? null,
+    },
+    status: options.dryRun ? { token: '', expirationTimestamp: issued.expirationTimestamp } : { token: issued.token, expirationTimestamp: issued.expirationTimestamp },
+  });
+}

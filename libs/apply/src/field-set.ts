@@ -1,0 +1,258 @@
+// FieldSet is fieldpath.Set of structured-merge-diff: a tree of path elements where a node may
+// be a member (the field itself is owned) and may have children (fields below it are owned).
+// Managed fields are stored as FieldSets encoded in the FieldsV1 format.
+import { Schema } from '@plinth/api';
+import { isObject } from './json';
+import {
+  comparePathElements,
+  deserializePathElement,
+  fieldElement,
+  Path,
+  PathElement,
+  serializePathElement,
+  UnknownPathElementTypeError,
+} from './path-element';
+import { childSchema, isDeclaredField, Kind, kindOf, listItemElement, schemaAt } from './schema-kind';
+
+interface Child {
+  readonly pe: PathElement;
+  readonly set: FieldSet;
+}
+
+export class FieldSet {
+  // members and children are keyed by the serialized path element, which is canonical.
+  private readonly members = new Map<string, PathElement>();
+  private readonly children = new Map<string, Child>();
+
+  static of(...paths: Path[]): FieldSet {
+    const set = new FieldSet();
+    for (const path of paths) set.insert(path);
+    return set;
+  }
+
+  // insert adds a path; the empty path is not a member of anything and is ignored.
+  insert(path: Path): void {
+    if (path.length === 0) return;
+    const [head, ...rest] = path;
+    const key = serializePathElement(head);
+    if (rest.length === 0) {
+      this.members.set(key, head);
+      return;
+    }
+    let child = this.children.get(key);
+    if (!child) {
+      child = { pe: head, set: new FieldSet() };
+      this.children.set(key, child);
+    }
+    child.set.insert(rest);
+  }
+
+  has(path: Path): boolean {
+    if (path.length === 0) return false;
+    const key = serializePathElement(path[0]);
+    if (path.length === 1) return this.members.has(key);
+    return this.children.get(key)?.set.has(path.slice(1)) ?? false;
+  }
+
+  isEmpty(): boolean {
+    return this.members.size === 0 && this.children.size === 0;
+  }
+
+  // withPrefix is the set of paths below pe (empty when there are none).
+  withPrefix(pe: PathElement): FieldSet {
+    return this.children.get(serializePathElement(pe))?.set ?? new FieldSet();
+  }
+
+  union(other: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of [...this.members, ...other.members]) out.members.set(k, pe);
+    for (const [k, c] of this.children) out.children.set(k, c);
+    for (const [k, c] of other.children) {
+      const mine = out.children.get(k);
+      out.children.set(k, mine ? { pe: c.pe, set: mine.set.union(c.set) } : c);
+    }
+    return out;
+  }
+
+  intersection(other: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) if (other.members.has(k)) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      const theirs = other.children.get(k);
+      if (!theirs) continue;
+      const both = c.set.intersection(theirs.set);
+      if (!both.isEmpty()) out.children.set(k, { pe: c.pe, set: both });
+    }
+    return out;
+  }
+
+  // difference removes the members of other; a member of other does not remove paths below it
+  // (use recursiveDifference for that).
+  difference(other: FieldSet): FieldSet {
+    return this.subtract(other, false);
+  }
+
+  // recursiveDifference removes every path of other and everything below its members.
+  recursiveDifference(other: FieldSet): FieldSet {
+    return this.subtract(other, true);
+  }
+
+  private subtract(other: FieldSet, recursive: boolean): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) if (!other.members.has(k)) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      if (recursive && other.members.has(k)) continue;
+      const theirs = other.children.get(k);
+      if (!theirs) {
+        out.children.set(k, c);
+        continue;
+      }
+      const rest = c.set.subtract(theirs.set, recursive);
+      if (!rest.isEmpty()) out.children.set(k, { pe: c.pe, set: rest });
+    }
+    return out;
+  }
+
+  equals(other: FieldSet): boolean {
+    if (this.members.size !== other.members.size || this.children.size !== other.children.size) return false;
+    for (const k of this.members.keys()) if (!other.members.has(k)) return false;
+    for (const [k, c] of this.children) {
+      const theirs = other.children.get(k);
+      if (!theirs || !c.set.equals(theirs.set)) return false;
+    }
+    return true;
+  }
+
+  // paths lists the members in Set.Iterate order: a node's members, then its children, sorted.
+  paths(prefix: Path = []): Path[] {
+    const out: Path[] = [];
+    for (const pe of this.sortedMembers()) out.push([...prefix, pe]);
+    for (const c of this.sortedChildren()) out.push(...c.set.paths([...prefix, c.pe]));
+    return out;
+  }
+
+  private sortedMembers(): PathElement[] {
+    return [...this.members.values()].sort(comparePathElements);
+  }
+
+  private sortedChildren(): Child[] {
+    return [...this.children.values()].sort((a, b) => comparePathElements(a.pe, b.pe));
+  }
+
+  // ensureNamedFieldsAreMembers makes every declared struct field with owned children a member
+  // too, so that removing it removes the whole field (Set.EnsureNamedFieldsAreMembers).
+  ensureNamedFieldsAreMembers(schema: Schema | undefined): FieldSet {
+    const out = new FieldSet();
+    const kind = kindOf(schema, undefined);
+    for (const [k, pe] of this.members) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      if (c.pe.kind === 'field' && isDeclaredField(kind, c.pe.name)) out.members.set(k, c.pe);
+      out.children.set(k, { pe: c.pe, set: c.set.ensureNamedFieldsAreMembers(schemaAt(schema, c.pe)) });
+    }
+    return out;
+  }
+
+  // toFieldsV1 encodes the set as Kubernetes does (Set.ToJSON): keys sorted by path element,
+  // `{}` for a leaf, and a leading `".": {}` when a node with children is itself a member.
+  toFieldsV1(): Record<string, unknown> {
+    return this.emit(false);
+  }
+
+  private emit(includeSelf: boolean): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    if (includeSelf && !this.isEmpty()) out['.'] = {};
+    const entries: Array<[PathElement, FieldSet | undefined, boolean]> = [];
+    for (const [k, pe] of this.members) entries.push([pe, this.children.get(k)?.set, true]);
+    for (const [k, c] of this.children) if (!this.members.has(k)) entries.push([c.pe, c.set, false]);
+    entries.sort((a, b) => comparePathElements(a[0], b[0]));
+    for (const [pe, set, member] of entries) {
+      Object.defineProperty(out, serializePathElement(pe), {
+        value: set ? set.emit(member) : {},
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  }
+
+  // fromFieldsV1 decodes a FieldsV1 object (FieldsToSet); unknown path element types are skipped.
+  static fromFieldsV1(fields: unknown): FieldSet {
+    if (!isObject(fields)) throw new Error('FieldsV1 must be a JSON object');
+    return readV1(fields).children ?? new FieldSet();
+  }
+
+  toString(): string {
+    return JSON.stringify(this.toFieldsV1());
+  }
+}
+
+function readV1(obj: Record<string, unknown>): { children?: FieldSet; isMember: boolean } {
+  let children: FieldSet | undefined;
+  let isMember = false;
+  for (const key of Object.keys(obj)) {
+    if (key === '.') {
+      isMember = true;
+      continue;
+    }
+    let pe: PathElement;
+    try {
+      pe = deserializePathElement(key);
+    } catch (err) {
+      if (err instanceof UnknownPathElementTypeError) continue;
+      throw new Error(`parsing key as path element: ${(err as Error).message}`);
+    }
+    const value = obj[key];
+    if (!isObject(value)) throw new Error(`FieldsV1 entry ${key} must be a JSON object`);
+    const sub = readV1(value);
+    children ??= new FieldSet();
+    if (sub.isMember) children.insert([pe]);
+    if (sub.children) for (const path of sub.children.paths()) children.insert([pe, ...path]);
+  }
+  if (children === undefined) isMember = true;
+  return { children, isMember };
+}
+
+// fromObject is TypedValue.ToFieldSet: the fields an object sets. Scalars, atomic lists and
+// atomic maps are leaves; list items (`k:` and `v:`) and keys of maps that are not declared
+// struct fields (labels, annotations) are members as well as parents of their own fields.
+export function fromObject(object: unknown, schema: Schema | undefined): FieldSet {
+  const set = new FieldSet();
+  walkToSet(object, schema, [], set);
+  return set;
+}
+
+function walkToSet(value: unknown, schema: Schema | undefined, path: PathElement[], set: FieldSet): void {
+  const kind: Kind = kindOf(schema, value);
+  if (kind.type === 'scalar') {
+    set.insert(path);
+    return;
+  }
+  if (kind.type === 'list') {
+    if (kind.atomic || !Array.isArray(value)) {
+      if (kind.atomic || (value !== null && value !== undefined)) set.insert(path);
+      return;
+    }
+    value.forEach((item, i) => {
+      const pe = listItemElement(kind, i, item);
+      if (pe instanceof Error) return;
+      const itemPath = [...path, pe];
+      walkToSet(item, kind.items, itemPath, set);
+      set.insert(itemPath);
+    });
+    return;
+  }
+  if (kind.atomic) {
+    set.insert(path);
+    return;
+  }
+  if (!isObject(value)) {
+    if (value !== null && value !== undefined) set.insert(path);
+    return;
+  }
+  for (const name of Object.keys(value)) {
+    const childPath = [...path, fieldElement(name)];
+    walkToSet(value[name], childSchema(kind, name), childPath, set);
+    if (!isDeclaredField(kind, name)) set.insert(childPath);
+  }
+}
