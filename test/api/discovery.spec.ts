@@ -59,11 +59,6 @@ describe('API server: discovery and health', () => {
     expect((await request('GET', '/healthz')).text).toBe('ok');
   });
 
-  it('answers the review endpoints with 501 until authorization lands, never 404', async () => {
-    const res = await request('POST', '/apis/authorization.platform.io/v1/selfsubjectaccessreviews', { body: { spec: { resourceAttributes: { verb: 'get', resource: 'pods' } } } });
-    expect(res.status).toBe(501);
-    expect(res.json.kind).toBe('Status');
-  });
 });
 
 describe('API server: --runtime-config', () => {

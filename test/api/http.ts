@@ -7,9 +7,13 @@ export interface HttpResponse {
   json: any;
 }
 
-export function client(base: string) {
+// adminToken is the test servers' administrator (see @plinth/testing-server testTokens).
+export const adminToken = 'admin-token';
+
+// client sends requests as the administrator unless another token (or none: null) is given.
+export function client(base: string, token: string | null = adminToken) {
   return async function request(method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<HttpResponse> {
-    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(options.headers ?? {}) };
     let body: string | undefined;
     if (options.raw !== undefined) body = options.raw;
     else if (options.body !== undefined) {
@@ -29,7 +33,7 @@ export function client(base: string) {
 }
 
 // watchLines opens a watch and collects its newline-delimited events.
-export async function openWatch(base: string, path: string, headers: Record<string, string> = {}) {
+export async function openWatch(base: string, path: string, headers: Record<string, string> = { authorization: `Bearer ${adminToken}` }) {
   const controller = new AbortController();
   const res = await fetch(base + path, { headers, signal: controller.signal });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -82,7 +82,7 @@ describe('API server: list', () => {
     for (let i = 0; i < 400; i++) {
       await request('POST', '/api/v1/namespaces', { body: { metadata: { name: `bulk-${i}`, annotations: { pad: 'x'.repeat(300) } } } });
     }
-    const res = await fetch(`${server.url}/api/v1/namespaces`, { headers: { 'accept-encoding': 'gzip' } });
+    const res = await fetch(`${server.url}/api/v1/namespaces`, { headers: { 'accept-encoding': 'gzip', authorization: 'Bearer admin-token' } });
     expect(res.headers.get('content-encoding')).toBe('gzip');
     const body = (await res.json()) as { items: unknown[] };
     expect(body.items.length).toBeGreaterThan(400);

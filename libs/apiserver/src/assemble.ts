@@ -7,6 +7,9 @@ import { parseFeatureGates } from './feature-gates';
 import { ServerFlags } from './flags';
 import { HealthCheck, HealthEndpoint } from './health';
 import { ApiServer, NonResourceRoute } from './server';
+import { AuthnAuthenticator } from './auth/authenticator';
+import { authenticationConfig, serviceAccountTokenSigning } from './auth/config';
+import { Authorizer } from './auth/ports';
 import { defaultVersion, ServerContext } from './server-context';
 
 export interface AssembleOptions {
@@ -17,16 +20,20 @@ export interface AssembleOptions {
   extraRoutes?: (catalog: ResourceCatalog) => NonResourceRoute[];
   // ready reports whether start-up work (bootstrap objects) has finished, for /readyz.
   ready?: () => boolean;
+  // authorizer answers may-you; the authenticator is built from the flags.
+  authorizer: Authorizer;
 }
 
 export function assembleApiServer(options: AssembleOptions): ApiServer {
   const catalog = new ResourceCatalog(options.definitions, parseRuntimeConfig(options.flags.runtimeConfig));
+  const auth = { authenticator: new AuthnAuthenticator(authenticationConfig(options.flags)), authorizer: options.authorizer };
   const context = new ServerContext(catalog, options.storage, options.clock ?? realClock, parseFeatureGates(options.flags.featureGates), {
     aliases: options.flags.k8sAliases,
     minRequestTimeoutSeconds: options.flags.minRequestTimeoutSeconds,
     version: defaultVersion,
     watchCache: options.flags.watchCache,
-  });
+  }, auth);
+  context.serviceAccountTokens = serviceAccountTokenSigning(options.flags);
   return new ApiServer(context, healthChecks(options), options.extraRoutes?.(catalog) ?? []);
 }
 

@@ -17,6 +17,19 @@ export interface ServerFlags {
   // watchCache serves gets and lists from per-resource watch caches (kube-apiserver's
   // --watch-cache).
   watchCache: boolean;
+  // Authentication (kube-apiserver's flags of the same names).
+  tokenAuthFile: string;
+  clientCAFile: string;
+  serviceAccountKeyFiles: string[];
+  serviceAccountSigningKeyFile: string;
+  serviceAccountIssuers: string[];
+  apiAudiences: string[];
+  requestHeaderClientCAFile: string;
+  requestHeaderAllowedNames: string[];
+  requestHeaderUsernameHeaders: string[];
+  requestHeaderGroupHeaders: string[];
+  requestHeaderExtraHeadersPrefix: string[];
+  anonymousAuth: boolean;
 }
 
 export class FlagError extends Error {}
@@ -34,6 +47,18 @@ export const defaultServerFlags: ServerFlags = {
   storageAddress: '',
   natsUrl: '',
   watchCache: true,
+  tokenAuthFile: '',
+  clientCAFile: '',
+  serviceAccountKeyFiles: [],
+  serviceAccountSigningKeyFile: '',
+  serviceAccountIssuers: [],
+  apiAudiences: [],
+  requestHeaderClientCAFile: '',
+  requestHeaderAllowedNames: [],
+  requestHeaderUsernameHeaders: [],
+  requestHeaderGroupHeaders: [],
+  requestHeaderExtraHeadersPrefix: [],
+  anonymousAuth: false,
 };
 
 type Setter = (flags: ServerFlags, value: string) => void;
@@ -63,9 +88,25 @@ const setters: Record<string, Setter> = {
   'storage-address': (f, v) => (f.storageAddress = v),
   'nats-url': (f, v) => (f.natsUrl = v),
   'watch-cache': (f, v) => (f.watchCache = bool('watch-cache', v)),
+  'token-auth-file': (f, v) => (f.tokenAuthFile = v),
+  'client-ca-file': (f, v) => (f.clientCAFile = v),
+  'service-account-key-file': (f, v) => (f.serviceAccountKeyFiles = [...f.serviceAccountKeyFiles, v]),
+  'service-account-signing-key-file': (f, v) => (f.serviceAccountSigningKeyFile = v),
+  'service-account-issuer': (f, v) => (f.serviceAccountIssuers = [...f.serviceAccountIssuers, v]),
+  'api-audiences': (f, v) => (f.apiAudiences = list(v)),
+  'requestheader-client-ca-file': (f, v) => (f.requestHeaderClientCAFile = v),
+  'requestheader-allowed-names': (f, v) => (f.requestHeaderAllowedNames = list(v)),
+  'requestheader-username-headers': (f, v) => (f.requestHeaderUsernameHeaders = list(v)),
+  'requestheader-group-headers': (f, v) => (f.requestHeaderGroupHeaders = list(v)),
+  'requestheader-extra-headers-prefix': (f, v) => (f.requestHeaderExtraHeadersPrefix = list(v)),
+  'anonymous-auth': (f, v) => (f.anonymousAuth = bool('anonymous-auth', v)),
 };
 
-const booleanFlags = new Set(['k8s-aliases', 'watch-cache']);
+const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth']);
+
+function list(value: string): string[] {
+  return value.split(',').map((v) => v.trim()).filter(Boolean);
+}
 
 // parseServerFlags reads --name=value and --name value forms; unknown flags are an error.
 export function parseServerFlags(argv: string[], defaults: ServerFlags = defaultServerFlags): ServerFlags {

@@ -10,3 +10,5 @@ export { parseServerFlags, defaultServerFlags, ServerFlags, FlagError } from './
 export { parseFeatureGates, defaultFeatureGates, FeatureGateError } from './feature-gates';
 export { openApiRoutes } from './openapi';
 export { NamespaceFinalizer } from './namespace-finalizer';
+export { Authorizer, Authenticator, AuthenticationOutcome } from './auth/ports';
+export { authenticationConfig, serviceAccountTokenSigning, defaultServiceAccountIssuer } from './auth/config';

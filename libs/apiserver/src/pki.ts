@@ -15,6 +15,8 @@ export interface ClusterPki {
   ca: KeyPairPem;
   server: KeyPairPem;
   admin: KeyPairPem;
+  // files are the paths of the CA certificate and the service-account signing key.
+  files: { ca: string; serviceAccountKey: string };
 }
 
 const tenYearsMs = 10 * 365 * 24 * 3600 * 1000;
@@ -103,7 +105,11 @@ export function ensureClusterPki(dataDir: string, serverNames: { dns: string[]; 
     admin = issue({ commonName: 'plinth-admin', organizations: ['system:masters'], client: true }, caIssuer).pem;
     writePair(dir, 'admin', admin);
   }
-  return { ca, server, admin };
+  const serviceAccountKey = join(dir, 'sa.key');
+  if (!existsSync(serviceAccountKey)) {
+    writeFileSync(serviceAccountKey, newKey().privatePem, { mode: 0o600 });
+  }
+  return { ca, server, admin, files: { ca: join(dir, 'ca.crt'), serviceAccountKey } };
 }
 
 export function adminKubeconfig(server: string, clusterPki: ClusterPki): string {

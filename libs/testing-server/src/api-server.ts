@@ -1,9 +1,28 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalAuthorization } from '@plinth/authz';
 import { AddressInfo } from 'node:net';
 import { ApiServer, assembleApiServer, defaultServerFlags, ensureSystemNamespaces, NamespaceFinalizer, openApiRoutes, ServerFlags } from '@plinth/apiserver';
 import { Clock, realClock } from '@plinth/machinery';
 import { builtinDefinitions } from '@plinth/registry';
 import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
+
+// testTokens are the bearer tokens of the static token file every test server reads: an
+// administrator (system:masters) and two plain users.
+export const testTokens = {
+  admin: 'admin-token',
+  alice: 'alice-token',
+  bob: 'bob-token',
+};
+
+const tokenFile = [
+  `${testTokens.admin},admin,admin-uid,"system:masters"`,
+  `${testTokens.alice},alice,alice-uid,"developers"`,
+  `${testTokens.bob},bob,bob-uid`,
+].join('\n');
 
 export interface TestApiServer {
   readonly url: string;
@@ -16,10 +35,17 @@ export interface TestApiServer {
 // on an embedded store (or the one given), for HTTP-level tests.
 export async function startTestApiServer(flags: Partial<ServerFlags> = {}, options: { store?: ObjectStore; clock?: Clock } = {}): Promise<TestApiServer> {
   const store = options.store ?? new EmbeddedObjectStore({ progressNotifyIntervalMs: 200 });
+  const dir = mkdtempSync(join(tmpdir(), 'plinth-test-server-'));
+  writeFileSync(join(dir, 'tokens.csv'), tokenFile);
+  writeFileSync(join(dir, 'sa.key'), generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
+  const definitions = builtinDefinitions();
+  const authorization = new LocalAuthorization(store, definitions, options.clock ?? realClock);
+  await authorization.start();
   const apiServer = assembleApiServer({
-    flags: { ...defaultServerFlags, ...flags },
+    authorizer: authorization.authorizer,
+    flags: { ...defaultServerFlags, tokenAuthFile: join(dir, 'tokens.csv'), serviceAccountSigningKeyFile: join(dir, 'sa.key'), ...flags },
     storage: store,
-    definitions: builtinDefinitions(),
+    definitions,
     clock: options.clock,
     extraRoutes: (catalog) => [openApiRoutes(catalog)],
   });
@@ -35,7 +61,9 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
     store,
     async stop() {
       finalizer.stop();
+      authorization.stop();
       apiServer.close();
+      rmSync(dir, { recursive: true, force: true });
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (!options.store) await store.close();

@@ -5,8 +5,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Server } from 'node:https';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { adminKubeconfig, ApiServer, assembleApiServer, ensureClusterPki, ensureSystemNamespaces, listenHttps, NamespaceFinalizer, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { adminKubeconfig, ApiServer, assembleApiServer, ClusterPki, ensureClusterPki, ensureSystemNamespaces, listenHttps, NamespaceFinalizer, openApiRoutes, ServerFlags } from '@plinth/apiserver';
 import { realClock } from '@plinth/machinery';
+import { LocalAuthorization } from '@plinth/authz';
 import { builtinDefinitions } from '@plinth/registry';
 import { HistoryCompactor, ObjectStore } from '@plinth/storage';
 import { OBJECT_STORE } from '../storage/object-store.token';
@@ -19,6 +20,7 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
   private https: Server | null = null;
   private compactor: HistoryCompactor | null = null;
   private namespaceFinalizer: NamespaceFinalizer | null = null;
+  private authorization: LocalAuthorization | null = null;
   private bootstrapped = false;
   apiServer: ApiServer | null = null;
   port = 0;
@@ -31,10 +33,16 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
   async onApplicationBootstrap(): Promise<void> {
     const dataDir = resolve(this.flags.dataDir);
     mkdirSync(dataDir, { recursive: true });
+    const pki = ensureClusterPki(dataDir, { dns: ['localhost', 'plinth'], ips: uniqueIps(['127.0.0.1', '::1', this.flags.bindAddress]) });
+    const flags = withPkiDefaults(this.flags, pki);
+    const definitions = builtinDefinitions();
+    this.authorization = new LocalAuthorization(this.store, definitions, realClock, (err) => this.logger.warn(`authorization: ${(err as Error).message}`));
+    await this.authorization.start();
     this.apiServer = assembleApiServer({
-      flags: this.flags,
+      authorizer: this.authorization.authorizer,
+      flags,
       storage: this.store,
-      definitions: builtinDefinitions(),
+      definitions,
       extraRoutes: (catalog) => [openApiRoutes(catalog)],
       ready: () => this.bootstrapped,
     });
@@ -53,7 +61,6 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
     );
     this.namespaceFinalizer.start();
     this.bootstrapped = true;
-    const pki = ensureClusterPki(dataDir, { dns: ['localhost', 'plinth'], ips: uniqueIps(['127.0.0.1', '::1', this.flags.bindAddress]) });
     const listening = await listenHttps(this.apiServer, pki, this.flags.bindAddress, this.flags.securePort);
     this.https = listening.server;
     this.port = listening.port;
@@ -66,6 +73,7 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
   async onApplicationShutdown(): Promise<void> {
     this.compactor?.stop();
     this.namespaceFinalizer?.stop();
+    this.authorization?.stop();
     this.apiServer?.close();
     const https = this.https;
     if (!https) return;
@@ -76,4 +84,14 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
 
 function uniqueIps(ips: string[]): string[] {
   return [...new Set(ips.filter((ip) => ip && ip !== '0.0.0.0' && ip !== '::'))];
+}
+
+// withPkiDefaults points the authentication flags the operator left unset at the generated
+// PKI: client certificates signed by the cluster CA, service-account tokens signed by its key.
+function withPkiDefaults(flags: ServerFlags, pki: ClusterPki): ServerFlags {
+  return {
+    ...flags,
+    clientCAFile: flags.clientCAFile || pki.files.ca,
+    serviceAccountSigningKeyFile: flags.serviceAccountSigningKeyFile || pki.files.serviceAccountKey,
+  };
 }

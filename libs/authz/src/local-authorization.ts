@@ -1,0 +1,43 @@
+// LocalAuthorization is RBAC in the API server's own process (the all-in-one): the policy
+// cache over storage, the authorizer, the ClusterRole aggregator and the bootstrap policy. The
+// authz app runs the same pieces and answers over NATS.
+import { Clock } from '@plinth/machinery';
+import { ObjectStore } from '@plinth/storage';
+import { ResourceDefinition, ResourceStore } from '@plinth/registry';
+import { ClusterRoleAggregator } from './aggregation-controller';
+import { ensureBootstrapPolicy } from './bootstrap';
+import { LocalAuthorizer } from './local-authorizer';
+import { RbacKind, RbacPolicyCache, rbacKinds } from './policy-cache';
+
+export class LocalAuthorization {
+  readonly cache: RbacPolicyCache;
+  readonly authorizer: LocalAuthorizer;
+  private readonly aggregator: ClusterRoleAggregator;
+  private readonly stores: Record<RbacKind, ResourceStore>;
+
+  constructor(storage: ObjectStore, definitions: ResourceDefinition[], clock: Clock, onError: (err: unknown) => void = () => undefined) {
+    const stores = {} as Record<RbacKind, ResourceStore>;
+    for (const kind of rbacKinds) {
+      const def = definitions.find((d) => d.group === 'rbac.authorization.platform.io' && d.kind === kind);
+      if (!def) throw new Error(`no definition serves ${kind}`);
+      stores[kind] = new ResourceStore(def, storage, clock, new Map());
+    }
+    this.stores = stores;
+    this.cache = new RbacPolicyCache(stores, clock, onError);
+    this.authorizer = new LocalAuthorizer(this.cache);
+    this.aggregator = new ClusterRoleAggregator(this.cache, stores.ClusterRole, onError);
+  }
+
+  // start creates the missing bootstrap policy, then follows storage.
+  async start(): Promise<void> {
+    await ensureBootstrapPolicy(this.stores.ClusterRole, this.stores.ClusterRoleBinding);
+    this.cache.start();
+    this.aggregator.start();
+    await this.cache.ready();
+  }
+
+  stop(): void {
+    this.aggregator.stop();
+    this.cache.stop();
+  }
+}

@@ -1,0 +1,130 @@
+// Authentication, impersonation, RBAC authorization, the access reviews and TokenRequest, over
+// HTTP against the real pipeline with the in-process authorizer.
+import { startTestApiServer, TestApiServer, testTokens } from '@plinth/testing-server';
+import { client } from './http';
+
+describe('API server: authentication and authorization', () => {
+  let server: TestApiServer;
+  let admin: ReturnType<typeof client>;
+  let alice: ReturnType<typeof client>;
+  let bob: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    server = await startTestApiServer();
+    admin = client(server.url);
+    alice = client(server.url, testTokens.alice);
+    bob = client(server.url, testTokens.bob);
+    await admin('POST', '/api/v1/namespaces', { body: { metadata: { name: 'team' } } });
+  });
+
+  afterAll(() => server.stop());
+
+  it('answers a request without credentials, or with a bad token, with 401', async () => {
+    const none = await client(server.url, null)('GET', '/api/v1/namespaces');
+    expect(none.status).toBe(401);
+    expect(none.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+    expect((await client(server.url, 'wrong')('GET', '/api/v1/namespaces')).status).toBe(401);
+  });
+
+  it('forbids what no binding grants, with Kubernetes\' message', async () => {
+    const res = await alice('GET', '/apis/batch/v1/namespaces/default/jobs/x');
+    expect(res.status).toBe(403);
+    expect(res.json.reason).toBe('Forbidden');
+    expect(res.json.message).toBe('jobs.batch "x" is forbidden: User "alice" cannot get resource "jobs" in API group "batch" in the namespace "default"');
+    const list = await alice('GET', '/api/v1/namespaces');
+    expect(list.json.message).toBe('namespaces is forbidden: User "alice" cannot list resource "namespaces" in API group "" at the cluster scope');
+  });
+
+  it('grants through a RoleBinding only in its namespace', async () => {
+    await admin('POST', '/apis/rbac.authorization.platform.io/v1/namespaces/team/roles', {
+      body: { metadata: { name: 'pod-reader' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] }] },
+    });
+    await admin('POST', '/apis/rbac.authorization.platform.io/v1/namespaces/team/rolebindings', {
+      body: {
+        metadata: { name: 'alice-reads' },
+        roleRef: { apiGroup: 'rbac.authorization.platform.io', kind: 'Role', name: 'pod-reader' },
+        subjects: [{ kind: 'User', name: 'alice', apiGroup: 'rbac.authorization.platform.io' }],
+      },
+    });
+    await eventually(async () => expect((await alice('GET', '/api/v1/namespaces/team/pods')).status).toBe(200));
+    expect((await alice('GET', '/api/v1/namespaces/default/pods')).status).toBe(403);
+    expect((await alice('POST', '/api/v1/namespaces/team/pods', { body: { metadata: { name: 'p' } } })).status).toBe(403);
+  });
+
+  it('tells users who they are with SelfSubjectReview, in v1 and through the k8s.io alias', async () => {
+    const res = await alice('POST', '/apis/authentication.platform.io/v1/selfsubjectreviews', { body: {} });
+    expect(res.status).toBe(201);
+    expect(res.json.status.userInfo).toEqual({ username: 'alice', uid: 'alice-uid', groups: ['developers', 'system:authenticated'] });
+    const alias = await bob('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: {} });
+    expect(alias.json.apiVersion).toBe('authentication.k8s.io/v1');
+    expect(alias.json.status.userInfo.username).toBe('bob');
+  });
+
+  it('answers access reviews; anyone may review themself', async () => {
+    const self = await bob('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+      body: { spec: { resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'team' } } },
+    });
+    expect(self.status).toBe(201);
+    expect(self.json.status.allowed).toBe(false);
+    const sar = await admin('POST', '/apis/authorization.platform.io/v1/subjectaccessreviews', {
+      body: { spec: { user: 'alice', resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'team' } } },
+    });
+    expect(sar.json.status.allowed).toBe(true);
+    expect(sar.json.status.reason).toBe('RBAC: allowed by RoleBinding "alice-reads/team" of Role "pod-reader" to User "alice"');
+    expect((await bob('POST', '/apis/authorization.platform.io/v1/subjectaccessreviews', { body: { spec: { user: 'alice', resourceAttributes: { verb: 'get', resource: 'pods' } } } })).status).toBe(403);
+    const mismatch = await admin('POST', '/apis/authorization.platform.io/v1/namespaces/team/localsubjectaccessreviews', {
+      body: { metadata: { namespace: 'other' }, spec: { user: 'alice', resourceAttributes: { verb: 'get', resource: 'pods', namespace: 'other' } } },
+    });
+    expect(mismatch.status).toBe(400);
+    const rules = await alice('POST', '/apis/authorization.platform.io/v1/selfsubjectrulesreviews', { body: { spec: { namespace: 'team' } } });
+    expect(rules.status).toBe(201);
+    expect(rules.json.status.resourceRules).toContainEqual({ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['pods'] });
+    expect(rules.json.status.incomplete).toBe(false);
+  });
+
+  it('checks impersonation with the impersonate verb', async () => {
+    const asAlice = await admin('POST', '/apis/authentication.platform.io/v1/selfsubjectreviews', { body: {}, headers: { 'impersonate-user': 'alice', 'impersonate-group': 'qa' } });
+    expect(asAlice.json.status.userInfo).toEqual({ username: 'alice', groups: ['qa', 'system:authenticated'] });
+    const denied = await bob('GET', '/api/v1/namespaces', { headers: { 'impersonate-user': 'alice' } });
+    expect(denied.status).toBe(403);
+    expect(denied.json.message).toBe('users "alice" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope');
+  });
+
+  it('issues service-account tokens that authenticate as the service account', async () => {
+    await admin('POST', '/api/v1/namespaces/team/serviceaccounts', { body: { metadata: { name: 'robot' } } });
+    const issued = await admin('POST', '/api/v1/namespaces/team/serviceaccounts/robot/token', { body: { spec: {} } });
+    expect(issued.status).toBe(201);
+    expect(issued.json.kind).toBe('TokenRequest');
+    expect(issued.json.spec.expirationSeconds).toBe(3600);
+    const robot = client(server.url, issued.json.status.token);
+    const who = await robot('POST', '/apis/authentication.platform.io/v1/selfsubjectreviews', { body: {} });
+    expect(who.json.status.userInfo.username).toBe('system:serviceaccount:team:robot');
+    expect(who.json.status.userInfo.groups).toEqual(['system:serviceaccounts', 'system:serviceaccounts:team', 'system:authenticated']);
+  });
+
+  it('aggregates ClusterRoles into view', async () => {
+    await admin('POST', '/apis/rbac.authorization.platform.io/v1/clusterroles', {
+      body: {
+        metadata: { name: 'widgets-view', labels: { 'rbac.authorization.platform.io/aggregate-to-view': 'true' } },
+        rules: [{ apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get'] }],
+      },
+    });
+    await eventually(async () => {
+      const view = await admin('GET', '/apis/rbac.authorization.platform.io/v1/clusterroles/view');
+      expect(view.json.rules).toContainEqual({ apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get'] });
+    });
+  });
+});
+
+async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
