@@ -158,4 +158,27 @@ spec: {holderIdentity: me}
     const ds = await k(['get', 'ds', 'kc-ds']);
     expect(ds.stdout.split('\n')[0]).toMatch(/^NAME\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+NODE SELECTOR\s+AGE$/);
   });
+
+  it('applies server-side, shows managedFields, and reports conflicts', async () => {
+    const first = await k(['apply', '--server-side', '-f', '-'], jobYaml('kc-ssa'));
+    expect(first.stderr).toBe('');
+    expect(first.stdout.trim()).toBe('job.batch/kc-ssa serverside-applied');
+    const managers = await k(['get', 'job', 'kc-ssa', '--show-managed-fields', '-o', 'jsonpath={.metadata.managedFields[*].manager}']);
+    expect(managers.stdout).toBe('kubectl');
+    await k(['label', 'job', 'kc-ssa', 'app=other', '--overwrite']);
+    const conflict = await k(['apply', '--server-side', '-f', '-'], jobYaml('kc-ssa'));
+    expect(conflict.code).not.toBe(0);
+    expect(conflict.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl-label" using batch/v1: .metadata.labels.app');
+    const forced = await k(['apply', '--server-side', '--force-conflicts', '-f', '-'], jobYaml('kc-ssa'));
+    expect(forced.stdout.trim()).toBe('job.batch/kc-ssa serverside-applied');
+  });
+
+  it('deletes a namespace and everything in it', async () => {
+    await k(['create', 'namespace', 'kc-doomed']);
+    await k(['create', '-n', 'kc-doomed', '-f', '-'], jobYaml('inside'));
+    const deleted = await k(['delete', 'namespace', 'kc-doomed', '--timeout=20s']);
+    expect(deleted.stdout.trim()).toBe('namespace "kc-doomed" deleted');
+    const gone = await k(['get', 'namespace', 'kc-doomed']);
+    expect(gone.stderr.trim()).toBe('Error from server (NotFound): namespaces "kc-doomed" not found');
+  });
 });

@@ -3,6 +3,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { KubeObject } from '@plinth/api';
 import { UserInfo } from '@plinth/rbac';
+import { fieldManagerName } from '@plinth/apply';
 import { ResourceDefinition, ResourceStore } from '@plinth/registry';
 import { ResourceRequestInfo } from './request-info';
 import { Representation } from './negotiation';
@@ -38,4 +39,10 @@ export function present(scope: RequestScope, object: KubeObject): KubeObject {
 
 export function namespaceOf(scope: RequestScope): string | undefined {
   return scope.def.namespaced ? scope.info.namespace || undefined : undefined;
+}
+
+// fieldManagerOf names who a write is recorded for in managedFields: ?fieldManager, else the
+// user agent's product name (as kube-apiserver derives it).
+export function fieldManagerOf(scope: RequestScope, requested: string): { manager: string; apiVersion: string } {
+  return { manager: fieldManagerName(requested, String(scope.req.headers['user-agent'] ?? '')), apiVersion: clientApiVersion(scope) };
 }

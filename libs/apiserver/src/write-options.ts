@@ -6,6 +6,7 @@ export type WriteVerb = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'De
 
 export interface WriteOptions {
   dryRun: boolean;
+  // fieldManager is the ?fieldManager value, empty when the request named none.
   fieldManager: string;
 }
 

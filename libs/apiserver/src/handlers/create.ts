@@ -3,13 +3,13 @@
 import { admitNamespacedCreate } from '../admission';
 import { decodeBody } from '../decode';
 import { writeResult } from '../output';
-import { namespaceOf, RequestScope } from '../scope';
+import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
 import { parseWriteOptions } from '../write-options';
 
 export async function createResource(scope: RequestScope): Promise<void> {
   const options = parseWriteOptions(scope.query, 'CreateOptions');
   const object = await decodeBody(scope, 'CreateOptions');
   await admitNamespacedCreate(scope, object.metadata.name ?? '');
-  const created = await scope.store.create(namespaceOf(scope), object, { dryRun: options.dryRun });
+  const created = await scope.store.create(namespaceOf(scope), object, { dryRun: options.dryRun, fieldManager: fieldManagerOf(scope, options.fieldManager) });
   writeResult(scope, 201, created);
 }

@@ -1,7 +1,7 @@
 // PATCH of an object or its status: JSON merge patch, JSON patch and strategic merge patch
 // applied to the current object, then the same defaulting, validation and compare-and-swap as
 // an update (retried when another writer got in first and the patch named no
-// resourceVersion). Server-side apply (application/apply-patch+yaml) is not served yet.
+// resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
 import { badRequest, notFound, unsupportedMediaType } from '@plinth/machinery';
 import { applyJsonPatch, applyStrategicMergePatch, mergePatch } from '@plinth/patch';
@@ -9,15 +9,18 @@ import { decodeText } from '../decode';
 import { parseFieldValidation } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
-import { namespaceOf, RequestScope } from '../scope';
+import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
+import { applyResource } from './apply';
 import { parseWriteOptions } from '../write-options';
 
 export const patchMediaTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
-type PatchType = 'json' | 'merge' | 'strategic';
+type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 function patchTypeOf(mediaType: string): PatchType {
   switch (mediaType) {
+    case 'application/apply-patch+yaml':
+      return 'apply';
     case 'application/json-patch+json':
       return 'json';
     case 'application/merge-patch+json':
@@ -25,7 +28,7 @@ function patchTypeOf(mediaType: string): PatchType {
     case 'application/strategic-merge-patch+json':
       return 'strategic';
     default:
-      throw unsupportedMediaType(patchMediaTypes.slice(0, 3));
+      throw unsupportedMediaType(patchMediaTypes);
   }
 }
 
@@ -34,6 +37,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   const type = patchTypeOf(mediaTypeOf(scope.req));
   const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
   const raw = (await readBody(scope.req)).toString('utf8');
+  if (type === 'apply') return applyResource(scope, raw, options, mode);
   let patch: unknown;
   try {
     patch = JSON.parse(raw);
@@ -49,14 +53,14 @@ export async function patchResource(scope: RequestScope): Promise<void> {
       const patched = applyPatch(scope, type, current, patch);
       return decodeText(scope, JSON.stringify(patched), mode);
     },
-    { dryRun: options.dryRun, subresource },
+    { dryRun: options.dryRun, subresource, fieldManager: fieldManagerOf(scope, options.fieldManager) },
     false,
   );
   writeResult(scope, 200, result.object);
 }
 
 // applyPatch applies the patch; a PatchError is a StatusError with Kubernetes' code and message.
-function applyPatch(scope: RequestScope, type: PatchType, current: KubeObject, patch: unknown): unknown {
+function applyPatch(scope: RequestScope, type: Exclude<PatchType, 'apply'>, current: KubeObject, patch: unknown): unknown {
   switch (type) {
     case 'json':
       return applyJsonPatch(current, patch as never);

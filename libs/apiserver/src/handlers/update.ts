@@ -3,7 +3,7 @@
 import { admitNamespacedCreate } from '../admission';
 import { decodeBody } from '../decode';
 import { writeResult } from '../output';
-import { namespaceOf, RequestScope } from '../scope';
+import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
 import { parseWriteOptions } from '../write-options';
 
 export async function updateResource(scope: RequestScope): Promise<void> {
@@ -17,7 +17,7 @@ export async function updateResource(scope: RequestScope): Promise<void> {
       if (!current) await admitNamespacedCreate(scope, scope.info.name);
       return structuredClone(object);
     },
-    { dryRun: options.dryRun, subresource },
+    { dryRun: options.dryRun, subresource, fieldManager: fieldManagerOf(scope, options.fieldManager) },
   );
   writeResult(scope, result.created ? 201 : 200, result.object);
 }

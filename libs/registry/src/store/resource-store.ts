@@ -2,6 +2,7 @@
 // update, delete, get, list and watch semantics shared by every type, with the type's policy
 // taken from its strategy (k8s.io/apiserver/pkg/registry/generic/registry/store.go).
 import { KubeObject } from '@plinth/api';
+import { statusResetFields, updateManagedFields } from '@plinth/apply';
 import { Clock, alreadyExists, badRequest, conflict, invalid, isStatusError, notFound } from '@plinth/machinery';
 import { isStorageError, KeyValue, ObjectStore, StorageErrorCode } from '@plinth/storage';
 import { QualifiedKind, QualifiedResource, ResourceDefinition, StrategyContext } from '../resource';
@@ -13,6 +14,9 @@ import { validateObjectMeta, validateObjectMetaUpdate } from './validate-meta';
 
 export interface WriteOptions {
   dryRun?: boolean;
+  // fieldManager records the write in metadata.managedFields (an Update by this manager, in
+  // this apiVersion); absent for writes that computed managedFields themselves (apply).
+  fieldManager?: { manager: string; apiVersion: string };
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -83,7 +87,7 @@ export class ResourceStore {
 
   async create(namespace: string | undefined, input: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
     const ctx = this.context();
-    const object = this.prepareCreate(namespace, input, ctx);
+    const object = this.prepareCreate(namespace, input, ctx, options);
     const key = objectKey(this.def, object.metadata.namespace, object.metadata.name ?? '');
     if (options.dryRun) {
       await this.assertAbsent(key, object.metadata.name ?? '');
@@ -216,11 +220,12 @@ export class ResourceStore {
     return { featureGates: this.featureGates, now: this.clock.now() };
   }
 
-  private prepareCreate(namespace: string | undefined, input: KubeObject, ctx: StrategyContext): KubeObject {
+  private prepareCreate(namespace: string | undefined, input: KubeObject, ctx: StrategyContext, options: WriteOptions): KubeObject {
     const object = structuredClone(input);
     object.metadata = object.metadata ?? {};
     this.assignNamespace(object, namespace);
     this.def.strategy.defaults?.(object, ctx);
+    this.recordManagedFields(null, object, options, undefined, ctx);
     fillCreateMetadata(object, ctx.now, this.def.tracksGeneration ?? false);
     if (this.def.subresources?.includes('status') && !this.def.statusOnCreate) delete object.status;
     this.def.strategy.prepareForCreate?.(object, ctx);
@@ -248,6 +253,7 @@ export class ResourceStore {
       else object.status = current.status;
     }
     this.def.strategy.defaults?.(object, ctx);
+    this.recordManagedFields(current, object, options, options.subresource, ctx);
     const uidChanged = object.metadata.uid !== undefined && object.metadata.uid !== current.metadata.uid;
     if (uidChanged) {
       throw conflict(
@@ -270,6 +276,24 @@ export class ResourceStore {
     ];
     if (fieldErrors.length > 0) throw invalid(this.qualifiedKind, name, fieldErrors);
     return object;
+  }
+
+  // recordManagedFields sets metadata.managedFields for an Update operation: the manager owns
+  // the fields this write set or changed (on create, every field it set).
+  private recordManagedFields(live: KubeObject | null, object: KubeObject, options: WriteOptions, subresource: string | undefined, ctx: StrategyContext): void {
+    if (!options.fieldManager) return;
+    const managedFields = updateManagedFields({
+      live,
+      updated: object,
+      manager: options.fieldManager.manager,
+      apiVersion: options.fieldManager.apiVersion,
+      subresource,
+      now: new Date(ctx.now),
+      schema: this.def.schema,
+      resetFields: this.def.subresources?.includes('status') ? statusResetFields(subresource) : undefined,
+    });
+    if (managedFields && managedFields.length > 0) object.metadata.managedFields = managedFields;
+    else delete object.metadata.managedFields;
   }
 
   private assignNamespace(object: KubeObject, namespace: string | undefined): void {

@@ -1,0 +1,48 @@
+// Server-side apply (PATCH with application/apply-patch+yaml): the applied configuration is
+// merged into the live object by field ownership, conflicts with other managers are 409 unless
+// forced, and an object that does not exist is created (201).
+import { applyObject, statusResetFields } from '@plinth/apply';
+import { KubeObject } from '@plinth/api';
+import { field, invalid } from '@plinth/machinery';
+import { admitNamespacedCreate } from '../admission';
+import { decodeText } from '../decode';
+import { FieldValidation } from '../field-validation';
+import { yamlToJson } from '../http/body';
+import { writeResult } from '../output';
+import { clientApiVersion, namespaceOf, RequestScope } from '../scope';
+import { queryBool } from '../request-info';
+import { WriteOptions } from '../write-options';
+
+export async function applyResource(scope: RequestScope, raw: string, options: WriteOptions, mode: FieldValidation): Promise<void> {
+  if (!options.fieldManager) {
+    throw invalid({ group: 'meta.platform.io', kind: 'PatchOptions' }, '', [field.required(field.newPath('fieldManager'), 'is required for apply patch')]);
+  }
+  const force = queryBool(scope.query, 'force');
+  const applied = decodeText(scope, yamlToJson(Buffer.from(raw)), mode);
+  const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
+  const result = await scope.store.update(
+    namespaceOf(scope),
+    scope.info.name,
+    async (current: KubeObject | null) => {
+      if (!current) await admitNamespacedCreate(scope, scope.info.name);
+      const merged = applyObject({
+        live: current,
+        applied: structuredClone(applied),
+        manager: options.fieldManager,
+        force,
+        apiVersion: clientApiVersion(scope),
+        subresource,
+        schema: scope.def.schema,
+        now: new Date(scope.server.clock.now()),
+        resetFields: scope.def.subresources?.includes('status') ? statusResetFields(subresource) : undefined,
+      });
+      const object = merged.object;
+      object.metadata = { ...object.metadata, managedFields: merged.managedFields };
+      if (current) object.metadata.resourceVersion = current.metadata.resourceVersion;
+      return object;
+    },
+    { dryRun: options.dryRun, subresource },
+    !subresource,
+  );
+  writeResult(scope, result.created ? 201 : 200, result.object);
+}
