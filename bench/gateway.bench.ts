@@ -13,7 +13,7 @@ const inFlight = 16;
 const nsValue = (name: string) => Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, uid: '0f1c7e1e-3a4b-4c5d-8e9f-001122334455', labels: { app: 'bench' } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } }));
 
 interface HttpsClient {
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: string }>;
+  call(method: string, path: string, body?: unknown, contentType?: string): Promise<{ status: number; body: string }>;
   stream(path: string, onLine: (line: string) => void): () => void;
 }
 
@@ -21,10 +21,10 @@ function httpsClient(port: number, dataDir: string): HttpsClient {
   const pki = (name: string) => readFileSync(join(dataDir, 'pki', name), 'utf8');
   const agent = new Agent({ keepAlive: true, maxSockets: inFlight * 2, ca: pki('ca.crt'), cert: pki('admin.crt'), key: pki('admin.key') });
   return {
-    call(method, path, body) {
+    call(method, path, body, contentType = 'application/json') {
       return new Promise((resolve, reject) => {
         const data = body === undefined ? undefined : JSON.stringify(body);
-        const req = request({ host: '127.0.0.1', port, method, path, agent, headers: data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {} }, (res) => {
+        const req = request({ host: '127.0.0.1', port, method, path, agent, headers: data ? { 'content-type': contentType, 'content-length': Buffer.byteLength(data) } : {} }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
@@ -83,6 +83,16 @@ export async function gatewayBench(counts: { writes: number; reads: number; list
 
     rows.push(['create → watch event (sequential)', await rawWatchLatency(etcd, counts.watches), await gatewayWatchLatency(http, counts.watches)]);
     for (const [name, r, g] of rows) lines.push(formatRow(name, r, g));
+
+    // Apply beside a plain update (merge patch) of the same objects, both through the gateway.
+    const update = await runConcurrent(counts.writes, inFlight, (i) =>
+      http.call('PATCH', `/api/v1/namespaces/c-${i % counts.writes}?fieldManager=bench`, { metadata: { labels: { round: 'update' } } }, 'application/merge-patch+json').then(expect2xx),
+    );
+    const applied = await runConcurrent(counts.writes, inFlight, (i) =>
+      http.call('PATCH', `/api/v1/namespaces/c-${i % counts.writes}?fieldManager=bench-apply`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `c-${i % counts.writes}`, labels: { applied: 'yes' } } }, 'application/apply-patch+yaml').then(expect2xx),
+    );
+    lines.push('', 'gateway: server-side apply beside a plain update (merge patch), same objects', header.replace('ops/s', 'upd/s').replace(/ops\/s(?!.*ops\/s)/, 'apl/s'));
+    lines.push(formatRow('update vs apply (PATCH namespace)', update, applied));
   } finally {
     etcd.close();
     await gateway.stop();

@@ -86,3 +86,29 @@ describe('API server: managedFields and server-side apply', () => {
     expect(res.json.message).toBe('PatchOptions.meta.platform.io "" is invalid: fieldManager: Required value: is required for apply patch');
   });
 });
+
+describe('API server: apply authorization', () => {
+  it('needs create as well as patch when apply creates the object', async () => {
+    const server = await startTestApiServer();
+    const admin = client(server.url);
+    const alice = client(server.url, 'alice-token');
+    try {
+      await admin('POST', '/apis/rbac.authorization.platform.io/v1/namespaces/default/roles', {
+        body: { metadata: { name: 'patcher' }, rules: [{ apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'patch'] }] },
+      });
+      await admin('POST', '/apis/rbac.authorization.platform.io/v1/namespaces/default/rolebindings', {
+        body: { metadata: { name: 'alice-patches' }, roleRef: { apiGroup: 'rbac.authorization.platform.io', kind: 'Role', name: 'patcher' }, subjects: [{ kind: 'User', name: 'alice' }] },
+      });
+      let res;
+      for (let i = 0; i < 100; i++) {
+        res = await alice('PATCH', '/apis/batch/v1/namespaces/default/jobs/applied?fieldManager=alice', { raw: jobYaml(1), headers: { 'content-type': 'application/apply-patch+yaml' } });
+        if (res.status !== 403 || res.json.message.includes('cannot create')) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(res?.status).toBe(403);
+      expect(res?.json.message).toBe('jobs.batch "applied" is forbidden: User "alice" cannot create resource "jobs" in API group "batch" in the namespace "default"');
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -181,4 +181,36 @@ spec: {holderIdentity: me}
     const gone = await k(['get', 'namespace', 'kc-doomed']);
     expect(gone.stderr.trim()).toBe('Error from server (NotFound): namespaces "kc-doomed" not found');
   });
+
+  it('dry-runs server-side apply, removes list items with client-side apply, patches strategic and status', async () => {
+    const dry = await k(['apply', '--server-side', '--dry-run=server', '-f', '-'], jobYaml('kc-dry'));
+    expect(dry.stdout.trim()).toBe('job.batch/kc-dry serverside-applied (server dry run)');
+    expect((await k(['get', 'job', 'kc-dry'])).code).not.toBe(0);
+
+    const twoContainers = `
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: kc-list}
+spec:
+  selector: {matchLabels: {app: kc-list}}
+  template:
+    metadata: {labels: {app: kc-list}}
+    spec:
+      containers:
+      - {name: a, image: nginx}
+      - {name: b, image: busybox}
+`;
+    await k(['apply', '-f', '-'], twoContainers);
+    const oneContainer = twoContainers.replace('      - {name: b, image: busybox}\n', '');
+    expect((await k(['apply', '-f', '-'], oneContainer)).stdout.trim()).toBe('daemonset.apps/kc-list configured');
+    expect((await k(['get', 'ds', 'kc-list', '-o', 'jsonpath={.spec.template.spec.containers[*].name}'])).stdout).toBe('a');
+
+    const strategic = await k(['patch', 'ds', 'kc-list', '--type', 'strategic', '-p', '{"spec":{"template":{"spec":{"containers":[{"name":"c","image":"redis"}]}}}}']);
+    expect(strategic.stdout.trim()).toBe('daemonset.apps/kc-list patched');
+    expect((await k(['get', 'ds', 'kc-list', '-o', 'jsonpath={.spec.template.spec.containers[*].name}'])).stdout).toBe('c a');
+
+    const status = await k(['patch', 'ds', 'kc-list', '--subresource', 'status', '--type', 'merge', '-p', '{"status":{"numberReady":2}}']);
+    expect(status.stdout.trim()).toBe('daemonset.apps/kc-list patched');
+    expect((await k(['get', 'ds', 'kc-list', '-o', 'jsonpath={.status.numberReady}'])).stdout).toBe('2');
+  });
 });

@@ -5,6 +5,7 @@ import { applyObject, statusResetFields } from '@plinth/apply';
 import { KubeObject } from '@plinth/api';
 import { field, invalid } from '@plinth/machinery';
 import { admitNamespacedCreate } from '../admission';
+import { authorizeRequest } from '../auth/filter';
 import { decodeText } from '../decode';
 import { FieldValidation } from '../field-validation';
 import { yamlToJson } from '../http/body';
@@ -12,6 +13,12 @@ import { writeResult } from '../output';
 import { clientApiVersion, namespaceOf, RequestScope } from '../scope';
 import { queryBool } from '../request-info';
 import { WriteOptions } from '../write-options';
+
+async function authorizeApplyCreate(scope: RequestScope): Promise<void> {
+  const auth = scope.server.auth;
+  if (!auth) return;
+  await authorizeRequest({ ...scope.info, verb: 'create' }, scope.user, scope.def.group, auth);
+}
 
 export async function applyResource(scope: RequestScope, raw: string, options: WriteOptions, mode: FieldValidation): Promise<void> {
   if (!options.fieldManager) {
@@ -24,7 +31,11 @@ export async function applyResource(scope: RequestScope, raw: string, options: W
     namespaceOf(scope),
     scope.info.name,
     async (current: KubeObject | null) => {
-      if (!current) await admitNamespacedCreate(scope, scope.info.name);
+      if (!current) {
+        // An apply that creates needs create as well as patch (Document 1).
+        await authorizeApplyCreate(scope);
+        await admitNamespacedCreate(scope, scope.info.name);
+      }
       const merged = applyObject({
         live: current,
         applied: structuredClone(applied),
