@@ -116,6 +116,48 @@ describe('API server: authentication and authorization', () => {
   });
 });
 
+describe('API server: RBAC escalation prevention', () => {
+  it('needs the permissions a role grants (or escalate), and the role a binding binds (or bind)', async () => {
+    const server = await startTestApiServer();
+    const admin = client(server.url);
+    const alice = client(server.url, testTokens.alice);
+    try {
+      await admin('POST', '/api/v1/namespaces', { body: { metadata: { name: 'esc' } } });
+      await admin('POST', '/apis/rbac.authorization.platform.io/v1/namespaces/esc/roles', {
+        body: { metadata: { name: 'rbac-writer' }, rules: [{ apiGroups: ['rbac.authorization.platform.io'], resources: ['roles', 'rolebindings'], verbs: ['create'] }, { apiGroups: [''], resources: ['pods'], verbs: ['get'] }] },
+      });
+      await admin('POST', '/apis/rbac.authorization.platform.io/v1/namespaces/esc/rolebindings', {
+        body: { metadata: { name: 'alice-rbac' }, roleRef: { apiGroup: 'rbac.authorization.platform.io', kind: 'Role', name: 'rbac-writer' }, subjects: [{ kind: 'User', name: 'alice' }] },
+      });
+      const held = { metadata: { name: 'readers' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] };
+      await eventually(async () => expect((await alice('POST', '/apis/rbac.authorization.platform.io/v1/namespaces/esc/roles', { body: held })).status).toBe(201));
+      const escalating = await alice('POST', '/apis/rbac.authorization.platform.io/v1/namespaces/esc/roles', {
+        body: { metadata: { name: 'deleters' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['delete'] }] },
+      });
+      expect(escalating.status).toBe(403);
+      expect(escalating.json.message).toBe(
+        'roles.rbac.authorization.platform.io "deleters" is forbidden: user "alice" (groups=["developers" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}',
+      );
+      const binding = await alice('POST', '/apis/rbac.authorization.platform.io/v1/namespaces/esc/rolebindings', {
+        body: { metadata: { name: 'alice-admin' }, roleRef: { apiGroup: 'rbac.authorization.platform.io', kind: 'ClusterRole', name: 'admin' }, subjects: [{ kind: 'User', name: 'alice' }] },
+      });
+      expect(binding.status).toBe(403);
+      expect(binding.json.message).toMatch(/^rolebindings\.rbac\.authorization\.platform\.io "alice-admin" is forbidden: user "alice" .* is attempting to grant RBAC permissions not currently held/);
+      await admin('POST', '/apis/rbac.authorization.platform.io/v1/namespaces/esc/roles', {
+        body: { metadata: { name: 'escalator' }, rules: [{ apiGroups: ['rbac.authorization.platform.io'], resources: ['roles'], verbs: ['escalate'] }] },
+      });
+      await admin('POST', '/apis/rbac.authorization.platform.io/v1/namespaces/esc/rolebindings', {
+        body: { metadata: { name: 'alice-escalates' }, roleRef: { apiGroup: 'rbac.authorization.platform.io', kind: 'Role', name: 'escalator' }, subjects: [{ kind: 'User', name: 'alice' }] },
+      });
+      await eventually(async () =>
+        expect((await alice('POST', '/apis/rbac.authorization.platform.io/v1/namespaces/esc/roles', { body: { metadata: { name: 'deleters' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['delete'] }] } })).status).toBe(201),
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

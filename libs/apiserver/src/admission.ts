@@ -50,3 +50,14 @@ export function admitDelete(scope: RequestScope): void {
     throw forbidden(scope.store.qualifiedResource, scope.info.name, 'this namespace may not be deleted');
   }
 }
+
+const rbacKinds = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
+
+// admitRbacWrite applies RBAC escalation prevention to a write of a role or binding.
+export async function admitRbacWrite(scope: RequestScope, object: KubeObject, old: KubeObject | null): Promise<void> {
+  if (scope.def.group !== 'rbac.authorization.platform.io' || !rbacKinds.has(scope.def.kind)) return;
+  const check = scope.server.auth?.authorizer.checkRbacWrite;
+  if (!check) return;
+  const refused = await check.call(scope.server.auth?.authorizer, scope.def.kind, scope.user, object, old, scope.info.namespace, scope.info.name);
+  if (refused) throw refused;
+}

@@ -1,6 +1,6 @@
 // POST to a collection: decode, admit, default and validate (in the store), then store unless
 // dryRun. Answers 201 with the created object.
-import { admitNamespacedCreate } from '../admission';
+import { admitNamespacedCreate, admitRbacWrite } from '../admission';
 import { decodeBody } from '../decode';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
@@ -10,6 +10,7 @@ export async function createResource(scope: RequestScope): Promise<void> {
   const options = parseWriteOptions(scope.query, 'CreateOptions');
   const object = await decodeBody(scope, 'CreateOptions');
   await admitNamespacedCreate(scope, object.metadata.name ?? '');
+  await admitRbacWrite(scope, object, null);
   const created = await scope.store.create(namespaceOf(scope), object, { dryRun: options.dryRun, fieldManager: fieldManagerOf(scope, options.fieldManager) });
   writeResult(scope, 201, created);
 }

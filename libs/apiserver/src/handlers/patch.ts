@@ -5,6 +5,7 @@
 import { KubeObject } from '@plinth/api';
 import { badRequest, notFound, unsupportedMediaType } from '@plinth/machinery';
 import { applyJsonPatch, applyStrategicMergePatch, mergePatch } from '@plinth/patch';
+import { admitRbacWrite } from '../admission';
 import { decodeText } from '../decode';
 import { parseFieldValidation } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
@@ -50,8 +51,9 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     scope.info.name,
     async (current) => {
       if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
-      const patched = applyPatch(scope, type, current, patch);
-      return decodeText(scope, JSON.stringify(patched), mode);
+      const patched = decodeText(scope, JSON.stringify(applyPatch(scope, type, current, patch)), mode);
+      await admitRbacWrite(scope, patched, current);
+      return patched;
     },
     { dryRun: options.dryRun, subresource, fieldManager: fieldManagerOf(scope, options.fieldManager) },
     false,

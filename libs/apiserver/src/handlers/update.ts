@@ -1,6 +1,6 @@
 // PUT of an object or its status: a compare-and-swap on metadata.resourceVersion when given.
 // Answers 200, or 201 when the type allows create-on-update and the object was missing.
-import { admitNamespacedCreate } from '../admission';
+import { admitNamespacedCreate, admitRbacWrite } from '../admission';
 import { decodeBody } from '../decode';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
@@ -15,6 +15,7 @@ export async function updateResource(scope: RequestScope): Promise<void> {
     scope.info.name,
     async (current) => {
       if (!current) await admitNamespacedCreate(scope, scope.info.name);
+      await admitRbacWrite(scope, object, current);
       return structuredClone(object);
     },
     { dryRun: options.dryRun, subresource, fieldManager: fieldManagerOf(scope, options.fieldManager) },
