@@ -13,12 +13,13 @@ function constraints({ allowTesting }) {
     { sourceTag: 'type:backend', onlyDependOnLibsWithTags: ['type:core', 'type:storage', ...testing], bannedExternalImports: ['@nestjs/*', 'nats', '@grpc/*'] },
     { sourceTag: 'type:registry', onlyDependOnLibsWithTags: ['type:core', 'type:storage', ...testing], bannedExternalImports: transports },
     { sourceTag: 'type:server', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:registry', 'type:telemetry', ...testing], bannedExternalImports: transports },
+    { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:core', ...testing], bannedExternalImports: transports },
     { sourceTag: 'type:proto', onlyDependOnLibsWithTags: [], bannedExternalImports: ['@nestjs/*', 'nats', 'etcd3'] },
     { sourceTag: 'type:telemetry', onlyDependOnLibsWithTags: [], bannedExternalImports: transports },
     { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:proto', 'type:telemetry', ...testing], bannedExternalImports: ['@nestjs/*', 'etcd3'] },
-    { sourceTag: 'type:nest', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', ...testing], bannedExternalImports: ['etcd3'] },
-    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', 'type:nest', 'type:testing'] },
-    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', 'type:nest', ...testing], bannedExternalImports: ['etcd3'] },
+    { sourceTag: 'type:nest', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', ...testing], bannedExternalImports: ['etcd3'] },
+    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', 'type:nest', 'type:testing'] },
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', 'type:nest', ...testing], bannedExternalImports: ['etcd3'] },
     { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['*'] },
   ];
 }

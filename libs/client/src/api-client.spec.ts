@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KubeObject } from '@plinth/api';
+import { isStatusError, realClock } from '@plinth/machinery';
+import { PlinthProcess, startPlinth } from '@plinth/testing-server';
+import { ApiClient, resourcePath } from './api-client';
+import { Informer } from './informer';
+
+describe('ApiClient and Informer against the all-in-one', () => {
+  let plinth: PlinthProcess;
+  let client: ApiClient;
+
+  beforeAll(async () => {
+    plinth = await startPlinth(['--history-window', '1']);
+    const pki = (name: string) => readFileSync(join(plinth.dataDir, 'pki', name), 'utf8');
+    client = new ApiClient({ server: plinth.url, caPem: pki('ca.crt'), certPem: pki('admin.crt'), keyPem: pki('admin.key') });
+  }, 60000);
+
+  afterAll(async () => {
+    client?.close();
+    await plinth?.stop();
+  });
+
+  it('creates, reads, patches and deletes, and surfaces Status errors', async () => {
+    const path = resourcePath({ group: '', version: 'v1', resource: 'namespaces' });
+    const created = await client.create<KubeObject>(path, { metadata: { name: 'client-1' } });
+    expect(created.metadata.uid).toBeDefined();
+    const patched = await client.patch<KubeObject>(`${path}/client-1`, 'merge', { metadata: { labels: { a: 'b' } } });
+    expect(patched.metadata.labels?.a).toBe('b');
+    const err = await client.get(`${path}/missing`).catch((e: unknown) => e);
+    expect(isStatusError(err) && err.code).toBe(404);
+    expect(isStatusError(err) && err.message).toBe('namespaces "missing" not found');
+  });
+
+  it('keeps an informer in step, relisting after its watch expires', async () => {
+    const path = resourcePath({ group: '', version: 'v1', resource: 'serviceaccounts', namespace: 'default' });
+    const informer = new Informer(client, path, realClock);
+    const events: string[] = [];
+    informer.addHandlers({
+      onAdd: (o) => events.push(`add ${o.metadata.name}`),
+      onUpdate: (o) => events.push(`update ${o.metadata.name}`),
+      onDelete: (o) => events.push(`delete ${o.metadata.name}`),
+    });
+    informer.start();
+    await informer.hasSynced();
+    await client.create(path, { metadata: { name: 'sa-1' } });
+    await client.patch(`${path}/sa-1`, 'merge', { metadata: { labels: { x: 'y' } } });
+    await client.delete(`${path}/sa-1`);
+    const deadline = Date.now() + 10000;
+    while (!events.includes('delete sa-1')) {
+      if (Date.now() > deadline) throw new Error(`events: ${events.join(', ')}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(events).toEqual(['add sa-1', 'update sa-1', 'delete sa-1']);
+    expect(informer.get('default/sa-1')).toBeUndefined();
+    informer.stop();
+  });
+});

@@ -1,0 +1,3 @@
+export { ApiClient, ClientCredentials, WatchEvent, WatchStream, PatchType, resourcePath } from './api-client';
+export { Informer, InformerHandlers, objectKey } from './informer';
+export { WorkQueue, runWorkers } from './work-queue';
