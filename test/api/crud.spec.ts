@@ -314,3 +314,23 @@ describe('API server: reads with and without the watch cache', () => {
     });
   }
 });
+
+describe('API server: pods/binding', () => {
+  it('binds a pod to a node once and marks it scheduled', async () => {
+    const server = await startTestApiServer();
+    const request = client(server.url);
+    try {
+      await request('POST', '/api/v1/namespaces/default/pods', { body: { metadata: { name: 'p1' }, spec: { containers: [{ name: 'c', image: 'i' }] } } });
+      const bound = await request('POST', '/api/v1/namespaces/default/pods/p1/binding', { body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p1' }, target: { kind: 'Node', name: 'n1' } } });
+      expect(bound.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+      const pod = (await request('GET', '/api/v1/namespaces/default/pods/p1')).json;
+      expect(pod.spec.nodeName).toBe('n1');
+      expect(pod.status.conditions).toContainEqual(expect.objectContaining({ type: 'PodScheduled', status: 'True' }));
+      const again = await request('POST', '/api/v1/namespaces/default/pods/p1/binding', { body: { target: { kind: 'Node', name: 'n2' } } });
+      expect(again.status).toBe(409);
+      expect(again.json.message).toBe('Operation cannot be fulfilled on pods "p1": pod p1 is already assigned to node "n1"');
+    } finally {
+      await server.stop();
+    }
+  });
+});

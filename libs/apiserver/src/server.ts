@@ -9,6 +9,7 @@ import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discover
 import { createResource } from './handlers/create';
 import { createReview } from './handlers/reviews';
 import { createToken } from './handlers/token-request';
+import { createBinding } from './handlers/binding';
 import { deleteCollection } from './handlers/delete-collection';
 import { deleteResource } from './handlers/delete';
 import { getResource } from './handlers/get';
@@ -132,6 +133,7 @@ export class ApiServer {
   private async dispatch(scope: RequestScope): Promise<void> {
     const { info, def } = scope;
     if (info.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope);
+    if (info.subresource === 'binding' && def.group === '' && def.resource === 'pods' && info.verb === 'create') return createBinding(scope);
     const subresourceVerb = (info.subresource === 'status' && ['get', 'update', 'patch'].includes(info.verb)) || (info.subresource === 'finalize' && info.verb === 'update');
     if (info.subresource && !subresourceVerb) throw methodNotSupported(scope.store.qualifiedResource, info.verb);
     if (!def.verbs.includes(info.verb as never) && !subresourceVerb) {

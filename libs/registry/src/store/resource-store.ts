@@ -20,7 +20,8 @@ export interface WriteOptions {
 }
 
 export interface UpdateOptions extends WriteOptions {
-  subresource?: 'status' | 'finalize';
+  // binding writes only a pod's spec.nodeName (the scheduler's pods/binding).
+  subresource?: 'status' | 'finalize' | 'binding';
 }
 
 export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
@@ -245,6 +246,9 @@ export class ResourceStore {
     object.metadata.name = name;
     if (options.subresource === 'status') {
       object = { ...current, metadata: object.metadata, status: object.status };
+    } else if (options.subresource === 'binding') {
+      const spec = (object.spec ?? {}) as Record<string, unknown>;
+      object = { ...current, metadata: current.metadata, spec: { ...(current.spec as object), nodeName: spec.nodeName }, status: object.status ?? current.status };
     } else if (options.subresource === 'finalize') {
       const spec = (object.spec ?? {}) as Record<string, unknown>;
       object = { ...current, metadata: object.metadata, spec: { ...(current.spec as object), finalizers: spec.finalizers } };
@@ -270,7 +274,9 @@ export class ResourceStore {
     }
     const fieldErrors = [
       ...validateObjectMetaUpdate(object, current, this.def),
-      ...(options.subresource
+      ...(options.subresource === 'binding'
+        ? []
+        : options.subresource
         ? this.def.strategy.validateStatusUpdate?.(object, current, ctx) ?? []
         : [...this.def.strategy.validate(object, ctx), ...(this.def.strategy.validateUpdate?.(object, current, ctx) ?? [])]),
     ];

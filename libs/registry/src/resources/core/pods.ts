@@ -80,7 +80,7 @@ export const podDefinition: ResourceDefinition = {
   shortNames: ['po'],
   categories: ['all'],
   verbs: objectVerbs,
-  subresources: ['status'],
+  subresources: ['status', 'binding'],
   tracksGeneration: false,
   hasStatus: true,
   schema: podSchema,

@@ -1,0 +1,42 @@
+// POST pods/{name}/binding: the scheduler's Binding assigns a pod to a node, once (409 when the
+// pod is already bound), and marks it PodScheduled.
+import { KubeObject } from '@plinth/api';
+import { badRequest, conflict } from '@plinth/machinery';
+import { readBody } from '../http/body';
+import { writeAny } from '../output';
+import { RequestScope } from '../scope';
+import { parseWriteOptions } from '../write-options';
+import { rfc3339 } from '@plinth/registry';
+
+interface Binding {
+  metadata?: { name?: string };
+  target?: { kind?: string; name?: string };
+}
+
+export async function createBinding(scope: RequestScope): Promise<void> {
+  const options = parseWriteOptions(scope.query, 'CreateOptions');
+  let binding: Binding;
+  try {
+    binding = JSON.parse((await readBody(scope.req)).toString('utf8')) as Binding;
+  } catch (err) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+  }
+  const node = binding.target?.name ?? '';
+  if (!node) throw badRequest('Binding.target.name is required');
+  const now = rfc3339(scope.server.clock.now());
+  await scope.store.update(
+    scope.info.namespace,
+    scope.info.name,
+    (current: KubeObject | null) => {
+      if (!current) throw badRequest(`pods "${scope.info.name}" not found`);
+      const spec = (current.spec ?? {}) as { nodeName?: string };
+      if (spec.nodeName) throw conflict(scope.store.qualifiedResource, scope.info.name, `pod ${scope.info.name} is already assigned to node "${spec.nodeName}"`);
+      const status = (current.status ?? {}) as { conditions?: { type: string }[] };
+      const conditions = [...(status.conditions ?? []).filter((c) => c.type !== 'PodScheduled'), { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: now }];
+      return { ...current, spec: { ...spec, nodeName: node }, status: { ...status, conditions } };
+    },
+    { dryRun: options.dryRun, subresource: 'binding' },
+    false,
+  );
+  writeAny(scope, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+}
