@@ -1,0 +1,4 @@
+export { simAnnotations, defaultRunSeconds } from './annotations';
+export { simulatedNode, SimulatedNodeOptions } from './nodes';
+export { chooseNode, nodeFits } from './scheduler';
+export { nextPodStatus, PodProgress } from './pod-lifecycle';

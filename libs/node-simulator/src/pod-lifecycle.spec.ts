@@ -1,0 +1,53 @@
+import { KubeObject } from '@plinth/api';
+import { simAnnotations } from './annotations';
+import { nextPodStatus } from './pod-lifecycle';
+
+const t0 = Date.UTC(2026, 0, 1, 0, 0, 0);
+
+function pod(restartPolicy: string, annotations: Record<string, string> = {}, status?: Record<string, unknown>): KubeObject {
+  return { metadata: { name: 'p', uid: 'u1', annotations }, spec: { restartPolicy, nodeName: 'n1', containers: [{ name: 'main', image: 'busybox' }] }, status };
+}
+
+function step(p: KubeObject, now: number): KubeObject {
+  const next = nextPodStatus(p, '10.0.0.1', now);
+  return next.status ? { ...p, status: next.status } : p;
+}
+
+describe('nextPodStatus', () => {
+  it('runs a Never pod for a second by default, then succeeds with exit code 0', () => {
+    const started = step(pod('Never'), t0);
+    expect(started.status).toMatchObject({ phase: 'Running', startTime: '2026-01-01T00:00:00Z' });
+    expect(nextPodStatus(started, '10.0.0.1', t0 + 500).status).toBeNull();
+    expect(nextPodStatus(started, '10.0.0.1', t0 + 500).recheckAfterMs).toBe(500);
+    const done = step(started, t0 + 1000);
+    expect(done.status).toMatchObject({ phase: 'Succeeded' });
+    expect((done.status as { containerStatuses: { state: { terminated: { exitCode: number } } }[] }).containerStatuses[0].state.terminated.exitCode).toBe(0);
+    expect(nextPodStatus(done, '10.0.0.1', t0 + 5000)).toEqual({ status: null, recheckAfterMs: null });
+  });
+
+  it('fails with the annotated exit code and reports the annotated condition', () => {
+    const p = pod('Never', { [simAnnotations.exitCode]: '42', [simAnnotations.runSeconds]: '2', [simAnnotations.condition]: 'DisruptionTarget' });
+    const done = step(step(p, t0), t0 + 2000);
+    expect(done.status).toMatchObject({ phase: 'Failed' });
+    const status = done.status as { conditions: { type: string; status: string }[]; containerStatuses: { state: { terminated: { exitCode: number; reason: string } } }[] };
+    expect(status.containerStatuses[0].state.terminated).toMatchObject({ exitCode: 42, reason: 'Error' });
+    expect(status.conditions).toContainEqual(expect.objectContaining({ type: 'DisruptionTarget', status: 'True' }));
+  });
+
+  it('keeps an Always pod Running and becomes Ready after the ready delay', () => {
+    const started = step(pod('Always', { [simAnnotations.readySeconds]: '3' }), t0);
+    const ready = (s: KubeObject) => (s.status as { conditions: { type: string; status: string }[] }).conditions.find((c) => c.type === 'Ready')?.status;
+    expect(ready(started)).toBe('False');
+    expect(nextPodStatus(started, '10.0.0.1', t0).recheckAfterMs).toBe(3000);
+    const later = step(started, t0 + 3000);
+    expect(ready(later)).toBe('True');
+    expect(nextPodStatus(later, '10.0.0.1', t0 + 1e9)).toEqual({ status: null, recheckAfterMs: null });
+  });
+
+  it('restarts the container of an OnFailure pod that fails', () => {
+    const p = pod('OnFailure', { [simAnnotations.exitCode]: '1' });
+    const restarted = step(step(p, t0), t0 + 1000);
+    expect(restarted.status).toMatchObject({ phase: 'Running' });
+    expect((restarted.status as { containerStatuses: { restartCount: number }[] }).containerStatuses[0].restartCount).toBe(1);
+  });
+});

@@ -1,0 +1,155 @@
+// TLS helpers for the security tests: certificates made with node-forge (signed by the cluster CA
+// that plinth generated, or by CAs the tests make up) and HTTPS requests over real TLS
+// connections that trust the server's CA and present whatever credentials the test gives.
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
+import { md, pki } from 'node-forge';
+
+export interface KeyPair {
+  certPem: string;
+  keyPem: string;
+}
+
+// CertificateAuthority can sign client certificates.
+export interface CertificateAuthority extends KeyPair {
+  cert: pki.Certificate;
+  key: pki.rsa.PrivateKey;
+}
+
+const hour = 3600_000;
+let serial = 0x5000;
+
+function newKey(): { pem: string; key: pki.rsa.PrivateKey } {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  return { pem, key: pki.privateKeyFromPem(pem) };
+}
+
+function build(subject: { cn: string; orgs?: string[] }, issuer: CertificateAuthority | null, ca: boolean): CertificateAuthority {
+  const { pem, key } = newKey();
+  const cert = pki.createCertificate();
+  cert.publicKey = pki.setRsaPublicKey(key.n, key.e);
+  cert.serialNumber = (serial++).toString(16);
+  cert.validity.notBefore = new Date(Date.now() - hour);
+  cert.validity.notAfter = new Date(Date.now() + 24 * hour);
+  const attrs = [{ name: 'commonName', value: subject.cn }, ...(subject.orgs ?? []).map((value) => ({ name: 'organizationName', value }))];
+  cert.setSubject(attrs);
+  cert.setIssuer(issuer ? issuer.cert.subject.attributes : attrs);
+  cert.setExtensions(
+    ca
+      ? [
+          { name: 'basicConstraints', cA: true, critical: true },
+          { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+        ]
+      : [
+          { name: 'basicConstraints', cA: false },
+          { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+          { name: 'extKeyUsage', clientAuth: true },
+        ],
+  );
+  cert.sign(issuer ? issuer.key : key, md.sha256.create());
+  return { cert, key, certPem: pki.certificateToPem(cert), keyPem: pem };
+}
+
+// newCertificateAuthority makes a self-signed CA that plinth knows nothing about (until a flag
+// names its file).
+export function newCertificateAuthority(cn: string): CertificateAuthority {
+  return build({ cn }, null, true);
+}
+
+// clusterCertificateAuthority loads the CA plinth generated under <dataDir>/pki.
+export function clusterCertificateAuthority(dataDir: string): CertificateAuthority {
+  const certPem = readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8');
+  const keyPem = readFileSync(join(dataDir, 'pki', 'ca.key'), 'utf8');
+  return { certPem, keyPem, cert: pki.certificateFromPem(certPem), key: pki.privateKeyFromPem(keyPem) };
+}
+
+// issueClientCertificate signs a client certificate: CN is the user, each O a group.
+export function issueClientCertificate(issuer: CertificateAuthority, cn: string, orgs: string[] = []): KeyPair {
+  const { certPem, keyPem } = build({ cn, orgs }, issuer, false);
+  return { certPem, keyPem };
+}
+
+export function writePem(path: string, pem: string): string {
+  writeFileSync(path, pem);
+  return path;
+}
+
+export interface TlsResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+export interface TlsRequestOptions {
+  // ca is the server's CA, which the client verifies the serving certificate against.
+  ca: string;
+  // clientCert is presented in the TLS handshake.
+  clientCert?: KeyPair;
+  token?: string;
+  headers?: Record<string, string | string[]>;
+  body?: unknown;
+}
+
+// tlsRequest makes one request on its own TLS connection (no agent, so no session reuse between
+// identities).
+export function tlsRequest(base: string, method: string, path: string, options: TlsRequestOptions): Promise<TlsResponse> {
+  const url = new URL(path, base);
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const headers: Record<string, string | string[]> = {
+    accept: 'application/json',
+    ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
+    ...(options.headers ?? {}),
+  };
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        headers,
+        agent: false,
+        ca: options.ca,
+        ...(options.clientCert ? { cert: options.clientCert.certPem, key: options.clientCert.keyPem } : {}),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+// eventually retries an assertion until it passes (RBAC reaches the authorizer's cache through a
+// watch, a little after the write).
+export async function eventually(check: () => Promise<void>, timeoutMs = 10000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
