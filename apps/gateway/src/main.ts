@@ -1,5 +1,7 @@
-// The gateway: the HTTP API over the storage service. Flags as the all-in-one, plus
-// --storage-address host:port of the storage service (default 127.0.0.1:7443).
+// The gateway: the HTTP API over the storage service, asking the authz service whether each
+// request is allowed. Flags as the all-in-one, plus --storage-address host:port of the storage
+// service (default 127.0.0.1:7443) and --nats-url of the NATS the authz service answers on
+// (default nats://127.0.0.1:4222).
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { defaultServerFlags, FlagError, parseServerFlags } from '@plinth/apiserver';
@@ -8,7 +10,7 @@ import { GatewayModule } from './gateway.module';
 async function main(): Promise<void> {
   let flags;
   try {
-    flags = parseServerFlags(process.argv.slice(2), { ...defaultServerFlags, storageAddress: '127.0.0.1:7443', dataDir: '.plinth-gateway' });
+    flags = parseServerFlags(process.argv.slice(2), { ...defaultServerFlags, storageAddress: '127.0.0.1:7443', natsUrl: 'nats://127.0.0.1:4222', dataDir: '.plinth-gateway' });
   } catch (err) {
     if (err instanceof FlagError) {
       console.error(`Error: ${err.message}`);

@@ -1,14 +1,17 @@
 // ApiServerHost runs the API server inside a Nest application: it assembles the server over the
 // app's ObjectStore, creates the system namespaces, serves HTTPS and writes the admin
-// kubeconfig on bootstrap, and closes the listener on shutdown.
+// kubeconfig on bootstrap, and closes the listener on shutdown. With --nats-url it asks the
+// authz app over NATS; without, it runs RBAC in process.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Server } from 'node:https';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { adminKubeconfig, ApiServer, assembleApiServer, ClusterPki, ensureClusterPki, ensureSystemNamespaces, listenHttps, NamespaceFinalizer, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { connect, NatsConnection } from 'nats';
+import { adminKubeconfig, ApiServer, assembleApiServer, Authorizer, ClusterPki, ensureClusterPki, ensureSystemNamespaces, listenHttps, NamespaceFinalizer, openApiRoutes, ServerFlags } from '@plinth/apiserver';
 import { realClock } from '@plinth/machinery';
 import { LocalAuthorization } from '@plinth/authz';
-import { builtinDefinitions } from '@plinth/registry';
+import { NatsAuthorizer } from '@plinth/authz-nats';
+import { builtinDefinitions, ResourceDefinition } from '@plinth/registry';
 import { HistoryCompactor, ObjectStore } from '@plinth/storage';
 import { OBJECT_STORE } from '../storage/object-store.token';
 
@@ -21,6 +24,8 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
   private compactor: HistoryCompactor | null = null;
   private namespaceFinalizer: NamespaceFinalizer | null = null;
   private authorization: LocalAuthorization | null = null;
+  private nats: NatsConnection | null = null;
+  private natsAuthorizer: NatsAuthorizer | null = null;
   private bootstrapped = false;
   apiServer: ApiServer | null = null;
   port = 0;
@@ -36,10 +41,9 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
     const pki = ensureClusterPki(dataDir, { dns: ['localhost', 'plinth'], ips: uniqueIps(['127.0.0.1', '::1', this.flags.bindAddress]) });
     const flags = withPkiDefaults(this.flags, pki);
     const definitions = builtinDefinitions();
-    this.authorization = new LocalAuthorization(this.store, definitions, realClock, (err) => this.logger.warn(`authorization: ${(err as Error).message}`));
-    await this.authorization.start();
+    const authorizer = await this.startAuthorizer(definitions);
     this.apiServer = assembleApiServer({
-      authorizer: this.authorization.authorizer,
+      authorizer,
       flags,
       storage: this.store,
       definitions,
@@ -74,11 +78,28 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
     this.compactor?.stop();
     this.namespaceFinalizer?.stop();
     this.authorization?.stop();
+    this.natsAuthorizer?.close();
     this.apiServer?.close();
+    if (this.nats && !this.nats.isClosed()) await this.nats.drain();
     const https = this.https;
     if (!https) return;
     https.closeAllConnections();
     await new Promise<void>((done) => https.close(() => done()));
+  }
+
+  // startAuthorizer asks the authz app over NATS when --nats-url is set; that app owns the
+  // bootstrap policy and the ClusterRole aggregation. Otherwise (the all-in-one) RBAC, its
+  // bootstrap and aggregation run here.
+  private async startAuthorizer(definitions: ResourceDefinition[]): Promise<Authorizer> {
+    if (this.flags.natsUrl) {
+      this.nats = await connect({ servers: this.flags.natsUrl.split(','), name: 'plinth-gateway', maxReconnectAttempts: -1 });
+      this.natsAuthorizer = new NatsAuthorizer(this.nats);
+      await this.natsAuthorizer.ready();
+      return this.natsAuthorizer;
+    }
+    this.authorization = new LocalAuthorization(this.store, definitions, realClock, (err) => this.logger.warn(`authorization: ${(err as Error).message}`));
+    await this.authorization.start();
+    return this.authorization.authorizer;
   }
 }
 

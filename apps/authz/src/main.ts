@@ -1,0 +1,30 @@
+// The authz service: RBAC over the storage service, answering gateways over NATS. Run it with
+// `node -r ./tools/register.js apps/authz/src/main.ts [--storage-address host:port]
+// [--nats-url nats://host:port]`; authz-config.ts lists its flags and environment. Replicas
+// share the load in one NATS queue group.
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FlagError, parseAuthzConfig } from './authz-config';
+import { AuthzModule } from './authz.module';
+
+async function bootstrap(): Promise<void> {
+  let config;
+  try {
+    config = parseAuthzConfig(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (err instanceof FlagError) {
+      console.error(`Error: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const app = await NestFactory.createApplicationContext(AuthzModule.forConfig(config), { logger: ['log', 'warn', 'error', 'fatal'] });
+  // useProcessExit ends the process with status 0 once the shutdown hooks ran.
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+}
+
+bootstrap().catch((err: unknown) => {
+  Logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err), 'AuthzService');
+  process.exit(1);
+});

@@ -1,0 +1,139 @@
+// NatsAuthorizer is the Authorizer of a remote authz service: the gateway asks it every
+// question over NATS request/reply and keeps the decisions for a short while, dropping them
+// all when the service publishes that the policy changed (and when the connection was lost,
+// since messages may have been missed meanwhile).
+//
+// system:masters is allowed without asking, as kube-apiserver's privileged-group authorizer
+// allows it in process before any webhook: the cluster's administrators keep access while the
+// authz service is down.
+//
+// A question that gets no answer fails with AuthorizerUnavailableError, which the API server
+// answers with 500 "Internal error occurred: ...", as kube-apiserver answers a failing
+// authorizer.
+import { ErrorCode, MsgHdrs, NatsConnection, NatsError, Status, Subscription } from 'nats';
+import { Clock, realClock } from '@plinth/machinery';
+import { Attributes, AuthorizationResult, SubjectRulesReviewStatus, SystemPrivilegedGroup, UserInfo } from '@plinth/rbac';
+import { SpanKind, withSpan } from '@plinth/telemetry';
+import { DecisionCache, decisionKey } from './decision-cache';
+import { Authorizer, AuthorizeRequest, decodeReply, encode, protocolVersion, RulesReviewRequest, Subjects, subjectsFor } from './protocol';
+import { headersWithContext, Operation, spanAttributes, spanNames } from './tracing';
+
+export interface NatsAuthorizerOptions {
+  subjectPrefix?: string;
+  // timeoutMs bounds each request (5000 when absent).
+  timeoutMs?: number;
+  // allowedTtlMs and deniedTtlMs are how long decisions are kept (10 s and 1 s when absent);
+  // 0 keeps none.
+  allowedTtlMs?: number;
+  deniedTtlMs?: number;
+  // maxCachedDecisions bounds the cache (8192 when absent, as the webhook authorizer's).
+  maxCachedDecisions?: number;
+  clock?: Clock;
+}
+
+// AuthorizerUnavailableError is a question no authz replica answered: none is subscribed, the
+// answer did not come in time, or the connection is closed.
+export class AuthorizerUnavailableError extends Error {
+  override name = 'AuthorizerUnavailableError';
+}
+
+export class NatsAuthorizer implements Authorizer {
+  private readonly subjects: Subjects;
+  private readonly timeoutMs: number;
+  private readonly cache: DecisionCache;
+  private readonly policyChanged: Subscription;
+  private readonly status: AsyncIterable<Status> & { stop?: () => void };
+
+  constructor(
+    private readonly nc: NatsConnection,
+    options: NatsAuthorizerOptions = {},
+  ) {
+    this.subjects = subjectsFor(options.subjectPrefix);
+    this.timeoutMs = options.timeoutMs ?? 5000;
+    this.cache = new DecisionCache({
+      allowedTtlMs: options.allowedTtlMs ?? 10_000,
+      deniedTtlMs: options.deniedTtlMs ?? 1_000,
+      maxEntries: options.maxCachedDecisions ?? 8192,
+      clock: options.clock ?? realClock,
+    });
+    this.policyChanged = nc.subscribe(this.subjects.policyChanged, { callback: () => this.cache.clear() });
+    this.status = nc.status();
+    void this.clearOnReconnect();
+  }
+
+  // ready resolves once the server has the policy-changed subscription.
+  ready(): Promise<void> {
+    return this.nc.flush();
+  }
+
+  // cachedDecisions is the number of decisions kept.
+  get cachedDecisions(): number {
+    return this.cache.size;
+  }
+
+  async authorize(attrs: Attributes): Promise<AuthorizationResult> {
+    if (attrs.user.groups.includes(SystemPrivilegedGroup)) {
+      return { decision: 'Allow', reason: '', evaluationError: '', resolutionErrors: [] };
+    }
+    const key = decisionKey(attrs);
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const generation = this.cache.generation;
+    const request: AuthorizeRequest = { version: protocolVersion, attributes: attrs };
+    const result = await this.request<AuthorizationResult>('Authorize', this.subjects.authorize, request);
+    this.cache.set(key, result, generation);
+    return result;
+  }
+
+  rulesReview(user: UserInfo, namespace: string): Promise<SubjectRulesReviewStatus> {
+    const request: RulesReviewRequest = { version: protocolVersion, user, namespace };
+    return this.request<SubjectRulesReviewStatus>('RulesReview', this.subjects.rules, request);
+  }
+
+  // close stops following policy changes; the connection stays open for its owner.
+  close(): void {
+    this.status.stop?.();
+    if (!this.policyChanged.isClosed()) this.policyChanged.unsubscribe();
+    this.cache.clear();
+  }
+
+  private request<T>(operation: Operation, subject: string, request: unknown): Promise<T> {
+    return withSpan(
+      spanNames[operation],
+      spanAttributes(subject),
+      async () => {
+        const headers: MsgHdrs | undefined = headersWithContext();
+        let reply;
+        try {
+          reply = await this.nc.request(subject, encode(request), { timeout: this.timeoutMs, headers });
+        } catch (err) {
+          throw this.unavailable(subject, err);
+        }
+        return decodeReply<T>(reply.data);
+      },
+      { kind: SpanKind.CLIENT },
+    );
+  }
+
+  private unavailable(subject: string, err: unknown): Error {
+    if (!(err instanceof NatsError)) return err instanceof Error ? err : new Error(String(err));
+    switch (err.code) {
+      case ErrorCode.NoResponders:
+        return new AuthorizerUnavailableError(`no authorization service is answering on ${subject}`);
+      case ErrorCode.Timeout:
+        return new AuthorizerUnavailableError(`the authorization service did not answer on ${subject} within ${this.timeoutMs} ms`);
+      case ErrorCode.ConnectionClosed:
+      case ErrorCode.ConnectionDraining:
+      case ErrorCode.Disconnect:
+        return new AuthorizerUnavailableError(`the connection to the authorization service is closed (${subject})`);
+      default:
+        return new AuthorizerUnavailableError(`asking the authorization service on ${subject}: ${err.message}`);
+    }
+  }
+
+  private async clearOnReconnect(): Promise<void> {
+    for await (const status of this.status) {
+      if (status.type === 'disconnect' || status.type === 'reconnect') this.cache.clear();
+    }
+  }
+}
