@@ -213,4 +213,14 @@ spec:
     expect(status.stdout.trim()).toBe('daemonset.apps/kc-list patched');
     expect((await k(['get', 'ds', 'kc-list', '-o', 'jsonpath={.status.numberReady}'])).stdout).toBe('2');
   });
+
+  it('issues a service-account token with kubectl create token', async () => {
+    await k(['create', 'serviceaccount', 'kc-robot']);
+    const token = await k(['create', 'token', 'kc-robot', '--duration=10m']);
+    expect(token.stderr).toBe('');
+    expect(token.stdout.trim().split('.')).toHaveLength(3);
+    const claims = JSON.parse(Buffer.from(token.stdout.trim().split('.')[1], 'base64url').toString('utf8'));
+    expect(claims.sub).toBe('system:serviceaccount:default:kc-robot');
+    expect(claims.exp - claims.iat).toBe(600);
+  });
 });

@@ -139,6 +139,17 @@ describe('authentication over TLS against the all-in-one process', () => {
       expect(res.status).toBe(401);
       expect(res.json).toEqual(unauthorizedStatus);
     });
+
+    it('stops authenticating a token once its service account is deleted (--service-account-lookup)', async () => {
+      expect((await call('POST', '/api/v1/namespaces/robots/serviceaccounts', { clientCert: admin, body: { metadata: { name: 'ephemeral' } } })).status).toBe(201);
+      const issued = await call('POST', '/api/v1/namespaces/robots/serviceaccounts/ephemeral/token', { clientCert: admin, body: { spec: {} } });
+      const token: string = issued.json.status.token;
+      expect((await whoami({ token })).username).toBe('system:serviceaccount:robots:ephemeral');
+      expect((await call('DELETE', '/api/v1/namespaces/robots/serviceaccounts/ephemeral', { clientCert: admin })).status).toBe(200);
+      const res = await call('POST', selfSubjectReviews, { token, body: {} });
+      expect(res.status).toBe(401);
+      expect(res.json).toEqual(unauthorizedStatus);
+    });
   });
 
   describe('impersonation', () => {

@@ -1,6 +1,7 @@
 // assembleApiServer builds a ready ApiServer from flags, a store and the type definitions: the
 // one composition used by the all-in-one process, the gateway app and the tests.
-import { Clock, realClock } from '@plinth/machinery';
+import { Clock, isStatusError, realClock } from '@plinth/machinery';
+import { ServiceAccountTokenLookup } from '@plinth/authn';
 import { ObjectStore } from '@plinth/storage';
 import { parseRuntimeConfig, ResourceCatalog, ResourceDefinition } from '@plinth/registry';
 import { parseFeatureGates } from './feature-gates';
@@ -26,7 +27,8 @@ export interface AssembleOptions {
 
 export function assembleApiServer(options: AssembleOptions): ApiServer {
   const catalog = new ResourceCatalog(options.definitions, parseRuntimeConfig(options.flags.runtimeConfig));
-  const auth = { authenticator: new AuthnAuthenticator(authenticationConfig(options.flags)), authorizer: options.authorizer };
+  const authentication = authenticationConfig(options.flags);
+  const auth = { authenticator: new AuthnAuthenticator(authentication), authorizer: options.authorizer };
   const context = new ServerContext(catalog, options.storage, options.clock ?? realClock, parseFeatureGates(options.flags.featureGates), {
     aliases: options.flags.k8sAliases,
     minRequestTimeoutSeconds: options.flags.minRequestTimeoutSeconds,
@@ -34,6 +36,9 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
     watchCache: options.flags.watchCache,
   }, auth);
   context.serviceAccountTokens = serviceAccountTokenSigning(options.flags);
+  // A service-account token dies with its account (and bound pod or secret), as
+  // --service-account-lookup does by default.
+  if (authentication.serviceAccountTokens) authentication.serviceAccountTokens.lookup = objectLookup(context);
   return new ApiServer(context, healthChecks(options), options.extraRoutes?.(catalog) ?? []);
 }
 
@@ -57,5 +62,19 @@ function healthChecks(options: AssembleOptions): Record<HealthEndpoint, HealthCh
     healthz: common,
     livez: common,
     readyz: [...common, { name: 'informer-sync', check: ok }, { name: 'shutdown', check: ok }],
+  };
+}
+
+function objectLookup(context: ServerContext): ServiceAccountTokenLookup {
+  return async (resource, namespace, name) => {
+    const def = context.catalog.lookup('', 'v1', resource);
+    if (!def) return null;
+    try {
+      const object = await context.storeFor(def).get(namespace, name);
+      return { uid: object.metadata.uid ?? '', deletionTimestamp: object.metadata.deletionTimestamp };
+    } catch (err) {
+      if (isStatusError(err) && err.code === 404) return null;
+      throw err;
+    }
   };
 }

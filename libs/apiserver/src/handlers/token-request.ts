@@ -41,7 +41,9 @@ export async function createToken(scope: RequestScope): Promise<void> {
     now: scope.server.clock.now(),
   });
   scope.response.warnings.push(...issued.warnings);
-  const apiVersion = scope.clientGroup === '' ? 'authentication.platform.io/v1' : 'authentication.platform.io/v1';
+  // kubectl's typed client names TokenRequest authentication.k8s.io/v1; answer in the group
+  // the request body used (the k8s.io alias only when aliases are served).
+  const apiVersion = body.apiVersion === 'authentication.k8s.io/v1' && scope.server.options.aliases ? 'authentication.k8s.io/v1' : 'authentication.platform.io/v1';
   writeAny(scope, 201, {
     kind: 'TokenRequest',
     apiVersion,

@@ -7,7 +7,8 @@ import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '@plinth
 // maxRequestBodyBytes is kube-apiserver's default limit (3 MiB).
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
-export const decodableMediaTypes = ['application/json', 'application/yaml', 'application/vnd.platform.protobuf'];
+// decodableMediaTypes are the request bodies the server reads (protobuf bodies are not read yet).
+export const decodableMediaTypes = ['application/json', 'application/yaml'];
 
 export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
