@@ -1,12 +1,13 @@
 // The gateway section: HTTPS requests to the distributed gateway (gateway → gRPC storage
 // service → etcd, three processes) beside the etcd3 client doing the same work on the same
 // etcd, in one run.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
-import { startEtcd } from '@plinth/testing';
-import { startGateway, startStorageService } from './processes';
+import { startEtcd, startNats } from '@plinth/testing';
+import { startAuthz, startGateway, startStorageService } from './processes';
 import { Figures, formatRow, header, runConcurrent, summarize } from './stats';
 
 const inFlight = 16;
@@ -17,14 +18,17 @@ interface HttpsClient {
   stream(path: string, onLine: (line: string) => void): () => void;
 }
 
-function httpsClient(port: number, dataDir: string): HttpsClient {
+// httpsClient talks to the gateway as the administrator (client certificate), or as a token
+// user, whose requests the authz app decides.
+function httpsClient(port: number, dataDir: string, token?: string): HttpsClient {
   const pki = (name: string) => readFileSync(join(dataDir, 'pki', name), 'utf8');
-  const agent = new Agent({ keepAlive: true, maxSockets: inFlight * 2, ca: pki('ca.crt'), cert: pki('admin.crt'), key: pki('admin.key') });
+  const agent = new Agent({ keepAlive: true, maxSockets: inFlight * 2, ca: pki('ca.crt'), ...(token ? {} : { cert: pki('admin.crt'), key: pki('admin.key') }) });
+  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   return {
     call(method, path, body, contentType = 'application/json') {
       return new Promise((resolve, reject) => {
         const data = body === undefined ? undefined : JSON.stringify(body);
-        const req = request({ host: '127.0.0.1', port, method, path, agent, headers: data ? { 'content-type': contentType, 'content-length': Buffer.byteLength(data) } : {} }, (res) => {
+        const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { ...auth, ...(data ? { 'content-type': contentType, 'content-length': Buffer.byteLength(data) } : {}) } }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
@@ -35,7 +39,7 @@ function httpsClient(port: number, dataDir: string): HttpsClient {
     },
     stream(path, onLine) {
       let buffer = '';
-      const req = request({ host: '127.0.0.1', port, method: 'GET', path, agent }, (res) => {
+      const req = request({ host: '127.0.0.1', port, method: 'GET', path, agent, headers: auth }, (res) => {
         res.on('data', (c: Buffer) => {
           buffer += c.toString();
           let nl: number;
@@ -58,10 +62,15 @@ function expect2xx(res: { status: number; body: string }): void {
 
 export async function gatewayBench(counts: { writes: number; reads: number; lists: number; watches: number }): Promise<string[]> {
   const etcdServer = await startEtcd({ progressNotifyInterval: '5s' });
+  const nats = await startNats();
   const storage = await startStorageService(etcdServer.endpoint);
-  const gateway = await startGateway(storage.address);
+  const authz = await startAuthz(storage.address, nats.url);
+  const tokens = join(mkdtempSync(join(tmpdir(), 'plinth-bench-tokens-')), 'tokens.csv');
+  writeFileSync(tokens, 'bench-reader-token,bench-reader,bench-reader-uid\n');
+  const gateway = await startGateway(storage.address, nats.url, ['--token-auth-file', tokens]);
   const etcd = new Etcd3({ hosts: [etcdServer.endpoint] });
   const http = httpsClient(gateway.port, gateway.dataDir);
+  const reader = httpsClient(gateway.port, gateway.dataDir, 'bench-reader-token');
   const lines = [`gateway: HTTPS to the distributed gateway (gateway → storage service → etcd) vs etcd3 directly, ${inFlight} in flight`, header];
   try {
     const rows: [string, Figures, Figures][] = [];
@@ -93,10 +102,31 @@ export async function gatewayBench(counts: { writes: number; reads: number; list
     );
     lines.push('', 'gateway: server-side apply beside a plain update (merge patch), same objects', header.replace('ops/s', 'upd/s').replace(/ops\/s(?!.*ops\/s)/, 'apl/s'));
     lines.push(formatRow('update vs apply (PATCH namespace)', update, applied));
+
+    // The cost of authorization: a user the authz app decides for (over NATS), each GET a new
+    // question (cold decision cache) or the same one again (warm), beside the administrator,
+    // whom the gateway allows without asking (system:masters).
+    expect2xx(
+      await http.call('POST', '/apis/rbac.authorization.platform.io/v1/clusterrolebindings', {
+        metadata: { name: 'bench-reader' },
+        roleRef: { apiGroup: 'rbac.authorization.platform.io', kind: 'ClusterRole', name: 'view' },
+        subjects: [{ kind: 'User', name: 'bench-reader', apiGroup: 'rbac.authorization.platform.io' }],
+      }),
+    );
+    await waitUntil(async () => (await reader.call('GET', '/api/v1/namespaces/default/serviceaccounts')).status === 200);
+    for (let i = 0; i < counts.writes; i++) expect2xx(await http.call('POST', '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: `sa-${i}` } }));
+    const asAdmin = await runConcurrent(counts.writes, inFlight, (i) => http.call('GET', `/api/v1/namespaces/default/serviceaccounts/sa-${i}`).then(expect2xx));
+    const cold = await runConcurrent(counts.writes, inFlight, (i) => reader.call('GET', `/api/v1/namespaces/default/serviceaccounts/sa-${i}`).then(expect2xx));
+    const warm = await runConcurrent(counts.writes, inFlight, (i) => reader.call('GET', `/api/v1/namespaces/default/serviceaccounts/sa-${i}`).then(expect2xx));
+    lines.push('', 'gateway: authorization cost (GET serviceaccount): administrator (no question) beside a user decided by the authz app over NATS', header);
+    lines.push(formatRow('admin vs user, cold decision cache', asAdmin, cold));
+    lines.push(formatRow('admin vs user, warm decision cache', asAdmin, warm));
   } finally {
     etcd.close();
     await gateway.stop();
+    await authz.stop();
     await storage.stop();
+    await nats.stop();
     await etcdServer.stop();
   }
   return lines;
@@ -136,4 +166,12 @@ async function gatewayWatchLatency(http: HttpsClient, samples: number): Promise<
   }
   stop();
   return summarize(latencies, Number(process.hrtime.bigint() - t0) / 1e9);
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

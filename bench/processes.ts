@@ -45,11 +45,16 @@ export async function startStorageService(etcdEndpoint: string): Promise<{ addre
   return { address: proc.match[1], stop: proc.stop };
 }
 
-export async function startGateway(storageAddress: string): Promise<{ port: number; dataDir: string; stop(): Promise<void> }> {
+export async function startAuthz(storageAddress: string, natsUrl: string): Promise<{ stop(): Promise<void> }> {
+  const proc = await startNode('apps/authz/src/main.ts', ['--storage-address', storageAddress, '--nats-url', natsUrl], {}, /authz serving on/);
+  return { stop: proc.stop };
+}
+
+export async function startGateway(storageAddress: string, natsUrl: string, extraArgs: string[] = []): Promise<{ port: number; dataDir: string; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plinth-bench-gw-'));
   // BENCH_PROFILE_DIR writes a CPU profile of the gateway there (open it in Chrome DevTools).
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const proc = await startNode('apps/gateway/src/main.ts', ['--storage-address', storageAddress, '--port', '0', '--data-dir', dataDir], {}, /serving on https:\/\/[^\s]*:(\d+)/, profile);
+  const proc = await startNode('apps/gateway/src/main.ts', ['--storage-address', storageAddress, '--nats-url', natsUrl, '--port', '0', '--data-dir', dataDir, ...extraArgs], {}, /serving on https:\/\/[^\s]*:(\d+)/, profile);
   return {
     port: Number(proc.match[1]),
     dataDir,

@@ -6,10 +6,27 @@ import { AuthenticationConfig, authenticateRequest, HeaderMap } from '@plinth/au
 import { AuthenticationOutcome, Authenticator } from './ports';
 
 export class AuthnAuthenticator implements Authenticator {
+  // certificateUsers remembers, per TLS connection, who its client certificate authenticated:
+  // the certificate cannot change within a connection, and verifying the chain on every
+  // request would dominate the cost of small requests. Only requests without a bearer token,
+  // on a server without request-header authentication, use it.
+  private readonly certificateUsers = new WeakMap<object, AuthenticationOutcome>();
+
   constructor(private readonly config: AuthenticationConfig) {}
 
   async authenticate(req: IncomingMessage): Promise<AuthenticationOutcome> {
     const socket = req.socket as TLSSocket;
+    const certificateOnly = !req.headers.authorization && !this.config.requestHeader;
+    if (certificateOnly) {
+      const known = this.certificateUsers.get(socket);
+      if (known) return known;
+    }
+    const outcome = await this.authenticateUncached(req, socket);
+    if (certificateOnly && outcome.user) this.certificateUsers.set(socket, outcome);
+    return outcome;
+  }
+
+  private async authenticateUncached(req: IncomingMessage, socket: TLSSocket): Promise<AuthenticationOutcome> {
     const peer = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate(true) : undefined;
     const result = await authenticateRequest(
       { headers: req.headersDistinct as HeaderMap, peerCertificate: peer && Object.keys(peer).length > 0 ? peer : undefined },
