@@ -13,7 +13,7 @@ function constraints({ allowTesting }) {
     { sourceTag: 'type:backend', onlyDependOnLibsWithTags: ['type:core', 'type:storage', ...testing], bannedExternalImports: ['@nestjs/*', 'nats', '@grpc/*'] },
     { sourceTag: 'type:registry', onlyDependOnLibsWithTags: ['type:core', 'type:storage', ...testing], bannedExternalImports: transports },
     { sourceTag: 'type:server', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:registry', 'type:telemetry', ...testing], bannedExternalImports: transports },
-    { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:core', ...testing], bannedExternalImports: transports },
+    { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:core', 'type:client', ...testing], bannedExternalImports: transports },
     { sourceTag: 'type:proto', onlyDependOnLibsWithTags: [], bannedExternalImports: ['@nestjs/*', 'nats', 'etcd3'] },
     { sourceTag: 'type:telemetry', onlyDependOnLibsWithTags: [], bannedExternalImports: transports },
     { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:proto', 'type:telemetry', ...testing], bannedExternalImports: ['@nestjs/*', 'etcd3'] },

@@ -1,8 +1,9 @@
-// PlinthModule is the all-in-one process: the API server over the embedded store, in one
-// process with nothing else to install.
+// PlinthModule is the all-in-one process: the API server over the embedded store, with the
+// node simulator and controllers as clients of its HTTPS API, in one process with nothing
+// else to install.
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServerFlags } from '@plinth/apiserver';
-import { ApiServerHost, OBJECT_STORE, SERVER_FLAGS } from '@plinth/nest';
+import { ApiServerHost, ControllersHost, OBJECT_STORE, SERVER_FLAGS } from '@plinth/nest';
 import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
 import { join } from 'node:path';
 
@@ -15,6 +16,7 @@ export class PlinthModule {
         { provide: SERVER_FLAGS, useValue: flags },
         { provide: OBJECT_STORE, useFactory: (): ObjectStore => new EmbeddedObjectStore({ dataDir: join(flags.dataDir, 'store') }) },
         ApiServerHost,
+        ControllersHost,
       ],
     };
   }

@@ -30,6 +30,8 @@ export interface ServerFlags {
   requestHeaderGroupHeaders: string[];
   requestHeaderExtraHeadersPrefix: string[];
   anonymousAuth: boolean;
+  // simulatedNodes is how many nodes the node simulator registers in the all-in-one (0: none).
+  simulatedNodes: number;
 }
 
 export class FlagError extends Error {}
@@ -59,6 +61,7 @@ export const defaultServerFlags: ServerFlags = {
   requestHeaderGroupHeaders: [],
   requestHeaderExtraHeadersPrefix: [],
   anonymousAuth: false,
+  simulatedNodes: 3,
 };
 
 type Setter = (flags: ServerFlags, value: string) => void;
@@ -100,6 +103,7 @@ const setters: Record<string, Setter> = {
   'requestheader-group-headers': (f, v) => (f.requestHeaderGroupHeaders = list(v)),
   'requestheader-extra-headers-prefix': (f, v) => (f.requestHeaderExtraHeadersPrefix = list(v)),
   'anonymous-auth': (f, v) => (f.anonymousAuth = bool('anonymous-auth', v)),
+  'simulated-nodes': (f, v) => (f.simulatedNodes = int('simulated-nodes', v)),
 };
 
 const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth']);

@@ -29,11 +29,21 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
   private bootstrapped = false;
   apiServer: ApiServer | null = null;
   port = 0;
+  // listening resolves once the server serves HTTPS (other hosts in the process wait on it).
+  readonly listening: Promise<void>;
+  private markListening: () => void = () => undefined;
 
   constructor(
     @Inject(SERVER_FLAGS) private readonly flags: ServerFlags,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
-  ) {}
+  ) {
+    this.listening = new Promise((resolve) => (this.markListening = resolve));
+  }
+
+  // dataDirectory is where the PKI and the kubeconfig live.
+  get dataDirectory(): string {
+    return resolve(this.flags.dataDir);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     const dataDir = resolve(this.flags.dataDir);
@@ -72,6 +82,7 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
     const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
     writeFileSync(kubeconfigPath, adminKubeconfig(`https://${host === '0.0.0.0' ? '127.0.0.1' : host}:${this.port}`, pki), { mode: 0o600 });
     this.logger.log(`serving on https://${host}:${this.port}; admin kubeconfig: ${kubeconfigPath}`);
+    this.markListening();
   }
 
   async onApplicationShutdown(): Promise<void> {

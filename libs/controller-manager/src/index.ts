@@ -1,0 +1,1 @@
+export { NodeSimulator, NodeSimulatorOptions } from './node-simulator';

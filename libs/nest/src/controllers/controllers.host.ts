@@ -1,0 +1,45 @@
+// ControllersHost runs the node simulator (and the controllers) inside the all-in-one process
+// as clients of its own HTTPS API, exactly as separate processes would talk to the gateway.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ServerFlags } from '@plinth/apiserver';
+import { ApiClient } from '@plinth/client';
+import { NodeSimulator } from '@plinth/controller-manager';
+import { realClock } from '@plinth/machinery';
+import { ApiServerHost, SERVER_FLAGS } from '../apiserver/api-server.host';
+
+@Injectable()
+export class ControllersHost implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('controllers');
+  private client: ApiClient | null = null;
+  private simulator: NodeSimulator | null = null;
+
+  constructor(
+    @Inject(SERVER_FLAGS) private readonly flags: ServerFlags,
+    private readonly apiServer: ApiServerHost,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.apiServer.listening;
+    const pki = (name: string) => readFileSync(join(this.apiServer.dataDirectory, 'pki', name), 'utf8');
+    this.client = new ApiClient({
+      server: `https://127.0.0.1:${this.apiServer.port}`,
+      caPem: pki('ca.crt'),
+      certPem: pki('admin.crt'),
+      keyPem: pki('admin.key'),
+      userAgent: 'plinth-controller-manager/v1.28.0',
+    });
+    const onError = (err: unknown) => this.logger.warn((err as Error).message);
+    if (this.flags.simulatedNodes > 0) {
+      this.simulator = new NodeSimulator(this.client, realClock, { nodes: this.flags.simulatedNodes, onError });
+      await this.simulator.start();
+      this.logger.log(`node simulator running ${this.flags.simulatedNodes} nodes`);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.simulator?.stop();
+    this.client?.close();
+  }
+}
