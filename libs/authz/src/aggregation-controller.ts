@@ -1,7 +1,6 @@
 // ClusterRoleAggregator keeps the rules of every ClusterRole with an aggregationRule equal to
 // the union of the rules of the ClusterRoles its selectors match, rewriting them when roles
 // change (direct edits are overwritten), as Kubernetes' clusterrole-aggregation controller.
-import { KubeObject } from '@plinth/api';
 import { isStatusError } from '@plinth/machinery';
 import { ClusterRole, pendingAggregations } from '@plinth/rbac';
 import { ResourceStore } from '@plinth/registry';
