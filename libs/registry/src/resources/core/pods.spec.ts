@@ -37,7 +37,7 @@ describe('pod definition', () => {
       namespaced: true,
       shortNames: ['po'],
       categories: ['all'],
-      subresources: ['status'],
+      subresources: ['status', 'binding'],
       deleteReturnsObject: true,
       tracksGeneration: false,
     });
