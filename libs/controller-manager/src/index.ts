@@ -1,1 +1,3 @@
 export { NodeSimulator, NodeSimulatorOptions } from './node-simulator';
+export { TtlAfterFinishedController, expiresAt, finishedAt } from './ttl-after-finished';
+export { GarbageCollector } from './garbage-collector';

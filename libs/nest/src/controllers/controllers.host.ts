@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ServerFlags } from '@plinth/apiserver';
 import { ApiClient } from '@plinth/client';
-import { NodeSimulator } from '@plinth/controller-manager';
+import { GarbageCollector, NodeSimulator, TtlAfterFinishedController } from '@plinth/controller-manager';
 import { realClock } from '@plinth/machinery';
 import { ApiServerHost, SERVER_FLAGS } from '../apiserver/api-server.host';
 
@@ -14,6 +14,7 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
   private readonly logger = new Logger('controllers');
   private client: ApiClient | null = null;
   private simulator: NodeSimulator | null = null;
+  private controllers: { stop(): Promise<void> }[] = [];
 
   constructor(
     @Inject(SERVER_FLAGS) private readonly flags: ServerFlags,
@@ -36,9 +37,15 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
       await this.simulator.start();
       this.logger.log(`node simulator running ${this.flags.simulatedNodes} nodes`);
     }
+    const gc = new GarbageCollector(this.client, realClock, 4, onError);
+    const ttl = new TtlAfterFinishedController(this.client, realClock, 5, onError);
+    await gc.start();
+    await ttl.start();
+    this.controllers.push(gc, ttl);
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.controllers.map((c) => c.stop()));
     await this.simulator?.stop();
     this.client?.close();
   }

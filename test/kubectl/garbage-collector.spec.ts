@@ -1,0 +1,84 @@
+// The garbage collector and the TTL-after-finished controller in the all-in-one, through the
+// HTTP API: background, foreground and orphan propagation, and TTL deletion.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KubeObject } from '@plinth/api';
+import { ApiClient } from '@plinth/client';
+import { PlinthProcess, startPlinth } from '@plinth/testing-server';
+
+describe('garbage collection and TTL in the all-in-one', () => {
+  let plinth: PlinthProcess;
+  let client: ApiClient;
+  const jobs = '/apis/batch/v1/namespaces/default/jobs';
+  const pods = '/api/v1/namespaces/default/pods';
+
+  beforeAll(async () => {
+    plinth = await startPlinth(['--simulated-nodes', '0']);
+    const pki = (name: string) => readFileSync(join(plinth.dataDir, 'pki', name), 'utf8');
+    client = new ApiClient({ server: plinth.url, caPem: pki('ca.crt'), certPem: pki('admin.crt'), keyPem: pki('admin.key') });
+  }, 60000);
+
+  afterAll(async () => {
+    client?.close();
+    await plinth?.stop();
+  });
+
+  async function jobWithPods(name: string, extra: Record<string, unknown> = {}): Promise<KubeObject> {
+    const job = await client.create<KubeObject>(jobs, {
+      metadata: { name },
+      spec: { suspend: true, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } }, ...extra },
+    });
+    for (const i of [0, 1]) {
+      await client.create(pods, {
+        metadata: { name: `${name}-${i}`, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name, uid: job.metadata.uid, controller: true, blockOwnerDeletion: true }] },
+        spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] },
+      });
+    }
+    return job;
+  }
+
+  async function gone(path: string, timeoutMs = 15000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        await client.get(path);
+      } catch {
+        return;
+      }
+      if (Date.now() > deadline) throw new Error(`${path} still exists`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  it('deletes dependents after their owner is deleted in the background', async () => {
+    await jobWithPods('bg');
+    await client.delete(`${jobs}/bg`, { propagationPolicy: 'Background' });
+    await gone(`${pods}/bg-0`);
+    await gone(`${pods}/bg-1`);
+  });
+
+  it('deletes dependents first in the foreground, then the owner', async () => {
+    await jobWithPods('fg');
+    const deleting = await client.delete<KubeObject>(`${jobs}/fg`, { propagationPolicy: 'Foreground' });
+    expect(deleting.metadata.finalizers).toEqual(['foregroundDeletion']);
+    await gone(`${pods}/fg-0`);
+    await gone(`${jobs}/fg`);
+  });
+
+  it('orphans dependents with the orphan policy', async () => {
+    await jobWithPods('or');
+    await client.delete(`${jobs}/or`, { propagationPolicy: 'Orphan' });
+    await gone(`${jobs}/or`);
+    const pod = await client.get<KubeObject>(`${pods}/or-0`);
+    expect(pod.metadata.ownerReferences).toBeUndefined();
+  });
+
+  it('deletes a finished Job after ttlSecondsAfterFinished', async () => {
+    const job = await client.create<KubeObject>(jobs, {
+      metadata: { name: 'ttl' },
+      spec: { suspend: true, ttlSecondsAfterFinished: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
+    });
+    await client.update(`${jobs}/ttl/status`, { ...job, status: { conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] } });
+    await gone(`${jobs}/ttl`);
+  });
+});
