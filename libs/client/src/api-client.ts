@@ -41,7 +41,8 @@ export class ApiClient {
 
   constructor(private readonly credentials: ClientCredentials) {
     this.url = new URL(credentials.server);
-    this.agent = new Agent({ keepAlive: true, maxSockets: 16, ca: credentials.caPem, cert: credentials.certPem, key: credentials.keyPem });
+    // No socket limit: every watch holds a connection for its whole life.
+    this.agent = new Agent({ keepAlive: true, ca: credentials.caPem, cert: credentials.certPem, key: credentials.keyPem });
   }
 
   get<T = KubeObject>(path: string, query: Record<string, string> = {}): Promise<T> {

@@ -1,3 +1,4 @@
 export { NodeSimulator, NodeSimulatorOptions } from './node-simulator';
 export { TtlAfterFinishedController, expiresAt, finishedAt } from './ttl-after-finished';
 export { GarbageCollector } from './garbage-collector';
+export { DaemonSetController } from './daemonset-controller';

@@ -82,7 +82,14 @@ export class NodeSimulator {
     const nodeIP = ((node?.status as { addresses?: { type: string; address: string }[] } | undefined)?.addresses ?? []).find((a) => a.type === 'InternalIP')?.address ?? '';
     const progress = nextPodStatus(pod, nodeIP, this.clock.now());
     if (progress.status) {
-      await this.ignoreMissing(this.client.update(`${path}/status`, { ...pod, status: { ...(pod.status as object), ...progress.status } }));
+      try {
+        await this.client.update(`${path}/status`, { ...pod, status: { ...(pod.status as object), ...progress.status } });
+      } catch (err) {
+        if (isStatusError(err) && err.code === 404) return;
+        // Someone else wrote the pod since the informer saw it: look again shortly.
+        if (isStatusError(err) && err.code === 409) return this.queue.addAfter(key, 50);
+        throw err;
+      }
     }
     if (progress.recheckAfterMs !== null) this.queue.addAfter(key, progress.recheckAfterMs);
   }

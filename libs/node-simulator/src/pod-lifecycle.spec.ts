@@ -50,4 +50,12 @@ describe('nextPodStatus', () => {
     expect(restarted.status).toMatchObject({ phase: 'Running' });
     expect((restarted.status as { containerStatuses: { restartCount: number }[] }).containerStatuses[0].restartCount).toBe(1);
   });
+
+  it('gives every pod a valid IPv4 address', () => {
+    for (const uid of ['u1', 'a-long-uid-0000-1111-2222-333344445555', 'zzzzzzzzzzzz', '9f8e7d6c']) {
+      const status = nextPodStatus({ ...pod('Always'), metadata: { name: 'p', uid } }, '10.0.0.1', t0).status as { podIP: string };
+      expect(status.podIP).toMatch(/^10\.244\.(\d{1,3})\.(\d{1,3})$/);
+      expect(status.podIP.split('.').map(Number).every((n) => n >= 0 && n <= 255)).toBe(true);
+    }
+  });
 });

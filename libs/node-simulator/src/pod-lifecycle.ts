@@ -79,7 +79,7 @@ function conditions(now: number, ready: boolean, initialized = true): Record<str
 function podIP(pod: KubeObject): string {
   let h = 0;
   for (const ch of pod.metadata.uid ?? pod.metadata.name ?? '') h = (h * 31 + ch.charCodeAt(0)) >>> 0;
-  return `10.244.${(h >> 8) % 250}.${1 + (h % 250)}`;
+  return `10.244.${(h >>> 8) % 250}.${1 + (h % 250)}`;
 }
 
 function running(pod: KubeObject, startTime: string, nodeIP: string, now: number, since: number, restarts: number, ready: boolean, containers: ContainerSpec[]): Record<string, unknown> {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ServerFlags } from '@plinth/apiserver';
 import { ApiClient } from '@plinth/client';
-import { GarbageCollector, NodeSimulator, TtlAfterFinishedController } from '@plinth/controller-manager';
+import { DaemonSetController, GarbageCollector, NodeSimulator, TtlAfterFinishedController } from '@plinth/controller-manager';
 import { realClock } from '@plinth/machinery';
 import { ApiServerHost, SERVER_FLAGS } from '../apiserver/api-server.host';
 
@@ -39,9 +39,12 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
     }
     const gc = new GarbageCollector(this.client, realClock, 4, onError);
     const ttl = new TtlAfterFinishedController(this.client, realClock, 5, onError);
-    await gc.start();
-    await ttl.start();
-    this.controllers.push(gc, ttl);
+    const daemonSets = new DaemonSetController(this.client, realClock, 2, onError);
+    for (const [name, controller] of [['garbage collector', gc], ['ttl-after-finished', ttl], ['daemonset', daemonSets]] as const) {
+      await controller.start();
+      this.controllers.push(controller);
+      this.logger.log(`${name} controller running`);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
