@@ -2,3 +2,4 @@ export { NodeSimulator, NodeSimulatorOptions } from './node-simulator';
 export { TtlAfterFinishedController, expiresAt, finishedAt } from './ttl-after-finished';
 export { GarbageCollector } from './garbage-collector';
 export { DaemonSetController } from './daemonset-controller';
+export { JobController } from './job-controller';

@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { ServerFlags } from '@plinth/apiserver';
+import { parseFeatureGates, ServerFlags } from '@plinth/apiserver';
 import { ApiClient } from '@plinth/client';
-import { DaemonSetController, GarbageCollector, NodeSimulator, TtlAfterFinishedController } from '@plinth/controller-manager';
+import { DaemonSetController, GarbageCollector, JobController, NodeSimulator, TtlAfterFinishedController } from '@plinth/controller-manager';
 import { realClock } from '@plinth/machinery';
 import { ApiServerHost, SERVER_FLAGS } from '../apiserver/api-server.host';
 
@@ -40,7 +40,8 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
     const gc = new GarbageCollector(this.client, realClock, 4, onError);
     const ttl = new TtlAfterFinishedController(this.client, realClock, 5, onError);
     const daemonSets = new DaemonSetController(this.client, realClock, 2, onError);
-    for (const [name, controller] of [['garbage collector', gc], ['ttl-after-finished', ttl], ['daemonset', daemonSets]] as const) {
+    const jobs = new JobController(this.client, realClock, parseFeatureGates(this.flags.featureGates), 5, onError);
+    for (const [name, controller] of [['garbage collector', gc], ['ttl-after-finished', ttl], ['daemonset', daemonSets], ['job', jobs]] as const) {
       await controller.start();
       this.controllers.push(controller);
       this.logger.log(`${name} controller running`);

@@ -1,0 +1,146 @@
+// The Job controller in the all-in-one with the node simulator, end to end through kubectl and
+// the API: completions and parallelism, an Indexed Job with failures and a pod failure policy,
+// suspend and resume, the active deadline, and TTL deletion.
+import { kubectl, PlinthProcess, startPlinth } from '@plinth/testing-server';
+
+describe('Job controller in the all-in-one', () => {
+  let plinth: PlinthProcess;
+  const k = (args: string[], input?: string) => kubectl(plinth.kubeconfig, args, { input });
+  const json = async (args: string[]) => JSON.parse((await k([...args, '-o', 'json'])).stdout);
+
+  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 40000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await read();
+      if (ok(value)) return value;
+      if (Date.now() > deadline) throw new Error(`condition never held; last value: ${JSON.stringify(value).slice(0, 2000)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  const condition = (job: { status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } }, type: string) =>
+    job.status?.conditions?.find((c) => c.type === type && c.status === 'True');
+
+  beforeAll(async () => {
+    plinth = await startPlinth(['--simulated-nodes', '3', '--feature-gates', 'JobPodFailurePolicy=true']);
+  }, 60000);
+
+  afterAll(() => plinth?.stop());
+
+  it('runs a Job to completion with completions and parallelism', async () => {
+    await k(['apply', '-f', '-'], `
+apiVersion: batch/v1
+kind: Job
+metadata: {name: batch-3}
+spec:
+  completions: 3
+  parallelism: 2
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: main, image: busybox}]
+`);
+    const job = await until(() => json(['get', 'job', 'batch-3']), (j) => Boolean(condition(j, 'Complete')));
+    expect(job.status).toMatchObject({ succeeded: 3 });
+    expect(job.status.completionTime).toBeDefined();
+    expect((await k(['get', 'job', 'batch-3'])).stdout).toMatch(/batch-3\s+3\/3\s+\d+s\s+\d+s/);
+  }, 60000);
+
+  it('runs an Indexed Job, replacing a failed index, and fails it by the pod failure policy', async () => {
+    await k(['apply', '-f', '-'], `
+apiVersion: batch/v1
+kind: Job
+metadata: {name: indexed}
+spec:
+  completions: 3
+  parallelism: 3
+  completionMode: Indexed
+  backoffLimit: 6
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: main, image: busybox}]
+`);
+    const done = await until(() => json(['get', 'job', 'indexed']), (j) => Boolean(condition(j, 'Complete')));
+    expect(done.status.completedIndexes).toBe('0-2');
+    const pods = await json(['get', 'pods', '-l', 'batch.platform.io/job-name=indexed']);
+    const indexes = pods.items.map((p: { metadata: { annotations: Record<string, string> } }) => p.metadata.annotations['batch.platform.io/job-completion-index']).sort();
+    expect(indexes).toEqual(['0', '1', '2']);
+
+    await k(['apply', '-f', '-'], `
+apiVersion: batch/v1
+kind: Job
+metadata: {name: policy}
+spec:
+  completions: 2
+  completionMode: Indexed
+  backoffLimit: 6
+  podFailurePolicy:
+    rules:
+    - action: FailJob
+      onExitCodes: {containerName: main, operator: In, values: [42]}
+  template:
+    metadata:
+      annotations: {sim.platform.io/exit-code: "42"}
+    spec:
+      restartPolicy: Never
+      containers: [{name: main, image: busybox}]
+`);
+    const failed = await until(() => json(['get', 'job', 'policy']), (j) => Boolean(condition(j, 'Failed')));
+    expect(condition(failed, 'Failed')).toMatchObject({ reason: 'PodFailurePolicy' });
+    expect(condition(failed, 'Failed')?.message).toMatch(/^Container main for pod default\/policy-\d-\w+ failed with exit code 42 matching FailJob rule at index 0$/);
+  }, 60000);
+
+  it('suspends and resumes a Job', async () => {
+    await k(['apply', '-f', '-'], `
+apiVersion: batch/v1
+kind: Job
+metadata: {name: pausable}
+spec:
+  suspend: true
+  template:
+    metadata:
+      annotations: {sim.platform.io/run-seconds: "1"}
+    spec:
+      restartPolicy: Never
+      containers: [{name: main, image: busybox}]
+`);
+    const suspended = await until(() => json(['get', 'job', 'pausable']), (j) => Boolean(condition(j, 'Suspended')));
+    expect(suspended.status.startTime).toBeUndefined();
+    expect((await json(['get', 'pods', '-l', 'batch.platform.io/job-name=pausable'])).items).toHaveLength(0);
+    await k(['patch', 'job', 'pausable', '--type', 'merge', '-p', '{"spec":{"suspend":false}}']);
+    const complete = await until(() => json(['get', 'job', 'pausable']), (j) => Boolean(condition(j, 'Complete')));
+    expect(complete.status.startTime).toBeDefined();
+  }, 60000);
+
+  it('fails a Job past its active deadline, and deletes a finished Job after its TTL', async () => {
+    await k(['apply', '-f', '-'], `
+apiVersion: batch/v1
+kind: Job
+metadata: {name: slow}
+spec:
+  activeDeadlineSeconds: 2
+  template:
+    metadata:
+      annotations: {sim.platform.io/run-seconds: "60"}
+    spec:
+      restartPolicy: Never
+      containers: [{name: main, image: busybox}]
+`);
+    const failed = await until(() => json(['get', 'job', 'slow']), (j) => Boolean(condition(j, 'Failed')));
+    expect(condition(failed, 'Failed')).toMatchObject({ reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' });
+
+    await k(['apply', '-f', '-'], `
+apiVersion: batch/v1
+kind: Job
+metadata: {name: short-lived}
+spec:
+  ttlSecondsAfterFinished: 0
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: main, image: busybox}]
+`);
+    await until(async () => (await k(['get', 'job', 'short-lived'])).stderr, (err) => err.includes('NotFound'));
+  }, 60000);
+});
