@@ -23,18 +23,18 @@ describe('garbage collection and TTL in the all-in-one', () => {
     await plinth?.stop();
   });
 
-  async function jobWithPods(name: string, extra: Record<string, unknown> = {}): Promise<KubeObject> {
-    const job = await client.create<KubeObject>(jobs, {
-      metadata: { name },
-      spec: { suspend: true, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } }, ...extra },
-    });
+  const leases = '/apis/coordination.platform.io/v1/namespaces/default/leases';
+
+  // ownerWithPods makes a Lease (which no controller manages) owning two pods.
+  async function ownerWithPods(name: string): Promise<KubeObject> {
+    const owner = await client.create<KubeObject>(leases, { metadata: { name }, spec: { holderIdentity: 'test' } });
     for (const i of [0, 1]) {
       await client.create(pods, {
-        metadata: { name: `${name}-${i}`, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name, uid: job.metadata.uid, controller: true, blockOwnerDeletion: true }] },
+        metadata: { name: `${name}-${i}`, ownerReferences: [{ apiVersion: 'coordination.platform.io/v1', kind: 'Lease', name, uid: owner.metadata.uid, blockOwnerDeletion: true }] },
         spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] },
       });
     }
-    return job;
+    return owner;
   }
 
   async function gone(path: string, timeoutMs = 15000): Promise<void> {
@@ -51,24 +51,24 @@ describe('garbage collection and TTL in the all-in-one', () => {
   }
 
   it('deletes dependents after their owner is deleted in the background', async () => {
-    await jobWithPods('bg');
-    await client.delete(`${jobs}/bg`, { propagationPolicy: 'Background' });
+    await ownerWithPods('bg');
+    await client.delete(`${leases}/bg`, { propagationPolicy: 'Background' });
     await gone(`${pods}/bg-0`);
     await gone(`${pods}/bg-1`);
   });
 
   it('deletes dependents first in the foreground, then the owner', async () => {
-    await jobWithPods('fg');
-    const deleting = await client.delete<KubeObject>(`${jobs}/fg`, { propagationPolicy: 'Foreground' });
+    await ownerWithPods('fg');
+    const deleting = await client.delete<KubeObject>(`${leases}/fg`, { propagationPolicy: 'Foreground' });
     expect(deleting.metadata.finalizers).toEqual(['foregroundDeletion']);
     await gone(`${pods}/fg-0`);
-    await gone(`${jobs}/fg`);
+    await gone(`${leases}/fg`);
   });
 
   it('orphans dependents with the orphan policy', async () => {
-    await jobWithPods('or');
-    await client.delete(`${jobs}/or`, { propagationPolicy: 'Orphan' });
-    await gone(`${jobs}/or`);
+    await ownerWithPods('or');
+    await client.delete(`${leases}/or`, { propagationPolicy: 'Orphan' });
+    await gone(`${leases}/or`);
     const pod = await client.get<KubeObject>(`${pods}/or-0`);
     expect(pod.metadata.ownerReferences).toBeUndefined();
   });

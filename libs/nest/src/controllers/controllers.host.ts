@@ -29,7 +29,8 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
       caPem: pki('ca.crt'),
       certPem: pki('admin.crt'),
       keyPem: pki('admin.key'),
-      userAgent: 'plinth-controller-manager/v1.28.0',
+      // kube-controller-manager is the field manager Kubernetes records for controller writes.
+      userAgent: 'kube-controller-manager/v1.28.0',
     });
     const onError = (err: unknown) => this.logger.warn((err as Error).message);
     if (this.flags.simulatedNodes > 0) {
