@@ -223,4 +223,23 @@ spec:
     expect(claims.sub).toBe('system:serviceaccount:default:kc-robot');
     expect(claims.exp - claims.iat).toBe(600);
   });
+
+  it('creates roles and bindings with kubectl create (protobuf bodies)', async () => {
+    await k(['create', 'namespace', 'kc-rbac']);
+    expect((await k(['create', 'clusterrole', 'kc-reader', '--verb=get,list', '--resource=pods'])).stdout.trim()).toBe('clusterrole.rbac.authorization.k8s.io/kc-reader created');
+    const crb = await k(['create', 'clusterrolebinding', 'kc-reader-binding', '--clusterrole=kc-reader', '--user=alice']);
+    expect(crb.stderr).toBe('');
+    expect(crb.stdout.trim()).toBe('clusterrolebinding.rbac.authorization.k8s.io/kc-reader-binding created');
+    const rb = await k(['create', 'rolebinding', 'kc-view', '--clusterrole=view', '--user=bob', '--group=qa', '-n', 'kc-rbac']);
+    expect(rb.stdout.trim()).toBe('rolebinding.rbac.authorization.k8s.io/kc-view created');
+    const stored = JSON.parse((await k(['get', 'rolebinding', 'kc-view', '-n', 'kc-rbac', '-o', 'json'])).stdout);
+    expect(stored.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' });
+    expect(stored.subjects).toEqual([
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'bob' },
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'qa' },
+    ]);
+    expect((await k(['auth', 'can-i', 'list', 'pods', '--as', 'alice', '-A'])).stdout.trim()).toBe('yes');
+    expect((await k(['auth', 'can-i', 'list', 'pods', '--as', 'bob', '-n', 'kc-rbac'])).stdout.trim()).toBe('yes');
+    expect((await k(['auth', 'can-i', 'list', 'pods', '--as', 'bob', '-n', 'default'])).stdout.trim()).toBe('no');
+  });
 });

@@ -4,14 +4,14 @@
 import { KubeObject } from '@plinth/api';
 import { badRequest } from '@plinth/machinery';
 import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, OptionsKind, parseFieldValidation, StrictDecodingError } from './field-validation';
-import { bodyFormat, readBody, yamlToJson } from './http/body';
+import { bodyFormat, protobufToJson, readBody, yamlToJson } from './http/body';
 import { clientApiVersion, RequestScope } from './scope';
 
 export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind): Promise<KubeObject> {
   const mode = parseFieldValidation(scope.query.get('fieldValidation'), optionsKind);
   const format = bodyFormat(scope.req);
   const raw = await readBody(scope.req);
-  const text = format === 'yaml' ? yamlToJson(raw) : raw.toString('utf8');
+  const text = format === 'yaml' ? yamlToJson(raw) : format === 'protobuf' ? protobufToJson(raw) : raw.toString('utf8');
   return decodeText(scope, text, mode);
 }
 

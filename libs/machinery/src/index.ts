@@ -15,3 +15,4 @@ export * from './selectors/labels';
 export * from './selectors/label-selector';
 export * from './selectors/fields';
 export { goQuote } from './go/strings';
+export * from './protobuf';

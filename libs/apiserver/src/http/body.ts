@@ -2,13 +2,16 @@
 // (415 otherwise), YAML or JSON into an object.
 import { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '@plinth/machinery';
+import { badRequest, decodeProtobufObject, requestEntityTooLarge, unsupportedMediaType } from '@plinth/machinery';
 
 // maxRequestBodyBytes is kube-apiserver's default limit (3 MiB).
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
-// decodableMediaTypes are the request bodies the server reads (protobuf bodies are not read yet).
-export const decodableMediaTypes = ['application/json', 'application/yaml'];
+// decodableMediaTypes are the request bodies the server reads; protobuf bodies only for the
+// kinds @plinth/machinery has message tables for (what kubectl sends as protobuf).
+export const decodableMediaTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+
+const protobufBodyTypes = new Set(['application/vnd.kubernetes.protobuf', 'application/vnd.platform.protobuf']);
 
 export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
@@ -33,11 +36,12 @@ export function mediaTypeOf(req: IncomingMessage): string {
   return String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }
 
-// decodeBodyFormat checks that a create or update body is JSON or YAML.
-export function bodyFormat(req: IncomingMessage): 'json' | 'yaml' {
+// bodyFormat checks that a create or update body is JSON, YAML or protobuf.
+export function bodyFormat(req: IncomingMessage): 'json' | 'yaml' | 'protobuf' {
   const mediaType = mediaTypeOf(req);
   if (mediaType === 'application/json' || mediaType === '') return 'json';
   if (mediaType === 'application/yaml') return 'yaml';
+  if (protobufBodyTypes.has(mediaType)) return 'protobuf';
   throw unsupportedMediaType(decodableMediaTypes);
 }
 
@@ -47,5 +51,14 @@ export function yamlToJson(body: Buffer): string {
     return JSON.stringify(parseYaml(body.toString('utf8')) ?? null);
   } catch (err) {
     throw badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
+  }
+}
+
+// protobufToJson decodes an enveloped protobuf body into JSON text.
+export function protobufToJson(body: Buffer): string {
+  try {
+    return JSON.stringify(decodeProtobufObject(body).object);
+  } catch (err) {
+    throw badRequest(`the object provided is unrecognized: ${(err as Error).message}`);
   }
 }

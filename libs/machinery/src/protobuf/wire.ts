@@ -1,0 +1,57 @@
+// A protobuf wire-format reader: varints, length-delimited fields, and skipping of fields a
+// message table does not name.
+export class ProtobufError extends Error {}
+
+export interface Field {
+  number: number;
+  wireType: number;
+  // varint holds a varint field's value; bytes a length-delimited field's payload.
+  varint?: bigint;
+  bytes?: Uint8Array;
+}
+
+export function readFields(data: Uint8Array): Field[] {
+  const fields: Field[] = [];
+  let pos = 0;
+  const varint = (): bigint => {
+    let result = 0n;
+    let shift = 0n;
+    for (;;) {
+      if (pos >= data.length) throw new ProtobufError('unexpected end of data in varint');
+      const byte = data[pos++];
+      result |= BigInt(byte & 0x7f) << shift;
+      if ((byte & 0x80) === 0) return result;
+      shift += 7n;
+      if (shift > 70n) throw new ProtobufError('varint too long');
+    }
+  };
+  while (pos < data.length) {
+    const key = Number(varint());
+    const number = key >>> 3;
+    const wireType = key & 7;
+    switch (wireType) {
+      case 0:
+        fields.push({ number, wireType, varint: varint() });
+        break;
+      case 1:
+        pos += 8;
+        fields.push({ number, wireType });
+        break;
+      case 2: {
+        const length = Number(varint());
+        if (pos + length > data.length) throw new ProtobufError('length-delimited field runs past the end of the data');
+        fields.push({ number, wireType, bytes: data.subarray(pos, pos + length) });
+        pos += length;
+        break;
+      }
+      case 5:
+        pos += 4;
+        fields.push({ number, wireType });
+        break;
+      default:
+        throw new ProtobufError(`unsupported wire type ${wireType}`);
+    }
+  }
+  if (pos > data.length) throw new ProtobufError('unexpected end of data');
+  return fields;
+}
