@@ -78,7 +78,9 @@ describe('garbage collection and TTL in the all-in-one', () => {
       metadata: { name: 'ttl' },
       spec: { suspend: true, ttlSecondsAfterFinished: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
     });
-    await client.update(`${jobs}/ttl/status`, { ...job, status: { conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] } });
+    // Unconditional (no resourceVersion): the Job controller may write the status meanwhile.
+    const { resourceVersion: _rv, ...metadata } = job.metadata;
+    await client.update(`${jobs}/ttl/status`, { ...job, metadata, status: { conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] } });
     await gone(`${jobs}/ttl`);
   });
 });
