@@ -19,7 +19,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const app = await NestFactory.createApplicationContext(GatewayModule.forFlags(flags), { logger: ['log', 'warn', 'error'] });
-  app.enableShutdownHooks();
+  // useProcessExit ends the process with status 0 once the shutdown hooks ran.
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 }
 
 main().catch((err: unknown) => {

@@ -32,6 +32,10 @@ export interface ServerFlags {
   anonymousAuth: boolean;
   // simulatedNodes is how many nodes the node simulator registers in the all-in-one (0: none).
   simulatedNodes: number;
+  // controllers selects the controllers to run, as the controller manager's Controllers list:
+  // `*` all default-enabled ones, `foo` enables, `-foo` disables; the first item naming a
+  // controller wins.
+  controllers: string[];
 }
 
 export class FlagError extends Error {}
@@ -62,6 +66,7 @@ export const defaultServerFlags: ServerFlags = {
   requestHeaderExtraHeadersPrefix: [],
   anonymousAuth: false,
   simulatedNodes: 3,
+  controllers: ['*'],
 };
 
 type Setter = (flags: ServerFlags, value: string) => void;
@@ -104,6 +109,7 @@ const setters: Record<string, Setter> = {
   'requestheader-extra-headers-prefix': (f, v) => (f.requestHeaderExtraHeadersPrefix = list(v)),
   'anonymous-auth': (f, v) => (f.anonymousAuth = bool('anonymous-auth', v)),
   'simulated-nodes': (f, v) => (f.simulatedNodes = int('simulated-nodes', v)),
+  controllers: (f, v) => (f.controllers = list(v)),
 };
 
 const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth']);
@@ -132,4 +138,15 @@ export function parseServerFlags(argv: string[], defaults: ServerFlags = default
     setter(flags, value);
   }
   return flags;
+}
+
+// controllerEnabled reads a Controllers list: the first item naming the controller (or `*`)
+// decides; a name no item matches is off.
+export function controllerEnabled(name: string, controllers: readonly string[]): boolean {
+  for (const item of controllers) {
+    if (item === name) return true;
+    if (item === `-${name}`) return false;
+    if (item === '*') return true;
+  }
+  return false;
 }

@@ -1,13 +1,16 @@
 // ControllersHost runs the node simulator (and the controllers) inside the all-in-one process
 // as clients of its own HTTPS API, exactly as separate processes would talk to the gateway.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { parseFeatureGates, ServerFlags } from '@plinth/apiserver';
-import { ApiClient } from '@plinth/client';
+import { controllerEnabled, parseFeatureGates, ServerFlags } from '@plinth/apiserver';
+import { ApiClient, ClientCredentials } from '@plinth/client';
 import { DaemonSetController, GarbageCollector, JobController, NodeSimulator, TtlAfterFinishedController } from '@plinth/controller-manager';
 import { realClock } from '@plinth/machinery';
-import { ApiServerHost, SERVER_FLAGS } from '../apiserver/api-server.host';
+import { SERVER_FLAGS } from '../apiserver/api-server.host';
+
+// CONTROLLER_CREDENTIALS provides how the controllers reach the API: a function resolving to
+// the server and credentials once the API serves (in the all-in-one, after it listens).
+export const CONTROLLER_CREDENTIALS = Symbol('ControllerCredentials');
+export type ControllerCredentials = () => Promise<ClientCredentials>;
 
 @Injectable()
 export class ControllersHost implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -18,20 +21,12 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
 
   constructor(
     @Inject(SERVER_FLAGS) private readonly flags: ServerFlags,
-    private readonly apiServer: ApiServerHost,
+    @Inject(CONTROLLER_CREDENTIALS) private readonly credentials: ControllerCredentials,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.apiServer.listening;
-    const pki = (name: string) => readFileSync(join(this.apiServer.dataDirectory, 'pki', name), 'utf8');
-    this.client = new ApiClient({
-      server: `https://127.0.0.1:${this.apiServer.port}`,
-      caPem: pki('ca.crt'),
-      certPem: pki('admin.crt'),
-      keyPem: pki('admin.key'),
-      // kube-controller-manager is the field manager Kubernetes records for controller writes.
-      userAgent: 'kube-controller-manager/v1.28.0',
-    });
+    // kube-controller-manager is the field manager Kubernetes records for controller writes.
+    this.client = new ApiClient({ ...(await this.credentials()), userAgent: 'kube-controller-manager/v1.28.0' });
     const onError = (err: unknown) => this.logger.warn((err as Error).message);
     if (this.flags.simulatedNodes > 0) {
       this.simulator = new NodeSimulator(this.client, realClock, { nodes: this.flags.simulatedNodes, onError });
@@ -42,7 +37,8 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
     const ttl = new TtlAfterFinishedController(this.client, realClock, 5, onError);
     const daemonSets = new DaemonSetController(this.client, realClock, 2, onError);
     const jobs = new JobController(this.client, realClock, parseFeatureGates(this.flags.featureGates), 5, onError);
-    for (const [name, controller] of [['garbage collector', gc], ['ttl-after-finished', ttl], ['daemonset', daemonSets], ['job', jobs]] as const) {
+    for (const [name, controller] of [['garbagecollector', gc], ['ttl-after-finished', ttl], ['daemonset', daemonSets], ['job', jobs]] as const) {
+      if (!controllerEnabled(name, this.flags.controllers)) continue;
       await controller.start();
       this.controllers.push(controller);
       this.logger.log(`${name} controller running`);

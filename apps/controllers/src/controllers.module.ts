@@ -1,0 +1,19 @@
+// ControllersModule is the distributed controller manager: the controllers and the node
+// simulator as clients of a gateway, reached through a kubeconfig.
+import { DynamicModule, Module } from '@nestjs/common';
+import { ServerFlags } from '@plinth/apiserver';
+import { CONTROLLER_CREDENTIALS, ControllersHost, kubeconfigCredentials, SERVER_FLAGS } from '@plinth/nest';
+
+@Module({})
+export class ControllersModule {
+  static forFlags(flags: ServerFlags, kubeconfig: string): DynamicModule {
+    return {
+      module: ControllersModule,
+      providers: [
+        { provide: SERVER_FLAGS, useValue: flags },
+        { provide: CONTROLLER_CREDENTIALS, useValue: kubeconfigCredentials(kubeconfig) },
+        ControllersHost,
+      ],
+    };
+  }
+}

@@ -1,0 +1,39 @@
+// The controller manager as its own process against the all-in-one API (whose own
+// controllers are turned off): a Job runs to completion on the simulated nodes it registers.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { kubectl, PlinthProcess, startPlinth } from '@plinth/testing-server';
+
+const root = join(__dirname, '../../..');
+
+describe('controller manager process', () => {
+  let plinth: PlinthProcess;
+
+  beforeAll(async () => {
+    plinth = await startPlinth(['--simulated-nodes', '0', '--controllers=-job,-daemonset,-ttl-after-finished,-garbagecollector']);
+  }, 60000);
+
+  afterAll(() => plinth?.stop());
+
+  it('runs Jobs through a kubeconfig and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'apps/controllers/src/main.ts'), '--kubeconfig', plinth.kubeconfig, '--simulated-nodes', '1'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    child.stdout.on('data', (c: Buffer) => (log += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (log += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await kubectl(plinth.kubeconfig, ['create', 'job', 'remote', '--image=busybox']);
+      const deadline = Date.now() + 30000;
+      for (;;) {
+        const out = (await kubectl(plinth.kubeconfig, ['get', 'job', 'remote', '-o', 'jsonpath={.status.succeeded}'])).stdout;
+        if (out === '1') break;
+        if (Date.now() > deadline) throw new Error(`job never succeeded; controller log:\n${log}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(log).toContain('job controller running');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 60000);
+});

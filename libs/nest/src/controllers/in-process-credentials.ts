@@ -1,0 +1,14 @@
+// inProcessCredentials lets the all-in-one's controllers reach its own API server with the
+// generated admin client certificate, once the server listens.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiServerHost } from '../apiserver/api-server.host';
+import { ControllerCredentials } from './controllers.host';
+
+export function inProcessCredentials(host: ApiServerHost): ControllerCredentials {
+  return async () => {
+    await host.listening;
+    const pki = (name: string) => readFileSync(join(host.dataDirectory, 'pki', name), 'utf8');
+    return { server: `https://127.0.0.1:${host.port}`, caPem: pki('ca.crt'), certPem: pki('admin.crt'), keyPem: pki('admin.key') };
+  };
+}
