@@ -1,15 +1,20 @@
 // npm run bench: performance figures, printed as tables. BENCH_QUICK=1 runs fewer operations.
 import { gatewayBench } from './gateway.bench';
+import { jobsBench } from './jobs.bench';
 import { storageBench } from './storage.bench';
 
 async function main(): Promise<void> {
   const quick = process.env.BENCH_QUICK === '1';
   const counts = quick ? { writes: 1000, reads: 2000, lists: 20, watches: 100 } : { writes: 5000, reads: 10000, lists: 100, watches: 500 };
-  const sections = (process.env.BENCH_SECTIONS ?? 'storage,gateway').split(',');
+  const sections = (process.env.BENCH_SECTIONS ?? 'storage,gateway,jobs').split(',');
   if (sections.includes('storage')) for (const line of await storageBench(counts)) console.log(line);
   if (sections.includes('gateway')) {
     console.log('');
     for (const line of await gatewayBench(counts)) console.log(line);
+  }
+  if (sections.includes('jobs')) {
+    console.log('');
+    for (const line of await jobsBench(quick ? 20 : 100)) console.log(line);
   }
 }
 

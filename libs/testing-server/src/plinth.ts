@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export interface PlinthProcess {
+  readonly pid: number;
   readonly url: string;
   readonly port: number;
   readonly dataDir: string;
@@ -44,6 +45,7 @@ export async function startPlinth(extraArgs: string[] = [], options: { dataDir?:
     });
   });
   return {
+    pid: child.pid ?? 0,
     url: `https://127.0.0.1:${port}`,
     port,
     dataDir,
