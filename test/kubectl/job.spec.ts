@@ -1,7 +1,7 @@
 // The Job controller in the all-in-one with the node simulator, end to end through kubectl and
 // the API: completions and parallelism, an Indexed Job with failures and a pod failure policy,
 // suspend and resume, the active deadline, and TTL deletion.
-import { kubectl, PlinthProcess, startPlinth } from '@plinth/testing-server';
+import { kubectl, PlinthProcess, spawnKubectl, startPlinth } from '@plinth/testing-server';
 
 describe('Job controller in the all-in-one', () => {
   let plinth: PlinthProcess;
@@ -142,5 +142,23 @@ spec:
       containers: [{name: main, image: busybox}]
 `);
     await until(async () => (await k(['get', 'job', 'short-lived'])).stderr, (err) => err.includes('NotFound'));
+  }, 60000);
+
+  // kubectl 1.32 refuses `get jobs,pods -w` ("you may only specify a single resource type"),
+  // against Kubernetes too; one watch per type shows the same run.
+  it('shows a Job run to completion with kubectl get jobs -w and get pods -w', async () => {
+    const jobs = spawnKubectl(plinth.kubeconfig, ['get', 'jobs', '-w']);
+    const pods = spawnKubectl(plinth.kubeconfig, ['get', 'pods', '-w']);
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      await k(['create', 'job', 'watched', '--image=busybox']);
+      await jobs.waitFor(/watched\s+0\/1/, 20000);
+      await pods.waitFor(/watched-\w+\s+1\/1\s+Running/, 20000);
+      await pods.waitFor(/watched-\w+\s+0\/1\s+Completed/, 20000);
+      await jobs.waitFor(/watched\s+1\/1/, 20000);
+    } finally {
+      jobs.stop();
+      pods.stop();
+    }
   }, 60000);
 });
