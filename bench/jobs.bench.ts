@@ -2,10 +2,8 @@
 // with 5 simulated nodes, from creation until every Job is Complete, with the process's CPU
 // time and peak memory (API server, storage, controllers and node simulator share it).
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { KubeList, KubeObject } from '@plinth/api';
-import { ApiClient } from '@plinth/client';
-import { startPlinth } from '@plinth/testing-server';
+import { adminClient, startPlinth } from '@plinth/testing-server';
 
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -19,8 +17,7 @@ function peakRssMiB(pid: number): number {
 
 export async function jobsBench(jobs: number): Promise<string[]> {
   const plinth = await startPlinth(['--simulated-nodes', '5']);
-  const pki = (name: string) => readFileSync(join(plinth.dataDir, 'pki', name), 'utf8');
-  const client = new ApiClient({ server: plinth.url, caPem: pki('ca.crt'), certPem: pki('admin.crt'), keyPem: pki('admin.key') });
+  const client = adminClient(plinth);
   const path = '/apis/batch/v1/namespaces/default/jobs';
   try {
     const cpu0 = cpuSeconds(plinth.pid);

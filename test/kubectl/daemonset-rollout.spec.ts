@@ -1,12 +1,10 @@
 // A DaemonSet on 5 simulated nodes rolled from one template to another with maxSurge 1, then
 // with maxUnavailable 2, watching every pod change to check that the surge and unavailability
 // limits are never exceeded.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { KubeObject } from '@plinth/api';
 import { ApiClient, Informer } from '@plinth/client';
 import { realClock } from '@plinth/machinery';
-import { kubectl, PlinthProcess, startPlinth } from '@plinth/testing-server';
+import { adminClient, kubectl, PlinthProcess, startPlinth } from '@plinth/testing-server';
 
 const manifest = (image: string, strategy: string) => `
 apiVersion: apps/v1
@@ -62,8 +60,7 @@ describe('DaemonSet rolling updates on 5 nodes', () => {
 
   beforeAll(async () => {
     plinth = await startPlinth(['--simulated-nodes', '5']);
-    const pki = (name: string) => readFileSync(join(plinth.dataDir, 'pki', name), 'utf8');
-    client = new ApiClient({ server: plinth.url, caPem: pki('ca.crt'), certPem: pki('admin.crt'), keyPem: pki('admin.key') });
+    client = adminClient(plinth);
     informer = new Informer(client, '/api/v1/namespaces/default/pods', realClock);
     informer.addHandlers({ onAdd: record, onUpdate: record, onDelete: record });
     informer.start();

@@ -1,10 +1,8 @@
 // The garbage collector and the TTL-after-finished controller in the all-in-one, through the
 // HTTP API: background, foreground and orphan propagation, and TTL deletion.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { KubeObject } from '@plinth/api';
 import { ApiClient } from '@plinth/client';
-import { PlinthProcess, startPlinth } from '@plinth/testing-server';
+import { adminClient, PlinthProcess, startPlinth } from '@plinth/testing-server';
 
 describe('garbage collection and TTL in the all-in-one', () => {
   let plinth: PlinthProcess;
@@ -14,8 +12,7 @@ describe('garbage collection and TTL in the all-in-one', () => {
 
   beforeAll(async () => {
     plinth = await startPlinth(['--simulated-nodes', '0']);
-    const pki = (name: string) => readFileSync(join(plinth.dataDir, 'pki', name), 'utf8');
-    client = new ApiClient({ server: plinth.url, caPem: pki('ca.crt'), certPem: pki('admin.crt'), keyPem: pki('admin.key') });
+    client = adminClient(plinth);
   }, 60000);
 
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { spawn, ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { ApiClient } from '@plinth/client';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -61,4 +62,11 @@ export async function startPlinth(extraArgs: string[] = [], options: { dataDir?:
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+// adminClient is an API client of a started Plinth as its administrator (the generated admin
+// client certificate).
+export function adminClient(plinth: PlinthProcess): ApiClient {
+  const pki = (name: string) => readFileSync(join(plinth.dataDir, 'pki', name), 'utf8');
+  return new ApiClient({ server: plinth.url, caPem: pki('ca.crt'), certPem: pki('admin.crt'), keyPem: pki('admin.key') });
 }

@@ -1,13 +1,12 @@
-// WatchCache keeps the current objects of one resource in memory, from a list and then a
-// watch of storage (relisting after 410), as kube-apiserver's watch cache does. Reads wait
+// WatchCache keeps the current objects of one resource in memory through a StoreInformer (a
+// list, then a watch of storage, relisting after 410), as kube-apiserver's watch cache does. Reads wait
 // until the cache has caught up with a given revision (the API server's own last write), so a
 // client always reads its writes; when the cache cannot catch up in time, the caller falls
 // back to storage.
 import { KubeObject } from '@plinth/api';
 import { Clock } from '@plinth/machinery';
-import { ListPredicate, ResourceStore } from '@plinth/registry';
-import { collectionPrefix, objectKey } from '@plinth/registry';
-import { encodeContinue, keyAfter, Watch } from '@plinth/storage';
+import { collectionPrefix, InformerHandler, ListPredicate, objectKey, ResourceStore, StoreInformer } from '@plinth/registry';
+import { encodeContinue, keyAfter } from '@plinth/storage';
 
 export interface CachedPage {
   items: KubeObject[];
@@ -27,22 +26,24 @@ export class WatchCache {
   private revision = 0;
   private ready = false;
   private waiters: Waiter[] = [];
-  private watch: Watch | null = null;
   private stopped = false;
+  private readonly informer: StoreInformer;
 
   constructor(
     private readonly store: ResourceStore,
     private readonly clock: Clock,
-    private readonly onError: (err: unknown) => void = () => undefined,
-  ) {}
+    onError: (err: unknown) => void = () => undefined,
+  ) {
+    this.informer = new StoreInformer(store, this.handler(), clock, onError);
+  }
 
   start(): void {
-    void this.run();
+    this.informer.start();
   }
 
   stop(): void {
     this.stopped = true;
-    this.watch?.close();
+    this.informer.stop();
     this.release(false);
   }
 
@@ -85,6 +86,37 @@ export class WatchCache {
     return page;
   }
 
+  private keyOf(object: KubeObject): string {
+    return objectKey(this.store.def, object.metadata.namespace, object.metadata.name ?? '');
+  }
+
+  // handler keeps the objects current from the informer; every step moves the revision and
+  // releases the readers waiting for it.
+  private handler(): InformerHandler {
+    return {
+      replace: (objects, revision) => {
+        this.objects.clear();
+        for (const object of objects) this.objects.set(this.keyOf(object), Object.freeze(object));
+        this.sortedKeys = null;
+        this.revision = revision;
+        this.ready = true;
+      },
+      upsert: (object) => {
+        const key = this.keyOf(object);
+        if (!this.objects.has(key)) this.sortedKeys = null;
+        this.objects.set(key, Object.freeze(object));
+      },
+      remove: (object) => {
+        this.objects.delete(this.keyOf(object));
+        this.sortedKeys = null;
+      },
+      progress: (revision) => {
+        this.revision = Math.max(this.revision, revision);
+        this.release(true);
+      },
+    };
+  }
+
   private keys(): string[] {
     this.sortedKeys ??= [...this.objects.keys()].sort();
     return this.sortedKeys;
@@ -112,44 +144,5 @@ export class WatchCache {
     if (due.length === 0) return;
     this.waiters = this.waiters.filter((w) => !due.includes(w));
     for (const waiter of due) waiter.resolve(caughtUp);
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        await this.listAndWatch();
-      } catch (err) {
-        if (this.stopped) return;
-        this.onError(err);
-        this.ready = false;
-        await new Promise<void>((resolve) => this.clock.setTimeout(resolve, 100));
-      }
-    }
-  }
-
-  private async listAndWatch(): Promise<void> {
-    const def = this.store.def;
-    const list = await this.store.list(undefined);
-    this.objects.clear();
-    for (const object of list.items) this.objects.set(objectKey(def, object.metadata.namespace, object.metadata.name ?? ''), Object.freeze(object));
-    this.sortedKeys = null;
-    this.revision = list.revision;
-    this.ready = true;
-    this.release(true);
-    const watch = this.store.watch(undefined, list.revision, true);
-    this.watch = watch;
-    for await (const event of watch) {
-      if (event.kv) {
-        if (event.type === 'DELETED') {
-          this.objects.delete(event.kv.key);
-          this.sortedKeys = null;
-        } else {
-          if (!this.objects.has(event.kv.key)) this.sortedKeys = null;
-          this.objects.set(event.kv.key, Object.freeze(this.store.decode(event.kv)));
-        }
-      }
-      this.revision = Math.max(this.revision, event.revision);
-      this.release(true);
-    }
   }
 }
