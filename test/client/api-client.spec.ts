@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { KubeObject } from '@plinth/api';
 import { isStatusError, realClock } from '@plinth/machinery';
 import { PlinthProcess, startPlinth } from '@plinth/testing-server';
-import { ApiClient, resourcePath } from './api-client';
-import { Informer } from './informer';
+import { ApiClient, Informer, resourcePath } from '@plinth/client';
 
 describe('ApiClient and Informer against the all-in-one', () => {
   let plinth: PlinthProcess;
