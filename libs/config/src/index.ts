@@ -1,0 +1,20 @@
+export * from './types';
+export { parseDuration, parseDurationNanos, formatDuration, canonicalDuration, DurationError } from './duration';
+export { UnknownFieldError } from './decode';
+export {
+  ConfigurationError,
+  loadControllerManagerConfiguration,
+  loadCloudControllerManagerConfiguration,
+  loadLeaderMigrationConfiguration,
+} from './load';
+export {
+  supportedResourceLocks,
+  validateLeaderElection,
+  validateLeaderMigration,
+  validateEnableList,
+  validateGeneric,
+  validatePlatformControllerManagerConfiguration,
+  validateCloudControllerManagerConfiguration,
+} from './validation';
+export { controllerWorkers } from './workers';
+export type { ValidationOptions } from './validation';
