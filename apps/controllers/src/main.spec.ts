@@ -1,6 +1,7 @@
 // The controller manager as its own process against the all-in-one API (whose own
 // controllers are turned off): a Job runs to completion on the simulated nodes it registers.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubectl, PlinthProcess, startPlinth } from '@plinth/testing-server';
 
@@ -15,8 +16,10 @@ describe('controller manager process', () => {
 
   afterAll(() => plinth?.stop());
 
-  it('runs Jobs through a kubeconfig and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'apps/controllers/src/main.ts'), '--kubeconfig', plinth.kubeconfig, '--simulated-nodes', '1'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  it('runs the controllers its configuration document enables, through a kubeconfig, and exits 0 on SIGTERM', async () => {
+    const config = join(plinth.dataDir, 'controller-manager.yaml');
+    writeFileSync(config, ['apiVersion: platformcontrollermanager.config.platform.io/v1alpha1', 'kind: PlatformControllerManagerConfiguration', 'Generic:', '  Controllers: ["job", "-daemonset"]', 'JobController:', '  ConcurrentJobSyncs: 2', ''].join('\n'));
+    const child = spawn(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'apps/controllers/src/main.ts'), '--kubeconfig', plinth.kubeconfig, '--config', config, '--simulated-nodes', '1'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     child.stdout.on('data', (c: Buffer) => (log += c.toString()));
     child.stderr.on('data', (c: Buffer) => (log += c.toString()));
@@ -31,6 +34,7 @@ describe('controller manager process', () => {
         await new Promise((r) => setTimeout(r, 250));
       }
       expect(log).toContain('job controller running');
+      expect(log).not.toContain('daemonset controller running');
     } finally {
       child.kill('SIGTERM');
     }

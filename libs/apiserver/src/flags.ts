@@ -36,6 +36,9 @@ export interface ServerFlags {
   // `*` all default-enabled ones, `foo` enables, `-foo` disables; the first item naming a
   // controller wins.
   controllers: string[];
+  // controllerWorkers sets each controller's workers (Concurrent*Syncs of the configuration
+  // document); a controller not named keeps its default.
+  controllerWorkers: Record<string, number>;
 }
 
 export class FlagError extends Error {}
@@ -67,6 +70,7 @@ export const defaultServerFlags: ServerFlags = {
   anonymousAuth: false,
   simulatedNodes: 3,
   controllers: ['*'],
+  controllerWorkers: {},
 };
 
 type Setter = (flags: ServerFlags, value: string) => void;

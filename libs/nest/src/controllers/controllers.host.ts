@@ -33,10 +33,12 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
       await this.simulator.start();
       this.logger.log(`node simulator running ${this.flags.simulatedNodes} nodes`);
     }
-    const gc = new GarbageCollector(this.client, realClock, 4, onError);
-    const ttl = new TtlAfterFinishedController(this.client, realClock, 5, onError);
-    const daemonSets = new DaemonSetController(this.client, realClock, 2, onError);
-    const jobs = new JobController(this.client, realClock, parseFeatureGates(this.flags.featureGates), 5, onError);
+    // Workers default as Kubernetes' Concurrent*Syncs do.
+    const workers = (name: string, fallback: number) => this.flags.controllerWorkers[name] ?? fallback;
+    const gc = new GarbageCollector(this.client, realClock, workers('garbagecollector', 20), onError);
+    const ttl = new TtlAfterFinishedController(this.client, realClock, workers('ttl-after-finished', 5), onError);
+    const daemonSets = new DaemonSetController(this.client, realClock, workers('daemonset', 2), onError);
+    const jobs = new JobController(this.client, realClock, parseFeatureGates(this.flags.featureGates), workers('job', 5), onError);
     for (const [name, controller] of [['garbagecollector', gc], ['ttl-after-finished', ttl], ['daemonset', daemonSets], ['job', jobs]] as const) {
       if (!controllerEnabled(name, this.flags.controllers)) continue;
       await controller.start();
