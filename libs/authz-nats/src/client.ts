@@ -11,11 +11,12 @@
 // answers with 500 "Internal error occurred: ...", as kube-apiserver answers a failing
 // authorizer.
 import { ErrorCode, MsgHdrs, NatsConnection, NatsError, Status, Subscription } from 'nats';
-import { Clock, realClock } from '@plinth/machinery';
+import { KubeObject } from '@plinth/api';
+import { Clock, realClock, StatusError } from '@plinth/machinery';
 import { Attributes, AuthorizationResult, SubjectRulesReviewStatus, SystemPrivilegedGroup, UserInfo } from '@plinth/rbac';
 import { SpanKind, withSpan } from '@plinth/telemetry';
 import { DecisionCache, decisionKey } from './decision-cache';
-import { Authorizer, AuthorizeRequest, decodeReply, encode, protocolVersion, RulesReviewRequest, Subjects, subjectsFor } from './protocol';
+import { Authorizer, AuthorizeRequest, decodeReply, encode, protocolVersion, RbacWriteRequest, RbacWriteResult, RulesReviewRequest, Subjects, subjectsFor } from './protocol';
 import { headersWithContext, Operation, spanAttributes, spanNames } from './tracing';
 
 export interface NatsAuthorizerOptions {
@@ -88,6 +89,15 @@ export class NatsAuthorizer implements Authorizer {
   rulesReview(user: UserInfo, namespace: string): Promise<SubjectRulesReviewStatus> {
     const request: RulesReviewRequest = { version: protocolVersion, user, namespace };
     return this.request<SubjectRulesReviewStatus>('RulesReview', this.subjects.rules, request);
+  }
+
+  // checkRbacWrite asks the authz app for RBAC escalation prevention (never cached: it depends
+  // on the object written).
+  async checkRbacWrite(kind: string, user: UserInfo, object: KubeObject, old: KubeObject | null, namespace: string, requestName: string): Promise<StatusError | null> {
+    if (user.groups.includes(SystemPrivilegedGroup)) return null;
+    const request: RbacWriteRequest = { version: protocolVersion, kind, user, object, old, namespace, requestName };
+    const status = await this.request<RbacWriteResult>('RbacWrite', this.subjects.rbacWrite, request);
+    return status ? new StatusError(status) : null;
   }
 
   // close stops following policy changes; the connection stays open for its owner.

@@ -6,6 +6,7 @@ import {
   Attributes,
   authorize,
   AuthorizationResult,
+  checkRoleEscalation,
   ClusterRole,
   ClusterRoleBinding,
   nonResourceAttributes,
@@ -51,6 +52,8 @@ function localAuthorizer(policy: RbacPolicy): Authorizer {
   return {
     authorize: async (attrs) => authorize(policy.snapshot(), attrs),
     rulesReview: async (u, namespace) => rulesReview(policy.snapshot(), u, namespace),
+    checkRbacWrite: async (kind, u, object, old, namespace, requestName) =>
+      kind === 'Role' ? checkRoleEscalation(policy.snapshot(), u, object as unknown as Role, { namespace, old: (old ?? undefined) as Role | undefined, requestName }) : null,
   };
 }
 
@@ -151,6 +154,18 @@ describe('authorization over NATS', () => {
       const u = user(name, groups ? [groups] : []);
       const expected: SubjectRulesReviewStatus = await local.rulesReview(u, namespace);
       expect(await remote.rulesReview(u, namespace)).toEqual(expected);
+    });
+
+    it('checks RBAC escalation over NATS with the same answer as in process', async () => {
+      const granting = { apiVersion: rbacApiVersion, kind: 'Role', metadata: { name: 'r', namespace: 'team-a' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['delete'] }] };
+      const held = { ...granting, rules: [] };
+      const alice = user('alice');
+      const expected = await local.checkRbacWrite?.('Role', alice, granting as never, null, 'team-a', '');
+      expect(expected).not.toBeNull();
+      const refused = await remote.checkRbacWrite?.('Role', alice, granting as never, null, 'team-a', '');
+      expect(refused?.errStatus).toEqual(expected?.errStatus);
+      expect(refused?.message).toMatch(/is attempting to grant RBAC permissions not currently held/);
+      expect(await remote.checkRbacWrite?.('Role', alice, held as never, null, 'team-a', '')).toBeNull();
     });
 
     it('answers an authorizer failure with an error reply', async () => {

@@ -2,6 +2,8 @@
 // group its replicas share, and the JSON messages. Every message carries the protocol version,
 // so a gateway and an authz app of different releases refuse each other by name instead of
 // misreading a message.
+import { KubeObject } from '@plinth/api';
+import { Status, StatusError } from '@plinth/machinery';
 import { Attributes, AuthorizationResult, SubjectRulesReviewStatus, UserInfo } from '@plinth/rbac';
 
 export const protocolVersion = 1;
@@ -17,11 +19,12 @@ export const queueGroup = 'plinth-authz';
 export interface Subjects {
   authorize: string;
   rules: string;
+  rbacWrite: string;
   policyChanged: string;
 }
 
 export function subjectsFor(prefix: string = defaultSubjectPrefix): Subjects {
-  return { authorize: `${prefix}.authorize`, rules: `${prefix}.rules`, policyChanged: `${prefix}.policy-changed` };
+  return { authorize: `${prefix}.authorize`, rules: `${prefix}.rules`, rbacWrite: `${prefix}.rbac-write`, policyChanged: `${prefix}.policy-changed` };
 }
 
 // Authorizer is the Authorizer port of @plinth/apiserver, restated here because an adapter does
@@ -29,7 +32,22 @@ export function subjectsFor(prefix: string = defaultSubjectPrefix): Subjects {
 export interface Authorizer {
   authorize(attrs: Attributes): Promise<AuthorizationResult>;
   rulesReview(user: UserInfo, namespace: string): Promise<SubjectRulesReviewStatus>;
+  checkRbacWrite?(kind: string, user: UserInfo, object: KubeObject, old: KubeObject | null, namespace: string, requestName: string): Promise<StatusError | null>;
 }
+
+// RbacWriteRequest asks for RBAC escalation prevention on a role or binding write; the result
+// is the refusal's Status, or null.
+export interface RbacWriteRequest {
+  version: number;
+  kind: string;
+  user: UserInfo;
+  object: KubeObject;
+  old: KubeObject | null;
+  namespace: string;
+  requestName: string;
+}
+
+export type RbacWriteResult = Status | null;
 
 export interface AuthorizeRequest {
   version: number;
@@ -94,6 +112,15 @@ export function decodeRulesReviewRequest(data: Uint8Array): RulesReviewRequest {
   requireUser(message.user, 'user');
   if (typeof message.namespace !== 'string') throw new ProtocolError('namespace: must be a string');
   return message as unknown as RulesReviewRequest;
+}
+
+export function decodeRbacWriteRequest(data: Uint8Array): RbacWriteRequest {
+  const message = decode(data);
+  requireUser(message.user, 'user');
+  if (typeof message.kind !== 'string') throw new ProtocolError('kind: must be a string');
+  if (!isRecord(message.object)) throw new ProtocolError('object: required');
+  if (typeof message.namespace !== 'string' || typeof message.requestName !== 'string') throw new ProtocolError('namespace and requestName: must be strings');
+  return message as unknown as RbacWriteRequest;
 }
 
 // decodeReply returns the result of a reply, or throws the error it carries.

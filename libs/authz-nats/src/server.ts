@@ -14,6 +14,8 @@ import {
   queueGroup,
   Reply,
   subjectsFor,
+  decodeRbacWriteRequest,
+  RbacWriteResult,
 } from './protocol';
 import { contextOf, Operation, spanAttributes, spanNames } from './tracing';
 
@@ -52,6 +54,12 @@ export async function serveAuthorizer(nc: NatsConnection, authorizer: Authorizer
     serve(subjects.rules, 'RulesReview', (data) => {
       const request = decodeRulesReviewRequest(data);
       return authorizer.rulesReview(request.user, request.namespace);
+    }),
+    serve(subjects.rbacWrite, 'RbacWrite', async (data): Promise<RbacWriteResult> => {
+      const r = decodeRbacWriteRequest(data);
+      if (!authorizer.checkRbacWrite) return null;
+      const refused = await authorizer.checkRbacWrite(r.kind, r.user, r.object, r.old, r.namespace, r.requestName);
+      return refused ? refused.errStatus : null;
     }),
   ];
   // flush returns once the server has the subscriptions: requests sent after this get answers.

@@ -3,11 +3,12 @@
 import { headers, MsgHdrs } from 'nats';
 import { Carrier, Context, extractContext, injectContext, propagationFields } from '@plinth/telemetry';
 
-export type Operation = 'Authorize' | 'RulesReview';
+export type Operation = 'Authorize' | 'RulesReview' | 'RbacWrite';
 
 export const spanNames: Record<Operation, string> = {
   Authorize: 'plinth.authz/Authorize',
   RulesReview: 'plinth.authz/RulesReview',
+  RbacWrite: 'plinth.authz/RbacWrite',
 };
 
 export function spanAttributes(subject: string): Record<string, string> {
