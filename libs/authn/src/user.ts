@@ -1,27 +1,21 @@
-// UserInfo is user.Info of k8s.io/apiserver/pkg/authentication/user: what authentication learns
-// about the requester and what SelfSubjectReview returns as status.userInfo.
-export interface UserInfo {
-  name: string;
-  uid: string;
-  groups: string[];
-  extra: Record<string, string[]>;
-}
-
-// The well-known users and groups of user/user.go.
-export const SystemPrivilegedGroup = 'system:masters';
-export const NodesGroup = 'system:nodes';
-export const MonitoringGroup = 'system:monitoring';
-export const AllUnauthenticated = 'system:unauthenticated';
-export const AllAuthenticated = 'system:authenticated';
-export const Anonymous = 'system:anonymous';
-export const APIServerUser = 'system:apiserver';
-export const KubeProxy = 'system:kube-proxy';
-
-// ServiceAccount naming, as apiserver/pkg/authentication/serviceaccount/util.go.
-export const ServiceAccountUsernamePrefix = 'system:serviceaccount:';
-export const ServiceAccountUsernameSeparator = ':';
-export const ServiceAccountGroupPrefix = 'system:serviceaccounts:';
-export const AllServiceAccountsGroup = 'system:serviceaccounts';
+// UserInfo and the well-known users and groups live in @plinth/machinery, shared with
+// authorization.
+import { AllAuthenticated, AllUnauthenticated, Anonymous, UserInfo } from '@plinth/machinery';
+export {
+  UserInfo,
+  SystemPrivilegedGroup,
+  NodesGroup,
+  MonitoringGroup,
+  AllUnauthenticated,
+  AllAuthenticated,
+  Anonymous,
+  APIServerUser,
+  KubeProxy,
+  ServiceAccountUsernamePrefix,
+  ServiceAccountUsernameSeparator,
+  ServiceAccountGroupPrefix,
+  AllServiceAccountsGroup,
+} from '@plinth/machinery';
 
 // The extra keys a pod-bound service account token adds (1.28 has no node or credential-id keys).
 export const PodNameKey = 'authentication.kubernetes.io/pod-name';

@@ -16,3 +16,4 @@ export * from './selectors/label-selector';
 export * from './selectors/fields';
 export { goQuote } from './go/strings';
 export * from './protobuf';
+export * from './user';

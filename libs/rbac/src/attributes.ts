@@ -1,28 +1,23 @@
 // The authorizer's input and output after k8s.io/apiserver pkg/authentication/user and
 // pkg/authorization/authorizer/interfaces.go (v1.28): who asks, what for, and the decision.
 
-// UserInfo is user.Info: the authenticated identity.
-export interface UserInfo {
-  name: string;
-  uid: string;
-  groups: string[];
-  extra: Record<string, string[]>;
-}
-
-// The well-known identities of k8s.io/apiserver/pkg/authentication/user.
-export const SystemPrivilegedGroup = 'system:masters';
-export const NodesGroup = 'system:nodes';
-export const MonitoringGroup = 'system:monitoring';
-export const AllUnauthenticated = 'system:unauthenticated';
-export const AllAuthenticated = 'system:authenticated';
-export const Anonymous = 'system:anonymous';
-export const APIServerUser = 'system:apiserver';
-export const KubeControllerManager = 'system:kube-controller-manager';
-
-// ServiceAccountUsernamePrefix and the helpers of pkg/authentication/serviceaccount.
-export const ServiceAccountUsernamePrefix = 'system:serviceaccount:';
-export const ServiceAccountGroupPrefix = 'system:serviceaccounts:';
-export const AllServiceAccountsGroup = 'system:serviceaccounts';
+// UserInfo and the well-known users and groups live in @plinth/machinery, shared with
+// authentication.
+import { ServiceAccountUsernamePrefix, UserInfo } from '@plinth/machinery';
+export {
+  UserInfo,
+  SystemPrivilegedGroup,
+  NodesGroup,
+  MonitoringGroup,
+  AllUnauthenticated,
+  AllAuthenticated,
+  Anonymous,
+  APIServerUser,
+  KubeControllerManager,
+  ServiceAccountUsernamePrefix,
+  ServiceAccountGroupPrefix,
+  AllServiceAccountsGroup,
+} from '@plinth/machinery';
 
 // serviceAccountUsername is MakeUsername: system:serviceaccount:<namespace>:<name>.
 export function serviceAccountUsername(namespace: string, name: string): string {
