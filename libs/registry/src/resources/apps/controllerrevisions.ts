@@ -6,7 +6,7 @@ import { field, FieldError, GoLiteral, newPath } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy, TableDefinition } from '../../resource';
 import { age, ageColumn, column, nameColumn } from '../../table';
 import { controllerRevisionSchema } from './daemonset-schema';
-import { goBytesText, semanticEqual } from './go-values';
+import { goBytesText, semanticEqual } from '../shared/go-values';
 
 interface ControllerRevision extends KubeObject {
   data?: unknown;

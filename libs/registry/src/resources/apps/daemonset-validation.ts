@@ -2,7 +2,7 @@
 // ValidateDaemonSetSpec, the rolling-update parameters and the status checks.
 import { field, FieldError, FieldPath, labelSelectorAsSelector, LabelSelector, newPath, validateLabelSelector, validation } from '@plinth/machinery';
 import { validatePodTemplateSpec } from '../core/pod-validation';
-import { goIntOrString, goIntOrStringText, goLabelSelector, goStringMap, goStruct, goQuote } from './go-values';
+import { goIntOrString, goIntOrStringText, goLabelSelector, goStringMap, goStruct, goQuote } from '../shared/go-values';
 
 export type IntOrString = number | string;
 

@@ -7,8 +7,8 @@ import { age, ageColumn, column, nameColumn } from '../../table';
 import { defaultPodTemplateSpec } from '../core/pod-defaults';
 import { daemonSetSchema } from './daemonset-schema';
 import { DaemonSetSpec, DaemonSetStatus, DaemonSetValidationOptions, validateDaemonSetSpec, validateDaemonSetStatus } from './daemonset-validation';
-import { goLabelSelector, semanticEqual } from './go-values';
-import { containersColumn, formatLabels, formatLabelSelector, imagesColumn, layoutContainerCells } from './workload-table';
+import { goLabelSelector, semanticEqual } from '../shared/go-values';
+import { containersColumn, formatLabels, formatLabelSelector, imagesColumn, layoutContainerCells } from '../shared/workload-table';
 
 export interface DaemonSet extends KubeObject {
   spec?: DaemonSetSpec;

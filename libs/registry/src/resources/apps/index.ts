@@ -2,4 +2,4 @@ export { daemonSetDefinition, daemonSetStrategy, daemonSetTable, defaultDaemonSe
 export { controllerRevisionDefinition, controllerRevisionStrategy, controllerRevisionTable, controllerName } from './controllerrevisions';
 export { daemonSetSchema, daemonSetSpecSchema, daemonSetStatusSchema, controllerRevisionSchema } from './daemonset-schema';
 export { validateDaemonSetSpec, validateDaemonSetStatus } from './daemonset-validation';
-export { formatLabels, formatLabelSelector, layoutContainerCells } from './workload-table';
+export { formatLabels, formatLabelSelector, layoutContainerCells } from '../shared/workload-table';

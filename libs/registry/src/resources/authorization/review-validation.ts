@@ -3,7 +3,7 @@
 // authorizer fills status.
 import { ObjectMeta } from '@plinth/api';
 import { field, FieldError, FieldPath, GoLiteral, newPath } from '@plinth/machinery';
-import { goNull, goQuote, goStringMapText, goStringSliceText, goStruct } from '../apps/go-values';
+import { goNull, goQuote, goStringMapText, goStringSliceText, goStruct } from '../shared/go-values';
 
 export interface ResourceAttributes {
   namespace?: string;

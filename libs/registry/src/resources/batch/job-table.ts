@@ -3,7 +3,7 @@
 import { KubeObject } from '@plinth/api';
 import { TableDefinition } from '../../resource';
 import { age, ageColumn, column, humanDuration, nameColumn } from '../../table';
-import { containersColumn, formatLabelSelector, imagesColumn, layoutContainerCells } from '../apps/workload-table';
+import { containersColumn, formatLabelSelector, imagesColumn, layoutContainerCells } from '../shared/workload-table';
 import { isSet, Job } from './job-types';
 
 // jobCompletions is the COMPLETIONS cell: succeeded/completions, or for a Job without

@@ -2,7 +2,7 @@
 // is rbac.authorization.platform.io; references that still name rbac.authorization.k8s.io are
 // accepted as the same group, so manifests written for Kubernetes apply unchanged.
 import { field, FieldError, FieldPath, labelSelectorAsSelector, LabelSelector, newPath, validateLabelSelector, validation } from '@plinth/machinery';
-import { goNull, goQuote, goStruct } from '../apps/go-values';
+import { goNull, goQuote, goStruct } from '../shared/go-values';
 
 export const rbacGroup = 'rbac.authorization.platform.io';
 export const rbacGroupAlias = 'rbac.authorization.k8s.io';
