@@ -40,6 +40,21 @@ describe('API server: discovery and health', () => {
     expect(native.json.apiVersion).toBe('rbac.authorization.platform.io/v1');
   });
 
+  it('serves aggregated discovery (v2beta1) when asked, and legacy discovery otherwise', async () => {
+    const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+    const apis = await request('GET', '/apis', { headers: { accept } });
+    expect(apis.headers.get('content-type')).toBe('application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList');
+    expect(apis.json.kind).toBe('APIGroupDiscoveryList');
+    const batch = apis.json.items.find((g: { metadata: { name: string } }) => g.metadata.name === 'batch');
+    const jobs = batch.versions[0].resources.find((r: { resource: string }) => r.resource === 'jobs');
+    expect(jobs).toMatchObject({ responseKind: { group: 'batch', version: 'v1', kind: 'Job' }, scope: 'Namespaced', singularResource: 'job' });
+    expect(jobs.subresources).toEqual([{ subresource: 'status', responseKind: { group: 'batch', version: 'v1', kind: 'Job' }, verbs: ['get', 'patch', 'update'] }]);
+    const core = await request('GET', '/api', { headers: { accept } });
+    expect(core.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).toEqual(['']);
+    const legacy = await request('GET', '/apis', { headers: { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' } });
+    expect(legacy.json.kind).toBe('APIGroupList');
+  });
+
   it('serves /version', async () => {
     const res = await request('GET', '/version');
     expect(res.json).toMatchObject({ major: '1', minor: '28' });

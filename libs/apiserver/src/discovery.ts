@@ -77,3 +77,70 @@ function subresource(def: ResourceDefinition, name: string): ApiResource {
   if (known.version) resource.version = known.version;
   return resource;
 }
+
+// Aggregated discovery (apidiscovery v2beta1, as kube-apiserver 1.28 serves it on /api and
+// /apis when asked with `as=APIGroupDiscoveryList`): every group, version and resource in one
+// document, so that kubectl discovers with one request.
+export interface DiscoveryMediaType {
+  group: string;
+  version: string;
+}
+
+const discoveryGroups = new Set(['apidiscovery.k8s.io', 'apidiscovery.platform.io']);
+
+// aggregatedDiscoveryRequested picks the aggregated form from an Accept header, if asked for in
+// a version served (v2beta1); null means the legacy documents.
+export function aggregatedDiscoveryRequested(accept: string | undefined): DiscoveryMediaType | null {
+  for (const clause of (accept ?? '').split(',')) {
+    const params = Object.fromEntries(
+      clause
+        .split(';')
+        .slice(1)
+        .map((p) => p.trim().split('=').map((x) => x.trim()))
+        .filter((kv) => kv.length === 2),
+    ) as Record<string, string>;
+    const type = clause.split(';')[0].trim();
+    if (type === 'application/json' && params.as === undefined) return null;
+    if (type === 'application/json' && params.as === 'APIGroupDiscoveryList' && discoveryGroups.has(params.g) && params.v === 'v2beta1') {
+      return { group: params.g, version: params.v };
+    }
+  }
+  return null;
+}
+
+export function aggregatedDiscovery(catalog: ResourceCatalog, legacy: boolean, mediaType: DiscoveryMediaType) {
+  const groups = catalog.groups().filter((g) => (legacy ? g.group === '' : g.group !== ''));
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: `${mediaType.group}/${mediaType.version}`,
+    metadata: {},
+    items: groups.map((g) => ({
+      metadata: { name: g.group, creationTimestamp: null },
+      versions: g.versions.map((version) => ({
+        version,
+        resources: [...catalog.resources(g.group, version)]
+          .sort((a, b) => (a.resource < b.resource ? -1 : 1))
+          .map((def) => discoveryResource(def)),
+        freshness: 'Current',
+      })),
+    })),
+  };
+}
+
+function discoveryResource(def: ResourceDefinition) {
+  const resource: Record<string, unknown> = {
+    resource: def.resource,
+    responseKind: { group: def.group, version: def.version, kind: def.kind },
+    scope: def.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: def.singular,
+    verbs: [...def.verbs].sort(),
+  };
+  if (def.shortNames?.length) resource.shortNames = def.shortNames;
+  if (def.categories?.length) resource.categories = def.categories;
+  const subresources = (def.subresources ?? []).map((name) => {
+    const known = subresourceVerbs[name] ?? { verbs: ['get'] };
+    return { subresource: name, responseKind: { group: known.group ?? def.group, version: known.version ?? def.version, kind: known.kind ?? def.kind }, verbs: known.verbs };
+  });
+  if (subresources.length) resource.subresources = subresources;
+  return resource;
+}

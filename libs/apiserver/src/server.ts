@@ -5,7 +5,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
 import { ResourceDefinition } from '@plinth/registry';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
+import { aggregatedDiscovery, aggregatedDiscoveryRequested, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import { createResource } from './handlers/create';
 import { createReview } from './handlers/reviews';
 import { createToken } from './handlers/token-request';
@@ -72,6 +72,11 @@ export class ApiServer {
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') throw notFoundPath();
     if (first === 'version' && info.parts.length === 1) return writeBody(res, 200, this.context.options.version, response);
+    const aggregated = info.parts.length === 1 && (first === 'api' || first === 'apis') ? aggregatedDiscoveryRequested(req.headers.accept) : null;
+    if (aggregated) {
+      const contentType = `application/json;g=${aggregated.group};v=${aggregated.version};as=APIGroupDiscoveryList`;
+      return writeBody(res, 200, aggregatedDiscovery(catalog, first === 'api', aggregated), response, contentType);
+    }
     if (first === 'api' && info.parts.length === 1) return writeBody(res, 200, apiVersions(String(req.headers.host ?? '')), response);
     if (first === 'api' && second === 'v1' && info.parts.length === 2) return writeBody(res, 200, apiResourceList(catalog, '', 'v1'), response);
     if (first === 'apis' && info.parts.length === 1) return writeBody(res, 200, apiGroupList(catalog), response);

@@ -36,10 +36,10 @@ export function writeWarnings(res: ServerResponse, warnings: string[]): void {
   );
 }
 
-export function writeBody(res: ServerResponse, code: number, body: unknown, options: ResponseOptions): void {
+export function writeBody(res: ServerResponse, code: number, body: unknown, options: ResponseOptions, contentType?: string): void {
   let data = serialize(body, options);
   writeWarnings(res, options.warnings);
-  res.setHeader('Content-Type', options.yaml ? 'application/yaml' : 'application/json');
+  res.setHeader('Content-Type', contentType ?? (options.yaml ? 'application/yaml' : 'application/json'));
   res.setHeader('Cache-Control', 'no-cache, private');
   if (options.gzip && data.length > gzipThresholdBytes) {
     data = gzipSync(data);
