@@ -10,7 +10,8 @@
 // is reported as unknown only, and nothing below an unknown field is reported.
 import type { Schema } from '@plinth/api';
 import { badRequest, field, invalid, StatusError } from '@plinth/machinery';
-import { goQuote, JsonSyntaxError, keyOffsets, parseStrictJson, StrictParseResult } from './strict-json';
+import { goQuote } from '@plinth/machinery';
+import { JsonSyntaxError, keyOffsets, parseStrictJson, StrictParseResult } from './strict-json';
 import { prune } from './unknown-fields';
 
 export const FieldValidation = {

@@ -1,4 +1,4 @@
-import { findDuplicates, goQuote, JsonSyntaxError, keyOffsets, parseJson, parseStrictJson } from './strict-json';
+import { findDuplicates, JsonSyntaxError, keyOffsets, parseJson, parseStrictJson } from './strict-json';
 
 function syntaxError(text: string): string {
   try {
@@ -194,9 +194,4 @@ describe('duplicate fields (sigs.k8s.io/json strict paths)', () => {
   });
 });
 
-describe('goQuote', () => {
-  it('quotes as strconv.Quote', () => {
-    expect(goQuote('spec.foo')).toBe('"spec.foo"');
-    expect(goQuote('a"b\\c\n\u0001é')).toBe('"a\\"b\\\\c\\n\\x01é"');
-  });
-});
+

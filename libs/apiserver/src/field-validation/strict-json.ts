@@ -9,6 +9,8 @@
 // parser below runs only to word a syntax error, or when the text holds surrogates that Go
 // would turn into U+FFFD.
 
+import { goQuote } from '@plinth/machinery';
+
 // JsonSyntaxError is encoding/json's SyntaxError: the message names the first offending character.
 export class JsonSyntaxError extends Error {
   constructor(
@@ -148,38 +150,9 @@ function quoteChar(text: string, pos: number): string {
   return `'${goQuoteBody(String.fromCharCode(byte))}'`;
 }
 
-const shortEscapes: Record<number, string> = {
-  0x07: '\\a',
-  0x08: '\\b',
-  0x0c: '\\f',
-  0x0a: '\\n',
-  0x0d: '\\r',
-  0x09: '\\t',
-  0x0b: '\\v',
-  0x22: '\\"',
-  0x5c: '\\\\',
-};
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
 // goQuoteBody is strconv.Quote without the surrounding quotes.
 function goQuoteBody(s: string): string {
-  let out = '';
-  for (const ch of s) {
-    let cp = ch.codePointAt(0) ?? 0;
-    if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
-    const short = shortEscapes[cp];
-    if (short !== undefined) out += short;
-    else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else if (printable.test(String.fromCodePoint(cp))) out += String.fromCodePoint(cp);
-    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
-    else out += `\\U${cp.toString(16).padStart(8, '0')}`;
-  }
-  return out;
-}
-
-// goQuote is strconv.Quote, the %q of the strict decoder's messages.
-export function goQuote(s: string): string {
-  return `"${goQuoteBody(s)}"`;
+  return goQuote(s).slice(1, -1);
 }
 
 const unexpectedEnd = 'unexpected end of JSON input';
