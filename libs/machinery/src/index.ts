@@ -14,6 +14,6 @@ export { FieldError, FieldErrorList, FieldErrorType, FieldPath, GoLiteral, newPa
 export * from './selectors/labels';
 export * from './selectors/label-selector';
 export * from './selectors/fields';
-export { goQuote } from './go/strings';
+export { goQuote, compareStrings } from './go/strings';
 export * from './protobuf';
 export * from './user';

@@ -1,23 +1,14 @@
 // Go behaviours the RBAC messages and orderings depend on: %q of a []string, sets.String's
 // sorted listing, and equality.Semantic.DeepEqual, where a nil and an empty list are equal.
-import { goQuote } from '@plinth/machinery';
+import { compareStrings, goQuote } from '@plinth/machinery';
 
 // quoteList is fmt's %q of a []string: ["a" "b"], or [] for none.
 export function quoteList(values: readonly string[] | null | undefined): string {
   return `[${(values ?? []).map(goQuote).join(' ')}]`;
 }
 
-// compareGoStrings orders as Go's < on strings: by UTF-8 bytes, which is code point order.
-export function compareGoStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  const ca = Array.from(a, (c) => c.codePointAt(0) ?? 0);
-  const cb = Array.from(b, (c) => c.codePointAt(0) ?? 0);
-  const n = Math.min(ca.length, cb.length);
-  for (let i = 0; i < n; i++) {
-    if (ca[i] !== cb[i]) return ca[i] < cb[i] ? -1 : 1;
-  }
-  return ca.length - cb.length;
-}
+// compareGoStrings orders as Go's < on strings (machinery's compareStrings).
+export const compareGoStrings = compareStrings;
 
 // sortedSet is sets.NewString(values...).List(): distinct values in Go order.
 export function sortedSet(values: Iterable<string>): string[] {
