@@ -1,6 +1,6 @@
 // The DaemonSet controller in the all-in-one with the node simulator: one pod per node, then a
 // rolling update to a new template, watched through kubectl.
-import { kubectl, PlinthProcess, startPlinth } from '@plinth/testing-server';
+import { kubectl, kubectlUntil, PlinthProcess, startPlinth } from '@plinth/testing-server';
 
 const ds = (image: string) => `
 apiVersion: apps/v1
@@ -19,16 +19,7 @@ describe('DaemonSet controller in the all-in-one', () => {
   let plinth: PlinthProcess;
   const k = (args: string[], input?: string) => kubectl(plinth.kubeconfig, args, { input });
 
-  async function waitFor(args: string[], pattern: RegExp, timeoutMs = 30000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    let last = '';
-    for (;;) {
-      last = (await k(args)).stdout;
-      if (pattern.test(last)) return last;
-      if (Date.now() > deadline) throw new Error(`kubectl ${args.join(' ')} never matched ${pattern}:\n${last}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
+  const waitFor = (args: string[], pattern: RegExp) => kubectlUntil(plinth.kubeconfig, args, pattern, 30000);
 
   beforeAll(async () => {
     plinth = await startPlinth(['--simulated-nodes', '3']);

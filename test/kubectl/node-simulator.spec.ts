@@ -1,21 +1,12 @@
 // The node simulator in the all-in-one: nodes register Ready, pods are scheduled and run to
 // completion (or stay Running), as the pod's annotations say.
-import { kubectl, PlinthProcess, startPlinth } from '@plinth/testing-server';
+import { kubectl, kubectlUntil, PlinthProcess, startPlinth } from '@plinth/testing-server';
 
 describe('node simulator in the all-in-one', () => {
   let plinth: PlinthProcess;
   const k = (args: string[], input?: string) => kubectl(plinth.kubeconfig, args, { input });
 
-  async function waitFor(args: string[], pattern: RegExp, timeoutMs = 20000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    let last = '';
-    for (;;) {
-      last = (await k(args)).stdout;
-      if (pattern.test(last)) return last;
-      if (Date.now() > deadline) throw new Error(`kubectl ${args.join(' ')} never matched ${pattern}:\n${last}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  const waitFor = (args: string[], pattern: RegExp) => kubectlUntil(plinth.kubeconfig, args, pattern, 20000);
 
   beforeAll(async () => {
     plinth = await startPlinth(['--simulated-nodes', '2']);

@@ -47,3 +47,15 @@ export function spawnKubectl(kubeconfig: string, args: string[]) {
     stop: () => child.kill('SIGTERM'),
   };
 }
+
+// kubectlUntil runs kubectl until its output matches, failing with the last output after the
+// timeout.
+export async function kubectlUntil(kubeconfig: string, args: string[], pattern: RegExp, timeoutMs = 30000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const last = (await kubectl(kubeconfig, args)).stdout;
+    if (pattern.test(last)) return last;
+    if (Date.now() > deadline) throw new Error(`kubectl ${args.join(' ')} never matched ${pattern}:\n${last}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
