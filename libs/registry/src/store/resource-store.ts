@@ -134,7 +134,7 @@ export class ResourceStore {
         throw conflict(this.qualifiedResource, name, conflictDetail);
       }
       const object = this.prepareUpdate(namespace, name, proposed, current, options);
-      if (unchanged(object, current)) return { object: current, created: false };
+      if (sameObject(object, current)) return { object: current, created: false };
       if (options.dryRun) return { object: { ...object, metadata: { ...object.metadata, resourceVersion: current.metadata.resourceVersion } }, created: false };
       try {
         if (object.metadata.deletionTimestamp && !object.metadata.finalizers?.length && !this.def.strategy.holdsDeletion?.(object)) {
@@ -383,10 +383,6 @@ function checkPreconditions(qr: QualifiedResource, name: string, current: KubeOb
       `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`,
     );
   }
-}
-
-function unchanged(object: KubeObject, current: KubeObject): boolean {
-  return sameObject(object, current);
 }
 
 // sameObject compares two objects as stored (resourceVersion aside), ignoring key order.
