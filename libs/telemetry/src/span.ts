@@ -1,7 +1,7 @@
 // withSpan runs a function in a new active span: the span ends when the function's promise
 // settles, and a failure marks it as an error. Without a registered tracer provider the span
 // is the API's no-op span, so callers pay almost nothing when tracing is off.
-import { Attributes, Context, Span, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { Attributes, Context, INVALID_SPAN_CONTEXT, ProxyTracerProvider, Span, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 
 // tracer is resolved through the API's proxy provider, so a provider registered after this
 // module loaded still receives the spans.
@@ -24,6 +24,7 @@ export async function withSpan<T>(
   fn: (span: Span) => T | Promise<T>,
   options: WithSpanOptions = {},
 ): Promise<T> {
+  if (!tracingOn()) return untraced(fn, options.parent);
   const parent = options.parent ?? context.active();
   return tracer.startActiveSpan(name, { kind: options.kind, attributes }, parent, async (span) => {
     try {
@@ -35,6 +36,25 @@ export async function withSpan<T>(
       span.end();
     }
   });
+}
+
+// tracingOn tells whether a tracer provider is registered. It stays on once one is: the API
+// never takes a provider back.
+let tracing = false;
+function tracingOn(): boolean {
+  if (tracing) return true;
+  const provider = trace.getTracerProvider();
+  tracing = !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer('plinth') !== undefined;
+  return tracing;
+}
+
+const nonRecording = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+// untraced runs fn without a span. A remote parent (from a traceparent the caller extracted)
+// still becomes the active context, so this process passes the trace on to the next one.
+async function untraced<T>(fn: (span: Span) => T | Promise<T>, parent: Context | undefined): Promise<T> {
+  if (parent !== undefined && trace.getSpan(parent) !== undefined) return context.with(parent, () => fn(nonRecording));
+  return fn(nonRecording);
 }
 
 function recordError(span: Span, err: unknown, failure: boolean): void {

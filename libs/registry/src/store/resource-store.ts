@@ -96,7 +96,11 @@ export class ResourceStore {
     }
     try {
       const kv = await this.storage.create(key, encodeObject(object));
-      return this.decode(kv);
+      // The stored value is this object's JSON: it is answered as it is, with the revision.
+      object.metadata = { ...object.metadata, resourceVersion: String(kv.revision) };
+      object.apiVersion = this.apiVersion;
+      object.kind = this.def.kind;
+      return object;
     } catch (err) {
       throw interpretStorageError(err, this.qualifiedResource, object.metadata.name ?? '');
     }
