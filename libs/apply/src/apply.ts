@@ -11,6 +11,7 @@ import {
   ConflictsError,
   ConflictSets,
   decodeManagedFields,
+  reconcileWithSchema,
   encodeManagedFields,
   Managed,
   managerIdentifier,
@@ -57,7 +58,7 @@ export function applyObject(options: ApplyOptions): ApplyResult {
   }
   let managed: Managed;
   try {
-    managed = decodeManagedFields(live?.metadata?.managedFields);
+    managed = reconcileWithSchema(decodeManagedFields(live?.metadata?.managedFields), schema);
   } catch (err) {
     throw internalError(`failed to decode managed fields: ${(err as Error).message}`);
   }

@@ -152,6 +152,31 @@ export class FieldSet {
     return out;
   }
 
+  // reconcileWithSchema is ReconcileFieldSetWithSchema: it follows a schema change since the
+  // set was recorded. Fields below what is now an atomic list, map or struct become ownership
+  // of that whole field (granular to atomic); a field that became granular keeps only what the
+  // set says, so no ownership of its parts is inferred (atomic to granular). Maps without a
+  // declared structure (deduced types) are left as they are. It returns this set when nothing
+  // changed.
+  reconcileWithSchema(schema: Schema | undefined): FieldSet {
+    if (schema === undefined) return this;
+    let changed = false;
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      const childSchema = schemaAt(schema, c.pe);
+      if (childSchema !== undefined && isAtomicSchema(childSchema)) {
+        out.members.set(k, c.pe);
+        changed = true;
+        continue;
+      }
+      const reconciled = c.set.reconcileWithSchema(childSchema);
+      if (reconciled !== c.set) changed = true;
+      out.children.set(k, reconciled === c.set ? c : { pe: c.pe, set: reconciled });
+    }
+    return changed ? out : this;
+  }
+
   // toFieldsV1 encodes the set as Kubernetes does (Set.ToJSON): keys sorted by path element,
   // `{}` for a leaf, and a leading `".": {}` when a node with children is itself a member.
   toFieldsV1(): Record<string, unknown> {
@@ -211,6 +236,14 @@ function readV1(obj: Record<string, unknown>): { children?: FieldSet; isMember: 
   }
   if (children === undefined) isMember = true;
   return { children, isMember };
+}
+
+// isAtomicSchema tells whether a schema is an atomic list, map or struct (not a scalar).
+function isAtomicSchema(schema: Schema): boolean {
+  const kind = kindOf(schema, undefined);
+  if (kind.type === 'list') return kind.atomic;
+  if (kind.type === 'map') return kind.atomic && (schema.properties !== undefined || schema.additionalProperties !== undefined || schema.mapType === 'atomic');
+  return false;
 }
 
 // fromObject is TypedValue.ToFieldSet: the fields an object sets. Scalars, atomic lists and

@@ -192,6 +192,17 @@ export function comparable(object: unknown, schema: Schema): unknown {
 }
 
 // ConflictSets are, per other manager, the fields a write changed that it owned.
+// reconcileWithSchema brings every manager's fields in line with the current schema (a field
+// that became atomic is owned whole by whoever owned part of it), as structured-merge-diff's
+// Updater does before each update and apply.
+export function reconcileWithSchema(managed: Managed, schema: Schema): Managed {
+  for (const [id, vs] of managed.fields) {
+    const set = vs.set.reconcileWithSchema(schema);
+    if (set !== vs.set) managed.fields.set(id, { ...vs, set });
+  }
+  return managed;
+}
+
 export type ConflictSets = Map<string, FieldSet>;
 
 export class ConflictsError extends Error {
@@ -291,7 +302,7 @@ const currentOperation = 'current-operation';
 export function updateManagedFields(options: UpdateManagedFieldsOptions): ManagedFieldsEntry[] | undefined {
   const { live, updated, schema, resetFields } = options;
   try {
-    const managed = decodeLiveOrNew(live, updated, Boolean(options.subresource));
+    const managed = reconcileWithSchema(decodeLiveOrNew(live, updated, Boolean(options.subresource)), schema);
     const comparison = updateOwners(comparable(live, schema), comparable(updated, schema), schema, managed, currentOperation, true, resetFields);
     let current = comparison.modified.union(comparison.added).difference(comparison.removed);
     if (resetFields) current = current.recursiveDifference(resetFields);
