@@ -41,6 +41,10 @@ export function newEtcdClient(options: EtcdObjectStoreOptions): Etcd3 {
       // Keepalive finds a dead connection under a quiet watch; etcd accepts pings every 5 s.
       'grpc.keepalive_time_ms': 30_000,
       'grpc.keepalive_timeout_ms': 10_000,
+      // The store decides what to retry (see passThrough), and channelz is not served: both
+      // would only add per-call bookkeeping to every request.
+      'grpc.enable_retries': 0,
+      'grpc.enable_channelz': 0,
     },
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
     faultHandling: { host: () => passThrough, global: passThrough, watchBackoff: reattachBackoff },
