@@ -44,6 +44,20 @@ describe('nextPodStatus', () => {
     expect(nextPodStatus(later, '10.0.0.1', t0 + 1e9)).toEqual({ status: null, recheckAfterMs: null });
   });
 
+  it('reports conditions as the kubelet does: unready containers by name, PodCompleted once succeeded', () => {
+    const twoContainers = (p: KubeObject): KubeObject => ({ ...p, spec: { ...(p.spec as object), containers: [{ name: 'app', image: 'a' }, { name: 'sidecar', image: 'b' }] } });
+    const byType = (s: KubeObject) => Object.fromEntries((s.status as { conditions: { type: string }[] }).conditions.map((c) => [c.type, c]));
+    const starting = step(twoContainers(pod('Always', { [simAnnotations.readySeconds]: '3' })), t0);
+    expect(byType(starting)['Ready']).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [app sidecar]' });
+    expect(byType(starting)['ContainersReady']).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [app sidecar]' });
+    const done = step(step(twoContainers(pod('Never')), t0), t0 + 1000);
+    expect(byType(done)['Ready']).toEqual(expect.objectContaining({ status: 'False', reason: 'PodCompleted' }));
+    expect(byType(done)['Ready']).not.toHaveProperty('message');
+    expect(byType(done)['Initialized']).toMatchObject({ status: 'True', reason: 'PodCompleted' });
+    const failed = step(step(twoContainers(pod('Never', { [simAnnotations.exitCode]: '3' })), t0), t0 + 1000);
+    expect(byType(failed)['Ready']).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [app sidecar]' });
+  });
+
   it('restarts the container of an OnFailure pod that fails', () => {
     const p = pod('OnFailure', { [simAnnotations.exitCode]: '1' });
     const restarted = step(step(p, t0), t0 + 1000);

@@ -66,12 +66,16 @@ function isReady(status: PodStatus): boolean {
   return (status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
-function conditions(now: number, ready: boolean, initialized = true): Record<string, unknown>[] {
+// conditions are the kubelet's pod conditions: a running pod's readiness names the containers
+// that are not ready; a pod that succeeded reports PodCompleted instead.
+function conditions(now: number, ready: boolean, containers: ContainerSpec[], phase: 'Running' | 'Succeeded' | 'Failed' = 'Running'): Record<string, unknown>[] {
   const at = rfc3339(now);
+  const completed = phase === 'Succeeded' ? { reason: 'PodCompleted' } : {};
+  const notReady = phase === 'Succeeded' ? completed : { reason: 'ContainersNotReady', message: `containers with unready status: [${containers.map((c) => c.name).join(' ')}]` };
   return [
-    { type: 'Initialized', status: initialized ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: at },
-    { type: 'Ready', status: ready ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: at, ...(ready ? {} : { reason: 'ContainersNotReady', message: 'containers with unready status: [main]' }) },
-    { type: 'ContainersReady', status: ready ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: at },
+    { type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: at, ...completed },
+    { type: 'Ready', status: ready ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: at, ...(ready ? {} : notReady) },
+    { type: 'ContainersReady', status: ready ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: at, ...(ready ? {} : notReady) },
     { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: at },
   ];
 }
@@ -85,7 +89,7 @@ function podIP(pod: KubeObject): string {
 function running(pod: KubeObject, startTime: string, nodeIP: string, now: number, since: number, restarts: number, ready: boolean, containers: ContainerSpec[]): Record<string, unknown> {
   return {
     phase: 'Running',
-    conditions: conditions(now, ready),
+    conditions: conditions(now, ready, containers),
     hostIP: nodeIP,
     podIP: podIP(pod),
     podIPs: [{ ip: podIP(pod) }],
@@ -116,11 +120,12 @@ function terminatedStatus(
   condition: string | undefined,
 ): Record<string, unknown> {
   const base = running(pod, startTime, nodeIP, now, since, restarts, false, containers);
-  const conds = conditions(now, false) as { type: string }[];
+  const phase = exitCode === 0 ? 'Succeeded' : 'Failed';
+  const conds = conditions(now, false, containers, phase) as { type: string }[];
   if (condition) conds.push({ type: condition, status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now), reason: 'Simulated', message: 'condition reported by the node simulator' } as never);
   return {
     ...base,
-    phase: exitCode === 0 ? 'Succeeded' : 'Failed',
+    phase,
     conditions: conds,
     containerStatuses: containers.map((c, i) => ({
       name: c.name,
