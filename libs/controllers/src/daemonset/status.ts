@@ -48,13 +48,19 @@ export function daemonSetStatus(input: StatusInput): DaemonSetStatus {
     currentNumberScheduled: current,
     numberMisscheduled: misscheduled,
     numberReady: ready,
-    updatedNumberScheduled: updated,
-    numberAvailable: available,
-    numberUnavailable: desired - available,
   };
+  // These three are int32 fields with omitempty in Go: Kubernetes never shows one that is zero.
+  setOptionalCounter(status, 'updatedNumberScheduled', updated);
+  setOptionalCounter(status, 'numberAvailable', available);
+  setOptionalCounter(status, 'numberUnavailable', desired - available);
   if (input.updateObservedGeneration) status.observedGeneration = ds.metadata.generation;
   if (input.collisionCount !== undefined) status.collisionCount = input.collisionCount;
   return status;
+}
+
+function setOptionalCounter(status: DaemonSetStatus, name: 'updatedNumberScheduled' | 'numberAvailable' | 'numberUnavailable', value: number): void {
+  if (value !== 0) status[name] = value;
+  else delete status[name];
 }
 
 const counters: (keyof DaemonSetStatus)[] = [

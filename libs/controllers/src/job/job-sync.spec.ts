@@ -68,7 +68,9 @@ describe('syncJob: NonIndexed', () => {
     expect(plan.create).toHaveLength(2);
     expect(plan.create[0].metadata.generateName).toBe('pi-');
     expect(plan.create[0].metadata.finalizers).toEqual([JobTrackingFinalizer]);
-    expect(plan.status).toMatchObject({ startTime: rfc3339(T0), active: 2, ready: 0, succeeded: 0, failed: 0, uncountedTerminatedPods: {} });
+    expect(plan.status).toMatchObject({ startTime: rfc3339(T0), active: 2, ready: 0, uncountedTerminatedPods: {} });
+    expect(plan.status).not.toHaveProperty('succeeded');
+    expect(plan.status).not.toHaveProperty('failed');
     expect(plan.statusChanged).toBe(true);
     expect(plan.requeueAfterMs).toBeUndefined();
   });
@@ -84,7 +86,7 @@ describe('syncJob: NonIndexed', () => {
     expect(plan.status.uncountedTerminatedPods).toEqual({ succeeded: [a.metadata.uid] });
     expect(names(plan.removeFinalizers)).toEqual([a.metadata.name]);
     expect(plan.create).toHaveLength(1);
-    expect(plan.status.succeeded).toBe(0);
+    expect(plan.status.succeeded).toBeUndefined();
     plan = cluster.sync();
     expect(plan.status).toMatchObject({ succeeded: 1, active: 2, uncountedTerminatedPods: {} });
     expect(plan.create).toHaveLength(0);
@@ -94,7 +96,8 @@ describe('syncJob: NonIndexed', () => {
     plan = cluster.sync();
     expect(plan.status.conditions ?? []).toEqual([]);
     plan = cluster.sync();
-    expect(plan.status).toMatchObject({ succeeded: 3, active: 0, completionTime: rfc3339(T0 + 15_000) });
+    expect(plan.status).toMatchObject({ succeeded: 3, completionTime: rfc3339(T0 + 15_000) });
+    expect(plan.status).not.toHaveProperty('active');
     expect(conditionTypes(plan)).toEqual(['Complete=True:']);
     expect(plan.events).toEqual([{ type: 'Normal', reason: 'Completed', message: 'Job completed' }]);
     expect(plan.backoff).toBeUndefined();
@@ -127,7 +130,7 @@ describe('syncJob: NonIndexed', () => {
     const job = newJob({ parallelism: 2, completions: 2 });
     const plan = syncJob({ job, pods: [], now: T0, expectationsSatisfied: false });
     expect(plan.create).toEqual([]);
-    expect(plan.status.active).toBe(0);
+    expect(plan.status.active).toBeUndefined();
   });
 
   it('does nothing for an unknown completion mode', () => {
@@ -156,7 +159,8 @@ describe('syncJob: completions null', () => {
     cluster.finish(c, 'Failed');
     cluster.sync();
     plan = cluster.sync();
-    expect(plan.status).toMatchObject({ succeeded: 2, failed: 1, active: 0 });
+    expect(plan.status).toMatchObject({ succeeded: 2, failed: 1 });
+    expect(plan.status).not.toHaveProperty('active');
     expect(conditionTypes(plan)).toEqual(['Complete=True:']);
   });
 });
@@ -194,7 +198,8 @@ describe('syncJob: Indexed', () => {
     expect(plan.create.map((p) => p.metadata.generateName)).toEqual(['pi-3-']);
     for (const pod of cluster.running()) cluster.finish(pod, 'Succeeded');
     plan = cluster.sync();
-    expect(plan.status).toMatchObject({ completedIndexes: '0-3', succeeded: 4, failed: 1, active: 0, completionTime: rfc3339(T0 + 11_000) });
+    expect(plan.status).toMatchObject({ completedIndexes: '0-3', succeeded: 4, failed: 1, completionTime: rfc3339(T0 + 11_000) });
+    expect(plan.status).not.toHaveProperty('active');
     expect(conditionTypes(plan)).toEqual(['Complete=True:']);
   });
 
@@ -223,7 +228,7 @@ describe('syncJob: Indexed', () => {
 
 describe('syncJob: backoffLimit', () => {
   it('fails the Job once failures exceed backoffLimit, counting uncounted failures', () => {
-    const job = newJob({ parallelism: 2, completions: 4, backoffLimit: 1 }, { failed: 0, uncountedTerminatedPods: { failed: ['uid-earlier'] } });
+    const job = newJob({ parallelism: 2, completions: 4, backoffLimit: 1 }, { uncountedTerminatedPods: { failed: ['uid-earlier'] } });
     const earlier = newPod(job, { name: 'earlier', phase: 'Failed' });
     const failed = newPod(job, { name: 'now', phase: 'Failed' });
     const running = newPod(job, { name: 'running' });
@@ -235,7 +240,8 @@ describe('syncJob: backoffLimit', () => {
     expect(names(plan.removeFinalizers)).toEqual(['earlier', 'now', 'running']);
     expect(conditionTypes(plan)).toEqual([]);
     plan = cluster.sync();
-    expect(plan.status).toMatchObject({ failed: 3, active: 0, uncountedTerminatedPods: {} });
+    expect(plan.status).toMatchObject({ failed: 3, uncountedTerminatedPods: {} });
+    expect(plan.status).not.toHaveProperty('active');
     expect(plan.status.conditions).toEqual([
       { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastProbeTime: rfc3339(T0), lastTransitionTime: rfc3339(T0) },
     ]);
@@ -295,7 +301,7 @@ describe('syncJob: activeDeadlineSeconds', () => {
     clock.advance(60_000);
     plan = cluster.sync();
     expect(plan.delete.map((d) => d.reason)).toEqual(['DeadlineExceeded', 'DeadlineExceeded']);
-    expect(plan.status.active).toBe(0);
+    expect(plan.status.active).toBeUndefined();
     plan = cluster.sync();
     expect(conditionTypes(plan)).toEqual(['Failed=True:DeadlineExceeded']);
     expect(plan.status.conditions?.[0].message).toBe('Job was active longer than specified deadline');
@@ -327,7 +333,9 @@ describe('syncJob: suspend and resume', () => {
       ['JobSuspended', true],
     ]);
     expect(plan.removeFinalizers).toEqual([]);
-    expect(plan.status).toMatchObject({ active: 0, failed: 0, uncountedTerminatedPods: {} });
+    expect(plan.status).toMatchObject({ uncountedTerminatedPods: {} });
+    expect(plan.status).not.toHaveProperty('active');
+    expect(plan.status).not.toHaveProperty('failed');
     expect(plan.status.startTime).toBeUndefined();
     expect(conditionTypes(plan)).toEqual(['Suspended=True:JobSuspended']);
     // Suspended time does not count against the deadline.
@@ -397,7 +405,8 @@ describe('syncJob: podFailurePolicy', () => {
     expect(plan.requeueAfterMs).toBe(10_000);
     cluster.clock.advance(10_000);
     plan = cluster.sync();
-    expect(plan.status).toMatchObject({ failed: 0, active: 2 });
+    expect(plan.status).toMatchObject({ active: 2 });
+    expect(plan.status).not.toHaveProperty('failed');
     expect(conditionTypes(plan)).toEqual([]);
   });
 

@@ -216,7 +216,7 @@ export function syncJob(input: JobSyncInput): JobSyncPlan {
     }
   }
 
-  status.active = active;
+  setCounter(status, 'active', active);
   if (gateEnabled(gates, 'JobReadyPods')) status.ready = activePods.filter(isReady).length;
   else delete status.ready;
 
@@ -240,9 +240,13 @@ export function syncJob(input: JobSyncInput): JobSyncPlan {
   const stillUncounted = (list: string[]) => list.filter((u) => withFinalizer.has(u));
   const flushedSucceeded = nextSucceeded.length - stillUncounted(nextSucceeded).length;
   const flushedFailed = nextFailed.length - stillUncounted(nextFailed).length;
-  status.succeeded = indexed ? totalIndexes(succeededIndexes) : (previous.succeeded ?? 0) + flushedSucceeded;
-  status.failed = (previous.failed ?? 0) + flushedFailed;
-  if (indexed) status.completedIndexes = formatCompletedIndexes(succeededIndexes);
+  setCounter(status, 'succeeded', indexed ? totalIndexes(succeededIndexes) : (previous.succeeded ?? 0) + flushedSucceeded);
+  setCounter(status, 'failed', (previous.failed ?? 0) + flushedFailed);
+  if (indexed) {
+    const completedIndexes = formatCompletedIndexes(succeededIndexes);
+    if (completedIndexes) status.completedIndexes = completedIndexes;
+    else delete status.completedIndexes;
+  }
   const uncounted = { succeeded: stillUncounted(nextSucceeded), failed: stillUncounted(nextFailed) };
   status.uncountedTerminatedPods = {
     ...(uncounted.succeeded.length > 0 ? { succeeded: uncounted.succeeded } : {}),
@@ -353,4 +357,11 @@ function deepEqual(a: unknown, b: unknown): boolean {
   const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
   if (ka.length !== kb.length) return false;
   return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+// setCounter writes one of the status counters, which are int32 fields with omitempty in Go:
+// Kubernetes never shows one that is zero.
+function setCounter(status: JobStatus, name: 'active' | 'succeeded' | 'failed', value: number): void {
+  if (value !== 0) status[name] = value;
+  else delete status[name];
 }
