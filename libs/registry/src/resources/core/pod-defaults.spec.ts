@@ -14,6 +14,7 @@ describe('defaultPodSpec', () => {
           terminationMessagePath: '/dev/termination-log',
           terminationMessagePolicy: 'File',
           ports: [{ containerPort: 80, protocol: 'TCP' }],
+          resources: {},
         },
       ],
       dnsPolicy: 'ClusterFirst',
@@ -98,6 +99,15 @@ describe('defaultPodTemplateSpec', () => {
     defaultPodTemplateSpec(template);
     expect(template.spec).toMatchObject({ restartPolicy: 'Always', terminationGracePeriodSeconds: 30 });
     expect((template.spec as Record<string, unknown>).enableServiceLinks).toBeUndefined();
+    expect(template.metadata).toEqual({ labels: { a: 'b' }, creationTimestamp: null });
+  });
+
+  it('shows the Go shape of the template: metadata with a null creationTimestamp, containers with resources', () => {
+    const template: Record<string, unknown> = { spec: { containers: [{ name: 'c', image: 'x:1', resources: { limits: { cpu: '1' } } }, { name: 'd', image: 'y:1' }] } };
+    defaultPodTemplateSpec(template);
+    expect(template.metadata).toEqual({ creationTimestamp: null });
+    const containers = (template.spec as { containers: { resources: unknown }[] }).containers;
+    expect(containers.map((c) => c.resources)).toEqual([{ limits: { cpu: '1' } }, {}]);
   });
 });
 

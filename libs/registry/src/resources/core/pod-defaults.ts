@@ -38,6 +38,8 @@ export function imageTag(image: string): string {
 }
 
 export function defaultContainer(c: Obj): void {
+  // resources is a struct held by value in Go: Kubernetes always shows it, {} when empty.
+  if (!isObj(c.resources)) c.resources = {};
   if (!c.imagePullPolicy) c.imagePullPolicy = imageTag(typeof c.image === 'string' ? c.image : '') === 'latest' ? 'Always' : 'IfNotPresent';
   setIfUnset(c, 'terminationMessagePath', terminationMessagePathDefault);
   setIfUnset(c, 'terminationMessagePolicy', 'File');
@@ -138,9 +140,14 @@ export function defaultPodSpec(spec: Record<string, unknown>): void {
   for (const v of objects(spec.volumes)) defaultVolume(v);
 }
 
-// defaultPodTemplateSpec defaults the spec of a pod template (metadata has no defaults).
+// defaultPodTemplateSpec defaults the spec of a pod template. Its metadata has no defaults, but
+// is a Go struct held by value whose creationTimestamp has no omitempty: Kubernetes always
+// shows `metadata: {creationTimestamp: null}` at least.
 export function defaultPodTemplateSpec(template: Record<string, unknown> | undefined): void {
   if (!isObj(template)) return;
+  if (!isObj(template.metadata)) template.metadata = {};
+  const metadata = template.metadata as Obj;
+  if (metadata.creationTimestamp === undefined) metadata.creationTimestamp = null;
   if (!isObj(template.spec)) template.spec = {};
   defaultPodSpec(template.spec as Obj);
 }
