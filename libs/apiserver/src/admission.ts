@@ -1,9 +1,10 @@
 // Admission that the API server itself enforces before storage: namespace lifecycle (objects
 // go only into namespaces that exist and are not terminating; the immortal namespaces cannot
-// be deleted), after plugin/pkg/admission/namespace/lifecycle.
+// be deleted), after plugin/pkg/admission/namespace/lifecycle; RBAC escalation checks; and the
+// default pod plugins DefaultTolerationSeconds, Priority and RuntimeClass.
 import { KubeObject } from '@plinth/api';
-import { forbidden, isStatusError, notFound, StatusError } from '@plinth/machinery';
-import { ResourceDefinition } from '@plinth/registry';
+import { forbidden, goQuote, isStatusError, notFound, StatusError } from '@plinth/machinery';
+import { addDefaultTolerations, admitPriority, admitRuntimeClass, keepPriority, ResourceDefinition } from '@plinth/registry';
 import { RequestScope } from './scope';
 
 export const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
@@ -60,4 +61,35 @@ export async function admitRbacWrite(scope: RequestScope, object: KubeObject, ol
   if (!check) return;
   const refused = await check.call(scope.server.auth?.authorizer, scope.def.kind, scope.user, object, old, scope.info.namespace, scope.info.name);
   if (refused) throw refused;
+}
+
+// admitPod runs the default pod plugins on a write of a pod (not of its subresources), in
+// kube-apiserver's order: DefaultTolerationSeconds, Priority, RuntimeClass. Priority and
+// RuntimeClass act on create; on update the stored priority carries over.
+export async function admitPod(scope: RequestScope, pod: KubeObject, old: KubeObject | null): Promise<void> {
+  if (scope.def.group !== '' || scope.def.resource !== 'pods' || scope.info.subresource !== '') return;
+  addDefaultTolerations(pod);
+  if (old) {
+    keepPriority(pod, old);
+    return;
+  }
+  const refusal = admitPriority(pod) ?? admitRuntimeClass(pod, await runtimeClassOf(scope, pod));
+  if (refusal) throw podForbidden(scope, pod, refusal);
+}
+
+async function runtimeClassOf(scope: RequestScope, pod: KubeObject): Promise<KubeObject | null> {
+  const name = (pod.spec as { runtimeClassName?: unknown } | undefined)?.runtimeClassName;
+  if (typeof name !== 'string' || name === '') return null;
+  const runtimeClasses = scope.server.catalog.lookup('node.platform.io', 'v1', 'runtimeclasses');
+  try {
+    if (runtimeClasses) return await scope.server.storeFor(runtimeClasses).get(undefined, name);
+  } catch (err) {
+    if (!isStatusError(err) || err.code !== 404) throw err;
+  }
+  throw podForbidden(scope, pod, `pod rejected: RuntimeClass ${goQuote(name)} not found`);
+}
+
+// podForbidden is admission.NewForbidden: the pod is named by its name, else its generateName.
+function podForbidden(scope: RequestScope, pod: KubeObject, reason: string): StatusError {
+  return forbidden(scope.store.qualifiedResource, pod.metadata.name || pod.metadata.generateName || 'Unknown', reason);
 }

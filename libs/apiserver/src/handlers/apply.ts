@@ -4,7 +4,7 @@
 import { applyObject, statusResetFields } from '@plinth/apply';
 import { KubeObject } from '@plinth/api';
 import { field, invalid } from '@plinth/machinery';
-import { admitNamespacedCreate, admitRbacWrite } from '../admission';
+import { admitNamespacedCreate, admitPod, admitRbacWrite } from '../admission';
 import { authorizeRequest } from '../auth/filter';
 import { decodeText } from '../decode';
 import { FieldValidation } from '../field-validation';
@@ -51,6 +51,7 @@ export async function applyResource(scope: RequestScope, raw: string, options: W
       object.metadata = { ...object.metadata, managedFields: merged.managedFields };
       if (current) object.metadata.resourceVersion = current.metadata.resourceVersion;
       await admitRbacWrite(scope, object, current);
+      await admitPod(scope, object, current);
       return object;
     },
     { dryRun: options.dryRun, subresource },

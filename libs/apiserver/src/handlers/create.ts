@@ -1,6 +1,6 @@
 // POST to a collection: decode, admit, default and validate (in the store), then store unless
 // dryRun. Answers 201 with the created object.
-import { admitNamespacedCreate, admitRbacWrite } from '../admission';
+import { admitNamespacedCreate, admitPod, admitRbacWrite } from '../admission';
 import { decodeBody } from '../decode';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
@@ -11,6 +11,7 @@ export async function createResource(scope: RequestScope): Promise<void> {
   const object = await decodeBody(scope, 'CreateOptions');
   await admitNamespacedCreate(scope, object.metadata.name ?? '');
   await admitRbacWrite(scope, object, null);
+  await admitPod(scope, object, null);
   const created = await scope.store.create(namespaceOf(scope), object, { dryRun: options.dryRun, fieldManager: fieldManagerOf(scope, options.fieldManager) });
   writeResult(scope, 201, created);
 }

@@ -5,7 +5,7 @@
 import { KubeObject } from '@plinth/api';
 import { badRequest, notFound, unsupportedMediaType } from '@plinth/machinery';
 import { applyJsonPatch, applyStrategicMergePatch, mergePatch } from '@plinth/patch';
-import { admitRbacWrite } from '../admission';
+import { admitPod, admitRbacWrite } from '../admission';
 import { decodeText } from '../decode';
 import { parseFieldValidation } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
@@ -53,6 +53,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
       if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
       const patched = decodeText(scope, JSON.stringify(applyPatch(scope, type, current, patch)), mode);
       await admitRbacWrite(scope, patched, current);
+      await admitPod(scope, patched, current);
       return patched;
     },
     { dryRun: options.dryRun, subresource, fieldManager: fieldManagerOf(scope, options.fieldManager) },

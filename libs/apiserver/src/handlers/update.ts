@@ -1,6 +1,6 @@
 // PUT of an object or its status: a compare-and-swap on metadata.resourceVersion when given.
 // Answers 200, or 201 when the type allows create-on-update and the object was missing.
-import { admitNamespacedCreate, admitRbacWrite } from '../admission';
+import { admitNamespacedCreate, admitPod, admitRbacWrite } from '../admission';
 import { decodeBody } from '../decode';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
@@ -16,7 +16,9 @@ export async function updateResource(scope: RequestScope): Promise<void> {
     async (current) => {
       if (!current) await admitNamespacedCreate(scope, scope.info.name);
       await admitRbacWrite(scope, object, current);
-      return structuredClone(object);
+      const proposed = structuredClone(object);
+      await admitPod(scope, proposed, current);
+      return proposed;
     },
     { dryRun: options.dryRun, subresource, fieldManager: fieldManagerOf(scope, options.fieldManager) },
   );

@@ -7,3 +7,5 @@ export { validatePodSpec, validatePodTemplateSpec, validatePodCreate, validatePo
 export { podQOSClass } from './pod-status';
 export { summarizePod } from './pod-table';
 export * from './quantity';
+export { addDefaultTolerations, admitPriority, admitRuntimeClass, keepPriority, mergeTolerations } from './pod-admission';
+export type { Toleration } from './pod-admission';
