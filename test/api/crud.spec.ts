@@ -169,6 +169,16 @@ describe('API server: objects', () => {
     const res = await request('DELETE', '/apis/batch/v1/namespaces/default/jobs/orphan-1');
     expect(res.status).toBe(200);
     expect(res.json.metadata.finalizers).toEqual(['orphan']);
+    expect(res.headers.get('warning')).toBe(
+      '299 - "child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning"',
+    );
+    await request('POST', '/apis/batch/v1/namespaces/default/jobs', { body: job('orphan-2') });
+    const explicit = await request('DELETE', '/apis/batch/v1/namespaces/default/jobs/orphan-2?propagationPolicy=Orphan');
+    expect(explicit.json.metadata.finalizers).toEqual(['orphan']);
+    expect(explicit.headers.get('warning')).toBeNull();
+    const collection = await request('DELETE', '/apis/batch/v1/namespaces/default/jobs?labelSelector=none%3Dmatches');
+    expect(collection.status).toBe(200);
+    expect(collection.headers.get('warning')).toContain('child pods are preserved by default');
   });
 
   it('checks delete preconditions', async () => {

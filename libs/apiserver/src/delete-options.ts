@@ -53,6 +53,11 @@ export async function parseDeleteOptions(scope: RequestScope): Promise<DeleteOpt
   };
 }
 
+// warnOfDefaultOrphaning adds the type's Warning to a delete that names no propagation policy.
+export function warnOfDefaultOrphaning(scope: RequestScope, options: DeleteOptions): void {
+  if (options.propagationPolicy === undefined && scope.def.orphanByDefaultWarning) scope.response.warnings.push(scope.def.orphanByDefaultWarning);
+}
+
 async function readDeleteBody(scope: RequestScope): Promise<DeleteOptionsBody> {
   const raw = await readBody(scope.req);
   if (raw.length === 0) return {};

@@ -98,6 +98,9 @@ export interface ResourceDefinition {
   allowCreateOnUpdate?: boolean;
   // defaultPropagationPolicy applies when a delete names none (Background when absent).
   defaultPropagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  // orphanByDefaultWarning is the Warning a delete that names no propagation policy gets (jobs,
+  // whose pods batch/v1 orphans by default).
+  orphanByDefaultWarning?: string;
   nameValidation?: NameValidation;
 }
 

@@ -1,7 +1,7 @@
 // DELETE of a collection: every object the selectors pick (one page when limit is set) is
 // deleted with the same options; the answer is the list of what was deleted.
 import { isStatusError } from '@plinth/machinery';
-import { parseDeleteOptions } from '../delete-options';
+import { parseDeleteOptions, warnOfDefaultOrphaning } from '../delete-options';
 import { ListOptions } from '../list-options';
 import { writeList } from '../output';
 import { namespaceOf, RequestScope } from '../scope';
@@ -9,6 +9,7 @@ import { listObjects } from './list';
 
 export async function deleteCollection(scope: RequestScope, listOptions: ListOptions): Promise<void> {
   const options = await parseDeleteOptions(scope);
+  warnOfDefaultOrphaning(scope, options);
   const list = await listObjects(scope, listOptions);
   const deleted = [];
   for (const object of list.items) {

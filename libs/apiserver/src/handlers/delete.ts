@@ -2,13 +2,14 @@
 // deletionTimestamp and comes back as it now is; an object removed at once answers a Success
 // Status (or the object, for the types that return it).
 import { admitDelete } from '../admission';
-import { parseDeleteOptions } from '../delete-options';
+import { parseDeleteOptions, warnOfDefaultOrphaning } from '../delete-options';
 import { writeAny, writeResult } from '../output';
 import { namespaceOf, RequestScope } from '../scope';
 
 export async function deleteResource(scope: RequestScope): Promise<void> {
   const options = await parseDeleteOptions(scope);
   admitDelete(scope);
+  warnOfDefaultOrphaning(scope, options);
   const result = await scope.store.delete(namespaceOf(scope), scope.info.name, options);
   if (!result.deleted || scope.def.deleteReturnsObject) {
     writeResult(scope, 200, result.object);

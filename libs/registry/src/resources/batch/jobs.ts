@@ -86,5 +86,7 @@ export const jobDefinition: ResourceDefinition = {
   strategy: jobStrategy,
   table: jobTable,
   defaultPropagationPolicy: 'Orphan',
+  orphanByDefaultWarning:
+    'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning',
   nameValidation: 'dns-subdomain',
 };
