@@ -67,7 +67,7 @@ function readDescriptors(binary: string): Map<string, DescriptorProto> {
 // PodResourceClaim.source (ClaimSource, dropped in 1.31) and the claims of a volume claim's
 // resources (ResourceRequirements until 1.29, VolumeResourceRequirements since).
 function restore128(messages: Map<string, DescriptorProto>): void {
-  const { LABEL_OPTIONAL: optional, LABEL_REPEATED: repeated } = FieldDescriptorProto_Label;
+  const { OPTIONAL: optional, REPEATED: repeated } = FieldDescriptorProto_Label;
   const field = (name: string, number: number, label: FieldDescriptorProto_Label, type: FieldDescriptorProto_Type, typeName = '') =>
     create(FieldDescriptorProtoSchema, { name, number, label, type, typeName, jsonName: name });
   const { STRING, MESSAGE } = FieldDescriptorProto_Type;

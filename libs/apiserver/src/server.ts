@@ -3,7 +3,7 @@
 // failure with a Status. It is plain node:http so that the same handler runs inside the Nest
 // gateway app and the all-in-one process.
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
+import { hasProtobufCodec, methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
 import { ResourceDefinition } from '@plinth/registry';
 import { aggregatedDiscovery, aggregatedDiscoveryRequested, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import { createResource } from './handlers/create';
@@ -116,9 +116,11 @@ export class ApiServer {
     const representation = negotiate(req.headers.accept, {
       tableAllowed: ['get', 'list', 'watch'].includes(info.verb) && !def.virtual,
       yamlAllowed: !streaming,
-      protobufAllowed: false,
+      // Custom resources have no protobuf message: a protobuf clause is skipped for them.
+      protobufAllowed: hasProtobufCodec(def.group ? `${def.group}/${def.version}` : def.version, def.kind),
     });
     if (!representation) throw notAcceptable(acceptedMediaTypes);
+    response.protobuf = representation.type === 'protobuf';
     const scope: RequestScope = {
       req,
       res,

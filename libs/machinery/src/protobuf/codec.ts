@@ -143,7 +143,9 @@ export class ProtoCodec {
         list.push(this.readValue(wire, field.type));
         out[field.name] = list;
       } else {
-        out[field.name] = this.readValue(wire, field.type);
+        const value = this.readValue(wire, field.type);
+        if (value === undefined) delete out[field.name];
+        else out[field.name] = value;
       }
     }
     for (const field of message.fields) {

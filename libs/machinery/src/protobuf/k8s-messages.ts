@@ -1072,7 +1072,7 @@ export const k8sMessages: ProtoMessages = {
   'core.v1.VolumeResourceRequirements': [
     ['limits', 1, 'map<resource.Quantity>'],
     ['requests', 2, 'map<resource.Quantity>'],
-    ['claims', 3, 'core.v1.ResourceClaim', 'pointer'],
+    ['claims', 3, 'core.v1.ResourceClaim', 'repeated'],
   ],
   'core.v1.VolumeSource': [
     ['hostPath', 1, 'core.v1.HostPathVolumeSource', 'pointer'],

@@ -84,7 +84,8 @@ export interface DecodedProtobuf {
 // decodeProtobufObject reads an enveloped object of a served kind into its JSON form.
 export function decodeProtobufObject(data: Uint8Array): DecodedProtobuf {
   const { apiVersion, kind, raw } = decodeEnvelope(data);
-  const message = protobufMessageOf(apiVersion, kind);
+  // DeleteOptions is registered in every group version.
+  const message = protobufMessageOf(apiVersion, kind) ?? (kind === 'DeleteOptions' ? k8sKinds['meta.k8s.io/v1'].DeleteOptions : undefined);
   if (!message) throw new ProtobufError(`no kind "${kind}" is registered for version "${apiVersion}"`);
   const decoded = k8sCodec.decode(message, raw);
   return { apiVersion, kind, object: { apiVersion, kind, ...decoded } };
