@@ -1,0 +1,158 @@
+// application/vnd.kubernetes.protobuf over HTTP: responses (get, list, create, errors), request
+// bodies and watch frames. Bodies are read and written here with @bufbuild/protobuf's binary
+// reader and writer, independently of the server's codec.
+import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
+import { adminToken, client } from './http';
+
+const protobuf = 'application/vnd.kubernetes.protobuf';
+const magic = [0x6b, 0x38, 0x73, 0x00];
+
+type Fields = Map<number, (Uint8Array | bigint)[]>;
+
+// fields reads a message into its fields by number: payloads of length-delimited fields,
+// values of varints.
+function fields(data: Uint8Array): Fields {
+  const reader = new BinaryReader(data);
+  const out: Fields = new Map();
+  while (reader.pos < reader.len) {
+    const [number, wireType] = reader.tag();
+    const value = wireType === WireType.LengthDelimited ? reader.bytes() : wireType === WireType.Varint ? BigInt(reader.int64()) : (reader.skip(wireType), 0n);
+    out.set(number, [...(out.get(number) ?? []), value]);
+  }
+  return out;
+}
+const text = (f: Fields, n: number) => new TextDecoder().decode(f.get(n)?.[0] as Uint8Array);
+const message = (f: Fields, n: number) => fields(f.get(n)?.[0] as Uint8Array);
+
+// unwrap checks the k8s\0 prefix and reads runtime.Unknown {typeMeta, raw}.
+function unwrap(body: Uint8Array): { apiVersion: string; kind: string; raw: Fields } {
+  expect([...body.subarray(0, 4)]).toEqual(magic);
+  const unknown = fields(body.subarray(4));
+  const typeMeta = message(unknown, 1);
+  return { apiVersion: text(typeMeta, 1), kind: text(typeMeta, 2), raw: message(unknown, 2) };
+}
+
+function envelope(apiVersion: string, kind: string, raw: Uint8Array): Uint8Array {
+  const writer = new BinaryWriter();
+  writer.tag(1, WireType.LengthDelimited).fork().tag(1, WireType.LengthDelimited).string(apiVersion).tag(2, WireType.LengthDelimited).string(kind).join();
+  writer.tag(2, WireType.LengthDelimited).bytes(raw);
+  return Uint8Array.from([...magic, ...writer.finish()]);
+}
+
+describe('API server: protobuf', () => {
+  let server: TestApiServer;
+  let request: ReturnType<typeof client>;
+
+  const fetchProto = async (method: string, path: string, init: { body?: Uint8Array; accept?: string; contentType?: string } = {}) => {
+    const res = await fetch(server.url + path, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, accept: init.accept ?? protobuf, ...(init.contentType ? { 'content-type': init.contentType } : {}) },
+      body: init.body,
+    });
+    return { status: res.status, contentType: res.headers.get('content-type'), body: new Uint8Array(await res.arrayBuffer()) };
+  };
+
+  beforeAll(async () => {
+    server = await startTestApiServer();
+    request = client(server.url);
+    await request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'proto-a', labels: { team: 'x' } } } });
+  });
+
+  afterAll(() => server.stop());
+
+  it('answers get in the envelope, the object message from generated.proto field numbers', async () => {
+    const res = await fetchProto('GET', '/api/v1/namespaces/proto-a');
+    expect(res.status).toBe(200);
+    expect(res.contentType).toBe(protobuf);
+    const { apiVersion, kind, raw } = unwrap(res.body);
+    expect([apiVersion, kind]).toEqual(['v1', 'Namespace']);
+    const meta = message(raw, 1);
+    expect(text(meta, 1)).toBe('proto-a');
+    expect(text(meta, 6)).toMatch(/^\d+$/);
+    // Labels are map entries {key = 1, value = 2} in key order.
+    const labels = (meta.get(11) ?? []).map((entry) => fields(entry as Uint8Array)).map((entry) => [text(entry, 1), text(entry, 2)]);
+    expect(labels).toEqual([
+      ['platform.io/metadata.name', 'proto-a'],
+      ['team', 'x'],
+    ]);
+    // NamespaceStatus.phase (1) is Active.
+    expect(text(message(raw, 3), 1)).toBe('Active');
+  });
+
+  it('answers list with ListMeta and items, in the group the client addressed', async () => {
+    await request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { body: { metadata: { name: 'proto-list-role' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] } });
+    const res = await fetchProto('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles?limit=1');
+    expect(res.status).toBe(200);
+    const { apiVersion, kind, raw } = unwrap(res.body);
+    expect([apiVersion, kind]).toEqual(['rbac.authorization.k8s.io/v1', 'ClusterRoleList']);
+    const listMeta = message(raw, 1);
+    expect(text(listMeta, 2)).toMatch(/^\d+$/);
+    expect(text(listMeta, 3)).not.toBe('');
+    expect(Number(listMeta.get(4)?.[0])).toBeGreaterThan(0);
+    expect(raw.get(2)).toHaveLength(1);
+  });
+
+  it('creates from a protobuf body and answers the created object', async () => {
+    const meta = new BinaryWriter().tag(1, WireType.LengthDelimited).string('proto-created').finish();
+    const rule = new BinaryWriter()
+      .tag(1, WireType.LengthDelimited)
+      .string('list')
+      .tag(2, WireType.LengthDelimited)
+      .string('')
+      .tag(3, WireType.LengthDelimited)
+      .string('pods')
+      .finish();
+    const role = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(meta).tag(2, WireType.LengthDelimited).bytes(rule).finish();
+    const res = await fetchProto('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/proto-a/roles', { body: envelope('rbac.authorization.k8s.io/v1', 'Role', role), contentType: protobuf });
+    expect(res.status).toBe(201);
+    const created = unwrap(res.body);
+    expect(created.kind).toBe('Role');
+    expect(text(message(created.raw, 1), 3)).toBe('proto-a');
+    const stored = await request('GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/proto-a/roles/proto-created');
+    expect(stored.json.rules).toEqual([{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }]);
+  });
+
+  it('answers errors as a protobuf v1 Status when protobuf was negotiated', async () => {
+    const res = await fetchProto('GET', '/api/v1/namespaces/proto-missing');
+    expect(res.status).toBe(404);
+    expect(res.contentType).toBe(protobuf);
+    const { apiVersion, kind, raw } = unwrap(res.body);
+    expect([apiVersion, kind]).toEqual(['v1', 'Status']);
+    expect([text(raw, 2), text(raw, 3), text(raw, 4), Number(raw.get(6)?.[0])]).toEqual(['Failure', 'namespaces "proto-missing" not found', 'NotFound', 404]);
+    expect(text(message(raw, 5), 1)).toBe('proto-missing');
+  });
+
+  it('refuses a Table in protobuf (406) and a protobuf patch (415); JSON stays the fallback', async () => {
+    const table = await fetchProto('GET', '/api/v1/namespaces', { accept: `${protobuf};as=Table;g=meta.k8s.io;v=v1` });
+    expect(table.status).toBe(406);
+    const fallback = await fetchProto('GET', '/api/v1/namespaces/proto-a', { accept: `${protobuf};as=Table;g=meta.k8s.io;v=v1, application/json` });
+    expect(fallback.contentType).toBe('application/json');
+    const patch = await fetchProto('PATCH', '/api/v1/namespaces/proto-a', { body: envelope('v1', 'Namespace', new Uint8Array(0)), contentType: protobuf });
+    expect(patch.status).toBe(415);
+  });
+
+  it('streams watch events as length-prefixed WatchEvent frames', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/api/v1/namespaces?watch=true&fieldSelector=metadata.name%3Dproto-a`, {
+      headers: { authorization: `Bearer ${adminToken}`, accept: `${protobuf};stream=watch` },
+      signal: controller.signal,
+    });
+    expect(res.headers.get('content-type')).toBe(`${protobuf};stream=watch`);
+    const reader = res.body!.getReader();
+    let buffer = new Uint8Array(0);
+    while (buffer.length < 4 || buffer.length < 4 + new DataView(buffer.buffer, buffer.byteOffset).getUint32(0)) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('watch ended before a frame');
+      buffer = Uint8Array.from([...buffer, ...value]);
+    }
+    controller.abort();
+    const length = new DataView(buffer.buffer, buffer.byteOffset).getUint32(0);
+    const event = unwrap(buffer.subarray(4, 4 + length));
+    expect([event.apiVersion, event.kind]).toEqual(['v1', 'WatchEvent']);
+    expect(text(event.raw, 1)).toBe('ADDED');
+    const object = unwrap(message(event.raw, 2).get(1)?.[0] as Uint8Array);
+    expect([object.apiVersion, object.kind]).toEqual(['v1', 'Namespace']);
+    expect(text(message(object.raw, 1), 1)).toBe('proto-a');
+  });
+});
