@@ -123,6 +123,30 @@ describe('API server: protobuf', () => {
     expect(text(message(raw, 5), 1)).toBe('proto-missing');
   });
 
+  it('answers errors before negotiation (authentication) in protobuf too', async () => {
+    const res = await fetch(`${server.url}/api/v1/namespaces`, { headers: { authorization: 'Bearer wrong-token', accept: protobuf } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toBe(protobuf);
+    const { kind, raw } = unwrap(new Uint8Array(await res.arrayBuffer()));
+    expect([kind, text(raw, 4), Number(raw.get(6)?.[0])]).toEqual(['Status', 'Unauthorized', 401]);
+  });
+
+  it('reads a protobuf DeleteOptions body (Foreground, dryRun)', async () => {
+    await request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { body: { metadata: { name: 'proto-keep' } } });
+    // DeleteOptions: propagationPolicy = 4, dryRun = 5.
+    const options = new BinaryWriter().tag(4, WireType.LengthDelimited).string('Foreground').tag(5, WireType.LengthDelimited).string('All').finish();
+    const res = await fetchProto('DELETE', '/apis/rbac.authorization.k8s.io/v1/clusterroles/proto-keep', { body: envelope('meta.k8s.io/v1', 'DeleteOptions', options), contentType: protobuf });
+    expect(res.status).toBe(200);
+    // Foreground deletion answers the object, marked for deletion with its finalizer (14).
+    const { kind, raw } = unwrap(res.body);
+    expect(kind).toBe('ClusterRole');
+    expect(new TextDecoder().decode(message(raw, 1).get(14)?.[0] as Uint8Array)).toBe('foregroundDeletion');
+    // ... but only as a dry run: the stored object is untouched.
+    const stored = await request('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/proto-keep');
+    expect(stored.status).toBe(200);
+    expect(stored.json.metadata.finalizers).toBeUndefined();
+  });
+
   it('refuses a Table in protobuf (406) and a protobuf patch (415); JSON stays the fallback', async () => {
     const table = await fetchProto('GET', '/api/v1/namespaces', { accept: `${protobuf};as=Table;g=meta.k8s.io;v=v1` });
     expect(table.status).toBe(406);

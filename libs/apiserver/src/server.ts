@@ -20,7 +20,7 @@ import { watchResource } from './handlers/watch';
 import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
 import { responseOptions, ResponseOptions, writeBody, writeError, writeText } from './http/respond';
 import { parseListOptions } from './list-options';
-import { acceptedMediaTypes, negotiate } from './negotiation';
+import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate } from './negotiation';
 import { NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
 import { UserInfo } from '@plinth/rbac';
 import { authenticateAndImpersonate, authorizeRequest } from './auth/filter';
@@ -55,6 +55,9 @@ export class ApiServer {
       if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
+      // An error before the resource's negotiation (authentication, unknown paths) is a Status
+      // in what the client accepts, protobuf included, as kube-apiserver negotiates errors.
+      response.protobuf ??= errorPrefersProtobuf(req.headers.accept);
       writeError(res, err, response);
     }
   }
@@ -117,10 +120,10 @@ export class ApiServer {
       tableAllowed: ['get', 'list', 'watch'].includes(info.verb) && !def.virtual,
       yamlAllowed: !streaming,
       // Custom resources have no protobuf message: a protobuf clause is skipped for them.
-      protobufAllowed: hasProtobufCodec(def.group ? `${def.group}/${def.version}` : def.version, def.kind),
+      protobufAllowed: acceptsProtobuf(req.headers.accept) && hasProtobufCodec(def.group ? `${def.group}/${def.version}` : def.version, def.kind),
     });
+    response.protobuf = representation?.type === 'protobuf';
     if (!representation) throw notAcceptable(acceptedMediaTypes);
-    response.protobuf = representation.type === 'protobuf';
     const scope: RequestScope = {
       req,
       res,

@@ -12,8 +12,9 @@ export interface ResponseOptions {
   pretty: boolean;
   gzip: boolean;
   yaml: boolean;
-  // protobuf: the request negotiated protobuf, so errors answer a protobuf Status too.
-  protobuf: boolean;
+  // protobuf: the request negotiated protobuf, so errors answer a protobuf Status too
+  // (undefined until negotiation).
+  protobuf?: boolean;
   warnings: string[];
 }
 
@@ -24,7 +25,7 @@ export function responseOptions(req: IncomingMessage, query: URLSearchParams, co
   const prettyParam = query.get('pretty');
   const pretty = prettyParam !== null ? prettyParam !== '0' && prettyParam.toLowerCase() !== 'false' : /curl|Wget/.test(agent);
   const encodings = String(req.headers['accept-encoding'] ?? '');
-  return { pretty, gzip: compression && /\bgzip\b/.test(encodings), yaml: false, protobuf: false, warnings: [] };
+  return { pretty, gzip: compression && /\bgzip\b/.test(encodings), yaml: false, warnings: [] };
 }
 
 export function serialize(body: unknown, options: Pick<ResponseOptions, 'pretty' | 'yaml'>): Buffer {

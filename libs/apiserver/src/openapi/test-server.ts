@@ -29,7 +29,7 @@ export async function startOpenApiTestServer(catalog: ResourceCatalog, onResourc
       const url = new URL(req.url ?? '/', 'http://openapi.invalid');
       requests.push(`${req.method} ${url.pathname}`);
       const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
-      if (!info.isResourceRequest && (await route(req, res, info, url.searchParams, { pretty: false, gzip: false, yaml: false, protobuf: false, warnings: [] }))) return;
+      if (!info.isResourceRequest && (await route(req, res, info, url.searchParams, { pretty: false, gzip: false, yaml: false, warnings: [] }))) return;
       if (info.isResourceRequest && onResource(req, res, Buffer.concat(chunks))) return;
       const parts = url.pathname.split('/').filter((p) => p !== '');
       let body: unknown = null;
