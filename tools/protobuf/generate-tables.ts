@@ -231,9 +231,9 @@ function main(): void {
   lines.push("import { ProtoMessages } from './codec-types';");
   lines.push('');
   lines.push('export const k8sMessages: ProtoMessages = {');
-  for (const name of [...emitted.keys()].sort()) {
+  for (const [name, entry] of [...emitted.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     lines.push(`  '${name}': [`);
-    for (const [fieldName, spec] of [...emitted.get(name)!.fields.entries()].sort((a, b) => a[1].number - b[1].number)) {
+    for (const [fieldName, spec] of [...entry.fields.entries()].sort((a, b) => a[1].number - b[1].number)) {
       const flags = [...spec.flags].sort().join(',');
       lines.push(`    ['${fieldName}', ${spec.number}, '${spec.type}'${flags ? `, '${flags}'` : ''}],`);
     }
