@@ -156,6 +156,17 @@ describe('API server: protobuf', () => {
     expect(patch.status).toBe(415);
   });
 
+  it('streams protobuf for watch=true with a plain protobuf Accept', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/apis/rbac.authorization.k8s.io/v1/clusterroles?watch=true&fieldSelector=metadata.name%3Dproto-list-role`, {
+      headers: { authorization: `Bearer ${adminToken}`, accept: protobuf },
+      signal: controller.signal,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(`${protobuf};stream=watch`);
+    controller.abort();
+  });
+
   it('streams watch events as length-prefixed WatchEvent frames', async () => {
     const controller = new AbortController();
     const res = await fetch(`${server.url}/api/v1/namespaces?watch=true&fieldSelector=metadata.name%3Dproto-a`, {

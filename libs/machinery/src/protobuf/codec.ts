@@ -102,7 +102,7 @@ export class ProtoCodec {
       case 'bytes':
         return writer.bytes(number, Buffer.from(String(value ?? ''), 'base64'));
       case 'bool':
-        return writer.varint(number, value === true ? 1n : 0n);
+        return writer.varint(number, value === true ? 1 : 0);
       case 'int32':
       case 'int64':
       case 'uint32':
@@ -228,11 +228,11 @@ function zeroOf(type: string): unknown {
   }
 }
 
-function integer(value: unknown): bigint {
-  if (value === undefined || value === null || value === '') return 0n;
+function integer(value: unknown): number {
+  if (value === undefined || value === null || value === '') return 0;
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(n) || !Number.isInteger(n)) throw new ProtobufError(`${JSON.stringify(value)} is not an integer`);
-  return BigInt(n);
+  return n;
 }
 
 // compareGoStrings orders map keys as Go's sort.Strings does: by UTF-8 bytes.
@@ -263,7 +263,7 @@ export class ProtoWriter {
   private readonly parts: Uint8Array[] = [];
   private size = 0;
 
-  varint(number: number, value: bigint): void {
+  varint(number: number, value: bigint | number): void {
     this.tag(number, 0);
     this.push(varintBytes(value));
   }
@@ -277,7 +277,7 @@ export class ProtoWriter {
 
   bytes(number: number, data: Uint8Array): void {
     this.tag(number, 2);
-    this.push(varintBytes(BigInt(data.length)));
+    this.push(varintBytes(data.length));
     this.push(data);
   }
 
@@ -286,7 +286,7 @@ export class ProtoWriter {
   }
 
   private tag(number: number, wireType: number): void {
-    this.push(varintBytes(BigInt(number * 8 + wireType)));
+    this.push(varintBytes(number * 8 + wireType));
   }
 
   private push(data: Uint8Array): void {
@@ -297,14 +297,29 @@ export class ProtoWriter {
 
 // varintBytes writes a varint; negative numbers as their 64-bit two's complement (ten bytes),
 // as Go writes a negative int32 or int64.
-export function varintBytes(value: bigint): Uint8Array {
-  let v = BigInt.asUintN(64, value);
+export function varintBytes(value: bigint | number): Uint8Array {
+  if (typeof value === 'number' && value >= 0 && value <= 0x7fffffff) return smallVarint(value);
+  let v = BigInt.asUintN(64, BigInt(value));
   const out: number[] = [];
   while (v > 0x7fn) {
     out.push(Number(v & 0x7fn) | 0x80);
     v >>= 7n;
   }
   out.push(Number(v));
+  return Uint8Array.from(out);
+}
+
+const smallVarints = Array.from({ length: 128 }, (_, n) => Uint8Array.of(n));
+
+function smallVarint(value: number): Uint8Array {
+  if (value < 128) return smallVarints[value];
+  const out: number[] = [];
+  let v = value;
+  while (v > 0x7f) {
+    out.push((v & 0x7f) | 0x80);
+    v >>>= 7;
+  }
+  out.push(v);
   return Uint8Array.from(out);
 }
 
@@ -327,8 +342,8 @@ function encodeTime(value: unknown, micro: boolean): Uint8Array {
   const fraction = /\.(\d+)/.exec(text)?.[1] ?? '';
   const nanos = micro ? Number(fraction.slice(0, 6).padEnd(9, '0')) : 0;
   const writer = new ProtoWriter();
-  writer.varint(1, BigInt(seconds));
-  writer.varint(2, BigInt(nanos));
+  writer.varint(1, seconds);
+  writer.varint(2, nanos);
   return writer.finish();
 }
 
@@ -423,8 +438,8 @@ const specialTypes: Record<string, SpecialType> = {
     encode(value) {
       const writer = new ProtoWriter();
       const isString = typeof value === 'string';
-      writer.varint(1, isString ? 1n : 0n);
-      writer.varint(2, isString ? 0n : integer(value));
+      writer.varint(1, isString ? 1 : 0);
+      writer.varint(2, isString ? 0 : integer(value));
       writer.bytes(3, encoder.encode(isString ? value : ''));
       return writer.finish();
     },
