@@ -40,6 +40,9 @@ const extraKinds: Record<string, string[]> = {
   'meta.k8s.io/v1': ['Status', 'DeleteOptions', 'WatchEvent'],
 };
 
+// Non-omitempty scalars of the kinds without a registry schema (Go JSON tags of k8s.io/api).
+const keepWithoutSchema = new Set(['authentication.v1.TokenRequestStatus.token', 'meta.v1.WatchEvent.type']);
+
 function readDescriptors(binary: string): Map<string, DescriptorProto> {
   const data = readFileSync(binary);
   const messages = new Map<string, DescriptorProto>();
@@ -187,7 +190,7 @@ function main(): void {
         spec = { number: field.number, type, flags };
         entry.fields.set(field.name, spec);
       }
-      if (schema?.required?.includes(field.name)) spec.flags.add('keep');
+      if (schema?.required?.includes(field.name) || keepWithoutSchema.has(`${name}.${field.name}`)) spec.flags.add('keep');
       if (valueMessage && (first || property)) {
         const nested = inline ? schema : (property?.items ?? property?.additionalProperties ?? property);
         if (!emitted.has(valueMessage) || nested?.properties) visit(valueMessage, nested, Boolean(inline));

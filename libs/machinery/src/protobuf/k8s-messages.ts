@@ -81,7 +81,7 @@ export const k8sMessages: ProtoMessages = {
     ['expirationSeconds', 4, 'int64', 'pointer'],
   ],
   'authentication.v1.TokenRequestStatus': [
-    ['token', 1, 'string'],
+    ['token', 1, 'string', 'keep'],
     ['expirationTimestamp', 2, 'meta.v1.Time'],
   ],
   'authentication.v1.UserInfo': [
@@ -1204,7 +1204,7 @@ export const k8sMessages: ProtoMessages = {
     ['uid', 6, 'string'],
   ],
   'meta.v1.WatchEvent': [
-    ['type', 1, 'string'],
+    ['type', 1, 'string', 'keep'],
     ['object', 2, 'runtime.RawExtension'],
   ],
   'node.v1.Overhead': [
