@@ -35,8 +35,8 @@ export function writeList(scope: RequestScope, list: KubeList): void {
 }
 
 // writeAny answers with a body that is not of the resource's kind (Status, a review).
-export function writeAny(scope: RequestScope, code: number, body: Typed): void {
-  if (scope.representation.type === 'protobuf') return writeProtobuf(scope, code, body);
+export function writeAny(scope: RequestScope, code: number, body: unknown): void {
+  if (scope.representation.type === 'protobuf') return writeProtobuf(scope, code, body as Typed);
   writeBody(scope.res, code, body, { ...scope.response, yaml: scope.representation.type === 'yaml' });
 }
 
