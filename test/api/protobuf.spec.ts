@@ -113,6 +113,29 @@ describe('API server: protobuf', () => {
     expect(stored.json.rules).toEqual([{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }]);
   });
 
+  it('updates from a protobuf body and answers patches in protobuf', async () => {
+    const current = unwrap((await fetchProto('GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/proto-a/roles/proto-created')).body);
+    const resourceVersion = text(message(current.raw, 1), 6);
+    const meta = new BinaryWriter().tag(1, WireType.LengthDelimited).string('proto-created').tag(6, WireType.LengthDelimited).string(resourceVersion).finish();
+    const rule = new BinaryWriter().tag(1, WireType.LengthDelimited).string('watch').tag(2, WireType.LengthDelimited).string('').tag(3, WireType.LengthDelimited).string('pods').finish();
+    const role = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(meta).tag(2, WireType.LengthDelimited).bytes(rule).finish();
+    const updated = await fetchProto('PUT', '/apis/rbac.authorization.k8s.io/v1/namespaces/proto-a/roles/proto-created', { body: envelope('rbac.authorization.k8s.io/v1', 'Role', role), contentType: protobuf });
+    expect(updated.status).toBe(200);
+    expect(text(message(unwrap(updated.body).raw, 2), 1)).toBe('watch');
+    const patched = await fetchProto('PATCH', '/apis/rbac.authorization.k8s.io/v1/namespaces/proto-a/roles/proto-created', {
+      body: new TextEncoder().encode(JSON.stringify({ metadata: { labels: { patched: 'yes' } } })),
+      contentType: 'application/merge-patch+json',
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.contentType).toBe(protobuf);
+    const label = fields(message(unwrap(patched.body).raw, 1).get(11)?.[0] as Uint8Array);
+    expect([text(label, 1), text(label, 2)]).toEqual(['patched', 'yes']);
+    // A stale resourceVersion is a 409 Conflict, in protobuf.
+    const stale = await fetchProto('PUT', '/apis/rbac.authorization.k8s.io/v1/namespaces/proto-a/roles/proto-created', { body: envelope('rbac.authorization.k8s.io/v1', 'Role', role), contentType: protobuf });
+    expect(stale.status).toBe(409);
+    expect(text(unwrap(stale.body).raw, 4)).toBe('Conflict');
+  });
+
   it('answers errors as a protobuf v1 Status when protobuf was negotiated', async () => {
     const res = await fetchProto('GET', '/api/v1/namespaces/proto-missing');
     expect(res.status).toBe(404);
