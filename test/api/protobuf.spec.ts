@@ -40,6 +40,18 @@ function envelope(apiVersion: string, kind: string, raw: Uint8Array): Uint8Array
   return Uint8Array.from([...magic, ...writer.finish()]);
 }
 
+// readFrames collects the length-prefixed frames of a watch stream until it ends.
+async function readFrames(res: Response): Promise<Uint8Array[]> {
+  const data = new Uint8Array(await res.arrayBuffer());
+  const frames: Uint8Array[] = [];
+  for (let at = 0; at + 4 <= data.length; ) {
+    const length = new DataView(data.buffer, data.byteOffset + at).getUint32(0);
+    frames.push(data.subarray(at + 4, at + 4 + length));
+    at += 4 + length;
+  }
+  return frames;
+}
+
 describe('API server: protobuf', () => {
   let server: TestApiServer;
   let request: ReturnType<typeof client>;
@@ -212,5 +224,19 @@ describe('API server: protobuf', () => {
     const object = unwrap(message(event.raw, 2).get(1)?.[0] as Uint8Array);
     expect([object.apiVersion, object.kind]).toEqual(['v1', 'Namespace']);
     expect(text(message(object.raw, 1), 1)).toBe('proto-a');
+  });
+
+  it('sends a watch ERROR frame with a protobuf 410 Status after compaction', async () => {
+    const rv = Number((await request('GET', '/api/v1/namespaces')).json.metadata.resourceVersion);
+    await request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'proto-old' } } });
+    await server.store.compact(await server.store.currentRevision());
+    const res = await fetch(`${server.url}/api/v1/namespaces?watch=1&resourceVersion=${rv}`, { headers: { authorization: `Bearer ${adminToken}`, accept: protobuf } });
+    const frames = await readFrames(res);
+    expect(frames).toHaveLength(1);
+    const event = unwrap(frames[0]);
+    expect([event.kind, text(event.raw, 1)]).toEqual(['WatchEvent', 'ERROR']);
+    const status = unwrap(message(event.raw, 2).get(1)?.[0] as Uint8Array);
+    expect([status.apiVersion, status.kind, text(status.raw, 4), Number(status.raw.get(6)?.[0])]).toEqual(['v1', 'Status', 'Expired', 410]);
+    expect(text(status.raw, 3)).toMatch(/^too old resource version: /);
   });
 });
