@@ -148,6 +148,19 @@ describe('API server: protobuf', () => {
     expect(text(unwrap(stale.body).raw, 4)).toBe('Conflict');
   });
 
+  it('binds a pod from a protobuf Binding, as the scheduler sends it', async () => {
+    const pod = { metadata: { name: 'proto-pod' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } };
+    expect((await request('POST', '/api/v1/namespaces/proto-a/pods', { body: pod })).status).toBe(201);
+    const meta = new BinaryWriter().tag(1, WireType.LengthDelimited).string('proto-pod').finish();
+    const target = new BinaryWriter().tag(1, WireType.LengthDelimited).string('Node').tag(3, WireType.LengthDelimited).string('node-7').finish();
+    const binding = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(meta).tag(2, WireType.LengthDelimited).bytes(target).finish();
+    const res = await fetchProto('POST', '/api/v1/namespaces/proto-a/pods/proto-pod/binding', { body: envelope('v1', 'Binding', binding), contentType: protobuf });
+    expect(res.status).toBe(201);
+    const status = unwrap(res.body);
+    expect([status.kind, text(status.raw, 2), Number(status.raw.get(6)?.[0])]).toEqual(['Status', 'Success', 201]);
+    expect((await request('GET', '/api/v1/namespaces/proto-a/pods/proto-pod')).json.spec.nodeName).toBe('node-7');
+  });
+
   it('answers errors as a protobuf v1 Status when protobuf was negotiated', async () => {
     const res = await fetchProto('GET', '/api/v1/namespaces/proto-missing');
     expect(res.status).toBe(404);
