@@ -1,6 +1,7 @@
 // The protobuf codec against the registry schemas: for every served kind, an object with every
 // schema field set (to a non-zero value) survives JSON → protobuf → JSON unchanged, so a schema
-// field the message tables miss (or type wrongly) fails here.
+// field the message tables miss (or type wrongly) fails here: rerun
+// tools/protobuf/generate-tables.ts after changing a schema.
 import { Schema } from '@plinth/api';
 import { decodeProtobufObject, encodeProtobufObject, hasProtobufCodec } from '@plinth/machinery';
 import { builtinDefinitions } from '@plinth/registry';
@@ -38,8 +39,13 @@ function populate(schema: Schema, name: string, depth = 0): unknown {
 
 const k8sApiVersion = (group: string, version: string) => (group ? `${group.replace(/\.platform\.io$/, '.k8s.io')}/${version}` : version);
 
+// Built-in kinds served without protobuf (JSON only, as custom resources): their messages are
+// not among the descriptors the tables are generated from.
+const kindsWithoutProtobuf = new Set(['CustomResourceDefinition']);
+
 describe('protobuf codec of the served kinds', () => {
-  const defs = builtinDefinitions();
+  const all = builtinDefinitions();
+  const defs = all.filter((def) => !kindsWithoutProtobuf.has(def.kind));
 
   it.each(defs.map((def) => [`${def.group || 'core'}/${def.version} ${def.kind}`, def] as const))('round-trips a fully populated %s', (_name, def) => {
     const apiVersion = k8sApiVersion(def.group, def.version);
@@ -53,6 +59,12 @@ describe('protobuf codec of the served kinds', () => {
     const item = populate(def.schema, def.kind) as Record<string, unknown>;
     const list = { apiVersion, kind: def.listKind, metadata: { resourceVersion: '42', continue: 'token', remainingItemCount: 0 }, items: [item, item] };
     expect(decodeProtobufObject(encodeProtobufObject(apiVersion, def.listKind, list)).object).toEqual(list);
+  });
+
+  it('knows every served kind but the listed ones', () => {
+    const missing = all.filter((def) => !hasProtobufCodec(def.group ? `${def.group}/${def.version}` : def.version, def.kind)).map((def) => def.kind);
+    // A kind here needs its message tables: rerun tools/protobuf/generate-tables.ts.
+    expect(missing.filter((kind) => !kindsWithoutProtobuf.has(kind))).toEqual([]);
   });
 
   it('knows every kind in both group spellings, and no custom kind', () => {
