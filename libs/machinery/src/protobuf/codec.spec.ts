@@ -37,9 +37,11 @@ describe('ProtoCodec special messages', () => {
     expect(codec.decode('t.Special', encoded)).toEqual(value);
   });
 
-  it('writes an integer IntOrString and a zero Quantity; reads absent pointers as absent', () => {
+  it('writes an integer IntOrString and a zero Quantity; reads absent pointers as absent, absent values as zero', () => {
     const encoded = codec.encode('t.Special', { port: 8080 });
     expect([...encoded]).toEqual([...bytes(1, [0x08, 0, 0x10, 0x90, 0x3f, ...str(3, '')]), ...bytes(2, str(1, '0')), ...bytes(3, []), 0x40, 0]);
-    expect(codec.decode('t.Special', encoded)).toEqual({ port: 8080, cpu: '0', ready: false });
+    // Unset non-pointer fields read back as Go writes their zero values: "0", null.
+    expect(codec.decode('t.Special', encoded)).toEqual({ port: 8080, cpu: '0', data: null, ready: false });
+    expect(codec.decode('t.Special', new Uint8Array(0))).toEqual({ cpu: '0', data: null, ready: false });
   });
 });

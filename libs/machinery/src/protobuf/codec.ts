@@ -4,7 +4,8 @@
 // - a non-pointer scalar is always written, zero included; read back, a zero value is dropped
 //   unless its JSON tag lacks omitempty ("keep");
 // - a pointer is written only when set, and read back as set even when zero;
-// - a non-pointer struct is always written (empty when absent) and always present in JSON;
+// - a non-pointer struct is always written (empty when absent) and always present in JSON
+//   (a zero Time or RawExtension as null, a zero Quantity as "0");
 // - maps are repeated entries {key = 1, value = 2} in key order; embedded structs ("inline")
 //   are fields of their own whose fields sit in the parent's JSON object.
 // A few messages have a JSON form of their own: Time, MicroTime, Duration, IntOrString,
@@ -152,10 +153,12 @@ export class ProtoCodec {
       if (field.inline || field.repeated || field.valueType !== undefined) continue;
       const value = out[field.name];
       if (value === undefined) {
-        // An unset non-pointer struct is its zero value, which Go writes as JSON all the same;
-        // an unset non-omitempty scalar is its zero value.
+        // An unset non-pointer struct is its zero value, which Go writes as JSON all the same
+        // (null for a zero Time); an unset non-omitempty scalar is its zero value.
         if (field.pointer) continue;
-        if (!scalarTypes.has(field.type) && !specialTypes[field.type]) out[field.name] = this.readMessage(field.type, new Uint8Array(0));
+        const special = specialTypes[field.type];
+        if (special) out[field.name] = special.zero;
+        else if (!scalarTypes.has(field.type)) out[field.name] = this.readMessage(field.type, new Uint8Array(0));
         else if (field.keep && field.type !== 'bytes') out[field.name] = zeroOf(field.type);
         continue;
       }
@@ -326,6 +329,8 @@ function smallVarint(value: number): Uint8Array {
 interface SpecialType {
   encode(value: unknown): Uint8Array;
   decode(data: Uint8Array): unknown;
+  // zero is the JSON Go writes for the type's zero value (a non-pointer field left unset).
+  zero: unknown;
 }
 
 // readSmall reads the scalar fields of a small fixed message by number.
@@ -348,8 +353,8 @@ function encodeTime(value: unknown, micro: boolean): Uint8Array {
 }
 
 function decodeTime(data: Uint8Array, micro: boolean): unknown {
-  // A zero time is written as an empty message and is null in JSON: dropped.
-  if (data.length === 0) return undefined;
+  // A zero time is written as an empty message and is null in JSON.
+  if (data.length === 0) return null;
   const fields = readSmall(data);
   const seconds = Number(BigInt.asIntN(64, fields.get(1)?.varint ?? 0n));
   const iso = new Date(seconds * 1000).toISOString().slice(0, 19);
@@ -366,7 +371,7 @@ function encodeRawJson(value: unknown): Uint8Array {
 
 function decodeRawJson(data: Uint8Array): unknown {
   const raw = readSmall(data).get(1)?.bytes;
-  if (raw === undefined) return undefined;
+  if (raw === undefined) return null;
   try {
     return JSON.parse(decodeString(raw));
   } catch {
@@ -411,6 +416,7 @@ function formatDuration(nanos: number): string {
 }
 
 const stringList: SpecialType = {
+  zero: [],
   encode(value) {
     const writer = new ProtoWriter();
     for (const item of (value as unknown[] | null | undefined) ?? []) writer.bytes(1, encoder.encode(String(item)));
@@ -424,9 +430,10 @@ const stringList: SpecialType = {
 };
 
 const specialTypes: Record<string, SpecialType> = {
-  'meta.v1.Time': { encode: (v) => encodeTime(v, false), decode: (d) => decodeTime(d, false) },
-  'meta.v1.MicroTime': { encode: (v) => encodeTime(v, true), decode: (d) => decodeTime(d, true) },
+  'meta.v1.Time': { encode: (v) => encodeTime(v, false), decode: (d) => decodeTime(d, false), zero: null },
+  'meta.v1.MicroTime': { encode: (v) => encodeTime(v, true), decode: (d) => decodeTime(d, true), zero: null },
   'meta.v1.Duration': {
+    zero: '0s',
     encode(value) {
       const writer = new ProtoWriter();
       writer.varint(1, parseDuration(String(value ?? '0')));
@@ -435,6 +442,7 @@ const specialTypes: Record<string, SpecialType> = {
     decode: (data) => formatDuration(Number(BigInt.asIntN(64, readSmall(data).get(1)?.varint ?? 0n))),
   },
   'intstr.IntOrString': {
+    zero: 0,
     encode(value) {
       const writer = new ProtoWriter();
       const isString = typeof value === 'string';
@@ -450,6 +458,7 @@ const specialTypes: Record<string, SpecialType> = {
     },
   },
   'resource.Quantity': {
+    zero: '0',
     encode(value) {
       const writer = new ProtoWriter();
       writer.bytes(1, encoder.encode(value === undefined || value === null ? '0' : String(value)));
@@ -457,8 +466,8 @@ const specialTypes: Record<string, SpecialType> = {
     },
     decode: (data) => decodeString(readSmall(data).get(1)?.bytes ?? encoder.encode('0')),
   },
-  'runtime.RawExtension': { encode: encodeRawJson, decode: decodeRawJson },
-  'meta.v1.FieldsV1': { encode: encodeRawJson, decode: decodeRawJson },
+  'runtime.RawExtension': { encode: encodeRawJson, decode: decodeRawJson, zero: null },
+  'meta.v1.FieldsV1': { encode: encodeRawJson, decode: decodeRawJson, zero: null },
   'authentication.v1.ExtraValue': stringList,
   'authorization.v1.ExtraValue': stringList,
 };

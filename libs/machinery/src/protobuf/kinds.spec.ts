@@ -52,8 +52,9 @@ describe('protobuf envelope and messages', () => {
     ];
     const encoded = encodeProtobufObject('coordination.platform.io/v1', 'Lease', lease);
     expect([...encoded]).toEqual(envelope('coordination.platform.io/v1', 'Lease', [...bytes(1, objectMeta('l')), ...bytes(2, spec)]));
-    // A pointer read back keeps its zero value; MicroTime keeps its microseconds.
-    expect(decodeProtobufObject(encoded).object).toEqual({ ...lease, apiVersion: 'coordination.platform.io/v1' });
+    // A pointer read back keeps its zero value; MicroTime keeps its microseconds; the zero
+    // creationTimestamp is null, as Go writes it.
+    expect(decodeProtobufObject(encoded).object).toEqual({ ...lease, apiVersion: 'coordination.platform.io/v1', metadata: { name: 'l', creationTimestamp: null } });
   });
 
   it('writes a Status error (as v1 Status) with its details', () => {
@@ -78,7 +79,7 @@ describe('protobuf envelope and messages', () => {
     expect(decoded.object).toEqual({
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
-      metadata: { name: 'rb' },
+      metadata: { name: 'rb', creationTimestamp: null },
       // Subject.kind and name, RoleRef's fields have no omitempty: their zero values stay.
       subjects: [{ kind: 'User', name: 'bob' }],
       roleRef: { apiGroup: '', kind: 'ClusterRole', name: 'view' },
