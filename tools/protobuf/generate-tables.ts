@@ -7,7 +7,7 @@
 // pointer (gogoproto.nullable not false) and, from the registry schema, whether its JSON tag
 // lacks omitempty (a required property), so that the codec writes and reads what Go would.
 //
-// Run: node -r ./tools/register.js tools/protobuf/generate-tables.ts [/usr/bin/kubectl]
+// Run: node -r ./tools/register.js tools/protobuf/generate-tables.ts [--check] [/usr/bin/kubectl]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, constants } from 'node:zlib';
@@ -18,7 +18,15 @@ import { builtinDefinitions } from '@plinth/registry';
 
 const gogoNullable = 65001;
 const root = join(__dirname, '..', '..');
-const output = join(root, 'libs/machinery/src/protobuf/k8s-messages.ts');
+export const tablesFile = join(root, 'libs/machinery/src/protobuf/k8s-messages.ts');
+
+export interface GeneratedTables {
+  text: string;
+  messages: number;
+  // missing: schema properties without a protobuf field; newer: fields left out.
+  missing: string[];
+  newer: string[];
+}
 
 // Messages the codec treats by hand: their JSON form is not an object of their fields.
 const special = new Set([
@@ -135,8 +143,9 @@ function isEmbedded(field: FieldDescriptorProto, message: DescriptorProto | unde
   return message.field.some((f) => schema.properties?.[f.name] !== undefined);
 }
 
-function main(): void {
-  const messages = readDescriptors(process.argv[2] ?? '/usr/bin/kubectl');
+// generateTables builds the text of k8s-messages.ts from a kubectl binary's descriptors.
+export function generateTables(kubectlBinary: string): GeneratedTables {
+  const messages = readDescriptors(kubectlBinary);
   restore128(messages);
   const emitted = new Map<string, Emitted>();
   const newer = new Set<string>();
@@ -252,9 +261,21 @@ function main(): void {
     lines.push('  },');
   }
   lines.push('};');
-  writeFileSync(output, `${lines.join('\n')}\n`);
-  if (missing.size) console.log(`schema properties without a protobuf field:\n  ${[...missing].sort().join('\n  ')}`);
-  console.log(`wrote ${emitted.size} messages; fields newer than the schemas, left out:\n  ${[...newer].sort().join('\n  ')}`);
+  return { text: `${lines.join('\n')}\n`, messages: emitted.size, missing: [...missing].sort(), newer: [...newer].sort() };
 }
 
-main();
+// With --check, nothing is written: the exit code says whether the committed tables are current.
+if (require.main === module) {
+  const check = process.argv.includes('--check');
+  const binary = process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? '/usr/bin/kubectl';
+  const tables = generateTables(binary);
+  if (check) {
+    const current = readFileSync(tablesFile, 'utf8') === tables.text;
+    console.log(current ? 'tables are up to date' : `tables are stale: regenerate ${tablesFile}`);
+    if (tables.missing.length) console.log(`schema properties without a protobuf field:\n  ${tables.missing.join('\n  ')}`);
+    process.exit(current && tables.missing.length === 0 ? 0 : 1);
+  }
+  writeFileSync(tablesFile, tables.text);
+  if (tables.missing.length) console.log(`schema properties without a protobuf field:\n  ${tables.missing.join('\n  ')}`);
+  console.log(`wrote ${tables.messages} messages; fields newer than the schemas, left out:\n  ${tables.newer.join('\n  ')}`);
+}
