@@ -1,5 +1,5 @@
 // kubectl end to end: the real /usr/bin/kubectl against the real all-in-one process.
-import { kubectl, PlinthProcess, spawnKubectl, startPlinth } from '@plinth/testing-server';
+import { kubectl, kubectl132Binary, PlinthProcess, spawnKubectl, startPlinth } from '@plinth/testing-server';
 
 const jobYaml = (name: string, image = 'busybox') => `
 apiVersion: batch/v1
@@ -226,6 +226,36 @@ spec:
     expect(claims.exp - claims.iat).toBe(600);
   });
 
+  it('speaks protobuf with kubectl 1.32: create, reviews, tokens and Status errors', async () => {
+    const k132 = (args: string[]) => kubectl(plinth.kubeconfig, ['-v=8', ...args], { binary: kubectl132Binary });
+    // The request's headers, then the response's, both name protobuf.
+    const protobufBoth = /Request Headers:\n(?:.*\n)*?.*Content-Type: application\/vnd\.kubernetes\.protobuf\n[\s\S]*Response Headers:\n(?:.*\n)*?.*Content-Type: application\/vnd\.kubernetes\.protobuf\n/;
+    const ns = await k132(['create', 'namespace', 'kc-proto']);
+    expect(ns.stdout.trim()).toBe('namespace/kc-proto created');
+    expect(ns.stderr).toMatch(protobufBoth);
+    const again = await k132(['create', 'namespace', 'kc-proto']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/Response Status: 409 Conflict[\s\S]*Content-Type: application\/vnd\.kubernetes\.protobuf\n/);
+    expect(again.stderr).toContain('Error from server (AlreadyExists): namespaces "kc-proto" already exists');
+    const job = await k132(['create', 'job', 'kc-proto-job', '--image=busybox:1.36', '-n', 'kc-proto', '--', 'sh', '-c', 'exit 0']);
+    expect(job.stdout.trim()).toBe('job.batch/kc-proto-job created');
+    expect(job.stderr).toMatch(protobufBoth);
+    const stored = JSON.parse((await k(['get', 'job', 'kc-proto-job', '-n', 'kc-proto', '-o', 'json'])).stdout);
+    expect(stored.spec.template.spec.containers).toEqual([expect.objectContaining({ name: 'kc-proto-job', image: 'busybox:1.36', command: ['sh', '-c', 'exit 0'], resources: {} })]);
+    expect(stored.spec.template.spec.restartPolicy).toBe('Never');
+    const whoami = await k132(['auth', 'whoami']);
+    expect(whoami.stdout).toMatch(/Username\s+plinth-admin/);
+    expect(whoami.stderr).toMatch(protobufBoth);
+    const canI = await k132(['auth', 'can-i', 'create', 'jobs', '-n', 'kc-proto']);
+    expect(canI.stdout.trim()).toBe('yes');
+    expect(canI.stderr).toMatch(protobufBoth);
+    await k(['create', 'serviceaccount', 'kc-proto-sa', '-n', 'kc-proto']);
+    const token = await k132(['create', 'token', 'kc-proto-sa', '-n', 'kc-proto', '--duration=10m']);
+    expect(token.stderr).toMatch(protobufBoth);
+    const claims = JSON.parse(Buffer.from(token.stdout.trim().split('.')[1], 'base64url').toString());
+    expect(claims.sub).toBe('system:serviceaccount:kc-proto:kc-proto-sa');
+  });
+
   it('creates roles and bindings with kubectl create (protobuf bodies)', async () => {
     await k(['create', 'namespace', 'kc-rbac']);
     expect((await k(['create', 'clusterrole', 'kc-reader', '--verb=get,list', '--resource=pods'])).stdout.trim()).toBe('clusterrole.rbac.authorization.k8s.io/kc-reader created');
@@ -240,6 +270,14 @@ spec:
       { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'bob' },
       { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'qa' },
     ]);
+    // kubectl 1.32's create rolebinding sends a protobuf body and accepts protobuf first: the
+    // answer is protobuf, which kubectl decodes to print the created name.
+    const traced = await kubectl(plinth.kubeconfig, ['create', 'rolebinding', 'kc-proto', '--clusterrole=view', '--group=proto', '-n', 'kc-rbac', '-v=8'], { binary: kubectl132Binary });
+    expect(traced.stdout.trim()).toBe('rolebinding.rbac.authorization.k8s.io/kc-proto created');
+    expect(traced.stderr).toContain('Accept: application/vnd.kubernetes.protobuf,application/json\n');
+    expect(traced.stderr).toMatch(/Response Status: 201 Created[\s\S]*Content-Type: application\/vnd\.kubernetes\.protobuf\n/);
+    const boundGroup = JSON.parse((await k(['get', 'rolebinding', 'kc-proto', '-n', 'kc-rbac', '-o', 'json'])).stdout);
+    expect(boundGroup.subjects).toEqual([{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'proto' }]);
     expect((await k(['auth', 'can-i', 'list', 'pods', '--as', 'alice', '-A'])).stdout.trim()).toBe('yes');
     expect((await k(['auth', 'can-i', 'list', 'pods', '--as', 'bob', '-n', 'kc-rbac'])).stdout.trim()).toBe('yes');
     expect((await k(['auth', 'can-i', 'list', 'pods', '--as', 'bob', '-n', 'default'])).stdout.trim()).toBe('no');

@@ -4,14 +4,13 @@
 import { KubeObject } from '@plinth/api';
 import { badRequest } from '@plinth/machinery';
 import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, OptionsKind, parseFieldValidation, StrictDecodingError } from './field-validation';
-import { bodyFormat, protobufToJson, readBody, yamlToJson } from './http/body';
+import { bodyFormat, bodyToJson, readBody } from './http/body';
 import { clientApiVersion, RequestScope } from './scope';
 
 export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind): Promise<KubeObject> {
   const mode = parseFieldValidation(scope.query.get('fieldValidation'), optionsKind);
-  const format = bodyFormat(scope.req);
-  const raw = await readBody(scope.req);
-  const text = format === 'yaml' ? yamlToJson(raw) : format === 'protobuf' ? protobufToJson(raw) : raw.toString('utf8');
+  bodyFormat(scope.req);
+  const text = bodyToJson(scope.req, await readBody(scope.req));
   return decodeText(scope, text, mode);
 }
 

@@ -3,7 +3,7 @@
 // DeleteOptions, as kube-apiserver's ValidateDeleteOptions answers.
 import { badRequest, field, FieldError, invalid } from '@plinth/machinery';
 import { DeleteOptions, PropagationPolicy } from '@plinth/registry';
-import { readBody, yamlToJson, mediaTypeOf } from './http/body';
+import { mediaTypeOf, protobufMediaType, protobufToJson, readBody, yamlToJson } from './http/body';
 import { RequestScope } from './scope';
 import { parseDryRun } from './write-options';
 
@@ -61,7 +61,7 @@ export function warnOfDefaultOrphaning(scope: RequestScope, options: DeleteOptio
 async function readDeleteBody(scope: RequestScope): Promise<DeleteOptionsBody> {
   const raw = await readBody(scope.req);
   if (raw.length === 0) return {};
-  const text = mediaTypeOf(scope.req) === 'application/yaml' ? yamlToJson(raw) : raw.toString('utf8');
+  const text = mediaTypeOf(scope.req) === 'application/yaml' ? yamlToJson(raw) : protobufMediaType(scope.req) ? protobufToJson(raw) : raw.toString('utf8');
   try {
     const parsed = JSON.parse(text) as DeleteOptionsBody;
     return parsed && typeof parsed === 'object' ? parsed : {};

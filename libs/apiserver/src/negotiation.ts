@@ -82,3 +82,14 @@ function choose(clause: AcceptClause, options: NegotiationOptions): Representati
 }
 
 export const acceptedMediaTypes = ['application/json', 'application/yaml', 'application/vnd.platform.protobuf'];
+
+// acceptsProtobuf is a cheap test that spares JSON requests the protobuf codec lookup.
+export function acceptsProtobuf(header: string | undefined): boolean {
+  return header !== undefined && header.includes('protobuf');
+}
+
+// errorPrefersProtobuf: an error answered before a resource's negotiation is protobuf when the
+// Accept header prefers it.
+export function errorPrefersProtobuf(header: string | undefined): boolean {
+  return acceptsProtobuf(header) && negotiate(header, { tableAllowed: false, yamlAllowed: true, protobufAllowed: true })?.type === 'protobuf';
+}

@@ -3,7 +3,7 @@
 // failure with a Status. It is plain node:http so that the same handler runs inside the Nest
 // gateway app and the all-in-one process.
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
+import { hasProtobufCodec, methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
 import { ResourceDefinition } from '@plinth/registry';
 import { aggregatedDiscovery, aggregatedDiscoveryRequested, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import { createResource } from './handlers/create';
@@ -20,7 +20,7 @@ import { watchResource } from './handlers/watch';
 import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
 import { responseOptions, ResponseOptions, writeBody, writeError, writeText } from './http/respond';
 import { parseListOptions } from './list-options';
-import { acceptedMediaTypes, negotiate } from './negotiation';
+import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate } from './negotiation';
 import { NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
 import { UserInfo } from '@plinth/rbac';
 import { authenticateAndImpersonate, authorizeRequest } from './auth/filter';
@@ -55,6 +55,9 @@ export class ApiServer {
       if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
+      // An error before the resource's negotiation (authentication, unknown paths) is a Status
+      // in what the client accepts, protobuf included, as kube-apiserver negotiates errors.
+      response.protobuf ??= errorPrefersProtobuf(req.headers.accept);
       writeError(res, err, response);
     }
   }
@@ -116,8 +119,10 @@ export class ApiServer {
     const representation = negotiate(req.headers.accept, {
       tableAllowed: ['get', 'list', 'watch'].includes(info.verb) && !def.virtual,
       yamlAllowed: !streaming,
-      protobufAllowed: false,
+      // Custom resources have no protobuf message: a protobuf clause is skipped for them.
+      protobufAllowed: acceptsProtobuf(req.headers.accept) && hasProtobufCodec(def.group ? `${def.group}/${def.version}` : def.version, def.kind),
     });
+    response.protobuf = representation?.type === 'protobuf';
     if (!representation) throw notAcceptable(acceptedMediaTypes);
     const scope: RequestScope = {
       req,

@@ -8,10 +8,14 @@ export interface KubectlResult {
 
 export const kubectlBinary = process.env.KUBECTL ?? '/usr/bin/kubectl';
 
+// kubectl132Binary is kubectl 1.32 itself: /usr/bin/kubectl dispatches on the server version
+// (1.28), and kubectl 1.32's typed clients speak protobuf where 1.28's send JSON.
+export const kubectl132Binary = process.env.KUBECTL_1_32 ?? '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
+
 // kubectl runs the real kubectl against a kubeconfig, with a bounded run time.
-export function kubectl(kubeconfig: string, args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<KubectlResult> {
+export function kubectl(kubeconfig: string, args: string[], options: { input?: string; timeoutMs?: number; binary?: string } = {}): Promise<KubectlResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(kubectlBinary, ['--kubeconfig', kubeconfig, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, KUBECACHEDIR: `${kubeconfig}.cache` } });
+    const child = spawn(options.binary ?? kubectlBinary, ['--kubeconfig', kubeconfig, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, KUBECACHEDIR: `${kubeconfig}.cache` } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -2,7 +2,7 @@
 // pod is already bound), and marks it PodScheduled.
 import { KubeObject } from '@plinth/api';
 import { badRequest, conflict } from '@plinth/machinery';
-import { readBody } from '../http/body';
+import { bodyToJson, readBody } from '../http/body';
 import { writeAny } from '../output';
 import { RequestScope } from '../scope';
 import { parseWriteOptions } from '../write-options';
@@ -17,7 +17,7 @@ export async function createBinding(scope: RequestScope): Promise<void> {
   const options = parseWriteOptions(scope.query, 'CreateOptions');
   let binding: Binding;
   try {
-    binding = JSON.parse((await readBody(scope.req)).toString('utf8')) as Binding;
+    binding = JSON.parse(bodyToJson(scope.req, await readBody(scope.req))) as Binding;
   } catch (err) {
     throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
   }

@@ -4,7 +4,7 @@
 import { KubeObject } from '@plinth/api';
 import { issueServiceAccountToken } from '@plinth/authn';
 import { badRequest, serviceUnavailable } from '@plinth/machinery';
-import { readBody } from '../http/body';
+import { bodyToJson, readBody } from '../http/body';
 import { writeAny } from '../output';
 import { RequestScope } from '../scope';
 import { parseWriteOptions } from '../write-options';
@@ -23,7 +23,7 @@ export async function createToken(scope: RequestScope): Promise<void> {
   const raw = await readBody(scope.req);
   let body: TokenRequestBody;
   try {
-    body = raw.length ? (JSON.parse(raw.toString('utf8')) as TokenRequestBody) : {};
+    body = raw.length ? (JSON.parse(bodyToJson(scope.req, raw)) as TokenRequestBody) : {};
   } catch (err) {
     throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
   }

@@ -4,7 +4,7 @@
 // sendInitialEvents adds the initial-events-end bookmark. Objects moving into or out of a
 // selector arrive as ADDED and DELETED.
 import { KubeObject } from '@plinth/api';
-import { isStatusError, resourceExpired, Status } from '@plinth/machinery';
+import { encodeProtobufObject, encodeProtobufStatus, encodeWatchFrame, isStatusError, resourceExpired, Status } from '@plinth/machinery';
 import { ListPredicate } from '@plinth/registry';
 import { isStorageError, StorageErrorCode, Watch, WatchEvent } from '@plinth/storage';
 import { toStatusError } from '../http/respond';
@@ -92,7 +92,8 @@ function watchTimeoutMs(scope: RequestScope, options: ListOptions): number {
   return Math.floor((min + Math.random() * min) * 1000);
 }
 
-// EventStream writes events as newline-delimited JSON on a chunked 200 response.
+// EventStream writes events on a chunked 200 response: newline-delimited JSON, or with protobuf
+// negotiated, length-prefixed frames of enveloped WatchEvents.
 class EventStream {
   private started = false;
 
@@ -101,7 +102,7 @@ class EventStream {
   start(): void {
     const { res } = this.scope;
     res.statusCode = 200;
-    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Content-Type', this.protobuf ? 'application/vnd.kubernetes.protobuf;stream=watch' : 'application/json');
     res.setHeader('Cache-Control', 'no-cache, private');
     res.setHeader('Transfer-Encoding', 'chunked');
     res.flushHeaders();
@@ -132,8 +133,18 @@ class EventStream {
     if (!this.scope.res.writableEnded) this.scope.res.end();
   }
 
+  private get protobuf(): boolean {
+    return this.scope.representation.type === 'protobuf';
+  }
+
   private write(event: ApiWatchEvent): void {
     if (this.scope.res.writableEnded || this.scope.res.destroyed) return;
-    this.scope.res.write(`${JSON.stringify(event)}\n`);
+    this.scope.res.write(this.protobuf ? this.protobufFrame(event) : `${JSON.stringify(event)}\n`);
+  }
+
+  private protobufFrame(event: ApiWatchEvent): Uint8Array {
+    const object = event.object as { apiVersion: string; kind: string };
+    const encoded = event.type === 'ERROR' ? encodeProtobufStatus(object) : encodeProtobufObject(object.apiVersion, object.kind, object);
+    return encodeWatchFrame(clientApiVersion(this.scope), event.type, encoded);
   }
 }

@@ -7,8 +7,8 @@ import { badRequest, decodeProtobufObject, requestEntityTooLarge, unsupportedMed
 // maxRequestBodyBytes is kube-apiserver's default limit (3 MiB).
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
-// decodableMediaTypes are the request bodies the server reads; protobuf bodies only for the
-// kinds @plinth/machinery has message tables for (what kubectl sends as protobuf).
+// decodableMediaTypes are the request bodies the server reads; protobuf bodies for the built-in
+// kinds (@plinth/machinery's message tables).
 export const decodableMediaTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
 const protobufBodyTypes = new Set(['application/vnd.kubernetes.protobuf', 'application/vnd.platform.protobuf']);
@@ -36,6 +36,10 @@ export function mediaTypeOf(req: IncomingMessage): string {
   return String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }
 
+export function protobufMediaType(req: IncomingMessage): boolean {
+  return protobufBodyTypes.has(mediaTypeOf(req));
+}
+
 // bodyFormat checks that a create or update body is JSON, YAML or protobuf.
 export function bodyFormat(req: IncomingMessage): 'json' | 'yaml' | 'protobuf' {
   const mediaType = mediaTypeOf(req);
@@ -52,6 +56,12 @@ export function yamlToJson(body: Buffer): string {
   } catch (err) {
     throw badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
   }
+}
+
+// bodyToJson turns a JSON, YAML or protobuf body into JSON text.
+export function bodyToJson(req: IncomingMessage, raw: Buffer): string {
+  const format = bodyFormat(req);
+  return format === 'yaml' ? yamlToJson(raw) : format === 'protobuf' ? protobufToJson(raw) : raw.toString('utf8');
 }
 
 // protobufToJson decodes an enveloped protobuf body into JSON text.

@@ -4,7 +4,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { stringify as yamlStringify } from 'yaml';
-import { internalError, isStatusError, Status, StatusError } from '@plinth/machinery';
+import { encodeProtobufStatus, internalError, isStatusError, Status, StatusError } from '@plinth/machinery';
 
 export const gzipThresholdBytes = 128 * 1024;
 
@@ -12,8 +12,13 @@ export interface ResponseOptions {
   pretty: boolean;
   gzip: boolean;
   yaml: boolean;
+  // protobuf: the request negotiated protobuf, so errors answer a protobuf Status too
+  // (undefined until negotiation).
+  protobuf?: boolean;
   warnings: string[];
 }
+
+export const protobufContentType = 'application/vnd.kubernetes.protobuf';
 
 export function responseOptions(req: IncomingMessage, query: URLSearchParams, compression: boolean): ResponseOptions {
   const agent = req.headers['user-agent'] ?? '';
@@ -37,9 +42,14 @@ export function writeWarnings(res: ServerResponse, warnings: string[]): void {
 }
 
 export function writeBody(res: ServerResponse, code: number, body: unknown, options: ResponseOptions, contentType?: string): void {
-  let data = serialize(body, options);
+  writeEncoded(res, code, serialize(body, options), options, contentType ?? (options.yaml ? 'application/yaml' : 'application/json'));
+}
+
+// writeEncoded answers with an already encoded body (JSON, YAML or protobuf).
+export function writeEncoded(res: ServerResponse, code: number, encoded: Uint8Array, options: ResponseOptions, contentType: string): void {
+  let data = encoded;
   writeWarnings(res, options.warnings);
-  res.setHeader('Content-Type', contentType ?? (options.yaml ? 'application/yaml' : 'application/json'));
+  res.setHeader('Content-Type', contentType);
   res.setHeader('Cache-Control', 'no-cache, private');
   if (options.gzip && data.length > gzipThresholdBytes) {
     data = gzipSync(data);
@@ -64,7 +74,8 @@ export function writeError(res: ServerResponse, err: unknown, options: ResponseO
     return;
   }
   if (statusError.errStatus.details?.retryAfterSeconds) res.setHeader('Retry-After', String(statusError.errStatus.details.retryAfterSeconds));
-  writeBody(res, status.code || 500, status, { ...options, yaml: false });
+  if (options.protobuf) writeEncoded(res, status.code || 500, encodeProtobufStatus(status), options, protobufContentType);
+  else writeBody(res, status.code || 500, status, { ...options, yaml: false });
 }
 
 export function writeText(res: ServerResponse, code: number, text: string, contentType = 'text/plain; charset=utf-8'): void {

@@ -1,73 +1,79 @@
 // The protobuf envelope of application/vnd.kubernetes.protobuf (and vnd.platform.protobuf):
-// the magic prefix k8s\0, then runtime.Unknown {typeMeta, raw, contentEncoding, contentType},
-// and the message tables of the kinds decoded from it (field numbers of Kubernetes'
-// generated.proto files).
-import { decodeMessage, MessageTable } from './messages';
+// the magic prefix k8s\0, then runtime.Unknown {typeMeta {apiVersion, kind}, raw,
+// contentEncoding, contentType}, raw holding the object's message. Watch streams frame each
+// event as a 4-byte big-endian length and an enveloped WatchEvent {type, object: {raw:
+// <enveloped object>}}, the event's typeMeta naming the watched group/version.
+import { k8sCodec, ProtoWriter } from './codec';
+import { k8sKinds } from './k8s-messages';
 import { ProtobufError } from './wire';
 
 export const protobufMagic = Uint8Array.from([0x6b, 0x38, 0x73, 0x00]);
 
-const str = { kind: 'string' as const };
-const int = { kind: 'int' as const };
-const bool = { kind: 'bool' as const };
-const time = { kind: 'time' as const };
-const map = { kind: 'map' as const };
-const message = (table: MessageTable) => ({ kind: 'message' as const, message: table });
+// k8sGroupVersion spells a served group/version as Kubernetes does (*.platform.io as *.k8s.io).
+function k8sGroupVersion(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  if (slash < 0) return apiVersion;
+  return `${apiVersion.slice(0, slash).replace(/\.platform\.io$/, '.k8s.io')}${apiVersion.slice(slash)}`;
+}
 
-const ownerReference: MessageTable = {
-  1: { name: 'kind', type: str },
-  3: { name: 'name', type: str },
-  4: { name: 'uid', type: str },
-  5: { name: 'apiVersion', type: str },
-  6: { name: 'controller', type: bool },
-  7: { name: 'blockOwnerDeletion', type: bool },
-};
+// protobufMessageOf names the message of a kind, or undefined for kinds without one (custom
+// resources, which are never protobuf).
+export function protobufMessageOf(apiVersion: string, kind: string): string | undefined {
+  return k8sKinds[k8sGroupVersion(apiVersion)]?.[kind];
+}
 
-export const objectMetaTable: MessageTable = {
-  1: { name: 'name', type: str },
-  2: { name: 'generateName', type: str },
-  3: { name: 'namespace', type: str },
-  5: { name: 'uid', type: str },
-  6: { name: 'resourceVersion', type: str },
-  7: { name: 'generation', type: int },
-  8: { name: 'creationTimestamp', type: time },
-  11: { name: 'labels', type: map },
-  12: { name: 'annotations', type: map },
-  13: { name: 'ownerReferences', type: message(ownerReference), repeated: true },
-  14: { name: 'finalizers', type: str, repeated: true },
-};
+export function hasProtobufCodec(apiVersion: string, kind: string): boolean {
+  return protobufMessageOf(apiVersion, kind) !== undefined;
+}
 
-const subject: MessageTable = { 1: { name: 'kind', type: str }, 2: { name: 'apiGroup', type: str }, 3: { name: 'name', type: str }, 4: { name: 'namespace', type: str } };
-const roleRef: MessageTable = { 1: { name: 'apiGroup', type: str }, 2: { name: 'kind', type: str }, 3: { name: 'name', type: str } };
-const binding: MessageTable = {
-  1: { name: 'metadata', type: message(objectMetaTable) },
-  2: { name: 'subjects', type: message(subject), repeated: true },
-  3: { name: 'roleRef', type: message(roleRef) },
-};
-const policyRule: MessageTable = {
-  1: { name: 'verbs', type: str, repeated: true },
-  2: { name: 'apiGroups', type: str, repeated: true },
-  3: { name: 'resources', type: str, repeated: true },
-  4: { name: 'resourceNames', type: str, repeated: true },
-  5: { name: 'nonResourceURLs', type: str, repeated: true },
-};
-const labelSelectorRequirement: MessageTable = { 1: { name: 'key', type: str }, 2: { name: 'operator', type: str }, 3: { name: 'values', type: str, repeated: true } };
-const labelSelector: MessageTable = { 1: { name: 'matchLabels', type: map }, 2: { name: 'matchExpressions', type: message(labelSelectorRequirement), repeated: true } };
-const role: MessageTable = {
-  1: { name: 'metadata', type: message(objectMetaTable) },
-  2: { name: 'rules', type: message(policyRule), repeated: true },
-  3: { name: 'aggregationRule', type: message({ 1: { name: 'clusterRoleSelectors', type: message(labelSelector), repeated: true } }) },
-};
+function messageOf(apiVersion: string, kind: string): string {
+  const message = protobufMessageOf(apiVersion, kind);
+  if (!message) throw new ProtobufError(`no protobuf message for ${apiVersion}, Kind=${kind}`);
+  return message;
+}
 
-// kindTables names the kinds the server decodes from protobuf, by kind.
-export const kindTables: Record<string, MessageTable> = {
-  RoleBinding: binding,
-  ClusterRoleBinding: binding,
-  Role: role,
-  ClusterRole: role,
-  Namespace: { 1: { name: 'metadata', type: message(objectMetaTable) } },
-  ServiceAccount: { 1: { name: 'metadata', type: message(objectMetaTable) } },
-};
+export function encodeEnvelope(apiVersion: string, kind: string, raw: Uint8Array): Uint8Array {
+  return Buffer.concat([protobufMagic, k8sCodec.encode('runtime.Unknown', { typeMeta: { apiVersion, kind }, raw: Buffer.from(raw).toString('base64') })]);
+}
+
+// encodeProtobufObject writes an object of a served kind in the envelope; apiVersion and kind
+// name what the envelope says (the group the client addressed).
+export function encodeProtobufObject(apiVersion: string, kind: string, object: unknown): Uint8Array {
+  return encodeEnvelope(apiVersion, kind, k8sCodec.encode(messageOf(apiVersion, kind), object));
+}
+
+// encodeProtobufStatus writes a meta/v1 Status, which kube-apiserver envelopes as v1 Status.
+export function encodeProtobufStatus(status: unknown): Uint8Array {
+  return encodeEnvelope('v1', 'Status', k8sCodec.encode('meta.v1.Status', status));
+}
+
+// encodeWatchFrame frames one watch event around an already enveloped object.
+export function encodeWatchFrame(groupVersion: string, type: string, object: Uint8Array): Uint8Array {
+  const rawExtension = new ProtoWriter();
+  rawExtension.bytes(1, object);
+  const event = new ProtoWriter();
+  event.bytes(1, new TextEncoder().encode(type));
+  event.bytes(2, rawExtension.finish());
+  const envelope = encodeEnvelope(groupVersion, 'WatchEvent', event.finish());
+  const frame = Buffer.alloc(4 + envelope.length);
+  frame.writeUInt32BE(envelope.length, 0);
+  frame.set(envelope, 4);
+  return frame;
+}
+
+export interface Envelope {
+  apiVersion: string;
+  kind: string;
+  raw: Uint8Array;
+}
+
+export function decodeEnvelope(data: Uint8Array): Envelope {
+  if (data.length < 4 || !protobufMagic.every((b, i) => data[i] === b)) throw new ProtobufError('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
+  const unknown = k8sCodec.decode('runtime.Unknown', data.subarray(4));
+  if (unknown.contentEncoding) throw new ProtobufError(`unsupported content encoding ${String(unknown.contentEncoding)}`);
+  const typeMeta = (unknown.typeMeta ?? {}) as { apiVersion?: string; kind?: string };
+  return { apiVersion: typeMeta.apiVersion ?? '', kind: typeMeta.kind ?? '', raw: Buffer.from(String(unknown.raw ?? ''), 'base64') };
+}
 
 export interface DecodedProtobuf {
   apiVersion: string;
@@ -75,19 +81,12 @@ export interface DecodedProtobuf {
   object: Record<string, unknown>;
 }
 
-// decodeProtobufObject reads an enveloped object; kinds without a table are refused.
+// decodeProtobufObject reads an enveloped object of a served kind into its JSON form.
 export function decodeProtobufObject(data: Uint8Array): DecodedProtobuf {
-  if (data.length < 4 || !protobufMagic.every((b, i) => data[i] === b)) throw new ProtobufError('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
-  const unknown = decodeMessage(data.subarray(4), {
-    1: { name: 'typeMeta', type: message({ 1: { name: 'apiVersion', type: str }, 2: { name: 'kind', type: str } }) },
-    2: { name: 'raw', type: { kind: 'bytes' } },
-    3: { name: 'contentEncoding', type: str },
-  });
-  const typeMeta = (unknown.typeMeta ?? {}) as { apiVersion?: string; kind?: string };
-  if (unknown.contentEncoding) throw new ProtobufError(`unsupported content encoding ${String(unknown.contentEncoding)}`);
-  const kind = typeMeta.kind ?? '';
-  const table = kindTables[kind];
-  if (!table) throw new ProtobufError(`protobuf bodies of kind ${kind || '(none)'} are not supported; send JSON`);
-  const raw = Buffer.from(String(unknown.raw ?? ''), 'base64');
-  return { apiVersion: typeMeta.apiVersion ?? '', kind, object: { apiVersion: typeMeta.apiVersion, kind, ...decodeMessage(raw, table) } };
+  const { apiVersion, kind, raw } = decodeEnvelope(data);
+  // DeleteOptions is registered in every group version.
+  const message = protobufMessageOf(apiVersion, kind) ?? (kind === 'DeleteOptions' ? k8sKinds['meta.k8s.io/v1'].DeleteOptions : undefined);
+  if (!message) throw new ProtobufError(`no kind "${kind}" is registered for version "${apiVersion}"`);
+  const decoded = k8sCodec.decode(message, raw);
+  return { apiVersion, kind, object: { apiVersion, kind, ...decoded } };
 }

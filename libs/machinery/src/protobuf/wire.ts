@@ -8,6 +8,8 @@ export interface Field {
   // varint holds a varint field's value; bytes a length-delimited field's payload.
   varint?: bigint;
   bytes?: Uint8Array;
+  // fixed holds a 64-bit or 32-bit fixed field's little-endian bytes.
+  fixed?: Uint8Array;
 }
 
 export function readFields(data: Uint8Array): Field[] {
@@ -34,8 +36,9 @@ export function readFields(data: Uint8Array): Field[] {
         fields.push({ number, wireType, varint: varint() });
         break;
       case 1:
+        if (pos + 8 > data.length) throw new ProtobufError('unexpected end of data in fixed64');
+        fields.push({ number, wireType, fixed: data.subarray(pos, pos + 8) });
         pos += 8;
-        fields.push({ number, wireType });
         break;
       case 2: {
         const length = Number(varint());
@@ -45,8 +48,9 @@ export function readFields(data: Uint8Array): Field[] {
         break;
       }
       case 5:
+        if (pos + 4 > data.length) throw new ProtobufError('unexpected end of data in fixed32');
+        fields.push({ number, wireType, fixed: data.subarray(pos, pos + 4) });
         pos += 4;
-        fields.push({ number, wireType });
         break;
       default:
         throw new ProtobufError(`unsupported wire type ${wireType}`);
