@@ -76,6 +76,7 @@ describe('API server: list', () => {
     const none = await request('GET', '/api/v1/namespaces', { headers: { accept: 'text/html' } });
     expect(none.status).toBe(406);
     expect(none.json.reason).toBe('NotAcceptable');
+    expect(none.json.message).toBe('only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
   });
 
   it('compresses large responses when the client accepts gzip', async () => {

@@ -81,7 +81,10 @@ function choose(clause: AcceptClause, options: NegotiationOptions): Representati
   return null;
 }
 
-export const acceptedMediaTypes = ['application/json', 'application/yaml', 'application/vnd.platform.protobuf'];
+// acceptedMediaTypes are what a 406 names: protobuf only for kinds with a protobuf message.
+export function acceptedMediaTypes(protobuf: boolean): string[] {
+  return ['application/json', 'application/yaml', ...(protobuf ? ['application/vnd.kubernetes.protobuf'] : [])];
+}
 
 // acceptsProtobuf is a cheap test that spares JSON requests the protobuf codec lookup.
 export function acceptsProtobuf(header: string | undefined): boolean {

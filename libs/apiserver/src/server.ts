@@ -116,14 +116,15 @@ export class ApiServer {
     if (!def) throw notFoundPath();
     checkScope(def, info);
     const streaming = info.verb === 'watch';
+    const groupVersion = def.group ? `${def.group}/${def.version}` : def.version;
     const representation = negotiate(req.headers.accept, {
       tableAllowed: ['get', 'list', 'watch'].includes(info.verb) && !def.virtual,
       yamlAllowed: !streaming,
       // Custom resources have no protobuf message: a protobuf clause is skipped for them.
-      protobufAllowed: acceptsProtobuf(req.headers.accept) && hasProtobufCodec(def.group ? `${def.group}/${def.version}` : def.version, def.kind),
+      protobufAllowed: acceptsProtobuf(req.headers.accept) && hasProtobufCodec(groupVersion, def.kind),
     });
     response.protobuf = representation?.type === 'protobuf';
-    if (!representation) throw notAcceptable(acceptedMediaTypes);
+    if (!representation) throw notAcceptable(acceptedMediaTypes(hasProtobufCodec(groupVersion, def.kind)));
     const scope: RequestScope = {
       req,
       res,
