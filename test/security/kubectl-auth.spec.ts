@@ -87,11 +87,8 @@ describe('kubectl auth and RBAC against plinth', () => {
 
   it('kubectl auth can-i --as alice is no until a RoleBinding to view, then yes in that namespace only', async () => {
     expect(await k(['auth', 'can-i', 'get', 'pods', '--as', 'alice', '-n', 'team'])).toEqual({ code: 1, stdout: 'no\n', stderr: '' });
-    // `kubectl create rolebinding` sends a protobuf body, which plinth answers with 415 (see the
-    // report); the same RoleBinding goes in as a manifest, in the group discovery lists (the
-    // *.k8s.io aliases are served but not listed).
-    const created = await k(['create', '-f', '-'], roleBinding('alice-view', 'team', 'ClusterRole', 'view', 'alice'));
-    expect(created).toEqual({ code: 0, stdout: 'rolebinding.rbac.authorization.platform.io/alice-view created\n', stderr: '' });
+    const created = await k(['create', 'rolebinding', 'alice-view', '-n', 'team', '--clusterrole=view', '--user=alice']);
+    expect(created).toEqual({ code: 0, stdout: 'rolebinding.rbac.authorization.k8s.io/alice-view created\n', stderr: '' });
     await eventually(async () => expect(await k(['auth', 'can-i', 'get', 'pods', '--as', 'alice', '-n', 'team'])).toEqual({ code: 0, stdout: 'yes\n', stderr: '' }));
     expect(await k(['auth', 'can-i', 'get', 'pods', '--as', 'alice', '-n', 'default'])).toEqual({ code: 1, stdout: 'no\n', stderr: '' });
     // view reads, never writes, and never reads RBAC objects.
@@ -107,9 +104,8 @@ describe('kubectl auth and RBAC against plinth', () => {
     const role = JSON.parse((await k(['get', 'clusterrole', 'reader', '-o', 'json'])).stdout);
     expect(role.rules).toEqual([{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }]);
     expect(await k(['auth', 'can-i', 'list', 'pods', '--as', 'judy', '-n', 'team-b'])).toEqual({ code: 1, stdout: 'no\n', stderr: '' });
-    // `kubectl create clusterrolebinding` fails like create rolebinding (415); a manifest instead.
-    const bound = await k(['create', '-f', '-'], clusterRoleBinding('judy-reader', 'reader', 'judy'));
-    expect(bound).toEqual({ code: 0, stdout: 'clusterrolebinding.rbac.authorization.platform.io/judy-reader created\n', stderr: '' });
+    const bound = await k(['create', 'clusterrolebinding', 'judy-reader', '--clusterrole=reader', '--user=judy']);
+    expect(bound).toEqual({ code: 0, stdout: 'clusterrolebinding.rbac.authorization.k8s.io/judy-reader created\n', stderr: '' });
     await eventually(async () => expect(await k(['auth', 'can-i', 'list', 'pods', '--as', 'judy', '-n', 'team-b'])).toEqual({ code: 0, stdout: 'yes\n', stderr: '' }));
     expect(await k(['auth', 'can-i', 'list', 'pods', '--as', 'judy', '--all-namespaces'])).toEqual({ code: 0, stdout: 'yes\n', stderr: '' });
     expect(await k(['auth', 'can-i', 'delete', 'pods', '--as', 'judy', '-n', 'team-b'])).toEqual({ code: 1, stdout: 'no\n', stderr: '' });
@@ -167,16 +163,6 @@ function roleBinding(name: string, namespace: string, roleKind: 'Role' | 'Cluste
     kind: 'RoleBinding',
     metadata: { name, namespace },
     roleRef: { apiGroup: 'rbac.authorization.platform.io', kind: roleKind, name: role },
-    subjects: [{ apiGroup: 'rbac.authorization.platform.io', kind: 'User', name: user }],
-  });
-}
-
-function clusterRoleBinding(name: string, role: string, user: string): string {
-  return stringifyYaml({
-    apiVersion: 'rbac.authorization.platform.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: { name },
-    roleRef: { apiGroup: 'rbac.authorization.platform.io', kind: 'ClusterRole', name: role },
     subjects: [{ apiGroup: 'rbac.authorization.platform.io', kind: 'User', name: user }],
   });
 }
