@@ -227,6 +227,27 @@ describe('API server: objects', () => {
     expect((await request('GET', '/api/v1/namespaces/default')).status).toBe(200);
   });
 
+  it('answers values of the wrong JSON type with 400 as encoding/json words it, in every fieldValidation mode', async () => {
+    for (const mode of ['Ignore', 'Warn', 'Strict']) {
+      const res = await request('POST', `/api/v1/namespaces?fieldValidation=${mode}`, { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 5 } } });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({
+        reason: 'BadRequest',
+        message: 'Namespace in version "v1" cannot be handled as a Namespace: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string',
+      });
+    }
+    const job = await request('POST', '/apis/batch/v1/namespaces/default/jobs', { body: { metadata: { name: 'typed', labels: ['x'] }, spec: {} } });
+    expect(job.status).toBe(400);
+    expect(job.json.message).toBe('Job in version "v1" cannot be handled as a Job: json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string');
+    const patched = await request('PATCH', '/apis/batch/v1/namespaces/default/jobs/create-1', {
+      body: { spec: { parallelism: 'two' } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(patched.status).toBe(400);
+    expect(patched.json.message).toContain('json: cannot unmarshal string into Go struct field JobSpec.spec.parallelism of type int32');
+    expect((await request('GET', '/apis/batch/v1/namespaces/default/jobs/create-1')).json.spec.parallelism).toBe(1);
+  });
+
   it('answers 405 for a verb the resource does not allow and 404 for unknown resources', async () => {
     const unknown = await request('GET', '/apis/batch/v1/namespaces/default/widgets');
     expect(unknown.status).toBe(404);

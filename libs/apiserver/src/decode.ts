@@ -3,7 +3,7 @@
 // apiVersion and kind defaulted to the endpoint's and checked against it.
 import { KubeObject } from '@plinth/api';
 import { badRequest } from '@plinth/machinery';
-import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, OptionsKind, parseFieldValidation, StrictDecodingError } from './field-validation';
+import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, OptionsKind, parseFieldValidation, StrictDecodingError, TypeDecodeError } from './field-validation';
 import { bodyFormat, bodyToJson, readBody } from './http/body';
 import { clientApiVersion, RequestScope } from './scope';
 
@@ -17,9 +17,9 @@ export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind):
 export function decodeText(scope: RequestScope, text: string, mode: FieldValidation): KubeObject {
   let result;
   try {
-    result = applyFieldValidation(text, scope.def.schema, mode);
+    result = applyFieldValidation(text, scope.def.schema, mode, scope.def.kind);
   } catch (err) {
-    if (err instanceof StrictDecodingError || err instanceof BodyDecodeError) {
+    if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) {
       throw decodeErrorStatus(err, { group: scope.def.group, version: scope.def.version, kind: scope.def.kind }, text);
     }
     throw err;

@@ -12,6 +12,7 @@ import type { Schema } from '@plinth/api';
 import { badRequest, field, invalid, StatusError } from '@plinth/machinery';
 import { goQuote } from '@plinth/machinery';
 import { JsonSyntaxError, keyOffsets, parseStrictJson, StrictParseResult } from './strict-json';
+import { goTypeError } from './go-types';
 import { prune } from './unknown-fields';
 
 export const FieldValidation = {
@@ -56,6 +57,18 @@ export class StrictDecodingError extends Error {
   ) {
     super(`strict decoding error: ${errors.join(', ')}`);
     this.name = 'StrictDecodingError';
+  }
+}
+
+// TypeDecodeError is encoding/json's UnmarshalTypeError: a value of the wrong JSON type for its
+// field. It is refused in every fieldValidation mode, before any strict error.
+export class TypeDecodeError extends Error {
+  constructor(
+    message: string,
+    readonly dataKind: DataKind,
+  ) {
+    super(message);
+    this.name = 'TypeDecodeError';
   }
 }
 
@@ -113,7 +126,7 @@ function isUnder(path: string, ancestor: string): boolean {
 // fieldValidation directive: the object comes back without unknown fields, with the warnings to
 // answer; under Strict any strict error throws StrictDecodingError. An unreadable body throws
 // BodyDecodeError. Both become a 400 through decodeErrorStatus.
-export function applyFieldValidation(body: string | Buffer, schema: Schema, mode: FieldValidation): FieldValidationResult {
+export function applyFieldValidation(body: string | Buffer, schema: Schema, mode: FieldValidation, kind = ''): FieldValidationResult {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   let parsed: StrictParseResult;
   try {
@@ -123,6 +136,8 @@ export function applyFieldValidation(body: string | Buffer, schema: Schema, mode
     throw err;
   }
   const { object, dataKind } = interpret(parsed.value);
+  const typeError = goTypeError(object, schema, kind);
+  if (typeError) throw new TypeDecodeError(typeError, dataKind);
   const unknown = prune(object, schema);
   if (mode === FieldValidation.Ignore) return { object, warnings: [] };
 
@@ -171,8 +186,8 @@ function summarizeData(body: string | Buffer, maxLength: number): string {
 // (`Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: ...`);
 // an unreadable body is `the object provided is unrecognized (must be of type Deployment): ...`
 // followed by a summary of the body.
-export function decodeErrorStatus(err: StrictDecodingError | BodyDecodeError, target: GroupVersionKind, body: string | Buffer): StatusError {
-  if (err instanceof StrictDecodingError) {
+export function decodeErrorStatus(err: StrictDecodingError | TypeDecodeError | BodyDecodeError, target: GroupVersionKind, body: string | Buffer): StatusError {
+  if (err instanceof StrictDecodingError || err instanceof TypeDecodeError) {
     // gvkWithDefaults: an unnamed kind or version is the target's
     const data = parseGroupVersion(err.dataKind.apiVersion);
     const kind = err.dataKind.kind || target.kind;

@@ -3,9 +3,11 @@
 export { JsonSyntaxError, parseStrictJson, findDuplicates, keyOffsets } from './strict-json';
 export type { DuplicateField, StrictParseResult, StrictParseOptions } from './strict-json';
 export { unknownFields, prune } from './unknown-fields';
+export { goTypeError } from './go-types';
 export {
   FieldValidation,
   StrictDecodingError,
+  TypeDecodeError,
   BodyDecodeError,
   parseFieldValidation,
   applyFieldValidation,

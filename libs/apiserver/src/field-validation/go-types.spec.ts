@@ -1,0 +1,40 @@
+import { builtinDefinitions, ResourceDefinition } from '@plinth/registry';
+import { goTypeError } from './go-types';
+
+const definition = (kind: string): ResourceDefinition => {
+  const def = builtinDefinitions().find((d) => d.kind === kind);
+  if (!def) throw new Error(`no ${kind}`);
+  return def;
+};
+const check = (kind: string, object: unknown) => goTypeError(object, definition(kind).schema, kind);
+
+describe('goTypeError', () => {
+  it('accepts well-typed objects, nulls and fields the schema does not describe', () => {
+    expect(check('Namespace', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a', labels: { x: 'y' } }, spec: { finalizers: ['kubernetes'] } })).toBeNull();
+    expect(check('Job', { metadata: { name: null, annotations: null }, spec: { parallelism: null, template: { spec: { containers: [{ name: 'c', image: 'i' }] } } } })).toBeNull();
+    expect(check('Namespace', { metadata: { name: 'a' }, bogus: 5, spec: { other: [1] } })).toBeNull();
+  });
+
+  it('names the struct, the JSON path and the Go type, as encoding/json does', () => {
+    expect(check('Namespace', { metadata: 5 })).toBe('json: cannot unmarshal number into Go struct field Namespace.metadata of type v1.ObjectMeta');
+    expect(check('Namespace', { metadata: { name: 5 } })).toBe('json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string');
+    expect(check('Pod', { metadata: { labels: [1] } })).toBe('json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string');
+    expect(check('Pod', { metadata: { labels: { a: 1 } } })).toBe('json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string');
+    expect(check('Job', { spec: { parallelism: '2' } })).toBe('json: cannot unmarshal string into Go struct field JobSpec.spec.parallelism of type int32');
+    expect(check('Job', { spec: { parallelism: 1.5 } })).toBe('json: cannot unmarshal number 1.5 into Go struct field JobSpec.spec.parallelism of type int32');
+    expect(check('Job', { spec: { suspend: 'yes' } })).toBe('json: cannot unmarshal string into Go struct field JobSpec.spec.suspend of type bool');
+  });
+
+  it('reports the first error in document order, inside list items by their element struct', () => {
+    const pod = { spec: { containers: [{ name: 'ok', image: 'i' }, { name: 'bad', image: 7 }], restartPolicy: 5 } };
+    expect(check('Pod', pod)).toBe('json: cannot unmarshal number into Go struct field Container.spec.containers.image of type string');
+    expect(check('Pod', { spec: { containers: 'no' } })).toBe('json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container');
+  });
+
+  it('takes int-or-string values of either kind', () => {
+    const ds = (maxUnavailable: unknown) => ({ spec: { updateStrategy: { rollingUpdate: { maxUnavailable } } } });
+    expect(check('DaemonSet', ds(1))).toBeNull();
+    expect(check('DaemonSet', ds('25%'))).toBeNull();
+    expect(check('DaemonSet', ds(true))).toMatch(/^json: cannot unmarshal bool into Go struct field \w+\.spec\.updateStrategy\.rollingUpdate\.maxUnavailable of type intstr\.IntOrString$/);
+  });
+});
