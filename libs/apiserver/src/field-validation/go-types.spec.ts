@@ -31,6 +31,14 @@ describe('goTypeError', () => {
     expect(check('Pod', { spec: { containers: 'no' } })).toBe('json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container');
   });
 
+  it('reads times as metav1.Time and MicroTime do', () => {
+    const lease = (renewTime: unknown) => ({ spec: { renewTime } });
+    expect(check('Lease', lease('2026-01-02T03:04:05.123456Z'))).toBeNull();
+    expect(check('Lease', lease('garbage'))).toBe('parsing time "garbage" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "garbage" as "2006"');
+    expect(check('Lease', lease(5))).toBe('json: cannot unmarshal number into Go value of type string');
+    expect(check('Namespace', { metadata: { creationTimestamp: 'soon' } })).toBe('parsing time "soon" as "2006-01-02T15:04:05Z07:00": cannot parse "soon" as "2006"');
+  });
+
   it('takes int-or-string values of either kind', () => {
     const ds = (maxUnavailable: unknown) => ({ spec: { updateStrategy: { rollingUpdate: { maxUnavailable } } } });
     expect(check('DaemonSet', ds(1))).toBeNull();

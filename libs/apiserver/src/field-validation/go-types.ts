@@ -8,6 +8,7 @@
 // else as Kubernetes names its struct types (<Kind>Spec, <Kind>Status, the field's name).
 // Fields the schema does not describe are left to unknown-field handling; null fits any field.
 import type { Schema } from '@plinth/api';
+import { goQuote } from '@plinth/machinery';
 
 export function goTypeError(value: unknown, schema: Schema, kind: string): string | null {
   return checkStruct(value, schema, kind, [], kind);
@@ -32,6 +33,7 @@ function checkValue(value: unknown, schema: Schema, struct: string, path: string
   }
   switch (schema.type) {
     case 'string':
+      if (schema.format === 'date-time') return timeError(value, schema);
       return typeof value === 'string' ? null : mismatch(jsonKind(value));
     case 'boolean':
       return typeof value === 'boolean' ? null : mismatch(jsonKind(value));
@@ -67,6 +69,16 @@ function checkValue(value: unknown, schema: Schema, struct: string, path: string
   }
   return null;
 }
+
+// timeError is metav1.Time's (and MicroTime's) UnmarshalJSON: a string in RFC 3339 form.
+function timeError(value: unknown, schema: Schema): string | null {
+  if (typeof value !== 'string') return `json: cannot unmarshal ${jsonKind(value)} into Go value of type string`;
+  if (rfc3339.test(value)) return null;
+  const layout = schema.ref?.endsWith('.MicroTime') ? '2006-01-02T15:04:05.000000Z07:00' : '2006-01-02T15:04:05Z07:00';
+  return `parsing time ${goQuote(value)} as ${goQuote(layout)}: cannot parse ${goQuote(value)} as "2006"`;
+}
+
+const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 function isStruct(schema: Schema): boolean {
   return schema.properties !== undefined && !schema.additionalProperties;
