@@ -18,6 +18,8 @@ import { patchResource } from './handlers/patch';
 import { updateResource } from './handlers/update';
 import { watchResource } from './handlers/watch';
 import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
+import { tracingEnabled } from '@plinth/telemetry';
+import { traceRequest } from './http/request-span';
 import { responseOptions, ResponseOptions, writeBody, writeError, writeText } from './http/respond';
 import { parseListOptions } from './list-options';
 import { acceptedMediaTypes, negotiate } from './negotiation';
@@ -45,7 +47,13 @@ export class ApiServer {
     void this.serve(req, res);
   };
 
-  async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // serve answers one request, in a server span when this process exports traces.
+  serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (tracingEnabled()) return traceRequest(req, res, () => this.serveRequest(req, res));
+    return this.serveRequest(req, res);
+  }
+
+  private async serveRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://plinth.invalid');
     const query = url.searchParams;
     const response = responseOptions(req, query, this.context.gate('APIResponseCompression'));
