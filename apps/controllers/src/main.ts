@@ -4,7 +4,7 @@
 // `--feature-gates` as the all-in-one.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { withTracing } from '@plinth/nest';
+import { withMetrics, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
 import { readFileSync } from 'node:fs';
 import { defaultServerFlags, FlagError, parseServerFlags } from '@plinth/apiserver';
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const app = await NestFactory.createApplicationContext(withTracing(ControllersModule.forFlags(flags, kubeconfig), startTracing('plinth-controllers')), { logger: ['log', 'warn', 'error'] });
+  const app = await NestFactory.createApplicationContext(withMetrics(withTracing(ControllersModule.forFlags(flags, kubeconfig), startTracing('plinth-controllers')), flags.metricsBindAddress), { logger: ['log', 'warn', 'error'] });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 }

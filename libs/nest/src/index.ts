@@ -4,3 +4,4 @@ export { ControllersHost, CONTROLLER_CREDENTIALS, ControllerCredentials } from '
 export { inProcessCredentials } from './controllers/in-process-credentials';
 export { kubeconfigCredentials } from './controllers/kubeconfig-credentials';
 export { withTracing } from './telemetry/tracing.module';
+export { withMetrics } from './telemetry/metrics.module';

@@ -6,12 +6,10 @@
 // continues the trace of an incoming traceparent header.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Attributes, Carrier, ROOT_CONTEXT, SpanKind, SpanStatusCode, extractContext, propagationFields, withSpan } from '@plinth/telemetry';
-import { parseRequestInfo, RequestInfo } from '../request-info';
+import { RequestInfo } from '../request-info';
 
-export async function traceRequest(req: IncomingMessage, res: ServerResponse, serve: () => Promise<void>): Promise<void> {
+export async function traceRequest(req: IncomingMessage, res: ServerResponse, info: RequestInfo, serve: () => Promise<void>): Promise<void> {
   const method = req.method ?? 'GET';
-  const url = new URL(req.url ?? '/', 'http://plinth.invalid');
-  const info = parseRequestInfo(method, url.pathname, url.searchParams);
   await withSpan(
     requestSpanName(method, info),
     requestSpanAttributes(req, info),
