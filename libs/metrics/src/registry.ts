@@ -232,6 +232,11 @@ export class Registry {
     return [...this.metrics.keys()].sort(compare);
   }
 
+  // families lists the registered metrics by name with their types.
+  families(): { name: string; type: MetricType }[] {
+    return this.names().map((name) => ({ name, type: (this.metrics.get(name) as Metric<unknown>).type }));
+  }
+
   // expose writes every family in the text format.
   expose(): string {
     let text = '';
