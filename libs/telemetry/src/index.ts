@@ -1,5 +1,5 @@
 export { withSpan, WithSpanOptions } from './span';
 export { Carrier, injectContext, extractContext, propagationFields } from './propagation';
-export { Tracing, exportConfigured, startTracing, tracingEnabled } from './tracing';
+export { Tracing, diagLogLevel, exportConfigured, startTracing, tracingEnabled } from './tracing';
 export { ROOT_CONTEXT, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 export type { Attributes, Context, Span } from '@opentelemetry/api';

@@ -1,4 +1,5 @@
-import { exportConfigured, startTracing, tracingEnabled, withSpan } from './index';
+import { DiagLogLevel } from '@opentelemetry/api';
+import { diagLogLevel, exportConfigured, startTracing, tracingEnabled, withSpan } from './index';
 
 describe('exportConfigured', () => {
   it('exports when an OTLP endpoint is set, unless the SDK or the exporter is turned off', () => {
@@ -7,6 +8,15 @@ describe('exportConfigured', () => {
     expect(exportConfigured({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' })).toBe(true);
     expect(exportConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'TRUE' })).toBe(false);
     expect(exportConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
+  });
+});
+
+describe('diagLogLevel', () => {
+  it('reads OTEL_LOG_LEVEL, ignoring what it does not know', () => {
+    expect(diagLogLevel('warn')).toBe(DiagLogLevel.WARN);
+    expect(diagLogLevel(' DEBUG ')).toBe(DiagLogLevel.DEBUG);
+    expect(diagLogLevel(undefined)).toBeNull();
+    expect(diagLogLevel('loud')).toBeNull();
   });
 });
 

@@ -7,8 +7,9 @@
 // The SDK reads the standard variables itself: OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES
 // (over the app's default service.name), OTEL_EXPORTER_OTLP_{,TRACES_}{ENDPOINT,HEADERS,TIMEOUT,
 // COMPRESSION}, OTEL_TRACES_SAMPLER{,_ARG}, OTEL_BSP_* and the span limits; OTEL_SDK_DISABLED=true
-// and OTEL_TRACES_EXPORTER=none turn export off.
-import { context, propagation, trace } from '@opentelemetry/api';
+// and OTEL_TRACES_EXPORTER=none turn export off. OTEL_LOG_LEVEL (error, warn, info, debug...)
+// prints the SDK's own diagnostics, failed exports included, on the console.
+import { context, diag, DiagConsoleLogger, DiagLogLevel, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -43,6 +44,8 @@ export function exportConfigured(env: NodeJS.ProcessEnv): boolean {
 // startTracing sets up export for the process named serviceName (plinth-gateway, ...), once.
 export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Tracing {
   if (installed || !exportConfigured(env)) return tracingOff;
+  const logLevel = diagLogLevel(env.OTEL_LOG_LEVEL);
+  if (logLevel !== null) diag.setLogger(new DiagConsoleLogger(), logLevel);
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': serviceName }))
     .merge(detectResources({ detectors: [envDetector] }));
@@ -58,6 +61,7 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     shutdown() {
       stopped ??= provider.shutdown().finally(() => {
         installed = false;
+        diag.disable();
         trace.disable();
         propagation.disable();
         context.disable();
@@ -66,3 +70,18 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     },
   };
 }
+
+// diagLogLevel reads OTEL_LOG_LEVEL; null when unset or unknown (the SDK stays silent).
+export function diagLogLevel(value: string | undefined): DiagLogLevel | null {
+  const levels: Record<string, DiagLogLevel> = {
+    none: DiagLogLevel.NONE,
+    error: DiagLogLevel.ERROR,
+    warn: DiagLogLevel.WARN,
+    info: DiagLogLevel.INFO,
+    debug: DiagLogLevel.DEBUG,
+    verbose: DiagLogLevel.VERBOSE,
+    all: DiagLogLevel.ALL,
+  };
+  return levels[(value ?? '').trim().toLowerCase()] ?? null;
+}
+
