@@ -1,9 +1,10 @@
 // Trace export across the distributed processes: the gateway, the authz service and the
 // storage service each export their spans over OTLP/HTTP to a receiver, and one request makes
 // one trace: the gateway's request span (continuing the caller's traceparent) is the parent of
-// its client spans to authz and to storage, which are the parents of those services' server
-// spans. The processes export only when they stop (the batch delay is longer than the test),
-// so the spans arrive through each app's flush on SIGTERM.
+// its client span to authz and of the handler's span, which holds the client spans to storage;
+// the client spans are the parents of those services' server spans. The processes export only
+// when they stop (the batch delay is longer than the test), so the spans arrive through each
+// app's flush on SIGTERM.
 import { randomBytes } from 'node:crypto';
 import { OtlpReceiver, startOtlpReceiver } from '@plinth/testing';
 import { DistributedPlinth, startDistributed } from './distributed';
@@ -82,8 +83,14 @@ describe('trace export over OTLP/HTTP', () => {
     const authorized = spans.find((s) => s.service === 'plinth-authz' && s.name === 'plinth.authz/Authorize');
     expect(authorized).toMatchObject({ kind: SERVER, parentSpanId: authorizeCall!.spanId });
 
+    // The handler's span, as kube-apiserver's create.go starts one, holds the storage calls.
+    const handler = spans.find((s) => s.service === 'plinth-gateway' && s.name === 'Create');
+    expect(handler).toMatchObject({
+      parentSpanId: request!.spanId,
+      attributes: expect.objectContaining({ verb: 'POST', resource: 'serviceaccounts', scope: 'resource', url: '/api/v1/namespaces/default/serviceaccounts', 'user-agent': 'plinth-e2e/1.0', protocol: 'HTTP/1.1' }),
+    });
     const createCall = gatewayClient('plinth.storage.v1.ObjectStore/Create');
-    expect(createCall?.parentSpanId).toBe(request!.spanId);
+    expect(createCall?.parentSpanId).toBe(handler!.spanId);
     const stored = spans.find((s) => s.service === 'plinth-storage' && s.name === 'plinth.storage.v1.ObjectStore/Create');
     expect(stored).toMatchObject({ kind: SERVER, parentSpanId: createCall!.spanId });
   }, 90000);

@@ -108,7 +108,8 @@ export function requestLabelValues(req: IncomingMessage, info: RequestInfo, quer
   return [reportedVerb(req, info.verb), dryRunValue(query), info.group, info.version, info.resource, info.subresource, requestScope(info), 'apiserver'];
 }
 
-function reportedVerb(req: IncomingMessage, verb: string): string {
+// reportedVerb is the verb kube-apiserver reports for a resource request (CleanVerb).
+export function reportedVerb(req: IncomingMessage, verb: string): string {
   switch (verb) {
     case 'create':
       return 'POST';
@@ -127,7 +128,7 @@ function dryRunValue(query: URLSearchParams): string {
 }
 
 // requestScope is kube-apiserver's CleanScope.
-function requestScope(info: RequestInfo & { isResourceRequest: true }): string {
+export function requestScope(info: RequestInfo & { isResourceRequest: true }): string {
   if (info.name !== '' || info.verb === 'create') return 'resource';
   if (info.namespace !== '') return 'namespace';
   return 'cluster';

@@ -19,7 +19,7 @@ import { updateResource } from './handlers/update';
 import { watchResource } from './handlers/watch';
 import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
 import { tracingEnabled } from '@plinth/telemetry';
-import { traceRequest } from './http/request-span';
+import { traceOperation, traceRequest } from './http/request-span';
 import { ApiServerMetrics } from './metrics';
 import { responseOptions, ResponseOptions, writeBody, writeError, writeText } from './http/respond';
 import { parseListOptions } from './list-options';
@@ -146,7 +146,8 @@ export class ApiServer {
       server: this.context,
       user,
     };
-    await this.dispatch(scope);
+    if (tracingEnabled()) await traceOperation(req, info, () => this.dispatch(scope));
+    else await this.dispatch(scope);
   }
 
   private async dispatch(scope: RequestScope): Promise<void> {

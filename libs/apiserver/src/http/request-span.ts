@@ -6,7 +6,8 @@
 // continues the trace of an incoming traceparent header.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Attributes, Carrier, ROOT_CONTEXT, SpanKind, SpanStatusCode, extractContext, propagationFields, withSpan } from '@plinth/telemetry';
-import { RequestInfo } from '../request-info';
+import { reportedVerb, requestScope } from '../metrics';
+import { RequestInfo, ResourceRequestInfo } from '../request-info';
 
 export async function traceRequest(req: IncomingMessage, res: ServerResponse, info: RequestInfo, serve: () => Promise<void>): Promise<void> {
   const method = req.method ?? 'GET';
@@ -20,6 +21,35 @@ export async function traceRequest(req: IncomingMessage, res: ServerResponse, in
     },
     { kind: SpanKind.SERVER, parent: extractContext(incomingCarrier(req), ROOT_CONTEXT) },
   );
+}
+
+// operationNames name the span around a verb's handler as kube-apiserver's handlers name theirs
+// (create.go's "Create", list.go's "List" for lists and watches, ...).
+const operationNames: Record<string, string> = {
+  get: 'Get',
+  list: 'List',
+  watch: 'List',
+  create: 'Create',
+  update: 'Update',
+  patch: 'Patch',
+  delete: 'Delete',
+  deletecollection: 'Delete',
+};
+
+// traceOperation runs a resource request's handler in a child span with the attributes of
+// kube-apiserver's traceFields: the storage calls it makes are its children.
+export function traceOperation(req: IncomingMessage, info: ResourceRequestInfo, run: () => Promise<void>): Promise<void> {
+  const attributes: Attributes = {
+    accept: req.headers.accept ?? '',
+    client: req.socket.remoteAddress ?? '',
+    protocol: `HTTP/${req.httpVersion}`,
+    resource: info.resource,
+    scope: requestScope(info),
+    url: info.path,
+    'user-agent': req.headers['user-agent'] ?? '',
+    verb: reportedVerb(req, info.verb),
+  };
+  return withSpan(operationNames[info.verb] ?? info.verb, attributes, run);
 }
 
 // requestSpanName is kube-apiserver's getSpanNameFromRequestInfo.
