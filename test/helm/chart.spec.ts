@@ -20,6 +20,7 @@ type Manifest = any;
 const knownKinds: Record<string, string[]> = {
   v1: ['ConfigMap', 'Secret', 'Service', 'ServiceAccount'],
   'apps/v1': ['Deployment', 'StatefulSet'],
+  'monitoring.coreos.com/v1': ['ServiceMonitor'],
 };
 
 function render(values: Record<string, unknown> = {}): Manifest[] {
@@ -81,6 +82,16 @@ function checkConsistency(objects: Manifest[]): void {
       if (!secretName || secretName === 'managed-pki') continue;
       const secret = find(objects, 'Secret', secretName);
       for (const item of volume.secret.items ?? []) expect(Object.keys(secret.data)).toContain(item.key);
+    }
+  }
+  for (const monitor of objects.filter((o) => o.kind === 'ServiceMonitor')) {
+    expect(monitor.spec.namespaceSelector.matchNames).toEqual([release.namespace]);
+    const selected = objects.filter((o) => o.kind === 'Service' && subset(monitor.spec.selector.matchLabels, o.metadata.labels));
+    expect(selected.length).toBeGreaterThan(0);
+    for (const endpoint of monitor.spec.endpoints) {
+      for (const service of selected) expect(service.spec.ports.map((p: Manifest) => p.name)).toContain(endpoint.port);
+      const token = endpoint.bearerTokenSecret;
+      if (token) expect(Object.keys(find(objects, 'Secret', token.name).data)).toContain(token.key);
     }
   }
   for (const service of objects.filter((o) => o.kind === 'Service')) {
@@ -232,6 +243,28 @@ describe('helm/plinth', () => {
       expect(argValue(gateway, '--token-auth-file')).toBe('/etc/plinth/tokens/tokens.csv');
       const tokens = Buffer.from(find(objects, 'Secret', 'ctl-tokens').data['tokens.csv'], 'base64').toString('utf8');
       expect(tokens).toBe('scrape-me,prometheus,prometheus,"system:monitoring"\n');
+    });
+
+    it('adds ServiceMonitors for the gateways (HTTPS, the token, the cluster CA) and the controller managers', () => {
+      const monitored = render({ ...pki, metrics: { token: 'scrape-me', serviceMonitor: { enabled: true, labels: { release: 'kube-prometheus' } } } });
+      checkConsistency(monitored);
+      const gateway = find(monitored, 'ServiceMonitor', 'ctl-gateway');
+      expect(gateway.metadata.labels.release).toBe('kube-prometheus');
+      expect(gateway.spec.endpoints).toEqual([
+        {
+          port: 'https',
+          scheme: 'https',
+          path: '/metrics',
+          interval: '30s',
+          bearerTokenSecret: { name: 'ctl-tokens', key: 'token' },
+          tlsConfig: { serverName: 'ctl-gateway.plinth-system.svc', ca: { secret: { name: 'ctl-pki', key: 'ca.crt' } } },
+        },
+      ]);
+      expect(Buffer.from(find(monitored, 'Secret', 'ctl-tokens').data.token, 'base64').toString()).toBe('scrape-me');
+      expect(find(monitored, 'ServiceMonitor', 'ctl-controllers').spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '30s' }]);
+      // Without a token the gateways cannot be scraped, so only the controller managers are.
+      const tokenless = render({ ...pki, metrics: { serviceMonitor: { enabled: true } } });
+      expect(tokenless.filter((o) => o.kind === 'ServiceMonitor').map((o) => o.metadata.name)).toEqual(['ctl-controllers']);
     });
 
     it('mounts a PKI Secret managed outside the chart', () => {
