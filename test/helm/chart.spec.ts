@@ -21,6 +21,7 @@ const knownKinds: Record<string, string[]> = {
   v1: ['ConfigMap', 'Secret', 'Service', 'ServiceAccount'],
   'apps/v1': ['Deployment', 'StatefulSet'],
   'monitoring.coreos.com/v1': ['ServiceMonitor'],
+  'policy/v1': ['PodDisruptionBudget'],
 };
 
 function render(values: Record<string, unknown> = {}): Manifest[] {
@@ -83,6 +84,11 @@ function checkConsistency(objects: Manifest[]): void {
       const secret = find(objects, 'Secret', secretName);
       for (const item of volume.secret.items ?? []) expect(Object.keys(secret.data)).toContain(item.key);
     }
+  }
+  for (const budget of objects.filter((o) => o.kind === 'PodDisruptionBudget')) {
+    const selected = workloads(objects).filter((w) => subset(budget.spec.selector.matchLabels, w.spec.template.metadata.labels));
+    expect(selected.map((w) => w.metadata.name)).toEqual([budget.metadata.name]);
+    expect(budget.spec.maxUnavailable).toBe(1);
   }
   for (const monitor of objects.filter((o) => o.kind === 'ServiceMonitor')) {
     expect(monitor.spec.namespaceSelector.matchNames).toEqual([release.namespace]);
@@ -187,6 +193,11 @@ describe('helm/plinth', () => {
       const dashboard = find(objects, 'ConfigMap', 'ctl-grafana-dashboard');
       expect(dashboard.metadata.labels.grafana_dashboard).toBe('1');
       expect(JSON.parse(dashboard.data['plinth-dashboard.json'])).toEqual(JSON.parse(readFileSync(join(root, 'deploy/grafana/plinth-dashboard.json'), 'utf8')));
+    });
+
+    it('lets drains take the replicated components down one pod at a time', () => {
+      expect(objects.filter((o) => o.kind === 'PodDisruptionBudget').map((o) => o.metadata.name)).toEqual(['ctl-gateway', 'ctl-authz', 'ctl-controllers']);
+      expect(render({ ...pki, podDisruptionBudgets: false }).some((o) => o.kind === 'PodDisruptionBudget')).toBe(false);
     });
 
     it('exports no traces and mounts no token file unless asked', () => {
