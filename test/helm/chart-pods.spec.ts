@@ -3,8 +3,8 @@
 // Secret and ConfigMap files the chart gives them (etcd and NATS external, the cluster's
 // Service names pointed at loopback). The gateway's probes answer, the controller manager's
 // kubeconfig reaches the API, a Job runs to completion on the simulated nodes, Prometheus's
-// token reads /metrics, and the gateway, authz and storage export their traces under the
-// names the chart gives them.
+// token reads /metrics, and every component exports its traces under the name the chart gives
+// it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -157,10 +157,14 @@ describe('helm/plinth pods, run as processes', () => {
     expect(await (await fetch(`http://127.0.0.1:${ports.metrics}/metrics`)).text()).toMatch(/^workqueue_adds_total\{name="job"\} [1-9]/m);
   }, 120000);
 
-  // The controller manager sets up export too, but its API client makes no spans yet.
-  it('exports the traces of the gateway, authz and storage under the service names the chart gives them', async () => {
+  it('exports every component\'s traces under the service name the chart gives it, the controllers\' calls continuing into the gateway', async () => {
     await stopAll();
-    const services = new Set(receiver.spans().map((s) => s.service));
-    expect([...services].sort()).toEqual(['plinth-authz', 'plinth-gateway', 'plinth-storage']);
+    const spans = receiver.spans();
+    expect([...new Set(spans.map((s) => s.service))].sort()).toEqual(['plinth-authz', 'plinth-controllers', 'plinth-gateway', 'plinth-node-simulator', 'plinth-storage']);
+    // The job controller creating the Job's pod: its client span is the parent of the
+    // gateway's request span.
+    const podCreate = spans.find((s) => s.service === 'plinth-gateway' && s.name === 'POST /api/v1/namespaces/{:namespace}/pods' && s.attributes['http.status_code'] === 201);
+    const caller = spans.find((s) => s.spanId === podCreate?.parentSpanId);
+    expect(caller).toMatchObject({ service: 'plinth-controllers', name: 'HTTP POST', kind: 3, attributes: { 'http.method': 'POST', 'http.target': '/api/v1/namespaces/default/pods' } });
   }, 60000);
 });
