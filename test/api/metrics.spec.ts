@@ -36,6 +36,7 @@ describe('API server: /metrics', () => {
     expect((await admin('POST', '/api/v1/namespaces/default/serviceaccounts', { body: serviceAccount('m1') })).status).toBe(201);
     expect((await admin('POST', '/api/v1/namespaces/default/serviceaccounts', { body: serviceAccount('m1') })).status).toBe(409);
     expect((await admin('POST', '/api/v1/namespaces/default/serviceaccounts?dryRun=All', { body: serviceAccount('m2') })).status).toBe(201);
+    expect((await admin('POST', '/api/v1/namespaces/default/serviceaccounts?dryRun=Some', { body: serviceAccount('m3') })).status).toBe(422);
     expect((await admin('GET', '/api/v1/namespaces/default/serviceaccounts/m1')).status).toBe(200);
     expect((await admin('GET', '/api/v1/namespaces/default/serviceaccounts/absent')).status).toBe(404);
     expect((await admin('GET', '/api/v1/serviceaccounts')).status).toBe(200);
@@ -50,6 +51,7 @@ describe('API server: /metrics', () => {
     expect(total('code="201",component="apiserver",dry_run="",group="",resource="serviceaccounts",scope="resource",subresource="",verb="POST",version="v1"')).toBe(1);
     expect(total('code="409",component="apiserver",dry_run="",group="",resource="serviceaccounts",scope="resource",subresource="",verb="POST",version="v1"')).toBe(1);
     expect(total('code="201",component="apiserver",dry_run="All",group="",resource="serviceaccounts",scope="resource",subresource="",verb="POST",version="v1"')).toBe(1);
+    expect(total('code="422",component="apiserver",dry_run="invalid",group="",resource="serviceaccounts",scope="resource",subresource="",verb="POST",version="v1"')).toBe(1);
     expect(total('code="200",component="apiserver",dry_run="",group="",resource="serviceaccounts",scope="resource",subresource="",verb="GET",version="v1"')).toBe(1);
     expect(total('code="404",component="apiserver",dry_run="",group="",resource="serviceaccounts",scope="resource",subresource="",verb="GET",version="v1"')).toBe(1);
     expect(total('code="200",component="apiserver",dry_run="",group="",resource="serviceaccounts",scope="cluster",subresource="",verb="LIST",version="v1"')).toBe(1);

@@ -122,9 +122,12 @@ export function reportedVerb(req: IncomingMessage, verb: string): string {
   }
 }
 
+// dryRunValue is kube-apiserver's cleanDryRun: the distinct values sorted, or "invalid".
 function dryRunValue(query: URLSearchParams): string {
   const values = query.getAll('dryRun');
-  return values.length === 0 ? '' : [...new Set(values)].sort().join(',');
+  if (values.length === 0) return '';
+  if (values.some((v) => v !== 'All')) return 'invalid';
+  return 'All';
 }
 
 // requestScope is kube-apiserver's CleanScope.
