@@ -5,6 +5,8 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { withTracing } from '@plinth/nest';
+import { startTracing } from '@plinth/telemetry';
 import { FlagError, parseAuthzConfig } from './authz-config';
 import { AuthzModule } from './authz.module';
 
@@ -19,7 +21,7 @@ async function bootstrap(): Promise<void> {
     }
     throw err;
   }
-  const app = await NestFactory.createApplicationContext(AuthzModule.forConfig(config), { logger: ['log', 'warn', 'error', 'fatal'] });
+  const app = await NestFactory.createApplicationContext(withTracing(AuthzModule.forConfig(config), startTracing('plinth-authz')), { logger: ['log', 'warn', 'error', 'fatal'] });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 }

@@ -4,6 +4,8 @@
 // `--feature-gates` as the all-in-one.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import { withMetrics, withTracing } from '@plinth/nest';
+import { startTracing } from '@plinth/telemetry';
 import { readFileSync } from 'node:fs';
 import { defaultServerFlags, FlagError, parseServerFlags } from '@plinth/apiserver';
 import { controllerWorkers, loadControllerManagerConfiguration } from '@plinth/config';
@@ -38,7 +40,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const app = await NestFactory.createApplicationContext(ControllersModule.forFlags(flags, kubeconfig), { logger: ['log', 'warn', 'error'] });
+  const app = await NestFactory.createApplicationContext(withMetrics(withTracing(ControllersModule.forFlags(flags, kubeconfig), startTracing('plinth-controllers')), flags.metricsBindAddress), { logger: ['log', 'warn', 'error'] });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 }

@@ -4,6 +4,8 @@
 // (default nats://127.0.0.1:4222).
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import { withTracing } from '@plinth/nest';
+import { startTracing } from '@plinth/telemetry';
 import { defaultServerFlags, FlagError, parseServerFlags } from '@plinth/apiserver';
 import { GatewayModule } from './gateway.module';
 
@@ -18,7 +20,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const app = await NestFactory.createApplicationContext(GatewayModule.forFlags(flags), { logger: ['log', 'warn', 'error'] });
+  const app = await NestFactory.createApplicationContext(withTracing(GatewayModule.forFlags(flags), startTracing('plinth-gateway')), { logger: ['log', 'warn', 'error'] });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 }

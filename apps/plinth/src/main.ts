@@ -2,6 +2,8 @@
 // one process. Flags follow `npm start --`, e.g. `npm start -- --data-dir /tmp/p --port 7443`.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import { withMetrics, withTracing } from '@plinth/nest';
+import { startTracing } from '@plinth/telemetry';
 import { FlagError, parseServerFlags } from '@plinth/apiserver';
 import { PlinthModule } from './plinth.module';
 
@@ -16,7 +18,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const app = await NestFactory.createApplicationContext(PlinthModule.forFlags(flags), { logger: ['log', 'warn', 'error'] });
+  const app = await NestFactory.createApplicationContext(withMetrics(withTracing(PlinthModule.forFlags(flags), startTracing('plinth'))), { logger: ['log', 'warn', 'error'] });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 }

@@ -4,11 +4,13 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { withTracing } from '@plinth/nest';
+import { startTracing } from '@plinth/telemetry';
 import { storageConfigFromEnv } from './storage-config';
 import { StorageModule } from './storage.module';
 
 async function bootstrap(): Promise<void> {
-  const app = await NestFactory.createApplicationContext(StorageModule.forConfig(storageConfigFromEnv(process.env)), {
+  const app = await NestFactory.createApplicationContext(withTracing(StorageModule.forConfig(storageConfigFromEnv(process.env)), startTracing('plinth-storage')), {
     logger: ['log', 'warn', 'error', 'fatal'],
   });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran, instead of

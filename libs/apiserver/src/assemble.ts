@@ -3,6 +3,7 @@
 import { Clock, isStatusError, realClock } from '@plinth/machinery';
 import { ServiceAccountTokenLookup } from '@plinth/authn';
 import { ObjectStore } from '@plinth/storage';
+import { Registry, registerProcessMetrics } from '@plinth/metrics';
 import { parseRuntimeConfig, ResourceCatalog, ResourceDefinition } from '@plinth/registry';
 import { parseFeatureGates } from './feature-gates';
 import { ServerFlags } from './flags';
@@ -12,6 +13,8 @@ import { AuthnAuthenticator } from './auth/authenticator';
 import { authenticationConfig, serviceAccountTokenSigning } from './auth/config';
 import { Authorizer } from './auth/ports';
 import { defaultVersion, ServerContext } from './server-context';
+import { ApiServerMetrics, metricsRoute } from './metrics';
+
 
 export interface AssembleOptions {
   flags: ServerFlags;
@@ -23,6 +26,9 @@ export interface AssembleOptions {
   ready?: () => boolean;
   // authorizer answers may-you; the authenticator is built from the flags.
   authorizer: Authorizer;
+  // metrics is the registry /metrics serves and the request metrics go to; a new one with the
+  // process metrics when absent.
+  metrics?: Registry;
 }
 
 export function assembleApiServer(options: AssembleOptions): ApiServer {
@@ -39,7 +45,10 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
   // A service-account token dies with its account (and bound pod or secret), as
   // --service-account-lookup does by default.
   if (authentication.serviceAccountTokens) authentication.serviceAccountTokens.lookup = objectLookup(context);
-  return new ApiServer(context, healthChecks(options), options.extraRoutes?.(catalog) ?? []);
+  const registry = options.metrics ?? newProcessRegistry();
+  const metrics = new ApiServerMetrics(registry);
+  metrics.countStorageObjects(() => context.cachedObjectCounts());
+  return new ApiServer(context, healthChecks(options), [metricsRoute(registry), ...(options.extraRoutes?.(catalog) ?? [])], metrics);
 }
 
 function healthChecks(options: AssembleOptions): Record<HealthEndpoint, HealthCheck[]> {
@@ -77,4 +86,10 @@ function objectLookup(context: ServerContext): ServiceAccountTokenLookup {
       throw err;
     }
   };
+}
+
+function newProcessRegistry(): Registry {
+  const registry = new Registry();
+  registerProcessMetrics(registry);
+  return registry;
 }

@@ -15,4 +15,11 @@ describe('server flags', () => {
     expect(controllerEnabled('daemonset', ['job'])).toBe(false);
     expect(controllerEnabled('job', [])).toBe(false);
   });
+
+  it('reads --metrics-bind-address as host:port', () => {
+    expect(parseServerFlags([]).metricsBindAddress).toBe('');
+    expect(parseServerFlags(['--metrics-bind-address', '0.0.0.0:10252']).metricsBindAddress).toBe('0.0.0.0:10252');
+    expect(parseServerFlags(['--metrics-bind-address=[::1]:10252']).metricsBindAddress).toBe('[::1]:10252');
+    expect(() => parseServerFlags(['--metrics-bind-address', '10252'])).toThrow('invalid argument "10252" for "--metrics-bind-address" flag: must be host:port');
+  });
 });

@@ -39,6 +39,9 @@ export interface ServerFlags {
   // controllerWorkers sets each controller's workers (Concurrent*Syncs of the configuration
   // document); a controller not named keeps its default.
   controllerWorkers: Record<string, number>;
+  // metricsBindAddress (host:port) is where the controller manager serves /metrics over plain
+  // HTTP; empty: not served. The API server serves /metrics on its secure port regardless.
+  metricsBindAddress: string;
 }
 
 export class FlagError extends Error {}
@@ -71,6 +74,7 @@ export const defaultServerFlags: ServerFlags = {
   simulatedNodes: 3,
   controllers: ['*'],
   controllerWorkers: {},
+  metricsBindAddress: '',
 };
 
 type Setter = (flags: ServerFlags, value: string) => void;
@@ -114,6 +118,10 @@ const setters: Record<string, Setter> = {
   'anonymous-auth': (f, v) => (f.anonymousAuth = bool('anonymous-auth', v)),
   'simulated-nodes': (f, v) => (f.simulatedNodes = int('simulated-nodes', v)),
   controllers: (f, v) => (f.controllers = list(v)),
+  'metrics-bind-address': (f, v) => {
+    if (!/^(\[[0-9a-fA-F:.]+\]|[^:]*):\d+$/.test(v)) throw new FlagError(`invalid argument "${v}" for "--metrics-bind-address" flag: must be host:port`);
+    f.metricsBindAddress = v;
+  },
 };
 
 const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth']);

@@ -1,4 +1,5 @@
 export { ApiServer, NonResourceRoute } from './server';
+export { ApiServerMetrics, requestDurationBuckets } from './metrics';
 export { ServerContext, ServerOptions, VersionInfo, defaultVersion } from './server-context';
 export { HealthCheck, HealthEndpoint } from './health';
 export { parseRequestInfo, RequestInfo } from './request-info';

@@ -74,6 +74,12 @@ export class ServerContext {
     return this.storage.lastWrittenRevision(resourcePrefix(def));
   }
 
+  // cachedObjectCounts counts the objects of each resource with a watch cache, named as
+  // apiserver_storage_objects names them ("pods", "deployments.apps").
+  cachedObjectCounts(): [resource: string, count: number][] {
+    return [...this.caches].map(([def, cache]) => [def.group ? `${def.resource}.${def.group}` : def.resource, cache.size]);
+  }
+
   stopCaches(): void {
     for (const cache of this.caches.values()) cache.stop();
     this.caches.clear();

@@ -18,6 +18,9 @@ import { patchResource } from './handlers/patch';
 import { updateResource } from './handlers/update';
 import { watchResource } from './handlers/watch';
 import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
+import { tracingEnabled } from '@plinth/telemetry';
+import { traceOperation, traceRequest } from './http/request-span';
+import { ApiServerMetrics } from './metrics';
 import { responseOptions, ResponseOptions, writeBody, writeError, writeText } from './http/respond';
 import { parseListOptions } from './list-options';
 import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate } from './negotiation';
@@ -34,6 +37,8 @@ export class ApiServer {
     readonly context: ServerContext,
     private readonly healthChecks: Record<HealthEndpoint, HealthCheck[]>,
     private readonly extraRoutes: NonResourceRoute[] = [],
+    // metrics measures each request for /metrics; absent in pipeline unit tests.
+    readonly metrics: ApiServerMetrics | null = null,
   ) {}
 
   // close stops the watch caches; the HTTP listener is its owner's to close.
@@ -45,12 +50,21 @@ export class ApiServer {
     void this.serve(req, res);
   };
 
-  async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // serve answers one request, measured for /metrics and, when this process exports traces, in
+  // a server span.
+  serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://plinth.invalid');
+    const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+    const observation = this.metrics?.start(req, info, url.searchParams);
+    const served = tracingEnabled() ? traceRequest(req, res, info, () => this.serveRequest(req, res, url, info)) : this.serveRequest(req, res, url, info);
+    if (!observation) return served;
+    return served.then(() => this.metrics?.finish(observation, res.statusCode));
+  }
+
+  private async serveRequest(req: IncomingMessage, res: ServerResponse, url: URL, info: RequestInfo): Promise<void> {
     const query = url.searchParams;
     const response = responseOptions(req, query, this.context.gate('APIResponseCompression'));
     try {
-      const info = parseRequestInfo(req.method ?? 'GET', url.pathname, query);
       const user = await this.authenticate(req, info, response);
       if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
       else await this.serveNonResource(req, res, info, query, response);
@@ -138,7 +152,8 @@ export class ApiServer {
       server: this.context,
       user,
     };
-    await this.dispatch(scope);
+    if (tracingEnabled()) await traceOperation(req, info, () => this.dispatch(scope));
+    else await this.dispatch(scope);
   }
 
   private async dispatch(scope: RequestScope): Promise<void> {

@@ -35,6 +35,17 @@ const patchContentTypes: Record<PatchType, string> = {
   apply: 'application/apply-patch+yaml',
 };
 
+// RequestInstrumentation wraps each API call (watches excepted): a tracer runs send in a client
+// span and passes the headers that carry its context. The process sets it once, as
+// setWorkQueueMetricsProvider does for the work queues.
+export type RequestInstrumentation = <T>(method: string, path: string, send: (headers: Record<string, string>) => Promise<T>) => Promise<T>;
+
+let instrumentation: RequestInstrumentation | null = null;
+
+export function setRequestInstrumentation(value: RequestInstrumentation | null): void {
+  instrumentation = value;
+}
+
 export class ApiClient {
   private readonly agent: Agent;
   private readonly url: URL;
@@ -121,8 +132,15 @@ export class ApiClient {
 
   private call<T>(method: string, path: string, query: Record<string, string>, body?: unknown, contentType = 'application/json'): Promise<T> {
     const data = body === undefined ? undefined : JSON.stringify(body);
+    const send = (headers: Record<string, string>) => this.send<T>(method, path, query, data, contentType, headers);
+    return instrumentation ? instrumentation(method, path, send) : send({});
+  }
+
+  private send<T>(method: string, path: string, query: Record<string, string>, data: string | undefined, contentType: string, headers: Record<string, string>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const req = request(this.options(method, path, query, data ? contentType : undefined, data ? Buffer.byteLength(data) : undefined), (res) => {
+      const options = this.options(method, path, query, data ? contentType : undefined, data ? Buffer.byteLength(data) : undefined);
+      Object.assign(options.headers as Record<string, string>, headers);
+      const req = request(options, (res) => {
         readAll(res).then((text) => {
           const code = res.statusCode ?? 500;
           if (code >= 300) reject(statusErrorOf(code, text));

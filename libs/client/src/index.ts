@@ -1,4 +1,4 @@
-export { ApiClient, ClientCredentials, WatchEvent, WatchStream, PatchType, resourcePath } from './api-client';
+export { ApiClient, ClientCredentials, WatchEvent, WatchStream, PatchType, RequestInstrumentation, resourcePath, setRequestInstrumentation } from './api-client';
 export { Informer, InformerHandlers, objectKey } from './informer';
-export { WorkQueue, runWorkers } from './work-queue';
+export { WorkQueue, WorkQueueOptions, runWorkers, setWorkQueueMetricsProvider } from './work-queue';
 export { LeaderElector, LeaderElectionOptions } from './leader-election';

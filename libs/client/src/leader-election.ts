@@ -77,6 +77,9 @@ export class LeaderElector {
     if (this.stopped) return;
     try {
       const held = await this.tryAcquireOrRenew();
+      // stop() may have stepped down while the request was in flight: leading again would
+      // start the controllers after their stop.
+      if (this.stopped) return;
       if (held) this.lastRenew = this.clock.now();
       if (held && !this.leading) {
         this.leading = true;

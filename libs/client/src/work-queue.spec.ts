@@ -1,5 +1,6 @@
+import { Registry, workQueueMetricsProvider } from '@plinth/metrics';
 import { FakeClock } from '@plinth/testing';
-import { runWorkers, WorkQueue } from './work-queue';
+import { runWorkers, setWorkQueueMetricsProvider, WorkQueue } from './work-queue';
 
 describe('WorkQueue', () => {
   it('hands each key out once, and again after done when it was added while processing', async () => {
@@ -19,7 +20,7 @@ describe('WorkQueue', () => {
 
   it('backs off exponentially per key and forgets on success', async () => {
     const clock = new FakeClock();
-    const queue = new WorkQueue(clock, 10, 1000);
+    const queue = new WorkQueue(clock, { baseDelayMs: 10, maxDelayMs: 1000 });
     queue.addRateLimited('k');
     expect(queue.length).toBe(0);
     clock.advance(10);
@@ -41,7 +42,7 @@ describe('WorkQueue', () => {
 
   it('runs workers until shut down, retrying failures', async () => {
     const clock = new FakeClock();
-    const queue = new WorkQueue(clock, 1, 1);
+    const queue = new WorkQueue(clock, { baseDelayMs: 1, maxDelayMs: 1 });
     const seen: string[] = [];
     let failOnce = true;
     const errors: string[] = [];
@@ -62,5 +63,30 @@ describe('WorkQueue', () => {
     expect(errors).toEqual(['flaky']);
     expect(seen.filter((k) => k === 'flaky')).toHaveLength(2);
     expect(seen).toContain('x');
+  });
+
+  it('reports the workqueue metrics of a named queue', async () => {
+    const registry = new Registry();
+    setWorkQueueMetricsProvider(workQueueMetricsProvider(registry));
+    try {
+      const queue = new WorkQueue(new FakeClock(), { name: 'job', baseDelayMs: 1 });
+      new WorkQueue(new FakeClock()).add('unnamed');
+      queue.add('a');
+      queue.add('b');
+      queue.add('b');
+      const text = () => registry.expose();
+      expect(text()).toContain('workqueue_adds_total{name="job"} 2\n');
+      expect(text()).toContain('workqueue_depth{name="job"} 2\n');
+      const key = await queue.get();
+      expect(text()).toContain('workqueue_depth{name="job"} 1\n');
+      queue.addRateLimited(key as string);
+      queue.done(key as string);
+      expect(text()).toContain('workqueue_retries_total{name="job"} 1\n');
+      expect(text()).toContain('workqueue_work_duration_seconds_count{name="job"} 1\n');
+      expect(text()).not.toContain('unnamed');
+      expect(text()).not.toMatch(/name=""/);
+    } finally {
+      setWorkQueueMetricsProvider(null);
+    }
   });
 });

@@ -1,7 +1,27 @@
 // WorkQueue hands keys to workers, each key at most once at a time and never queued twice, with
 // per-key exponential back-off for retries (5 ms doubling to 1000 s, as client-go's default
-// controller rate limiter) and delayed adds, on an injected clock.
+// controller rate limiter) and delayed adds, on an injected clock. A named queue reports
+// client-go's workqueue metrics (depth, adds, retries, work duration) through the provider the
+// process sets with setWorkQueueMetricsProvider.
+import { performance } from 'node:perf_hooks';
 import { Clock } from '@plinth/machinery';
+import { WorkQueueMetrics, WorkQueueMetricsProvider } from '@plinth/metrics';
+
+export interface WorkQueueOptions {
+  // name labels the queue's metrics (client-go's queue names: "job", "daemonset", ...); an
+  // unnamed queue reports none.
+  name?: string;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+let metricsProvider: WorkQueueMetricsProvider | null = null;
+
+// setWorkQueueMetricsProvider makes the named queues created afterwards report metrics, as
+// client-go's workqueue.SetProvider.
+export function setWorkQueueMetricsProvider(provider: WorkQueueMetricsProvider | null): void {
+  metricsProvider = provider;
+}
 
 export class WorkQueue {
   private readonly queue: string[] = [];
@@ -11,12 +31,20 @@ export class WorkQueue {
   private readonly failures = new Map<string, number>();
   private waiters: ((key: string | null) => void)[] = [];
   private shuttingDown = false;
+  private readonly baseDelayMs: number;
+  private readonly maxDelayMs: number;
+  private readonly metrics: WorkQueueMetrics | null;
+  // started holds when each key in processing was handed out, for the work duration.
+  private readonly started = new Map<string, number>();
 
   constructor(
     private readonly clock: Clock,
-    private readonly baseDelayMs = 5,
-    private readonly maxDelayMs = 1000 * 1000,
-  ) {}
+    options: WorkQueueOptions = {},
+  ) {
+    this.baseDelayMs = options.baseDelayMs ?? 5;
+    this.maxDelayMs = options.maxDelayMs ?? 1000 * 1000;
+    this.metrics = options.name && metricsProvider ? metricsProvider.forQueue(options.name) : null;
+  }
 
   add(key: string): void {
     if (this.shuttingDown) return;
@@ -25,14 +53,16 @@ export class WorkQueue {
       return;
     }
     if (this.queued.has(key)) return;
+    this.metrics?.adds.inc();
     const waiter = this.waiters.shift();
     if (waiter) {
-      this.processing.add(key);
+      this.startProcessing(key);
       waiter(key);
       return;
     }
     this.queued.add(key);
     this.queue.push(key);
+    this.metrics?.depth.set(this.queue.length);
   }
 
   addAfter(key: string, delayMs: number): void {
@@ -44,6 +74,7 @@ export class WorkQueue {
   addRateLimited(key: string): void {
     const failures = this.failures.get(key) ?? 0;
     this.failures.set(key, failures + 1);
+    this.metrics?.retries.inc();
     this.addAfter(key, Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** failures));
   }
 
@@ -56,7 +87,8 @@ export class WorkQueue {
     const key = this.queue.shift();
     if (key !== undefined) {
       this.queued.delete(key);
-      this.processing.add(key);
+      this.metrics?.depth.set(this.queue.length);
+      this.startProcessing(key);
       return Promise.resolve(key);
     }
     if (this.shuttingDown) return Promise.resolve(null);
@@ -65,7 +97,17 @@ export class WorkQueue {
 
   done(key: string): void {
     this.processing.delete(key);
+    if (this.metrics) {
+      const started = this.started.get(key);
+      this.started.delete(key);
+      if (started !== undefined) this.metrics.workDuration.observe((performance.now() - started) / 1000);
+    }
     if (this.dirty.delete(key)) this.add(key);
+  }
+
+  private startProcessing(key: string): void {
+    this.processing.add(key);
+    if (this.metrics) this.started.set(key, performance.now());
   }
 
   get length(): number {

@@ -39,7 +39,7 @@ export class DaemonSetController {
     this.pods = new Informer(client, paths.pods, clock, {}, onError);
     this.nodes = new Informer(client, paths.nodes, clock, {}, onError);
     this.revisions = new Informer(client, paths.revisions, clock, {}, onError);
-    this.queue = new WorkQueue(clock);
+    this.queue = new WorkQueue(clock, { name: 'daemonset' });
     this.daemonSets.addHandlers({ onAdd: (o) => this.queue.add(objectKey(o)), onUpdate: (o) => this.queue.add(objectKey(o)) });
     const byOwner = (o: KubeObject) => {
       const owner = (o.metadata.ownerReferences ?? []).find((r) => r.controller && r.kind === 'DaemonSet');

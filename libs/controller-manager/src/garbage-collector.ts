@@ -44,7 +44,7 @@ export class GarbageCollector {
     private readonly workers = 4,
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {
-    this.queue = new WorkQueue(clock);
+    this.queue = new WorkQueue(clock, { name: 'garbage_collector_attempt_to_delete' });
   }
 
   async start(): Promise<void> {

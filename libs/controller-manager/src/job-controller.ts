@@ -31,7 +31,7 @@ export class JobController {
   ) {
     this.jobs = new Informer(client, resourcePath({ group: 'batch', version: 'v1', resource: 'jobs' }), clock, {}, onError);
     this.pods = new Informer(client, resourcePath({ group: '', version: 'v1', resource: 'pods' }), clock, {}, onError);
-    this.queue = new WorkQueue(clock);
+    this.queue = new WorkQueue(clock, { name: 'job' });
     this.jobs.addHandlers({ onAdd: (o) => this.queue.add(objectKey(o)), onUpdate: (o) => this.queue.add(objectKey(o)), onDelete: (o) => this.forget(objectKey(o)) });
     this.pods.addHandlers({
       onAdd: (o) => {

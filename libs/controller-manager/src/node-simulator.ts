@@ -32,7 +32,7 @@ export class NodeSimulator {
     this.names = Array.from({ length: options.nodes }, (_, i) => `${options.namePrefix ?? 'sim-node'}-${i}`);
     this.nodes = new Informer(client, nodesPath, clock, {}, onError);
     this.pods = new Informer(client, podsPath, clock, {}, onError);
-    this.queue = new WorkQueue(clock);
+    this.queue = new WorkQueue(clock, { name: 'node_simulator' });
     this.pods.addHandlers({ onAdd: (p) => this.queue.add(objectKey(p)), onUpdate: (p) => this.queue.add(objectKey(p)) });
     this.nodes.addHandlers({ onAdd: () => this.requeuePending(), onUpdate: () => this.requeuePending() });
   }

@@ -44,7 +44,7 @@ export class TtlAfterFinishedController {
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {
     this.jobs = new Informer(client, jobsPath, clock, {}, onError);
-    this.queue = new WorkQueue(clock);
+    this.queue = new WorkQueue(clock, { name: 'ttl_jobs_to_delete' });
     const enqueue = (job: KubeObject) => {
       if (expiresAt(job) !== null) this.queue.add(objectKey(job));
     };

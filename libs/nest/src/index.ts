@@ -3,3 +3,5 @@ export { ApiServerHost, SERVER_FLAGS } from './apiserver/api-server.host';
 export { ControllersHost, CONTROLLER_CREDENTIALS, ControllerCredentials } from './controllers/controllers.host';
 export { inProcessCredentials } from './controllers/in-process-credentials';
 export { kubeconfigCredentials } from './controllers/kubeconfig-credentials';
+export { withTracing } from './telemetry/tracing.module';
+export { withMetrics } from './telemetry/metrics.module';

@@ -24,6 +24,7 @@ describe('bootstrap objects', () => {
     expect(bootstrapClusterRoles().map((r) => r.metadata.name)).toEqual([
       'cluster-admin',
       'system:discovery',
+      'system:monitoring',
       'system:basic-user',
       'system:public-info-viewer',
       'admin',
@@ -58,6 +59,7 @@ describe('bootstrap objects', () => {
   it('binds as Kubernetes does', () => {
     const subjects = Object.fromEntries(bootstrapClusterRoleBindings().map((b) => [b.metadata.name, b.subjects]));
     expect(subjects['cluster-admin']).toEqual([{ kind: 'Group', apiGroup: 'rbac.authorization.platform.io', name: 'system:masters' }]);
+    expect(subjects['system:monitoring']).toEqual([{ kind: 'Group', apiGroup: 'rbac.authorization.platform.io', name: 'system:monitoring' }]);
     expect(subjects['system:discovery']).toEqual([{ kind: 'Group', apiGroup: 'rbac.authorization.platform.io', name: 'system:authenticated' }]);
     expect(subjects['system:basic-user']).toEqual([{ kind: 'Group', apiGroup: 'rbac.authorization.platform.io', name: 'system:authenticated' }]);
     expect(subjects['system:public-info-viewer']).toEqual([

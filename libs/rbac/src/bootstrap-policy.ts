@@ -3,7 +3,7 @@
 // for system:masters; admin, edit and view built by aggregation from system:aggregate-to-*;
 // discovery, basic-user and public-info-viewer for everyone; a node role for the node
 // simulator; and a role per controller Plinth runs.
-import { AllAuthenticated, AllUnauthenticated, NodesGroup, SystemPrivilegedGroup } from './attributes';
+import { AllAuthenticated, AllUnauthenticated, MonitoringGroup, NodesGroup, SystemPrivilegedGroup } from './attributes';
 import {
   AggregateToAdminLabel,
   AggregateToEditLabel,
@@ -162,6 +162,11 @@ function defaultClusterRoles(): ClusterRole[] {
       name: 'system:discovery',
       rules: [newRule('get').urls('/livez', '/readyz', '/healthz', '/version', '/version/', '/openapi', '/openapi/*', '/api', '/api/*', '/apis', '/apis/*').rule()],
     }),
+    // a role which provides minimal read access to the monitoring endpoints
+    clusterRole({
+      name: 'system:monitoring',
+      rules: [newRule('get').urls('/metrics', '/metrics/slis', '/livez', '/readyz', '/healthz', '/livez/*', '/readyz/*', '/healthz/*').rule()],
+    }),
     // minimal access for a "normal" user to learn about themselves
     clusterRole({
       name: 'system:basic-user',
@@ -198,6 +203,7 @@ function defaultClusterRoles(): ClusterRole[] {
 function defaultClusterRoleBindings(): ClusterRoleBinding[] {
   return [
     clusterRoleBinding('cluster-admin', [groupSubject(SystemPrivilegedGroup)]),
+    clusterRoleBinding('system:monitoring', [groupSubject(MonitoringGroup)]),
     clusterRoleBinding('system:discovery', [groupSubject(AllAuthenticated)]),
     clusterRoleBinding('system:basic-user', [groupSubject(AllAuthenticated)]),
     clusterRoleBinding('system:public-info-viewer', [groupSubject(AllAuthenticated), groupSubject(AllUnauthenticated)]),

@@ -1,4 +1,5 @@
 export { withSpan, WithSpanOptions } from './span';
 export { Carrier, injectContext, extractContext, propagationFields } from './propagation';
-export { SpanKind } from '@opentelemetry/api';
-export type { Context } from '@opentelemetry/api';
+export { Tracing, diagLogLevel, exportConfigured, startTracing, tracingEnabled } from './tracing';
+export { ROOT_CONTEXT, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+export type { Attributes, Context, Span } from '@opentelemetry/api';

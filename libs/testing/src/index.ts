@@ -4,3 +4,4 @@ export { startEtcd, EtcdServer, EtcdOptions } from './etcd';
 export { startNats, NatsServer } from './nats';
 export { startProcess, waitForPort, RunningProcess } from './process';
 export { FakeClock } from './fake-clock';
+export { startOtlpReceiver, OtlpReceiver, ReceivedSpan } from './otlp-receiver';

@@ -47,6 +47,11 @@ export class WatchCache {
     this.release(false);
   }
 
+  // size is the number of objects cached.
+  get size(): number {
+    return this.objects.size;
+  }
+
   get currentRevision(): number {
     return this.ready ? this.revision : 0;
   }

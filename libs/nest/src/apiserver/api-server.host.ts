@@ -9,6 +9,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { connect, NatsConnection } from 'nats';
 import { adminKubeconfig, ApiServer, assembleApiServer, Authorizer, ClusterPki, ensureClusterPki, ensureSystemNamespaces, listenHttps, NamespaceFinalizer, openApiRoutes, ServerFlags } from '@plinth/apiserver';
 import { realClock } from '@plinth/machinery';
+import { defaultRegistry } from '@plinth/metrics';
 import { LocalAuthorization } from '@plinth/authz';
 import { NatsAuthorizer } from '@plinth/authz-nats';
 import { builtinDefinitions, ResourceDefinition } from '@plinth/registry';
@@ -59,6 +60,7 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
       definitions,
       extraRoutes: (catalog) => [openApiRoutes(catalog)],
       ready: () => this.bootstrapped,
+      metrics: defaultRegistry(),
     });
     // The process that owns its storage keeps its history window; behind a storage service
     // (--storage-address) that service does.

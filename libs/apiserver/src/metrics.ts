@@ -1,0 +1,148 @@
+// ApiServerMetrics are kube-apiserver's request metrics (k8s.io/apiserver/pkg/endpoints/metrics)
+// under their Kubernetes names and labels: apiserver_request_total, the
+// apiserver_request_duration_seconds histogram with its buckets, the in-flight and long-running
+// gauges, and apiserver_storage_objects from the watch caches. A request costs two cached
+// child lookups and a few additions; the text is built when /metrics is scraped.
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { contentType, Counter, Gauge, GaugeChild, Histogram, Registry } from '@plinth/metrics';
+import { writeText } from './http/respond';
+import { RequestInfo } from './request-info';
+import { NonResourceRoute } from './server';
+
+// requestDurationBuckets are apiserver_request_duration_seconds' buckets in Kubernetes 1.28.
+export const requestDurationBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+
+const requestLabels = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'];
+
+// instrumentedPaths are the non-resource roots counted (as kube-apiserver instruments its health
+// and discovery handlers); other paths are not, so that a scan of random URLs adds no series.
+const instrumentedPaths = new Set(['api', 'apis', 'healthz', 'livez', 'readyz', 'metrics', 'version', 'openapi']);
+
+// RequestObservation is one request being measured.
+export interface RequestObservation {
+  labels: string[];
+  started: number;
+  gauge: GaugeChild;
+}
+
+export class ApiServerMetrics {
+  readonly requests: Counter;
+  readonly duration: Histogram;
+  readonly inflight: Gauge;
+  readonly longRunning: Gauge;
+  readonly storageObjects: Gauge;
+  private readonly readOnly: GaugeChild;
+  private readonly mutating: GaugeChild;
+
+  constructor(readonly registry: Registry) {
+    this.requests = registry.shared(
+      new Counter({
+        name: 'apiserver_request_total',
+        help: '[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+        labelNames: [...requestLabels, 'code'],
+      }),
+    );
+    this.duration = registry.shared(
+      new Histogram({
+        name: 'apiserver_request_duration_seconds',
+        help: '[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+        labelNames: requestLabels,
+        buckets: requestDurationBuckets,
+      }),
+    );
+    this.inflight = registry.shared(
+      new Gauge({ name: 'apiserver_current_inflight_requests', help: '[STABLE] Maximal number of currently used inflight request limit of this apiserver per request kind in last second.', labelNames: ['request_kind'] }),
+    );
+    this.readOnly = this.inflight.labels('readOnly');
+    this.mutating = this.inflight.labels('mutating');
+    this.longRunning = registry.shared(
+      new Gauge({
+        name: 'apiserver_longrunning_requests',
+        help: '[STABLE] Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
+        labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'],
+      }),
+    );
+    this.storageObjects = registry.shared(
+      new Gauge({ name: 'apiserver_storage_objects', help: '[STABLE] Number of stored objects at the time of last check split by kind.', labelNames: ['resource'] }),
+    );
+  }
+
+  // start counts a request in flight; null for a path that is not instrumented.
+  start(req: IncomingMessage, info: RequestInfo, query: URLSearchParams): RequestObservation | null {
+    const labels = requestLabelValues(req, info, query);
+    if (!labels) return null;
+    const longRunning = labels[0] === 'WATCH';
+    const gauge = longRunning
+      ? this.longRunning.labels(labels[0], labels[2], labels[3], labels[4], labels[5], labels[6], labels[7])
+      : info.verb === 'get' || info.verb === 'list'
+        ? this.readOnly
+        : this.mutating;
+    gauge.inc();
+    return { labels, started: performance.now(), gauge };
+  }
+
+  finish(observation: RequestObservation, code: number): void {
+    observation.gauge.dec();
+    const { labels } = observation;
+    this.duration.labels(...labels).observe((performance.now() - observation.started) / 1000);
+    this.requests.labels(...labels, String(code)).inc();
+  }
+
+  // countStorageObjects sets apiserver_storage_objects when scraped, from a count per resource
+  // ("pods", "deployments.apps").
+  countStorageObjects(counts: () => [resource: string, count: number][]): void {
+    this.storageObjects.collect = () => {
+      for (const [resource, count] of counts()) this.storageObjects.labels(resource).set(count);
+    };
+  }
+}
+
+// requestLabelValues are the labels of requestLabels for a request, as kube-apiserver's
+// MonitorRequest cleans them: the reported verb (LIST, WATCH, APPLY, POST...), dryRun, the scope.
+export function requestLabelValues(req: IncomingMessage, info: RequestInfo, query: URLSearchParams): string[] | null {
+  if (!info.isResourceRequest) {
+    if (!instrumentedPaths.has(info.parts[0] ?? '')) return null;
+    return [(req.method ?? 'GET').toUpperCase(), '', '', '', '', info.path, '', ''];
+  }
+  return [reportedVerb(req, info.verb), dryRunValue(query), info.group, info.version, info.resource, info.subresource, requestScope(info), 'apiserver'];
+}
+
+// reportedVerb is the verb kube-apiserver reports for a resource request (CleanVerb).
+export function reportedVerb(req: IncomingMessage, verb: string): string {
+  switch (verb) {
+    case 'create':
+      return 'POST';
+    case 'update':
+      return 'PUT';
+    case 'patch':
+      return req.headers['content-type']?.startsWith('application/apply-patch+yaml') ? 'APPLY' : 'PATCH';
+    default:
+      return verb.toUpperCase();
+  }
+}
+
+// dryRunValue is kube-apiserver's cleanDryRun: the distinct values sorted, or "invalid".
+function dryRunValue(query: URLSearchParams): string {
+  const values = query.getAll('dryRun');
+  if (values.length === 0) return '';
+  if (values.some((v) => v !== 'All')) return 'invalid';
+  return 'All';
+}
+
+// requestScope is kube-apiserver's CleanScope.
+export function requestScope(info: RequestInfo & { isResourceRequest: true }): string {
+  if (info.name !== '' || info.verb === 'create') return 'resource';
+  if (info.namespace !== '') return 'namespace';
+  return 'cluster';
+}
+
+// metricsRoute serves GET /metrics from the registry; the pipeline has authorized the request
+// (nonResourceURL /metrics, verb get) before.
+export function metricsRoute(registry: Registry): NonResourceRoute {
+  return async (req: IncomingMessage, res: ServerResponse, info) => {
+    if (info.path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    writeText(res, 200, registry.expose(), contentType);
+    return true;
+  };
+}

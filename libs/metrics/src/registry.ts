@@ -1,0 +1,295 @@
+// A metric registry and the Prometheus text exposition format (version 0.0.4), written as
+// client_golang writes it: families sorted by name, label pairs sorted by name (le last on a
+// bucket), series sorted by their label values, numbers as Go's strconv 'g' formatting. A
+// family without series is left out, as client_golang leaves out an empty vector.
+//
+// The hot path is a cached child per label combination: `counter.labels(...).inc()` is a map
+// lookup and an addition; the text is built only when scraped.
+export type MetricType = 'counter' | 'gauge' | 'histogram';
+
+export interface MetricOptions {
+  name: string;
+  help: string;
+  labelNames?: readonly string[];
+}
+
+// Metric is one family: a name, its help and type, and its series.
+export abstract class Metric<Child> {
+  abstract readonly type: MetricType;
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames: readonly string[];
+  protected readonly children = new Map<string, { values: readonly string[]; child: Child }>();
+  // collect runs before each exposition, to set values read from elsewhere (process state, a
+  // cache's size).
+  collect?: () => void;
+
+  constructor(options: MetricOptions) {
+    validateName(options.name);
+    for (const label of options.labelNames ?? []) validateLabelName(label);
+    this.name = options.name;
+    this.help = options.help;
+    this.labelNames = options.labelNames ?? [];
+  }
+
+  // labels returns the child of one label combination, creating it on first use.
+  labels(...values: string[]): Child {
+    const key = values.length === 1 ? values[0] : values.join('\u0000');
+    const existing = this.children.get(key);
+    if (existing) return existing.child;
+    if (values.length !== this.labelNames.length) {
+      throw new Error(`${this.name}: ${values.length} label values for ${this.labelNames.length} labels`);
+    }
+    const child = this.newChild();
+    this.children.set(key, { values: [...values], child });
+    return child;
+  }
+
+  // remove drops the series of one label combination.
+  remove(...values: string[]): void {
+    this.children.delete(values.length === 1 ? values[0] : values.join('\u0000'));
+  }
+
+  // reset drops every series.
+  reset(): void {
+    this.children.clear();
+  }
+
+  protected abstract newChild(): Child;
+
+  // series lists the samples of each series, in exposition order.
+  abstract samples(): Sample[];
+
+  protected sortedChildren(): { labels: Label[]; child: Child }[] {
+    const order = this.labelNames.map((name, i) => ({ name, i })).sort((a, b) => compare(a.name, b.name));
+    const rows = [...this.children.values()].map(({ values, child }) => ({ labels: order.map(({ name, i }) => [name, values[i]] as Label), child }));
+    return rows.sort((a, b) => {
+      for (let i = 0; i < a.labels.length; i++) {
+        const c = compare(a.labels[i][1], b.labels[i][1]);
+        if (c !== 0) return c;
+      }
+      return 0;
+    });
+  }
+}
+
+export type Label = [name: string, value: string];
+
+export interface Sample {
+  suffix: string;
+  labels: Label[];
+  value: number;
+}
+
+export class CounterChild {
+  value = 0;
+
+  inc(amount = 1): void {
+    this.value += amount;
+  }
+}
+
+export class Counter extends Metric<CounterChild> {
+  readonly type = 'counter';
+
+  // inc adds to a counter without labels.
+  inc(amount = 1): void {
+    this.labels().inc(amount);
+  }
+
+  protected newChild(): CounterChild {
+    return new CounterChild();
+  }
+
+  samples(): Sample[] {
+    return this.sortedChildren().map(({ labels, child }) => ({ suffix: '', labels, value: child.value }));
+  }
+}
+
+export class GaugeChild {
+  value = 0;
+
+  set(value: number): void {
+    this.value = value;
+  }
+
+  inc(amount = 1): void {
+    this.value += amount;
+  }
+
+  dec(amount = 1): void {
+    this.value -= amount;
+  }
+}
+
+export class Gauge extends Metric<GaugeChild> {
+  readonly type = 'gauge';
+
+  // set sets a gauge without labels.
+  set(value: number): void {
+    this.labels().set(value);
+  }
+
+  protected newChild(): GaugeChild {
+    return new GaugeChild();
+  }
+
+  samples(): Sample[] {
+    return this.sortedChildren().map(({ labels, child }) => ({ suffix: '', labels, value: child.value }));
+  }
+}
+
+export class HistogramChild {
+  // counts holds the observations per bucket (not cumulative); the last slot is +Inf.
+  readonly counts: number[];
+  sum = 0;
+  count = 0;
+
+  constructor(private readonly upperBounds: readonly number[]) {
+    this.counts = new Array<number>(upperBounds.length + 1).fill(0);
+  }
+
+  observe(value: number): void {
+    const bounds = this.upperBounds;
+    let i = 0;
+    while (i < bounds.length && value > bounds[i]) i++;
+    this.counts[i]++;
+    this.sum += value;
+    this.count++;
+  }
+}
+
+export interface HistogramOptions extends MetricOptions {
+  buckets: readonly number[];
+}
+
+export class Histogram extends Metric<HistogramChild> {
+  readonly type = 'histogram';
+  readonly buckets: readonly number[];
+
+  constructor(options: HistogramOptions) {
+    super(options);
+    if (this.labelNames.includes('le')) throw new Error(`${options.name}: "le" is reserved for buckets`);
+    const sorted = [...options.buckets].sort((a, b) => a - b);
+    if (sorted.length === 0 || sorted.some((b, i) => i > 0 && b === sorted[i - 1])) throw new Error(`${options.name}: buckets must be distinct and not empty`);
+    this.buckets = sorted.filter((b) => b !== Infinity);
+  }
+
+  // observe records a value in a histogram without labels.
+  observe(value: number): void {
+    this.labels().observe(value);
+  }
+
+  protected newChild(): HistogramChild {
+    return new HistogramChild(this.buckets);
+  }
+
+  samples(): Sample[] {
+    const samples: Sample[] = [];
+    for (const { labels, child } of this.sortedChildren()) {
+      let cumulative = 0;
+      this.buckets.forEach((bound, i) => {
+        cumulative += child.counts[i];
+        samples.push({ suffix: '_bucket', labels: [...labels, ['le', formatNumber(bound)]], value: cumulative });
+      });
+      samples.push({ suffix: '_bucket', labels: [...labels, ['le', '+Inf']], value: child.count });
+      samples.push({ suffix: '_sum', labels, value: child.sum });
+      samples.push({ suffix: '_count', labels, value: child.count });
+    }
+    return samples;
+  }
+}
+
+// exponentialBuckets is client_golang's ExponentialBuckets: count bounds from start, each
+// factor times the one before.
+export function exponentialBuckets(start: number, factor: number, count: number): number[] {
+  const buckets: number[] = [];
+  for (let i = 0, b = start; i < count; i++, b *= factor) buckets.push(b);
+  return buckets;
+}
+
+export class Registry {
+  private readonly metrics = new Map<string, Metric<unknown>>();
+
+  register<M extends Metric<unknown>>(metric: M): M {
+    if (this.metrics.has(metric.name)) throw new Error(`metric ${metric.name} is already registered`);
+    this.metrics.set(metric.name, metric);
+    return metric;
+  }
+
+  // shared returns the metric already registered under the metric's name, or registers it: for
+  // a component that may be built more than once over one registry. The two must agree.
+  shared<M extends Metric<unknown>>(metric: M): M {
+    const existing = this.metrics.get(metric.name);
+    if (!existing) return this.register(metric);
+    if (existing.constructor !== metric.constructor || existing.labelNames.join() !== metric.labelNames.join()) {
+      throw new Error(`metric ${metric.name} is already registered with another type or labels`);
+    }
+    return existing as M;
+  }
+
+  names(): string[] {
+    return [...this.metrics.keys()].sort(compare);
+  }
+
+  // families lists the registered metrics by name with their types.
+  families(): { name: string; type: MetricType }[] {
+    return this.names().map((name) => ({ name, type: (this.metrics.get(name) as Metric<unknown>).type }));
+  }
+
+  // expose writes every family in the text format.
+  expose(): string {
+    let text = '';
+    for (const [name, metric] of [...this.metrics].sort(([a], [b]) => compare(a, b))) {
+      metric.collect?.();
+      const samples = metric.samples();
+      if (samples.length === 0) continue;
+      text += `# HELP ${name} ${escapeHelp(metric.help)}\n# TYPE ${name} ${metric.type}\n`;
+      for (const sample of samples) text += `${name}${sample.suffix}${formatLabels(sample.labels)} ${formatNumber(sample.value)}\n`;
+    }
+    return text;
+  }
+}
+
+// contentType is the media type of the text format.
+export const contentType = 'text/plain; version=0.0.4; charset=utf-8';
+
+function formatLabels(labels: Label[]): string {
+  if (labels.length === 0) return '';
+  return `{${labels.map(([name, value]) => `${name}="${escapeLabelValue(value)}"`).join(',')}}`;
+}
+
+function escapeHelp(help: string): string {
+  return help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+}
+
+function escapeLabelValue(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+// formatNumber is Go's strconv.FormatFloat(v, 'g', -1, 64), as client_golang writes values:
+// the shortest representation, in exponent form below 1e-4 and from 1e6 up.
+export function formatNumber(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return '+Inf';
+  if (value === -Infinity) return '-Inf';
+  if (value === 0) return Object.is(value, -0) ? '-0' : '0';
+  const [mantissa, exponentText] = value.toExponential().split('e');
+  const exponent = Number(exponentText);
+  if (exponent >= -4 && exponent < 6) return String(value);
+  const sign = exponent < 0 ? '-' : '+';
+  const digits = String(Math.abs(exponent)).padStart(2, '0');
+  return `${mantissa}e${sign}${digits}`;
+}
+
+function validateName(name: string): void {
+  if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(name)) throw new Error(`invalid metric name ${JSON.stringify(name)}`);
+}
+
+function validateLabelName(name: string): void {
+  if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name) || name.startsWith('__')) throw new Error(`invalid label name ${JSON.stringify(name)}`);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,100 @@
+// /metrics on the API server: kube-apiserver's request metrics under their names and labels,
+// the process metrics, authorized as the nonResourceURL /metrics (the bootstrap
+// system:monitoring role grants it to the system:monitoring group).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
+import { client } from './http';
+
+const serviceAccount = (name: string) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
+
+// sample reads one sample's value from the text format; undefined when absent.
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('API server: /metrics', () => {
+  let server: TestApiServer;
+  let dir: string;
+  let admin: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plinth-metrics-'));
+    writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,admin-uid,"system:masters"\nmetrics-token,prometheus,prometheus-uid,"system:monitoring"\nalice-token,alice,alice-uid\n');
+    server = await startTestApiServer({ tokenAuthFile: join(dir, 'tokens.csv') });
+    admin = client(server.url);
+  });
+
+  afterAll(async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('counts requests by verb, group, version, resource, scope and code', async () => {
+    expect((await admin('POST', '/api/v1/namespaces/default/serviceaccounts', { body: serviceAccount('m1') })).status).toBe(201);
+    expect((await admin('POST', '/api/v1/namespaces/default/serviceaccounts', { body: serviceAccount('m1') })).status).toBe(409);
+    expect((await admin('POST', '/api/v1/namespaces/default/serviceaccounts?dryRun=All', { body: serviceAccount('m2') })).status).toBe(201);
+    expect((await admin('POST', '/api/v1/namespaces/default/serviceaccounts?dryRun=Some', { body: serviceAccount('m3') })).status).toBe(422);
+    expect((await admin('GET', '/api/v1/namespaces/default/serviceaccounts/m1')).status).toBe(200);
+    expect((await admin('GET', '/api/v1/namespaces/default/serviceaccounts/absent')).status).toBe(404);
+    expect((await admin('GET', '/api/v1/serviceaccounts')).status).toBe(200);
+    expect((await admin('GET', '/apis/batch/v1/namespaces/default/jobs')).status).toBe(200);
+    expect((await admin('GET', '/readyz')).status).toBe(200);
+
+    const scraped = await admin('GET', '/metrics');
+    expect(scraped.status).toBe(200);
+    expect(scraped.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const text = scraped.text;
+    const total = (labels: string) => sample(text, `apiserver_request_total{${labels}}`);
+    expect(total('code="201",component="apiserver",dry_run="",group="",resource="serviceaccounts",scope="resource",subresource="",verb="POST",version="v1"')).toBe(1);
+    expect(total('code="409",component="apiserver",dry_run="",group="",resource="serviceaccounts",scope="resource",subresource="",verb="POST",version="v1"')).toBe(1);
+    expect(total('code="201",component="apiserver",dry_run="All",group="",resource="serviceaccounts",scope="resource",subresource="",verb="POST",version="v1"')).toBe(1);
+    expect(total('code="422",component="apiserver",dry_run="invalid",group="",resource="serviceaccounts",scope="resource",subresource="",verb="POST",version="v1"')).toBe(1);
+    expect(total('code="200",component="apiserver",dry_run="",group="",resource="serviceaccounts",scope="resource",subresource="",verb="GET",version="v1"')).toBe(1);
+    expect(total('code="404",component="apiserver",dry_run="",group="",resource="serviceaccounts",scope="resource",subresource="",verb="GET",version="v1"')).toBe(1);
+    expect(total('code="200",component="apiserver",dry_run="",group="",resource="serviceaccounts",scope="cluster",subresource="",verb="LIST",version="v1"')).toBe(1);
+    expect(total('code="200",component="apiserver",dry_run="",group="batch",resource="jobs",scope="namespace",subresource="",verb="LIST",version="v1"')).toBe(1);
+    expect(total('code="200",component="",dry_run="",group="",resource="",scope="",subresource="/readyz",verb="GET",version=""')).toBe(1);
+
+    const duration = 'component="apiserver",dry_run="",group="",resource="serviceaccounts",scope="resource",subresource="",verb="POST",version="v1"';
+    expect(text).toContain('# TYPE apiserver_request_duration_seconds histogram\n');
+    expect(sample(text, `apiserver_request_duration_seconds_count{${duration}}`)).toBe(2);
+    expect(sample(text, `apiserver_request_duration_seconds_bucket{${duration},le="+Inf"}`)).toBe(2);
+    expect(sample(text, `apiserver_request_duration_seconds_bucket{${duration},le="60"}`)).toBe(2);
+    expect(text).toContain(`apiserver_request_duration_seconds_bucket{${duration},le="0.005"} `);
+
+    // The scrape itself is the one read-only request in flight.
+    expect(sample(text, 'apiserver_current_inflight_requests{request_kind="readOnly"}')).toBe(1);
+    expect(sample(text, 'apiserver_current_inflight_requests{request_kind="mutating"}')).toBe(0);
+    expect(sample(text, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(1e6);
+    expect(sample(text, 'process_start_time_seconds')).toBeGreaterThan(1.7e9);
+  });
+
+  it('gauges watches as long-running requests and cached objects as storage objects', async () => {
+    const controller = new AbortController();
+    const watch = await fetch(`${server.url}/api/v1/namespaces/default/serviceaccounts?watch=true`, { headers: { authorization: 'Bearer admin-token' }, signal: controller.signal });
+    expect(watch.status).toBe(200);
+    try {
+      const text = (await admin('GET', '/metrics')).text;
+      expect(sample(text, 'apiserver_longrunning_requests{component="apiserver",group="",resource="serviceaccounts",scope="namespace",subresource="",verb="WATCH",version="v1"}')).toBe(1);
+      // m1 and the namespace's default account, if a controller made one, are cached.
+      expect(sample(text, 'apiserver_storage_objects{resource="serviceaccounts"}')).toBeGreaterThanOrEqual(1);
+      expect(sample(text, 'apiserver_storage_objects{resource="namespaces"}')).toBeGreaterThanOrEqual(4);
+    } finally {
+      controller.abort();
+    }
+  });
+
+  it('serves /metrics to system:monitoring and refuses it to other users', async () => {
+    const monitoring = await client(server.url, 'metrics-token')('GET', '/metrics');
+    expect(monitoring.status).toBe(200);
+    expect(monitoring.text).toContain('# TYPE apiserver_request_total counter\n');
+    const alice = await client(server.url, 'alice-token')('GET', '/metrics');
+    expect(alice.status).toBe(403);
+    expect(alice.json).toMatchObject({ kind: 'Status', reason: 'Forbidden', message: 'forbidden: User "alice" cannot get path "/metrics"' });
+    expect((await client(server.url, null)('GET', '/metrics')).status).toBe(401);
+  });
+});

@@ -1,0 +1,170 @@
+// The chart's pods as processes: the storage, authz, gateway, controller manager and node
+// simulator containers of a rendering run here with the arguments, environment and mounted
+// Secret and ConfigMap files the chart gives them (etcd and NATS external, the cluster's
+// Service names pointed at loopback). The gateway's probes answer, the controller manager's
+// kubeconfig reaches the API, a Job runs to completion on the simulated nodes, Prometheus's
+// token reads /metrics, and every component exports its traces under the name the chart gives
+// it.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { EtcdServer, freePort, NatsServer, OtlpReceiver, RunningProcess, startEtcd, startNats, startOtlpReceiver, startProcess, waitForPort } from '@plinth/testing';
+import { kubectl } from '@plinth/testing-server';
+import { renderChart } from './render/chart';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Manifest = any;
+
+const root = join(__dirname, '../..');
+const release = { name: 'ctl', namespace: 'plinth-system' };
+
+function get(url: string, ca: string, token?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { ca, headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function eventually<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs = 45000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const result = await attempt().catch(() => undefined);
+    if (result !== undefined) return result;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('helm/plinth pods, run as processes', () => {
+  let dir: string;
+  let etcd: EtcdServer;
+  let nats: NatsServer;
+  let receiver: OtlpReceiver;
+  const processes: RunningProcess[] = [];
+  let ports: { storage: number; gateway: number; metrics: number };
+  let objects: Manifest[];
+  let ca: string;
+  let stopped = false;
+
+  // Pod filesystems live under dir; Service names resolve to loopback.
+  const containerPath = (path: string) => join(dir, path);
+  // (the gateway Service's port 443 is the gateway's own port here).
+  const localHosts = (text: string) =>
+    text.replace(/https:\/\/ctl-gateway\.plinth-system\.svc(?=\n|$)/g, `https://127.0.0.1:${ports.gateway}`).replace(/ctl-storage(?=:)/g, '127.0.0.1');
+
+  const stopAll = async () => {
+    if (stopped) return;
+    stopped = true;
+    for (const proc of [...processes].reverse()) await proc.stop();
+  };
+
+  // run starts a workload's container: the image's entry point (node -r ./tools/register.js)
+  // with the rendered args and env, after writing its Secret and ConfigMap volumes.
+  function run(name: string): RunningProcess {
+    const workload = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === name);
+    const pod = workload.spec.template.spec;
+    const container = pod.containers[0];
+    for (const mount of [...(container.volumeMounts ?? [])].sort((a: Manifest, b: Manifest) => a.mountPath.length - b.mountPath.length)) {
+      const volume = pod.volumes.find((v: Manifest) => v.name === mount.name);
+      const at = containerPath(mount.mountPath);
+      mkdirSync(at, { recursive: true });
+      const source = volume.secret
+        ? objects.find((o) => o.kind === 'Secret' && o.metadata.name === volume.secret.secretName).data
+        : volume.configMap
+          ? objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === volume.configMap.name).data
+          : {};
+      const decode = (value: string) => (volume.secret ? Buffer.from(value, 'base64').toString('utf8') : value);
+      const items = volume.secret?.items ?? Object.keys(source).map((key) => ({ key, path: key }));
+      for (const item of items) writeFileSync(join(at, item.path), localHosts(decode(source[item.key])));
+    }
+    const mounts = (container.volumeMounts ?? []).map((m: Manifest) => m.mountPath as string);
+    const args = (container.args as string[]).map((arg) => {
+      const value = localHosts(arg);
+      const mount = mounts.find((m: string) => value.includes(`=${m}`));
+      return mount ? value.replace(`=${mount}`, `=${containerPath(mount)}`) : value;
+    });
+    const env = Object.fromEntries((container.env ?? []).filter((e: Manifest) => 'value' in e).map((e: Manifest) => [e.name, localHosts(e.value)]));
+    const proc = startProcess(process.execPath, ['-r', join(root, 'tools/register.js'), ...args], { ...process.env, ...env });
+    processes.push(proc);
+    return proc;
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plinth-chart-pods-'));
+    [etcd, nats, receiver] = await Promise.all([startEtcd(), startNats(), startOtlpReceiver()]);
+    ports = { storage: await freePort(), gateway: await freePort(), metrics: await freePort() };
+    const pki = parse(
+      execFileSync(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'tools/helm-pki-values.ts'), '--release', release.name, '--namespace', release.namespace], { cwd: root, encoding: 'utf8' }),
+    ) as Record<string, unknown>;
+    const { manifests } = renderChart(join(root, 'helm/plinth'), {
+      ...release,
+      values: {
+        ...pki,
+        etcd: { external: { endpoints: etcd.endpoint } },
+        nats: { external: { url: nats.url } },
+        storage: { port: ports.storage },
+        gateway: { securePort: ports.gateway },
+        controllers: { metricsPort: ports.metrics, replicas: 1 },
+        nodeSimulator: { nodes: 1 },
+        otel: { endpoint: receiver.endpoint },
+        metrics: { token: 'prometheus-token' },
+      },
+    });
+    objects = [...manifests.values()].flatMap((text) => parseAllDocuments(text).map((d) => d.toJS())).filter(Boolean);
+    ca = Buffer.from(objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'ctl-pki').data['ca.crt'], 'base64').toString('utf8');
+
+    await waitForPort(run('ctl-storage'), ports.storage, 'storage', 60000);
+    run('ctl-authz');
+    await waitForPort(run('ctl-gateway'), ports.gateway, 'gateway', 60000);
+    await waitForPort(run('ctl-controllers'), ports.metrics, 'controllers', 60000);
+    run('ctl-node-simulator');
+  }, 180000);
+
+  afterAll(async () => {
+    await stopAll();
+    await Promise.all([etcd?.stop(), nats?.stop(), receiver?.stop()]);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers the gateway probes anonymously and the controller manager probe', async () => {
+    const gateway = `https://127.0.0.1:${ports.gateway}`;
+    const readyz = await eventually('the gateway ready', async () => {
+      const res = await get(`${gateway}/readyz`, ca);
+      return res.status === 200 ? res : undefined;
+    });
+    expect(readyz.body).toBe('ok');
+    expect((await get(`${gateway}/livez`, ca)).status).toBe(200);
+    expect((await get(`${gateway}/api/v1/namespaces`, ca)).status).toBe(403);
+    expect((await fetch(`http://127.0.0.1:${ports.metrics}/healthz`)).status).toBe(200);
+  });
+
+  it('runs a Job through the controller manager and the node simulator, reached with the chart kubeconfig', async () => {
+    const local = join(dir, 'etc/plinth/kubeconfig/controllers.kubeconfig');
+    expect(readFileSync(local, 'utf8')).toContain(`server: https://127.0.0.1:${ports.gateway}\n`);
+    expect((await kubectl(local, ['create', 'job', 'charted', '--image=busybox'])).code).toBe(0);
+    await eventually('the job succeeds', async () => ((await kubectl(local, ['get', 'job', 'charted', '-o', 'jsonpath={.status.succeeded}'])).stdout === '1' ? true : undefined), 90000);
+    const scraped = await get(`https://127.0.0.1:${ports.gateway}/metrics`, ca, 'prometheus-token');
+    expect(scraped.status).toBe(200);
+    expect(scraped.body).toMatch(/^apiserver_request_total\{code="201",component="apiserver",dry_run="",group="batch",resource="jobs",scope="resource",subresource="",verb="POST",version="v1"\} 1$/m);
+    expect(await (await fetch(`http://127.0.0.1:${ports.metrics}/metrics`)).text()).toMatch(/^workqueue_adds_total\{name="job"\} [1-9]/m);
+  }, 120000);
+
+  it('exports every component\'s traces under the service name the chart gives it, the controllers\' calls continuing into the gateway', async () => {
+    await stopAll();
+    const spans = receiver.spans();
+    expect([...new Set(spans.map((s) => s.service))].sort()).toEqual(['plinth-authz', 'plinth-controllers', 'plinth-gateway', 'plinth-node-simulator', 'plinth-storage']);
+    // The job controller creating the Job's pod: its client span is the parent of the
+    // gateway's request span.
+    const podCreate = spans.find((s) => s.service === 'plinth-gateway' && s.name === 'POST /api/v1/namespaces/{:namespace}/pods' && s.attributes['http.status_code'] === 201);
+    const caller = spans.find((s) => s.spanId === podCreate?.parentSpanId);
+    expect(caller).toMatchObject({ service: 'plinth-controllers', name: 'HTTP POST', kind: 3, attributes: { 'http.method': 'POST', 'http.target': '/api/v1/namespaces/default/pods' } });
+  }, 60000);
+});

@@ -1,0 +1,96 @@
+// startDistributed runs Plinth as it runs in a cluster: the storage service over a real etcd,
+// the authz service and the gateway over a real nats-server, each its own node process with
+// the environment given, the gateway reading a static token file (admin-token in
+// system:masters, alice-token a plain user).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EtcdServer, NatsServer, RunningProcess, startEtcd, startNats, startProcess } from '@plinth/testing';
+
+const root = join(__dirname, '../..');
+
+export interface HttpAnswer {
+  status: number;
+  body: string;
+}
+
+export interface DistributedPlinth {
+  request(method: string, path: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
+  stop(): Promise<void>;
+}
+
+export async function startDistributed(env: NodeJS.ProcessEnv): Promise<DistributedPlinth> {
+  const dir = mkdtempSync(join(tmpdir(), 'plinth-distributed-'));
+  writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,admin-uid,"system:masters"\nalice-token,alice,alice-uid,"developers"\n');
+  const processes: RunningProcess[] = [];
+  let etcd: EtcdServer | undefined;
+  let nats: NatsServer | undefined;
+  let stopped: Promise<void> | null = null;
+  // stop ends the apps with SIGTERM, the gateway first, then etcd and NATS.
+  const stop = () =>
+    (stopped ??= (async () => {
+      for (const proc of [...processes].reverse()) await proc.stop();
+      await Promise.all([etcd?.stop(), nats?.stop()]);
+      rmSync(dir, { recursive: true, force: true });
+    })());
+  const run = (main: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}) => {
+    const proc = startProcess(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, main), ...args], { ...process.env, NO_COLOR: '1', ...env, ...extraEnv });
+    processes.push(proc);
+    return proc;
+  };
+  try {
+    [etcd, nats] = await Promise.all([startEtcd(), startNats()]);
+    const storage = run('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcd.endpoint, PLINTH_STORAGE_ADDRESS: '127.0.0.1:0' });
+    const storageAddress = await logged(storage, 'the storage service', /storage service listening on (\S+:\d+)/);
+    const authz = run('apps/authz/src/main.ts', ['--storage-address', storageAddress, `--nats-url=${nats.url}`]);
+    await logged(authz, 'the authz service', /authz serving on (\S+)/);
+    const gateway = run('apps/gateway/src/main.ts', ['--storage-address', storageAddress, '--nats-url', nats.url, '--port', '0', '--data-dir', join(dir, 'gateway'), '--token-auth-file', join(dir, 'tokens.csv')]);
+    const port = Number(await logged(gateway, 'the gateway', /serving on https:\/\/[^\s]*:(\d+)/));
+    const ca = readFileSync(join(dir, 'gateway', 'pki', 'ca.crt'), 'utf8');
+    return { request: (method, path, token, body, headers) => send(port, ca, method, path, token, body, headers), stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+function send(port: number, ca: string, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      { host: '127.0.0.1', port, method, path, ca, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'user-agent': 'plinth-e2e/1.0', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+// logged waits for a line of the process's output matching pattern and returns its first group.
+function logged(proc: RunningProcess, name: string, pattern: RegExp, timeoutMs = 60000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${proc.output()}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = pattern.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      proc.child.stdout?.off('data', onData);
+      proc.child.stderr?.off('data', onData);
+      proc.child.off('exit', onExit);
+      resolve(match[1]);
+    };
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code}:\n${proc.output()}`));
+    };
+    proc.child.stdout?.on('data', onData);
+    proc.child.stderr?.on('data', onData);
+    proc.child.once('exit', onExit);
+  });
+}
