@@ -1,0 +1,97 @@
+import { validateRuleDefinitions, validateRules } from './rules';
+import { JSONSchemaProps } from './schema';
+import { field } from '@plinth/machinery';
+import { escapePropertyName, unescapePropertyName } from './escaping';
+
+const spec = (validations: JSONSchemaProps['x-kubernetes-validations'], properties: Record<string, JSONSchemaProps> = {}): JSONSchemaProps => ({
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      properties: {
+        replicas: { type: 'integer' },
+        minReplicas: { type: 'integer' },
+        name: { type: 'string' },
+        'x-y': { type: 'string' },
+        tags: { type: 'array', items: { type: 'integer' } },
+        url: { type: 'string' },
+        ...properties,
+      },
+      'x-kubernetes-validations': validations,
+    },
+  },
+});
+
+const messages = (schema: JSONSchemaProps, value: unknown, old?: unknown) => validateRules(schema, value, old).map(String);
+
+describe('validation rules', () => {
+  const cases: { name: string; rule: string; spec: Record<string, unknown>; want: string[]; message?: string; reason?: string; fieldPath?: string; messageExpression?: string }[] = [
+    { name: 'passes', rule: 'self.replicas < 10', spec: { replicas: 3 }, want: [] },
+    { name: 'fails with the default message', rule: 'self.replicas < 10', spec: { replicas: 30 }, want: ['spec: Invalid value: "object": failed rule: self.replicas < 10'] },
+    { name: 'fails with the rule message', rule: 'self.replicas < 10', message: 'must be less than 10', spec: { replicas: 30 }, want: ['spec: Invalid value: "object": must be less than 10'] },
+    {
+      name: 'messageExpression',
+      rule: 'self.replicas < 10',
+      messageExpression: "'replicas ' + string(self.replicas) + ' too many'",
+      spec: { replicas: 30 },
+      want: ['spec: Invalid value: "object": replicas 30 too many'],
+    },
+    { name: 'forbidden reason', rule: 'self.replicas < 10', message: 'no', reason: 'FieldValueForbidden', spec: { replicas: 30 }, want: ['spec: Forbidden: no'] },
+    { name: 'required reason', rule: 'has(self.name)', message: 'name please', reason: 'FieldValueRequired', spec: {}, want: ['spec: Required value: name please'] },
+    { name: 'fieldPath', rule: 'self.replicas < 10', message: 'm', fieldPath: '.replicas', spec: { replicas: 30 }, want: ['spec.replicas: Invalid value: "object": m'] },
+    { name: 'escaped names', rule: "self.x__dash__y == 'a'", spec: { 'x-y': 'b' }, want: ['spec: Invalid value: "object": failed rule: self.x__dash__y == \'a\''] },
+    { name: 'missing field is an evaluation error', rule: 'self.replicas > 0', spec: {}, want: ['spec: Invalid value: "object": no such key: replicas evaluating rule: self.replicas > 0'] },
+    { name: 'list library', rule: 'self.tags.isSorted() && self.tags.sum() == 6 && self.tags.max() == 3 && self.tags.indexOf(2) == 1', spec: { tags: [1, 2, 3] }, want: [] },
+    { name: 'regex library', rule: "self.name.find('[0-9]+') == '42' && self.name.findAll('[a-z]').size() == 3", spec: { name: 'abc42' }, want: [] },
+    { name: 'url library', rule: "isURL(self.url) && url(self.url).getHost() == 'example.com:8080' && url(self.url).getScheme() == 'https'", spec: { url: 'https://example.com:8080/x' }, want: [] },
+    { name: 'comprehension', rule: 'self.tags.all(t, t > 0)', spec: { tags: [1, -2] }, want: ['spec: Invalid value: "object": failed rule: self.tags.all(t, t > 0)'] },
+  ];
+  it.each(cases)('$name', (c) => {
+    const schema = spec([{ rule: c.rule, message: c.message, reason: c.reason, fieldPath: c.fieldPath, messageExpression: c.messageExpression }]);
+    expect(messages(schema, { spec: c.spec })).toEqual(c.want);
+  });
+
+  it('evaluates transition rules only when an old value exists', () => {
+    const schema = spec([{ rule: 'self.replicas >= oldSelf.replicas', message: 'cannot scale down' }]);
+    expect(messages(schema, { spec: { replicas: 1 } })).toEqual([]);
+    expect(messages(schema, { spec: { replicas: 1 } }, { spec: { replicas: 3 } })).toEqual(['spec: Invalid value: "object": cannot scale down']);
+  });
+
+  it('accepts x-platform-validations as a twin name', () => {
+    const schema: JSONSchemaProps = { type: 'object', properties: { n: { type: 'integer', 'x-platform-validations': [{ rule: 'self < 10', message: 'must be less than 10' }] } } };
+    expect(messages(schema, { n: 12 })).toEqual(['n: Invalid value: "integer": must be less than 10']);
+  });
+
+  it('stops a rule whose cost exceeds the per-call limit', () => {
+    const schema: JSONSchemaProps = { type: 'array', items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.all(a, self.all(b, self.all(c, a + b + c > 0)))' }] };
+    const value = Array.from({ length: 200 }, (_, i) => i + 1);
+    expect(validateRules({ type: 'object', properties: { l: schema } }, { l: value }).map(String)).toEqual([
+      'l: Invalid value: "array": call cost exceeds limit for rule: self.all(a, self.all(b, self.all(c, a + b + c > 0)))',
+    ]);
+  });
+
+  it('reports compile errors of a schema by rule path', () => {
+    const schema = spec([{ rule: 'self.replicas +' }, { rule: 'foo > 1' }]);
+    const errs = validateRuleDefinitions(schema, field.newPath('spec', 'validation', 'openAPIV3Schema')).map(String);
+    expect(errs).toHaveLength(2);
+    expect(errs[0]).toMatch(/^spec\.validation\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: apiextensions\.ValidationRule\{Rule:"self\.replicas \+", .*compilation failed: ERROR: /);
+    expect(errs[1]).toMatch(/x-kubernetes-validations\[1\]\.rule: .*compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' \(in container ''\)$/);
+  });
+});
+
+describe('property name escaping', () => {
+  it.each([
+    ['foo', 'foo'],
+    ['foo-bar', 'foo__dash__bar'],
+    ['a.b/c', 'a__dot__b__slash__c'],
+    ['x__y', 'x__underscores__y'],
+    ['namespace', '__namespace__'],
+  ])('%s is %s', (name, escaped) => {
+    expect(escapePropertyName(name)).toBe(escaped);
+    expect(unescapePropertyName(escaped)).toBe(name);
+  });
+
+  it('leaves names that cannot be accessed', () => {
+    expect(escapePropertyName('1abc')).toBeNull();
+  });
+});

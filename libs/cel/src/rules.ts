@@ -1,0 +1,242 @@
+// Validation rules of a structural schema (x-kubernetes-validations, also read as
+// x-platform-validations), after apiextensions-apiserver/pkg/apiserver/schema/cel: every rule
+// is compiled with `self` (and `oldSelf`) bound to the value at its node; a transition rule
+// (one that reads oldSelf) runs only on update where an old value exists. A failed rule
+// becomes one field error at its node (or at its fieldPath), typed by its reason.
+import { CelInput } from '@bufbuild/cel';
+import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote } from '@plinth/machinery';
+import { CompileError, compileExpression, Program } from './program';
+import { additionalPropertiesSchema, celTypeName, JSONSchemaProps, validationRules, ValidationRule } from './schema';
+import { toCelValue } from './values';
+
+// perCallLimit and runtimeCostBudget are Kubernetes' limits: one rule's evaluation, and all
+// rules of one custom resource together.
+export const perCallLimit = 1_000_000;
+export const runtimeCostBudget = 10_000_000;
+
+interface CompiledRule {
+  rule: ValidationRule;
+  program: Program;
+  message: Program | null;
+  transition: boolean;
+}
+
+const ruleVariables = ['self', 'oldSelf'];
+
+// ruleLiteral prints a rule as Go prints the apiextensions.ValidationRule a compile error names.
+function ruleLiteral(rule: ValidationRule): GoLiteral {
+  const reason = rule.reason ? `(*apiextensions.FieldValueErrorReason)(${goQuote(rule.reason)})` : '(*apiextensions.FieldValueErrorReason)(nil)';
+  return new GoLiteral(
+    `apiextensions.ValidationRule{Rule:${goQuote(rule.rule)}, Message:${goQuote(rule.message ?? '')}, MessageExpression:${goQuote(rule.messageExpression ?? '')}, Reason:${reason}, FieldPath:${goQuote(rule.fieldPath ?? '')}}`,
+  );
+}
+
+const compiledCache = new WeakMap<JSONSchemaProps, CompiledRule[]>();
+
+function compileNode(schema: JSONSchemaProps): CompiledRule[] {
+  let compiled = compiledCache.get(schema);
+  if (!compiled) {
+    compiled = validationRules(schema).map((rule) => {
+      const program = compileExpression(rule.rule, ruleVariables);
+      return {
+        rule,
+        program,
+        message: rule.messageExpression ? compileExpression(rule.messageExpression, ruleVariables) : null,
+        transition: program.references.has('oldSelf'),
+      };
+    });
+    compiledCache.set(schema, compiled);
+  }
+  return compiled;
+}
+
+const validReasons = ['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate'];
+
+// validateRuleDefinitions checks every rule of a schema compiles: the errors a CRD write gets.
+export function validateRuleDefinitions(schema: JSONSchemaProps | undefined, path: FieldPath): FieldError[] {
+  if (!schema || typeof schema !== 'object') return [];
+  const errs: FieldError[] = [];
+  for (const extension of ['x-kubernetes-validations', 'x-platform-validations'] as const) {
+    const rules = schema[extension];
+    if (!Array.isArray(rules)) continue;
+    rules.forEach((rule, i) => {
+      const rulePath = path.child(extension).index(i);
+      if (typeof rule?.rule !== 'string' || rule.rule.trim() === '') {
+        errs.push(field.required(rulePath.child('rule'), 'rule is not specified'));
+        return;
+      }
+      if (rule.reason !== undefined && !validReasons.includes(rule.reason)) errs.push(field.notSupported(rulePath.child('reason'), rule.reason, validReasons));
+      if (rule.message !== undefined && rule.messageExpression !== undefined && rule.message.trim() === '') {
+        errs.push(field.required(rulePath.child('message'), 'message must be non-empty if specified'));
+      }
+      for (const [key, text, label] of [['rule', rule.rule, 'compilation failed'], ['messageExpression', rule.messageExpression, 'messageExpression compilation failed']] as const) {
+        if (text === undefined) continue;
+        try {
+          compileExpression(text, ruleVariables);
+        } catch (err) {
+          if (!(err instanceof CompileError)) throw err;
+          errs.push(field.invalid(rulePath.child(key), key === 'rule' ? ruleLiteral(rule) : text, `${label}: ${err.message}`));
+        }
+      }
+    });
+  }
+  for (const [name, child] of Object.entries(schema.properties ?? {})) errs.push(...validateRuleDefinitions(child, path.child('properties').key(name)));
+  const valueSchema = additionalPropertiesSchema(schema);
+  if (valueSchema) errs.push(...validateRuleDefinitions(valueSchema, path.child('additionalProperties')));
+  if (schema.items) errs.push(...validateRuleDefinitions(schema.items, path.child('items')));
+  return errs;
+}
+
+// hasValidationRules reports whether any node of the schema declares a rule.
+export function hasValidationRules(schema: JSONSchemaProps | undefined): boolean {
+  if (!schema) return false;
+  if (validationRules(schema).length > 0) return true;
+  const valueSchema = additionalPropertiesSchema(schema);
+  return Object.values(schema.properties ?? {}).some(hasValidationRules) || hasValidationRules(valueSchema) || hasValidationRules(schema.items);
+}
+
+// Budget is the cost left for one object's rules.
+class Budget {
+  remaining = runtimeCostBudget;
+  exhausted = false;
+}
+
+// validateRules runs every rule of the schema over value (and old, on update).
+export function validateRules(schema: JSONSchemaProps, value: unknown, old: unknown, path: FieldPath | null = null): FieldError[] {
+  const errs: FieldError[] = [];
+  walk(schema, value, old, path, errs, new Budget());
+  return errs;
+}
+
+function walk(schema: JSONSchemaProps, value: unknown, old: unknown, path: FieldPath | null, errs: FieldError[], budget: Budget): void {
+  if (value === undefined || value === null || budget.exhausted) return;
+  const rules = compileNode(schema);
+  if (rules.length > 0) runRules(schema, rules, value, old, path, errs, budget);
+  if (Array.isArray(value)) {
+    if (!schema.items) return;
+    const oldItems = correlateListItems(schema, value, old);
+    value.forEach((item, i) => walk(schema.items as JSONSchemaProps, item, oldItems[i], childIndex(path, i), errs, budget));
+    return;
+  }
+  if (typeof value !== 'object') return;
+  const obj = value as Record<string, unknown>;
+  const oldObj = old && typeof old === 'object' && !Array.isArray(old) ? (old as Record<string, unknown>) : undefined;
+  if (schema.properties) {
+    for (const [name, child] of Object.entries(schema.properties)) {
+      if (name in obj) walk(child, obj[name], oldObj?.[name], childPath(path, name), errs, budget);
+    }
+    return;
+  }
+  const valueSchema = additionalPropertiesSchema(schema);
+  if (valueSchema) for (const [key, v] of Object.entries(obj)) walk(valueSchema, v, oldObj?.[key], childKey(path, key), errs, budget);
+}
+
+// childIndex and childKey subscript a possibly nil path; under nil they print as `[0]`.
+function childIndex(path: FieldPath | null, i: number): FieldPath {
+  return path ? path.index(i) : field.newPath(`[${i}]`);
+}
+
+function childKey(path: FieldPath | null, key: string): FieldPath {
+  return path ? path.key(key) : field.newPath(`[${key}]`);
+}
+
+// correlateListItems pairs list items with their old twins: by key for list-type map, by
+// value for sets; atomic lists are not correlated, so transition rules below them never run.
+function correlateListItems(schema: JSONSchemaProps, value: unknown[], old: unknown): unknown[] {
+  if (!Array.isArray(old)) return [];
+  const listType = schema['x-kubernetes-list-type'];
+  if (listType === 'map') {
+    const keys = schema['x-kubernetes-list-map-keys'] ?? [];
+    const keyOf = (item: unknown) => JSON.stringify(keys.map((k) => (item as Record<string, unknown> | null)?.[k]));
+    const byKey = new Map(old.map((item) => [keyOf(item), item]));
+    return value.map((item) => byKey.get(keyOf(item)));
+  }
+  if (listType === 'set') {
+    const byValue = new Map(old.map((item) => [JSON.stringify(item), item]));
+    return value.map((item) => byValue.get(JSON.stringify(item)));
+  }
+  return [];
+}
+
+// sizeOf is the largest collection a comprehension in the rule may walk: the cost factor.
+function sizeOf(value: unknown): number {
+  if (Array.isArray(value)) return Math.max(value.length, ...value.map(sizeOf));
+  if (value && typeof value === 'object') return Math.max(Object.keys(value).length, ...Object.values(value).map(sizeOf));
+  if (typeof value === 'string') return value.length;
+  return 1;
+}
+
+function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown, old: unknown, path: FieldPath | null, errs: FieldError[], budget: Budget): void {
+  const typeName = celTypeName(schema);
+  const self = toCelValue(value, schema);
+  const hasOld = old !== undefined && old !== null;
+  const bindings: Record<string, CelInput> = { self, oldSelf: hasOld ? toCelValue(old, schema) : null };
+  const size = sizeOf(value);
+  for (const compiled of rules) {
+    if (compiled.transition && !hasOld) continue;
+    const cost = compiled.program.nodes * Math.pow(Math.max(size, 1), compiled.program.comprehensionDepth);
+    if (cost > perCallLimit) {
+      errs.push(field.invalid(path, new GoLiteral(goQuote(typeName)), `call cost exceeds limit for rule: ${compiled.rule.rule.trim()}`));
+      continue;
+    }
+    budget.remaining -= cost;
+    if (budget.remaining < 0) {
+      budget.exhausted = true;
+      errs.push(field.invalid(path, new GoLiteral(goQuote(typeName)), 'validation failed due to running out of cost budget, no further validation rules will be run'));
+      return;
+    }
+    let result;
+    try {
+      result = compiled.program.evaluate(bindings);
+    } catch (err) {
+      errs.push(field.invalid(path, typeName, `${(err as Error).message} evaluating rule: ${compiled.rule.rule.trim()}`));
+      continue;
+    }
+    if (typeof result !== 'boolean') {
+      errs.push(field.invalid(path, typeName, `rule result is not bool evaluating rule: ${compiled.rule.rule.trim()}`));
+      continue;
+    }
+    if (result) continue;
+    errs.push(ruleError(compiled, rulePath(path, compiled.rule.fieldPath), typeName, message(compiled, bindings)));
+  }
+}
+
+function message(compiled: CompiledRule, bindings: Record<string, CelInput>): string {
+  if (compiled.message) {
+    try {
+      const text = compiled.message.evaluate(bindings);
+      if (typeof text === 'string' && text.trim() !== '' && !text.includes('\n')) return text;
+    } catch {
+      // A failing messageExpression falls back to the static message, as Kubernetes does.
+    }
+  }
+  if (compiled.rule.message) return compiled.rule.message;
+  return `failed rule: ${compiled.rule.rule.trim()}`;
+}
+
+function ruleError(compiled: CompiledRule, path: FieldPath | null, typeName: string, detail: string): FieldError {
+  switch (compiled.rule.reason) {
+    case 'FieldValueForbidden':
+      return field.forbidden(path, detail);
+    case 'FieldValueRequired':
+      return field.required(path, detail);
+    case 'FieldValueDuplicate':
+      return field.duplicate(path, typeName);
+    default:
+      return field.invalid(path, typeName, detail);
+  }
+}
+
+// rulePath appends a rule's fieldPath (`.spec.foo`, `['a.b']`, `[0]`) to the node's path.
+function rulePath(path: FieldPath | null, fieldPath: string | undefined): FieldPath | null {
+  if (!fieldPath) return path;
+  let out = path;
+  const re = /\.([a-zA-Z_][a-zA-Z0-9_-]*)|\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]/g;
+  let match: RegExpExecArray | null;
+  while ((match = re.exec(fieldPath)) !== null) {
+    if (match[1] !== undefined) out = childPath(out, match[1]);
+    else if (match[2] !== undefined) out = childKey(out, match[2]);
+    else out = childIndex(out, Number(match[3]));
+  }
+  return out;
+}
