@@ -12,6 +12,7 @@ import { AuthnAuthenticator } from './auth/authenticator';
 import { authenticationConfig, serviceAccountTokenSigning } from './auth/config';
 import { Authorizer } from './auth/ports';
 import { defaultVersion, ServerContext } from './server-context';
+import { CustomResourceDefinitionController } from './crd-controller';
 
 export interface AssembleOptions {
   flags: ServerFlags;
@@ -39,6 +40,9 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
   // A service-account token dies with its account (and bound pod or secret), as
   // --service-account-lookup does by default.
   if (authentication.serviceAccountTokens) authentication.serviceAccountTokens.lookup = objectLookup(context);
+  const crds = new CustomResourceDefinitionController(context, options.clock ?? realClock);
+  crds.start();
+  context.onStop(() => crds.stop());
   return new ApiServer(context, healthChecks(options), options.extraRoutes?.(catalog) ?? []);
 }
 

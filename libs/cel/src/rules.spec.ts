@@ -65,7 +65,7 @@ describe('validation rules', () => {
   it('stops a rule whose cost exceeds the per-call limit', () => {
     const schema: JSONSchemaProps = { type: 'array', items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.all(a, self.all(b, self.all(c, a + b + c > 0)))' }] };
     const value = Array.from({ length: 200 }, (_, i) => i + 1);
-    expect(validateRules({ type: 'object', properties: { l: schema } }, { l: value }).map(String)).toEqual([
+    expect(validateRules({ type: "object", properties: { l: schema } }, { l: value }, undefined).map(String)).toEqual([
       'l: Invalid value: "array": call cost exceeds limit for rule: self.all(a, self.all(b, self.all(c, a + b + c > 0)))',
     ]);
   });

@@ -99,12 +99,15 @@ export function hasValidationRules(schema: JSONSchemaProps | undefined): boolean
 class Budget {
   remaining = runtimeCostBudget;
   exhausted = false;
+
+  constructor(readonly transitionOnly: boolean) {}
 }
 
-// validateRules runs every rule of the schema over value (and old, on update).
-export function validateRules(schema: JSONSchemaProps, value: unknown, old: unknown, path: FieldPath | null = null): FieldError[] {
+// validateRules runs every rule of the schema over value (and old, on update); with
+// transitionOnly, only the rules that read oldSelf.
+export function validateRules(schema: JSONSchemaProps, value: unknown, old: unknown, path: FieldPath | null = null, transitionOnly = false): FieldError[] {
   const errs: FieldError[] = [];
-  walk(schema, value, old, path, errs, new Budget());
+  walk(schema, value, old, path, errs, new Budget(transitionOnly));
   return errs;
 }
 
@@ -173,7 +176,7 @@ function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown
   const bindings: Record<string, CelInput> = { self, oldSelf: hasOld ? toCelValue(old, schema) : null };
   const size = sizeOf(value);
   for (const compiled of rules) {
-    if (compiled.transition && !hasOld) continue;
+    if (compiled.transition ? !hasOld : budget.transitionOnly) continue;
     const cost = compiled.program.nodes * Math.pow(Math.max(size, 1), compiled.program.comprehensionDepth);
     if (cost > perCallLimit) {
       errs.push(field.invalid(path, new GoLiteral(goQuote(typeName)), `call cost exceeds limit for rule: ${compiled.rule.rule.trim()}`));

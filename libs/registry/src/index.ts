@@ -20,3 +20,19 @@ export { interpretStorageError } from './store/interpret-storage-error';
 export { builtinDefinitions } from './resources';
 export { StoreInformer, InformerHandler } from './store/informer';
 export { localSubjectAccessReviewBadRequest, selfSubjectRulesReviewBadRequest } from './resources/authorization';
+export {
+  customResourceDefinitionDefinition,
+  customResourceDefinitionsOf,
+  toRegistrySchema,
+  printerValue,
+  validateValue,
+  applyDefaults,
+  CrdObject,
+  CrdNames,
+  CrdVersion,
+  CrdCondition,
+  customResourceCleanupFinalizer,
+  crdCondition,
+  isEstablished,
+  setCrdCondition,
+} from './resources/apiextensions';

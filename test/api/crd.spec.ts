@@ -1,0 +1,203 @@
+// CustomResourceDefinitions over HTTP: the CRD's own validation and status, then its custom
+// resources served from the catalog (discovery, OpenAPI, Table columns, schema validation,
+// pruning, defaulting, validation rules), and deletion of a CRD taking its resources along.
+import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
+import { client, HttpResponse } from './http';
+
+const crd = (overrides: Record<string, unknown> = {}) => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', kind: 'Widget', shortNames: ['wd'], categories: ['all'] },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        additionalPrinterColumns: [{ name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' }],
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                required: ['size'],
+                'x-kubernetes-validations': [{ rule: 'self.replicas <= self.maxReplicas', message: 'replicas must not exceed maxReplicas', fieldPath: '.replicas' }],
+                properties: {
+                  size: { type: 'string', enum: ['small', 'large'] },
+                  replicas: { type: 'integer', minimum: 0, maximum: 100, default: 1 },
+                  maxReplicas: { type: 'integer', default: 10 },
+                  name: { type: 'string', maxLength: 5, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'name is immutable' }] },
+                  tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+                },
+              },
+              status: { type: 'object', properties: { ready: { type: 'boolean' } } },
+            },
+          },
+        },
+      },
+    ],
+    ...overrides,
+  },
+});
+
+const widget = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec });
+
+describe('API server: custom resource definitions', () => {
+  let server: TestApiServer;
+  let request: ReturnType<typeof client>;
+
+  async function until(what: () => Promise<HttpResponse>, ok: (r: HttpResponse) => boolean): Promise<HttpResponse> {
+    for (let i = 0; i < 200; i++) {
+      const r = await what();
+      if (ok(r)) return r;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('condition not reached');
+  }
+
+  beforeAll(async () => {
+    server = await startTestApiServer();
+    request = client(server.url);
+  });
+
+  afterAll(() => server.stop());
+
+  it('rejects an invalid CRD with one cause per field, as Kubernetes', async () => {
+    const bad = crd({ group: 'example', scope: 'Galaxy', versions: [{ name: 'v1', served: true, storage: false }] });
+    (bad.metadata as { name: string }).name = 'gadgets.example';
+    const res = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: bad });
+    expect(res.status).toBe(422);
+    expect(res.json.reason).toBe('Invalid');
+    const causes = res.json.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
+    expect(causes).toEqual(
+      expect.arrayContaining([
+        'metadata.name: Invalid value: "gadgets.example": must be spec.names.plural+"."+spec.group',
+        'spec.group: Invalid value: "example": should be a domain with at least one dot',
+        'spec.scope: Unsupported value: "Galaxy": supported values: "Cluster", "Namespaced"',
+        'spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required',
+      ]),
+    );
+    expect(causes.some((c: string) => c.startsWith('spec.versions: Invalid value:') && c.endsWith('must have exactly one version marked as storage version'))).toBe(true);
+  });
+
+  it('rejects a non-structural schema and a rule that does not compile', async () => {
+    const bad = crd();
+    const schema = (bad.spec.versions as { schema: { openAPIV3Schema: { properties: Record<string, unknown> } } }[])[0].schema.openAPIV3Schema;
+    schema.properties.extra = { properties: { a: { type: 'string' } } };
+    schema.properties.rule = { type: 'string', 'x-kubernetes-validations': [{ rule: 'self.size() >' }] };
+    const res = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: bad });
+    expect(res.status).toBe(422);
+    expect(res.json.message).toContain('spec.versions[0].schema.openAPIV3Schema.properties[extra].type: Required value: must not be empty for specified object fields');
+  });
+
+  it('establishes a CRD and serves its resources', async () => {
+    const created = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd() });
+    expect(created.status).toBe(201);
+    expect(created.json.apiVersion).toBe('apiextensions.k8s.io/v1');
+    expect(created.json.spec.names).toMatchObject({ singular: 'widget', listKind: 'WidgetList' });
+    expect(created.json.status.storedVersions).toEqual(['v1']);
+
+    const established = await until(
+      () => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com'),
+      (r) => r.json?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True'),
+    );
+    expect(established.json.status.acceptedNames).toMatchObject({ plural: 'widgets', kind: 'Widget' });
+    expect(established.json.status.conditions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' }),
+        expect.objectContaining({ type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }),
+      ]),
+    );
+
+    const discovery = await until(() => request('GET', '/apis/example.com/v1'), (r) => r.status === 200);
+    expect(discovery.json.resources).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wd'], categories: ['all'] }),
+        expect.objectContaining({ name: 'widgets/status' }),
+      ]),
+    );
+    const openapi = await request('GET', '/openapi/v3/apis/example.com/v1');
+    expect(openapi.status).toBe(200);
+    expect(JSON.stringify(openapi.json)).toContain('replicas');
+  });
+
+  it('defaults, prunes and validates custom resources', async () => {
+    const created = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w1', { size: 'small', unknown: 1 }) });
+    expect(created.status).toBe(201);
+    expect(created.json.spec).toEqual({ size: 'small', replicas: 1, maxReplicas: 10 });
+    expect(created.json.metadata.generation).toBe(1);
+
+    const strict = await request('POST', '/apis/example.com/v1/namespaces/default/widgets?fieldValidation=Strict', { body: widget('w2', { size: 'small', foo: 1 }) });
+    expect(strict.status).toBe(400);
+    expect(strict.json.message).toContain('unknown field "spec.foo"');
+
+    const invalid = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w3', { size: 'medium', replicas: 'x', name: 'toolongname' }) });
+    expect(invalid.status).toBe(422);
+    const causes = invalid.json.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
+    expect(causes).toEqual([
+      'spec.size: Unsupported value: "medium": supported values: "small", "large"',
+      'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+      'spec.name: Too long: may not be longer than 5',
+    ]);
+
+    const rule = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w4', { size: 'large', replicas: 20, maxReplicas: 5 }) });
+    expect(rule.status).toBe(422);
+    expect(rule.json.message).toBe('Widget.example.com "w4" is invalid: spec.replicas: Invalid value: "object": replicas must not exceed maxReplicas');
+  });
+
+  it('runs transition rules on update and bumps generation on spec changes only', async () => {
+    await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w5', { size: 'small', name: 'abc' }) });
+    const renamed = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/w5', {
+      body: { spec: { name: 'xyz' } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(renamed.status).toBe(422);
+    expect(renamed.json.message).toContain('spec.name: Invalid value: "string": name is immutable');
+
+    const status = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/w5/status', {
+      body: { status: { ready: true } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(status.status).toBe(200);
+    expect(status.json.status).toEqual({ ready: true });
+    expect(status.json.metadata.generation).toBe(1);
+
+    const scaled = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/w5', {
+      body: { spec: { replicas: 3 } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(scaled.status).toBe(200);
+    expect(scaled.json.metadata.generation).toBe(2);
+  });
+
+  it('prints additionalPrinterColumns in Table output', async () => {
+    const table = await request('GET', '/apis/example.com/v1/namespaces/default/widgets', { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+    expect(table.status).toBe(200);
+    expect(table.json.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Replicas']);
+    expect(table.json.rows.find((r: { cells: unknown[] }) => r.cells[0] === 'w1').cells).toEqual(['w1', 1]);
+  });
+
+  it('lists with label and field selectors', async () => {
+    await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: { ...widget('labelled', { size: 'small' }), metadata: { name: 'labelled', labels: { tier: 'a' } } } });
+    const byLabel = await request('GET', '/apis/example.com/v1/namespaces/default/widgets?labelSelector=tier%3Da');
+    expect(byLabel.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['labelled']);
+    const byField = await request('GET', '/apis/example.com/v1/widgets?fieldSelector=metadata.name%3Dw1');
+    expect(byField.json.kind).toBe('WidgetList');
+    expect(byField.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['w1']);
+  });
+
+  it('deletes the custom resources with their CRD and stops serving them', async () => {
+    const deleted = await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com');
+    expect([200, 202]).toContain(deleted.status);
+    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com'), (r) => r.status === 404);
+    const gone = await until(() => request('GET', '/apis/example.com/v1/namespaces/default/widgets'), (r) => r.status === 404);
+    expect(gone.status).toBe(404);
+    const stored = await server.store.list({ prefix: '/registry/example.com/widgets/' });
+    expect(stored.items).toHaveLength(0);
+  });
+});
