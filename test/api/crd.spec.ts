@@ -57,7 +57,7 @@ describe('API server: custom resource definitions', () => {
       if (ok(r)) return r;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    throw new Error('condition not reached');
+    throw new Error('condition not reached ' + JSON.stringify((await what()).json));
   }
 
   beforeAll(async () => {

@@ -127,15 +127,22 @@ export class CustomResourceDefinitionController {
     return null;
   }
 
-  private async writeStatus(crd: CrdObject): Promise<void> {
+  // writeStatus reports whether the write went through; a conflict or a deletion brings a
+  // newer event, and that one reconciles again.
+  private async writeStatus(crd: CrdObject): Promise<boolean> {
     const def = this.crdDefinition;
-    if (!def) return;
+    if (!def) return false;
     try {
       await this.context.storeFor(def).update(undefined, crd.metadata.name ?? '', crd, { subresource: 'status' });
+      return true;
     } catch (err) {
-      // A conflict or a deletion brings a newer event; that one reconciles again.
       if (!(isStatusError(err) && (err.code === 409 || err.code === 404))) throw err;
+      return false;
     }
+  }
+
+  private retry(name: string): void {
+    this.clock.setTimeout(() => void this.reconcile(name).catch((err: unknown) => this.onError(err)), retryMs);
   }
 
   private serve(crd: CrdObject): void {
@@ -170,7 +177,10 @@ export class CustomResourceDefinitionController {
       if (terminating?.reason !== 'InstanceDeletionInProgress') {
         const next = structuredClone(crd);
         setCrdCondition(next, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }, rfc3339(this.clock.now()));
-        await this.writeStatus(next);
+        if (!(await this.writeStatus(next))) {
+          this.retry(name);
+          return;
+        }
       }
       let remaining = 0;
       if (defs.length > 0) {
@@ -188,7 +198,7 @@ export class CustomResourceDefinitionController {
         if (remaining > 0) remaining = (await store.list(undefined)).items.length;
       }
       if (remaining > 0) {
-        this.clock.setTimeout(() => void this.reconcile(name).catch((err: unknown) => this.onError(err)), retryMs);
+        this.retry(name);
         return;
       }
       const latest = this.crds.get(name) ?? crd;
@@ -199,8 +209,11 @@ export class CustomResourceDefinitionController {
         await this.context.storeFor(def).update(undefined, name, { ...latest, metadata: { ...latest.metadata, finalizers } });
       } catch (err) {
         if (!(isStatusError(err) && (err.code === 409 || err.code === 404))) throw err;
-        this.clock.setTimeout(() => void this.reconcile(name).catch((e: unknown) => this.onError(e)), retryMs);
+        this.retry(name);
       }
+    } catch (err) {
+      this.retry(name);
+      throw err;
     } finally {
       this.cleaning.delete(name);
     }
