@@ -7,7 +7,7 @@ import { KubeObject, objectMetaSchema, Schema } from '@plinth/api';
 import { additionalPropertiesSchema, JSONSchemaProps, validateRules } from '@plinth/cel';
 import { FieldError } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy, TableColumn, TableDefinition } from '../../resource';
-import { age, ageColumn, column, nameColumn } from '../../table';
+import { age, ageColumn, column, humanDuration, nameColumn } from '../../table';
 import { CrdObject, CrdVersion, PrinterColumn } from './crd-types';
 import { applyDefaults, validateValue } from './schema-validation';
 
@@ -99,8 +99,10 @@ export function printerValue(object: unknown, jsonPath: string): unknown {
   return current;
 }
 
-function printerCell(value: unknown, type: string): unknown {
+// printerCell renders a column value as the CRD table convertor does: a date as its age.
+function printerCell(value: unknown, type: string, now: number): unknown {
   if (value === null || value === undefined) return null;
+  if (type === 'date' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) return humanDuration(now - Date.parse(value));
   if (type === 'string' && typeof value === 'object') return JSON.stringify(value);
   return value;
 }
@@ -110,7 +112,7 @@ function customResourceTable(columns: PrinterColumn[] | undefined): TableDefinit
   const extra: TableColumn[] = columns.map((c) => column(c.name, c.type as TableColumn['type'], c.description ?? '', c.priority ?? 0, c.format ?? ''));
   return {
     columns: [nameColumn, ...extra],
-    row: (o) => [o.metadata.name ?? '', ...columns.map((c) => printerCell(printerValue(o, c.jsonPath), c.type))],
+    row: (o, now) => [o.metadata.name ?? '', ...columns.map((c) => printerCell(printerValue(o, c.jsonPath), c.type, now))],
   };
 }
 
