@@ -33,6 +33,13 @@ const crd = (overrides: Record<string, unknown> = {}) => ({
                   maxReplicas: { type: 'integer', default: 10 },
                   name: { type: 'string', maxLength: 5, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'name is immutable' }] },
                   tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+                  args: { type: 'array', items: { type: 'string' } },
+                  ports: {
+                    type: 'array',
+                    'x-kubernetes-list-type': 'map',
+                    'x-kubernetes-list-map-keys': ['name'],
+                    items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+                  },
                 },
               },
               status: { type: 'object', properties: { ready: { type: 'boolean' } } },
@@ -189,6 +196,30 @@ describe('API server: custom resource definitions', () => {
     const byField = await request('GET', '/apis/example.com/v1/widgets?fieldSelector=metadata.name%3Dw1');
     expect(byField.json.kind).toBe('WidgetList');
     expect(byField.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['w1']);
+  });
+
+  it('merges lists by the schema in server-side apply: list-type map by key, others atomic', async () => {
+    const apply = (manager: string, spec: Record<string, unknown>) =>
+      request('PATCH', `/apis/example.com/v1/namespaces/default/widgets/applied?fieldManager=${manager}&force=true`, {
+        raw: JSON.stringify(widget('applied', spec)),
+        headers: { 'content-type': 'application/apply-patch+yaml' },
+      });
+    expect((await apply('alpha', { size: 'small', ports: [{ name: 'a', port: 1 }], args: ['x'] })).status).toBe(201);
+    const second = await apply('beta', { size: 'small', ports: [{ name: 'b', port: 2 }], args: ['y'] });
+    expect(second.status).toBe(200);
+    expect(second.json.spec.ports).toEqual([
+      { name: 'a', port: 1 },
+      { name: 'b', port: 2 },
+    ]);
+    expect(second.json.spec.args).toEqual(['y']);
+  });
+
+  it('empties a deleted namespace of its custom resources', async () => {
+    await request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'crd-ns' } } });
+    expect((await request('POST', '/apis/example.com/v1/namespaces/crd-ns/widgets', { body: widget('inside', { size: 'small' }) })).status).toBe(201);
+    await request('DELETE', '/api/v1/namespaces/crd-ns');
+    await until(() => request('GET', '/api/v1/namespaces/crd-ns'), (r) => r.status === 404);
+    expect((await request('GET', '/apis/example.com/v1/namespaces/crd-ns/widgets')).json.items).toEqual([]);
   });
 
   it('deletes the custom resources with their CRD and stops serving them', async () => {

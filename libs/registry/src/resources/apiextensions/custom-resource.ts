@@ -121,7 +121,8 @@ export function customResourceDefinitionsOf(crd: CrdObject): ResourceDefinition[
   const names = crd.status?.acceptedNames?.plural ? { ...spec.names, ...crd.status.acceptedNames } : spec.names;
   return spec.versions.filter((v) => v.served).map((version: CrdVersion) => {
     const schema = version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
-    const subresources = [...(version.subresources?.status ? ['status'] : []), ...(version.subresources?.scale ? ['scale'] : [])];
+    // The scale subresource is not served yet; status is.
+    const subresources = version.subresources?.status ? ['status'] : [];
     return {
       group: spec.group,
       version: version.name,
