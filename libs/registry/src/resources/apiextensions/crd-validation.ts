@@ -54,7 +54,7 @@ function validateSpec(spec: CrdObject['spec']): FieldError[] {
     seen.add(version.name);
     const errors = isDNS1035Label(version.name ?? '');
     if (errors.length) errs.push(field.invalid(specPath.child('versions').index(i).child('name'), version.name ?? '', errors.join(',')));
-    errs.push(...validateVersion(version, specPath.child('versions').index(i), spec));
+    errs.push(...validateVersion(version, specPath.child('versions').index(i)));
   });
   if (!unique) errs.push(field.invalid(specPath.child('versions'), versionsLiteral(versions), 'must contain unique version names'));
   if (versions.filter((v) => v.storage).length !== 1) errs.push(field.invalid(specPath.child('versions'), versionsLiteral(versions), 'must have exactly one version marked as storage version'));
@@ -77,7 +77,7 @@ function versionsLiteral(versions: CrdVersion[]): unknown {
   return versions.map((v) => v.name);
 }
 
-function validateVersion(version: CrdVersion, path: FieldPath, spec: CrdObject['spec']): FieldError[] {
+function validateVersion(version: CrdVersion, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const schema = version.schema?.openAPIV3Schema;
   const schemaPath = path.child('schema', 'openAPIV3Schema');
@@ -107,7 +107,6 @@ function validateVersion(version: CrdVersion, path: FieldPath, spec: CrdObject['
     if (!scale.statusReplicasPath) errs.push(field.required(scalePath.child('statusReplicasPath'), ''));
     else if (!scale.statusReplicasPath.startsWith('.status.')) errs.push(field.invalid(scalePath.child('statusReplicasPath'), scale.statusReplicasPath, 'should be a json path under .status'));
   }
-  void spec;
   return errs;
 }
 
