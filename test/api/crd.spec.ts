@@ -198,6 +198,12 @@ describe('API server: custom resource definitions', () => {
     expect(byField.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['w1']);
   });
 
+  it('applies RBAC to custom resources as to any resource', async () => {
+    const denied = await client(server.url, 'alice-token')('GET', '/apis/example.com/v1/namespaces/default/widgets');
+    expect(denied.status).toBe(403);
+    expect(denied.json.message).toBe('widgets.example.com is forbidden: User "alice" cannot list resource "widgets" in API group "example.com" in the namespace "default"');
+  });
+
   it('merges lists by the schema in server-side apply: list-type map by key, others atomic', async () => {
     const apply = (manager: string, spec: Record<string, unknown>) =>
       request('PATCH', `/apis/example.com/v1/namespaces/default/widgets/applied?fieldManager=${manager}&force=true`, {
