@@ -79,6 +79,39 @@ describe('validation rules', () => {
   });
 });
 
+describe('rule definitions', () => {
+  const root = field.newPath('spec', 'validation', 'openAPIV3Schema');
+  const check = (schema: JSONSchemaProps) => validateRuleDefinitions(schema, root).map(String);
+
+  it('checks field selections against the schema, as cel-go', () => {
+    expect(check(spec([{ rule: 'self.replicas > 0 && self.replica < 5' }]))).toEqual([
+      'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.replicas > 0 && self.replica < 5", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:""}: compilation failed: ERROR: <input>:1:26: undefined field \'replica\'\n | self.replicas > 0 && self.replica < 5\n | .........................^',
+    ]);
+  });
+
+  it('follows comprehension variables and escaped names', () => {
+    const schema = spec([{ rule: "self.tags.all(t, t > 0) && self.x__dash__y != ''" }]);
+    expect(check(schema)).toEqual([]);
+    expect(check(spec([{ rule: 'self.name.foo' }]))[0]).toContain("type 'string' does not support field selection");
+  });
+
+  it('rejects a rule whose estimated cost exceeds the limit, unless the list is bounded', () => {
+    const list = (maxItems?: number): JSONSchemaProps => ({
+      type: 'array',
+      ...(maxItems ? { maxItems } : {}),
+      items: { type: 'string' },
+      'x-kubernetes-validations': [{ rule: 'self.all(a, self.all(b, a == b || a != b))' }],
+    });
+    // The factor is this model's (cel-go's estimator differs in detail); the wording is Kubernetes'.
+    const [error, ...rest] = check({ type: 'object', properties: { l: list() } });
+    expect(rest).toEqual([]);
+    expect(error).toMatch(
+      /^spec\.validation\.openAPIV3Schema\.properties\[l\]\.x-kubernetes-validations\[0\]\.rule: Forbidden: estimated rule cost exceeds budget by factor of \d+\.\dx \(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared\)$/,
+    );
+    expect(check({ type: 'object', properties: { l: list(100) } })).toEqual([]);
+  });
+});
+
 describe('property name escaping', () => {
   it.each([
     ['foo', 'foo'],

@@ -72,7 +72,16 @@ export function validateRuleDefinitions(schema: JSONSchemaProps | undefined, pat
       for (const [key, text, label] of [['rule', rule.rule, 'compilation failed'], ['messageExpression', rule.messageExpression, 'messageExpression compilation failed']] as const) {
         if (text === undefined) continue;
         try {
-          compileExpression(text, ruleVariables);
+          const program = compileExpression(text, ruleVariables, schema);
+          const cost = estimatedCost(program, schema);
+          if (key === 'rule' && cost > staticEstimatedCostLimit) {
+            errs.push(
+              field.forbidden(
+                rulePath.child(key),
+                `estimated rule cost exceeds budget by factor of ${goFactor(cost / staticEstimatedCostLimit)}x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+              ),
+            );
+          }
         } catch (err) {
           if (!(err instanceof CompileError)) throw err;
           errs.push(field.invalid(rulePath.child(key), key === 'rule' ? ruleLiteral(rule) : text, `${label}: ${err.message}`));
@@ -85,6 +94,50 @@ export function validateRuleDefinitions(schema: JSONSchemaProps | undefined, pat
   if (valueSchema) errs.push(...validateRuleDefinitions(valueSchema, path.child('additionalProperties')));
   if (schema.items) errs.push(...validateRuleDefinitions(schema.items, path.child('items')));
   return errs;
+}
+
+// staticEstimatedCostLimit bounds a rule's estimated worst-case cost when a CRD is written.
+export const staticEstimatedCostLimit = 10_000_000;
+
+// maxRequestBytes is the request size limit worst-case sizes are derived from (3 MiB).
+const maxRequestBytes = 3 * 1024 * 1024;
+
+// minSerializedSize is the fewest JSON bytes an element of a schema takes, with its separator.
+function minSerializedSize(schema: JSONSchemaProps | undefined): number {
+  if (!schema) return 2;
+  switch (schema.type) {
+    case 'string':
+    case 'object':
+    case 'array':
+      return 3;
+    case 'boolean':
+      return 5;
+    default:
+      return 2;
+  }
+}
+
+// maxCardinality is the largest collection a value of the schema can hold, anywhere below it:
+// maxItems or maxProperties when declared, otherwise as many as fit in a request.
+function maxCardinality(schema: JSONSchemaProps | undefined): number {
+  if (!schema) return 1;
+  let own = 1;
+  const valueSchema = additionalPropertiesSchema(schema);
+  if (schema.type === 'array') own = (schema.maxItems as number | undefined) ?? Math.floor(maxRequestBytes / minSerializedSize(schema.items));
+  else if (valueSchema) own = (schema.maxProperties as number | undefined) ?? Math.floor(maxRequestBytes / (minSerializedSize(valueSchema) + 4));
+  const below = [schema.items, valueSchema, ...Object.values(schema.properties ?? {})].map(maxCardinality);
+  return Math.max(own, ...below);
+}
+
+// estimatedCost is the worst case of a rule at a schema node, with every comprehension walking
+// the largest collection below the node.
+function estimatedCost(program: Program, schema: JSONSchemaProps): number {
+  return program.cost(maxCardinality(schema));
+}
+
+// goFactor prints a factor as Go's %.1f.
+function goFactor(factor: number): string {
+  return factor.toFixed(1);
 }
 
 // hasValidationRules reports whether any node of the schema declares a rule.
@@ -177,7 +230,7 @@ function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown
   const size = sizeOf(value);
   for (const compiled of rules) {
     if (compiled.transition ? !hasOld : budget.transitionOnly) continue;
-    const cost = compiled.program.nodes * Math.pow(Math.max(size, 1), compiled.program.comprehensionDepth);
+    const cost = compiled.program.cost(Math.max(size, 1));
     if (cost > perCallLimit) {
       errs.push(field.invalid(path, new GoLiteral(goQuote(typeName)), `call cost exceeds limit for rule: ${compiled.rule.rule.trim()}`));
       continue;
