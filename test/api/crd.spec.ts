@@ -204,6 +204,55 @@ describe('API server: custom resource definitions', () => {
     expect(denied.json.message).toBe('widgets.example.com is forbidden: User "alice" cannot list resource "widgets" in API group "example.com" in the namespace "default"');
   });
 
+  it('serves the scale subresource from the paths the CRD names', async () => {
+    const scalable = crd({
+      names: { plural: 'pools', kind: 'Pool' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: { type: 'object', properties: { replicas: { type: 'integer' } } },
+                status: { type: 'object', properties: { replicas: { type: 'integer' }, selector: { type: 'string' } } },
+              },
+            },
+          },
+        },
+      ],
+    });
+    (scalable.metadata as { name: string }).name = 'pools.example.com';
+    expect((await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: scalable })).status).toBe(201);
+    const resources = await until(() => request('GET', '/apis/example.com/v1'), (r) => r.json?.resources?.some((x: { name: string }) => x.name === 'pools/scale'));
+    expect(resources.json.resources.find((x: { name: string }) => x.name === 'pools/scale')).toMatchObject({ kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] });
+    await request('POST', '/apis/example.com/v1/namespaces/default/pools', { body: { apiVersion: 'example.com/v1', kind: 'Pool', metadata: { name: 'p' }, spec: { replicas: 2 } } });
+    await request('PATCH', '/apis/example.com/v1/namespaces/default/pools/p/status', {
+      body: { status: { replicas: 2, selector: 'app=p' } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+
+    const got = await request('GET', '/apis/example.com/v1/namespaces/default/pools/p/scale');
+    expect(got.status).toBe(200);
+    expect(got.json).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'p', namespace: 'default' }, spec: { replicas: 2 }, status: { replicas: 2, selector: 'app=p' } });
+
+    const patched = await request('PATCH', '/apis/example.com/v1/namespaces/default/pools/p/scale', { body: { spec: { replicas: 5 } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patched.status).toBe(200);
+    expect(patched.json.spec).toEqual({ replicas: 5 });
+    expect((await request('GET', '/apis/example.com/v1/namespaces/default/pools/p')).json.spec.replicas).toBe(5);
+
+    const negative = await request('PUT', '/apis/example.com/v1/namespaces/default/pools/p/scale', { body: { ...got.json, metadata: { name: 'p', namespace: 'default' }, spec: { replicas: -1 } } });
+    expect(negative.status).toBe(422);
+    expect(negative.json.message).toBe('Scale.autoscaling "p" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+
+    const stale = await request('PUT', '/apis/example.com/v1/namespaces/default/pools/p/scale', { body: { ...got.json, spec: { replicas: 1 } } });
+    expect(stale.status).toBe(409);
+    await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/pools.example.com');
+  });
+
   it('merges lists by the schema in server-side apply: list-type map by key, others atomic', async () => {
     const apply = (manager: string, spec: Record<string, unknown>) =>
       request('PATCH', `/apis/example.com/v1/namespaces/default/widgets/applied?fieldManager=${manager}&force=true`, {

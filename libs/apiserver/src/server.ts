@@ -17,6 +17,7 @@ import { listResource } from './handlers/list';
 import { patchResource } from './handlers/patch';
 import { updateResource } from './handlers/update';
 import { watchResource } from './handlers/watch';
+import { serveScale } from './handlers/scale';
 import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
 import { responseOptions, ResponseOptions, writeBody, writeError, writeText } from './http/respond';
 import { parseListOptions } from './list-options';
@@ -139,6 +140,7 @@ export class ApiServer {
     const { info, def } = scope;
     if (info.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope);
     if (info.subresource === 'binding' && def.group === '' && def.resource === 'pods' && info.verb === 'create') return createBinding(scope);
+    if (info.subresource === 'scale' && def.scale && ['get', 'update', 'patch'].includes(info.verb)) return serveScale(scope);
     const subresourceVerb = (info.subresource === 'status' && ['get', 'update', 'patch'].includes(info.verb)) || (info.subresource === 'finalize' && info.verb === 'update');
     if (info.subresource && !subresourceVerb) throw methodNotSupported(scope.store.qualifiedResource, info.verb);
     if (!def.verbs.includes(info.verb as never) && !subresourceVerb) {

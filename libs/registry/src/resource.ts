@@ -63,6 +63,13 @@ export interface ResourceStrategy {
 // DNS-1123 label (namespaces), or only a valid path segment (RBAC).
 export type NameValidation = 'dns-subdomain' | 'dns-label' | 'path-segment';
 
+// ScaleSubresource names where a custom resource keeps what its /scale subresource shows.
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
 export interface ResourceDefinition {
   group: string;
   version: string;
@@ -99,6 +106,8 @@ export interface ResourceDefinition {
   // defaultPropagationPolicy applies when a delete names none (Background when absent).
   defaultPropagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   nameValidation?: NameValidation;
+  // scale is set for custom resources serving the scale subresource.
+  scale?: ScaleSubresource;
 }
 
 export interface QualifiedResource {

@@ -121,8 +121,8 @@ export function customResourceDefinitionsOf(crd: CrdObject): ResourceDefinition[
   const names = crd.status?.acceptedNames?.plural ? { ...spec.names, ...crd.status.acceptedNames } : spec.names;
   return spec.versions.filter((v) => v.served).map((version: CrdVersion) => {
     const schema = version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
-    // The scale subresource is not served yet; status is.
-    const subresources = version.subresources?.status ? ['status'] : [];
+    const scale = version.subresources?.scale;
+    const subresources = [...(version.subresources?.status ? ['status'] : []), ...(scale ? ['scale'] : [])];
     return {
       group: spec.group,
       version: version.name,
@@ -142,6 +142,7 @@ export function customResourceDefinitionsOf(crd: CrdObject): ResourceDefinition[
       table: customResourceTable(version.additionalPrinterColumns),
       nameValidation: 'dns-subdomain',
       stability: 'stable',
+      ...(scale ? { scale: { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath, labelSelectorPath: scale.labelSelectorPath } } : {}),
     } satisfies ResourceDefinition;
   });
 }
