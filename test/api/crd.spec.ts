@@ -133,6 +133,37 @@ describe('API server: custom resource definitions', () => {
     expect(JSON.stringify(openapi.json)).toContain('replicas');
   });
 
+  it('reports a name conflict with another CRD of the group instead of establishing', async () => {
+    const clash = crd({ names: { plural: 'gizmos', kind: 'Widget' } });
+    (clash.metadata as { name: string }).name = 'gizmos.example.com';
+    expect((await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: clash })).status).toBe(201);
+    const rejected = await until(
+      () => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com'),
+      (r) => r.json?.status?.conditions?.some((c: { type: string }) => c.type === 'NamesAccepted'),
+    );
+    expect(rejected.json.status.conditions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'NamesAccepted', status: 'False', reason: 'KindConflict', message: '"Widget" is already in use' }),
+        expect.objectContaining({ type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' }),
+      ]),
+    );
+    expect((await request('GET', '/apis/example.com/v1/namespaces/default/gizmos')).status).toBe(404);
+    await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com');
+    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com'), (r) => r.status === 404);
+  });
+
+  it('warns on every request to a deprecated version', async () => {
+    const old = crd({ names: { plural: 'relics', kind: 'Relic' } });
+    (old.metadata as { name: string }).name = 'relics.example.com';
+    const version = (old.spec.versions as Record<string, unknown>[])[0];
+    version.deprecated = true;
+    expect((await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: old })).status).toBe(201);
+    const list = await until(() => request('GET', '/apis/example.com/v1/namespaces/default/relics'), (r) => r.status === 200);
+    expect(list.headers.get('warning')).toBe('299 - "example.com/v1 Relic is deprecated"');
+    await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/relics.example.com');
+    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/relics.example.com'), (r) => r.status === 404);
+  });
+
   it('defaults, prunes and validates custom resources', async () => {
     const created = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w1', { size: 'small', unknown: 1 }) });
     expect(created.status).toBe(201);

@@ -113,6 +113,7 @@ export class ApiServer {
     const def = this.context.catalog.lookup(group, info.version, info.resource);
     if (!def) throw notFoundPath();
     checkScope(def, info);
+    if (def.deprecationWarning) response.warnings.push(def.deprecationWarning);
     const streaming = info.verb === 'watch';
     const representation = negotiate(req.headers.accept, {
       tableAllowed: ['get', 'list', 'watch'].includes(info.verb) && !def.virtual,

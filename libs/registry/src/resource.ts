@@ -106,6 +106,8 @@ export interface ResourceDefinition {
   // defaultPropagationPolicy applies when a delete names none (Background when absent).
   defaultPropagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   nameValidation?: NameValidation;
+  // deprecationWarning is sent as a Warning on every request to a deprecated version.
+  deprecationWarning?: string;
   // scale is set for custom resources serving the scale subresource.
   scale?: ScaleSubresource;
 }

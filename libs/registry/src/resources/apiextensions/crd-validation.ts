@@ -66,6 +66,9 @@ function validateSpec(spec: CrdObject['spec']): FieldError[] {
   if (!names.kind) errs.push(field.required(specPath.child('names', 'kind'), ''));
   if (!names.listKind) errs.push(field.required(specPath.child('names', 'listKind'), ''));
   errs.push(...validateNames(names, specPath.child('names')));
+  if (spec.preserveUnknownFields === true) {
+    errs.push(field.invalid(specPath.child('preserveUnknownFields'), true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
+  }
   if (spec.conversion?.strategy && !['None', 'Webhook'].includes(spec.conversion.strategy)) {
     errs.push(field.notSupported(specPath.child('conversion', 'strategy'), spec.conversion.strategy, ['None', 'Webhook']));
   }
