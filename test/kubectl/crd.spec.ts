@@ -21,6 +21,11 @@ spec:
   - name: v1
     served: true
     storage: true
+    subresources:
+      status: {}
+      scale:
+        specReplicasPath: .spec.replicas
+        statusReplicasPath: .status.replicas
     additionalPrinterColumns:
     - name: Spec
       type: string
@@ -49,6 +54,11 @@ spec:
                 description: The cron schedule.
               image:
                 type: string
+              replicas:
+                type: integer
+          status:
+            type: object
+            properties:
               replicas:
                 type: integer
 `;
@@ -87,6 +97,12 @@ describe('custom resources through kubectl', () => {
     expect(created.stdout.trim()).toBe('crontab.stable.example.com/my-new-cron-object created');
     const list = (await k(['get', 'crontabs'])).stdout;
     expect(list).toMatch(/^NAME\s+SPEC\s+REPLICAS\s+AGE\nmy-new-cron-object\s+\* \* \* \* \*\/5\s+3\s+\d+s\n$/);
+
+    const reapplied = await k(['apply', '-f', '-'], cronTab('my-new-cron-object', 4));
+    expect(reapplied.stdout.trim()).toBe('crontab.stable.example.com/my-new-cron-object configured');
+    const scaled = await k(['scale', 'crontab/my-new-cron-object', '--replicas=6']);
+    expect(scaled.stdout.trim()).toBe('crontab.stable.example.com/my-new-cron-object scaled');
+    expect((await k(['get', 'ct', 'my-new-cron-object', '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('6');
 
     const rejected = await k(['apply', '-f', '-'], cronTab('too-many', 12));
     expect(rejected.code).not.toBe(0);
