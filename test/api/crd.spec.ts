@@ -2,7 +2,7 @@
 // resources served from the catalog (discovery, OpenAPI, Table columns, schema validation,
 // pruning, defaulting, validation rules), and deletion of a CRD taking its resources along.
 import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client, HttpResponse } from './http';
+import { client, HttpResponse, openWatch } from './http';
 
 const crd = (overrides: Record<string, unknown> = {}) => ({
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -218,6 +218,22 @@ describe('API server: custom resource definitions', () => {
     expect(table.status).toBe(200);
     expect(table.json.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Replicas']);
     expect(table.json.rows.find((r: { cells: unknown[] }) => r.cells[0] === 'w1').cells).toEqual(['w1', 1]);
+  });
+
+  it('watches custom resources', async () => {
+    const list = await request('GET', '/apis/example.com/v1/namespaces/default/widgets');
+    const watch = await openWatch(server.url, `/apis/example.com/v1/namespaces/default/widgets?watch=true&resourceVersion=${list.json.metadata.resourceVersion}`);
+    try {
+      await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('watched', { size: 'small' }) });
+      await request('DELETE', '/apis/example.com/v1/namespaces/default/widgets/watched');
+      const events = await watch.waitFor(2);
+      expect(events.map((e) => [e.type, e.object.kind, e.object.apiVersion, e.object.metadata.name])).toEqual([
+        ['ADDED', 'Widget', 'example.com/v1', 'watched'],
+        ['DELETED', 'Widget', 'example.com/v1', 'watched'],
+      ]);
+    } finally {
+      watch.close();
+    }
   });
 
   it('lists with label and field selectors', async () => {

@@ -32,6 +32,12 @@ describe('custom resource schema validation', () => {
     { name: 'format date-time', schema: spec({ t: { type: 'string', format: 'date-time' } }), value: { t: 'yesterday' }, want: ['spec.t: Invalid value: "yesterday": spec.t in body must be of type date-time: "yesterday"'] },
     { name: 'int-or-string', schema: spec({ p: { 'x-kubernetes-int-or-string': true } }), value: { p: true }, want: ['spec.p: Invalid value: "boolean": spec.p in body must be of type integer: "boolean"'] },
     { name: 'map values', schema: spec({ m: { type: 'object', additionalProperties: { type: 'integer' } } }), value: { m: { a: 'x' } }, want: ['spec.m.a: Invalid value: "string": spec.m.a in body must be of type integer: "string"'] },
+    {
+      name: 'embedded resource',
+      schema: spec({ template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } }),
+      value: { template: { metadata: { name: 'x' } } },
+      want: ['spec.template.kind: Required value: must not be empty', 'spec.template.apiVersion: Required value: must not be empty'],
+    },
   ];
 
   it.each(cases)('$name', ({ schema, value, want }) => {

@@ -144,11 +144,23 @@ function objectErrors(schema: JSONSchemaProps, value: Record<string, unknown>, p
   for (const required of (schema.required as string[] | undefined) ?? []) {
     if (!(required in value)) errs.push(field.required(childPath(path, required), ''));
   }
+  if (schema['x-kubernetes-embedded-resource']) errs.push(...embeddedResourceErrors(value, path));
   const properties = schema.properties ?? {};
   const valueSchema = additionalPropertiesSchema(schema);
   for (const [key, v] of Object.entries(value)) {
     if (Object.prototype.hasOwnProperty.call(properties, key)) errs.push(...validateValue(properties[key], v, childPath(path, key)));
     else if (valueSchema) errs.push(...validateValue(valueSchema, v, keyPath(path, key)));
+  }
+  return errs;
+}
+
+// embeddedResourceErrors checks the type meta of an embedded object (x-kubernetes-embedded-resource).
+function embeddedResourceErrors(value: Record<string, unknown>, path: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  if (typeof value.kind !== 'string' || value.kind === '') errs.push(field.required(childPath(path, 'kind'), 'must not be empty'));
+  if (typeof value.apiVersion !== 'string' || value.apiVersion === '') errs.push(field.required(childPath(path, 'apiVersion'), 'must not be empty'));
+  else if (value.apiVersion.split('/').length > 2) {
+    errs.push(field.invalid(childPath(path, 'apiVersion'), value.apiVersion, `unexpected GroupVersion string: ${value.apiVersion}`));
   }
   return errs;
 }
