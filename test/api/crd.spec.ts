@@ -173,6 +173,10 @@ describe('API server: custom resource definitions', () => {
     const strict = await request('POST', '/apis/example.com/v1/namespaces/default/widgets?fieldValidation=Strict', { body: widget('w2', { size: 'small', foo: 1 }) });
     expect(strict.status).toBe(400);
     expect(strict.json.message).toContain('unknown field "spec.foo"');
+    const warned = await request('POST', '/apis/example.com/v1/namespaces/default/widgets?fieldValidation=Warn', { body: widget('w2', { size: 'small', foo: 1 }) });
+    expect(warned.status).toBe(201);
+    expect(warned.headers.get('warning')).toBe('299 - "unknown field \\"spec.foo\\""');
+    expect(warned.json.spec.foo).toBeUndefined();
 
     const invalid = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w3', { size: 'medium', replicas: 'x', name: 'toolongname' }) });
     expect(invalid.status).toBe(422);
@@ -332,5 +336,30 @@ describe('API server: custom resource definitions', () => {
     expect(gone.status).toBe(404);
     const stored = await server.store.list({ prefix: '/registry/example.com/widgets/' });
     expect(stored.items).toHaveLength(0);
+  });
+});
+
+describe('API servers sharing one storage', () => {
+  it('each serves the custom resources of a CRD another one created', async () => {
+    const first = await startTestApiServer();
+    const second = await startTestApiServer({}, { store: first.store });
+    try {
+      const created = await client(first.url)('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd() });
+      expect(created.status).toBe(201);
+      const request = client(second.url);
+      let listed: HttpResponse | null = null;
+      for (let i = 0; i < 200 && listed?.status !== 200; i++) {
+        listed = await request('GET', '/apis/example.com/v1/namespaces/default/widgets');
+        if (listed.status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(listed?.status).toBe(200);
+      expect(listed?.json.kind).toBe('WidgetList');
+      const made = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('shared', { size: 'large', replicas: 50 }) });
+      expect(made.status).toBe(422);
+      expect(made.json.message).toBe('Widget.example.com "shared" is invalid: spec.replicas: Invalid value: "object": replicas must not exceed maxReplicas');
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
   });
 });
