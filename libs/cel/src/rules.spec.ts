@@ -15,6 +15,8 @@ const spec = (validations: JSONSchemaProps['x-kubernetes-validations'], properti
         'x-y': { type: 'string' },
         tags: { type: 'array', items: { type: 'integer' } },
         url: { type: 'string' },
+        at: { type: 'string', format: 'date-time' },
+        timeout: { type: 'string', format: 'duration' },
         ...properties,
       },
       'x-kubernetes-validations': validations,
@@ -44,6 +46,8 @@ describe('validation rules', () => {
     { name: 'list library', rule: 'self.tags.isSorted() && self.tags.sum() == 6 && self.tags.max() == 3 && self.tags.indexOf(2) == 1', spec: { tags: [1, 2, 3] }, want: [] },
     { name: 'regex library', rule: "self.name.find('[0-9]+') == '42' && self.name.findAll('[a-z]').size() == 3", spec: { name: 'abc42' }, want: [] },
     { name: 'url library', rule: "isURL(self.url) && url(self.url).getHost() == 'example.com:8080' && url(self.url).getScheme() == 'https'", spec: { url: 'https://example.com:8080/x' }, want: [] },
+    { name: 'date-time is a timestamp', rule: "self.at < timestamp('2025-01-01T00:00:00Z') && self.at.getFullYear() == 2024", spec: { at: '2024-06-01T10:00:00Z' }, want: [] },
+    { name: 'duration is a duration', rule: "self.timeout > duration('1m') && self.timeout == duration('90s')", spec: { timeout: '1m30s' }, want: [] },
     { name: 'comprehension', rule: 'self.tags.all(t, t > 0)', spec: { tags: [1, -2] }, want: ['spec: Invalid value: "object": failed rule: self.tags.all(t, t > 0)'] },
   ];
   it.each(cases)('$name', (c) => {

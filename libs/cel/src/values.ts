@@ -1,8 +1,10 @@
 // toCelValue converts a JSON value into CEL input by its schema, as Kubernetes'
-// UnstructuredToVal does: integer fields become int (bigint), number fields double, objects with
+// UnstructuredToVal does: integer fields become int (bigint), number fields double, strings
+// with format date-time or date timestamps, duration durations and byte bytes; objects with
 // properties become messages whose fields carry escaped names (unknown fields are not
 // accessible), maps keep their keys, lists convert element-wise.
 import { celList, CelInput, celMap } from '@bufbuild/cel';
+import { durationFromMs, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { escapePropertyName } from './escaping';
 import { additionalPropertiesSchema, JSONSchemaProps } from './schema';
 
@@ -19,8 +21,43 @@ export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined):
       return Array.isArray(value) ? celList(value.map((v) => toCelValue(v, schema.items))) : dynamicValue(value);
     case 'object':
       return objectValue(value, schema);
+    case 'string':
+      return typeof value === 'string' ? formattedString(value, schema.format) : dynamicValue(value);
     default:
       return dynamicValue(value);
+  }
+}
+
+const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const goDuration = /^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h))+$/;
+const durationUnitsMs: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+// parseGoDuration reads a Go duration string ("1h30m", "90s", "-1.5h") in milliseconds.
+export function parseGoDuration(text: string): number | null {
+  if (text === '0') return 0;
+  if (!goDuration.test(text)) return null;
+  const sign = text.startsWith('-') ? -1 : 1;
+  let ms = 0;
+  for (const m of text.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) ms += Number(m[1]) * durationUnitsMs[m[2]];
+  return sign * ms;
+}
+
+// formattedString gives a string with a format its CEL type; unparseable values stay strings.
+function formattedString(value: string, format: string | undefined): CelInput {
+  switch (format) {
+    case 'date-time':
+    case 'datetime':
+      return rfc3339.test(value) ? timestampFromDate(new Date(value)) : value;
+    case 'date':
+      return /^\d{4}-\d{2}-\d{2}$/.test(value) ? timestampFromDate(new Date(`${value}T00:00:00Z`)) : value;
+    case 'duration': {
+      const ms = parseGoDuration(value);
+      return ms === null ? value : durationFromMs(ms);
+    }
+    case 'byte':
+      return new Uint8Array(Buffer.from(value, 'base64'));
+    default:
+      return value;
   }
 }
 
