@@ -34,6 +34,8 @@ const crd = (overrides: Record<string, unknown> = {}) => ({
                   name: { type: 'string', maxLength: 5, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'name is immutable' }] },
                   tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
                   args: { type: 'array', items: { type: 'string' } },
+                  selector: { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-map-type': 'atomic' },
+                  labels: { type: 'object', additionalProperties: { type: 'string' } },
                   ports: {
                     type: 'array',
                     'x-kubernetes-list-type': 'map',
@@ -304,20 +306,22 @@ describe('API server: custom resource definitions', () => {
     await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/pools.example.com');
   });
 
-  it('merges lists by the schema in server-side apply: list-type map by key, others atomic', async () => {
+  it('merges by the schema in server-side apply: list-type map by key, other lists atomic, maps granular unless atomic', async () => {
     const apply = (manager: string, spec: Record<string, unknown>) =>
       request('PATCH', `/apis/example.com/v1/namespaces/default/widgets/applied?fieldManager=${manager}&force=true`, {
         raw: JSON.stringify(widget('applied', spec)),
         headers: { 'content-type': 'application/apply-patch+yaml' },
       });
-    expect((await apply('alpha', { size: 'small', ports: [{ name: 'a', port: 1 }], args: ['x'] })).status).toBe(201);
-    const second = await apply('beta', { size: 'small', ports: [{ name: 'b', port: 2 }], args: ['y'] });
+    expect((await apply('alpha', { size: 'small', ports: [{ name: 'a', port: 1 }], args: ['x'], selector: { a: '1' }, labels: { a: '1' } })).status).toBe(201);
+    const second = await apply('beta', { size: 'small', ports: [{ name: 'b', port: 2 }], args: ['y'], selector: { b: '2' }, labels: { b: '2' } });
     expect(second.status).toBe(200);
     expect(second.json.spec.ports).toEqual([
       { name: 'a', port: 1 },
       { name: 'b', port: 2 },
     ]);
     expect(second.json.spec.args).toEqual(['y']);
+    expect(second.json.spec.selector).toEqual({ b: '2' });
+    expect(second.json.spec.labels).toEqual({ a: '1', b: '2' });
   });
 
   it('empties a deleted namespace of its custom resources', async () => {
