@@ -2,7 +2,8 @@
 // pkg/apis/apiextensions/validation/validation.go (v1 rules: schemas required and structural).
 import { JSONSchemaProps, validateRuleDefinitions } from '@plinth/cel';
 import { field, FieldError, FieldPath, isDNS1035Label, isDNS1123Subdomain } from '@plinth/machinery';
-import { CrdObject, CrdNames, CrdVersion } from './crd-types';
+import { CrdObject, CrdNames, CrdVersion, PrinterColumn } from './crd-types';
+import { validateValue } from './schema-validation';
 
 const specPath = field.newPath('spec');
 
@@ -58,7 +59,6 @@ function validateSpec(spec: CrdObject['spec']): FieldError[] {
   });
   if (!unique) errs.push(field.invalid(specPath.child('versions'), versionsLiteral(versions), 'must contain unique version names'));
   if (versions.filter((v) => v.storage).length !== 1) errs.push(field.invalid(specPath.child('versions'), versionsLiteral(versions), 'must have exactly one version marked as storage version'));
-  if (versions.length > 0 && !versions.some((v) => v.served)) errs.push(field.invalid(specPath.child('versions'), versionsLiteral(versions), 'must have at least one version marked as served'));
 
   const names = spec.names ?? ({} as CrdNames);
   if (!names.plural) errs.push(field.required(specPath.child('names', 'plural'), ''));
@@ -90,27 +90,45 @@ function validateVersion(version: CrdVersion, path: FieldPath): FieldError[] {
     errs.push(...validateStructural(schema, schemaPath, true));
     if (errs.length === 0) errs.push(...validateRuleDefinitions(schema, schemaPath));
   }
-  (version.additionalPrinterColumns ?? []).forEach((col, i) => {
-    const colPath = path.child('additionalPrinterColumns').index(i);
-    if (!col.name) errs.push(field.required(colPath.child('name'), ''));
-    const types = ['number', 'integer', 'string', 'boolean', 'date'];
-    if (!col.type) errs.push(field.required(colPath.child('type'), ''));
-    else if (!types.includes(col.type)) errs.push(field.notSupported(colPath.child('type'), col.type, types));
-    if (col.format && !['int32', 'int64', 'float', 'double', 'byte', 'date', 'date-time', 'password'].includes(col.format)) {
-      errs.push(field.notSupported(colPath.child('format'), col.format, ['int32', 'int64', 'float', 'double', 'byte', 'date', 'date-time', 'password']));
-    }
-    if (!col.jsonPath) errs.push(field.required(colPath.child('JSONPath'), ''));
-    else if (!col.jsonPath.startsWith('.')) errs.push(field.invalid(colPath.child('jsonPath'), col.jsonPath, 'must be a simple json path starting with .'));
-  });
+  (version.additionalPrinterColumns ?? []).forEach((col, i) => errs.push(...validateColumn(col, path.child('additionalPrinterColumns').index(i))));
   const scale = version.subresources?.scale;
   if (scale) {
     const scalePath = path.child('subresources', 'scale');
-    if (!scale.specReplicasPath) errs.push(field.required(scalePath.child('specReplicasPath'), ''));
-    else if (!scale.specReplicasPath.startsWith('.spec.')) errs.push(field.invalid(scalePath.child('specReplicasPath'), scale.specReplicasPath, 'should be a json path under .spec'));
-    if (!scale.statusReplicasPath) errs.push(field.required(scalePath.child('statusReplicasPath'), ''));
-    else if (!scale.statusReplicasPath.startsWith('.status.')) errs.push(field.invalid(scalePath.child('statusReplicasPath'), scale.statusReplicasPath, 'should be a json path under .status'));
+    errs.push(...validateScalePath(scale.specReplicasPath, scalePath.child('specReplicasPath'), '.spec.', true));
+    errs.push(...validateScalePath(scale.statusReplicasPath, scalePath.child('statusReplicasPath'), '.status.', true));
+    if (scale.labelSelectorPath) errs.push(...validateScalePath(scale.labelSelectorPath, scalePath.child('labelSelectorPath'), '.status.', false));
   }
   return errs;
+}
+
+const printerColumnTypes = ['boolean', 'date', 'integer', 'number', 'string'];
+const printerColumnFormats = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
+
+// validateColumn is ValidateCustomResourceColumnDefinition.
+function validateColumn(col: PrinterColumn, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!col.name) errs.push(field.required(path.child('name'), ''));
+  if (!col.type) errs.push(field.required(path.child('type'), `must be one of ${printerColumnTypes.join(',')}`));
+  else if (!printerColumnTypes.includes(col.type)) errs.push(field.invalid(path.child('type'), col.type, `must be one of ${printerColumnTypes.join(',')}`));
+  if (col.format && !printerColumnFormats.includes(col.format)) errs.push(field.invalid(path.child('format'), col.format, `must be one of ${printerColumnFormats.join(',')}`));
+  if (!col.jsonPath) errs.push(field.required(path.child('JSONPath'), ''));
+  else errs.push(...validateSimpleJsonPath(col.jsonPath, path.child('JSONPath')));
+  return errs;
+}
+
+function validateSimpleJsonPath(value: string, path: FieldPath): FieldError[] {
+  if (value.length === 0) return [field.invalid(path, value, 'must not be empty')];
+  if (!value.startsWith('.')) return [field.invalid(path, value, 'must be a simple json path starting with .')];
+  return [];
+}
+
+// validateScalePath checks a scale subresource path: a simple JSON path under .spec or .status.
+function validateScalePath(value: string | undefined, path: FieldPath, prefix: string, required: boolean): FieldError[] {
+  if (!value) return required ? [field.required(path, '')] : [];
+  const errs = validateSimpleJsonPath(value, path);
+  if (errs.length > 0) return errs;
+  if (!value.startsWith(prefix)) return [field.invalid(path, value, `should be a json path under ${prefix.slice(0, -1)}`)];
+  return [];
 }
 
 // validateNames is ValidateCustomResourceDefinitionNames.
@@ -171,6 +189,7 @@ export function validateStructural(schema: JSONSchemaProps, path: FieldPath, roo
   const mapType = schema['x-kubernetes-map-type'];
   if (mapType !== undefined && !['atomic', 'granular'].includes(mapType)) errs.push(field.notSupported(path.child('x-kubernetes-map-type'), mapType, ['atomic', 'granular']));
   if (schema['x-kubernetes-embedded-resource'] && schema.type !== 'object') errs.push(field.invalid(path.child('type'), schema.type ?? '', 'must be object if x-kubernetes-embedded-resource is true'));
+  if (schema.default !== undefined && !root) errs.push(...validateValue(schema, schema.default, path.child('default')));
   for (const [name, child] of Object.entries(schema.properties ?? {})) {
     const childPath = path.child('properties').key(name);
     if (root && name === 'metadata') {

@@ -75,6 +75,13 @@ describe('structural schemas', () => {
       want: ['spec.versions[0].schema.openAPIV3Schema.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified'],
     },
     { name: 'int-or-string without type', schema: spec({ p: { 'x-kubernetes-int-or-string': true } }), want: [] },
+    {
+      name: 'a default that does not validate',
+      schema: spec({ n: { type: 'integer', default: 'x' } }),
+      want: [
+        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[n].default: Invalid value: "string": spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[n].default in body must be of type integer: "string"',
+      ],
+    },
   ];
 
   it.each(cases)('$name', ({ schema, want }) => {
