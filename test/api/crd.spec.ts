@@ -219,6 +219,23 @@ describe('API server: custom resource definitions', () => {
     expect(scaled.json.metadata.generation).toBe(2);
   });
 
+  it('bumps generation on any non-metadata change without a status subresource', async () => {
+    const plain = crd({ names: { plural: 'plains', kind: 'Plain' } });
+    (plain.metadata as { name: string }).name = 'plains.example.com';
+    delete (plain.spec.versions as Record<string, unknown>[])[0].subresources;
+    expect((await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: plain })).status).toBe(201);
+    await until(() => request('GET', '/apis/example.com/v1/namespaces/default/plains'), (r) => r.status === 200);
+    const created = await request('POST', '/apis/example.com/v1/namespaces/default/plains', { body: { ...widget('p', { size: 'small' }), kind: 'Plain', status: { ready: false } } });
+    expect(created.status).toBe(201);
+    expect(created.json.status).toEqual({ ready: false });
+    const patched = await request('PATCH', '/apis/example.com/v1/namespaces/default/plains/p', { body: { status: { ready: true } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patched.json.status).toEqual({ ready: true });
+    expect(patched.json.metadata.generation).toBe(2);
+    expect((await request('GET', '/apis/example.com/v1/namespaces/default/plains/p/status')).status).toBe(404);
+    await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/plains.example.com');
+    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/plains.example.com'), (r) => r.status === 404);
+  });
+
   it('prints additionalPrinterColumns in Table output', async () => {
     const table = await request('GET', '/apis/example.com/v1/namespaces/default/widgets', { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
     expect(table.status).toBe(200);

@@ -8,6 +8,7 @@ import { additionalPropertiesSchema, JSONSchemaProps, validateRules } from '@pli
 import { FieldError } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy, TableColumn, TableDefinition } from '../../resource';
 import { age, ageColumn, column, humanDuration, nameColumn } from '../../table';
+import { stableJson } from '../../store/object-meta';
 import { CrdObject, CrdVersion, PrinterColumn } from './crd-types';
 import { applyDefaults, validateValue } from './schema-validation';
 
@@ -68,11 +69,18 @@ function bodySchema(schema: JSONSchemaProps): JSONSchemaProps {
 
 // customResourceStrategy validates against the schema first and runs the validation rules
 // only over a well-typed object; on update the transition rules run as well.
-function customResourceStrategy(schema: JSONSchemaProps): ResourceStrategy {
+function customResourceStrategy(schema: JSONSchemaProps, statusSubresource: boolean): ResourceStrategy {
   const body = bodySchema(schema);
   const schemaErrors = (object: KubeObject): FieldError[] => validateValue(body, withoutMetadata(object), null);
   return {
     defaults: (object) => applyDefaults(body, object),
+    // Without a status subresource, any change but metadata bumps generation, status included
+    // (the store bumps it for the rest).
+    prepareForUpdate: statusSubresource
+      ? undefined
+      : (object, old) => {
+          if (stableJson(object.status) !== stableJson(old.status)) object.metadata.generation = (old.metadata.generation ?? 0) + 1;
+        },
     validate: (object) => {
       const errs = schemaErrors(object);
       return errs.length > 0 ? errs : validateRules(schema, object, undefined);
@@ -138,7 +146,7 @@ export function customResourceDefinitionsOf(crd: CrdObject): ResourceDefinition[
       tracksGeneration: true,
       hasStatus: true,
       schema: resourceSchema(schema),
-      strategy: customResourceStrategy(schema),
+      strategy: customResourceStrategy(schema, Boolean(version.subresources?.status)),
       table: customResourceTable(version.additionalPrinterColumns),
       nameValidation: 'dns-subdomain',
       stability: 'stable',
