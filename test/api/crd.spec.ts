@@ -130,6 +130,17 @@ describe('API server: custom resource definitions', () => {
         expect.objectContaining({ name: 'widgets/status' }),
       ]),
     );
+    const aggregated = await request('GET', '/apis', { headers: { accept: 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList' } });
+    const group = aggregated.json.items.find((g: { metadata: { name: string } }) => g.metadata.name === 'example.com');
+    expect(group.versions[0].resources[0]).toMatchObject({
+      resource: 'widgets',
+      responseKind: { group: 'example.com', version: 'v1', kind: 'Widget' },
+      scope: 'Namespaced',
+      singularResource: 'widget',
+      shortNames: ['wd'],
+      categories: ['all'],
+    });
+    expect(aggregated.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).toContain('apiextensions.k8s.io');
     const openapi = await request('GET', '/openapi/v3/apis/example.com/v1');
     expect(openapi.status).toBe(200);
     expect(JSON.stringify(openapi.json)).toContain('replicas');
@@ -350,8 +361,27 @@ describe('API server: custom resource definitions', () => {
   });
 
   it('deletes the custom resources with their CRD and stops serving them', async () => {
+    const held = { ...widget('held', { size: 'small' }), metadata: { name: 'held', finalizers: ['example.com/hold'] } };
+    expect((await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: held })).status).toBe(201);
     const deleted = await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com');
     expect([200, 202]).toContain(deleted.status);
+    expect(deleted.json.status.conditions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' }),
+      ]),
+    );
+    const inProgress = await until(
+      () => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com'),
+      (r) => r.json?.status?.conditions?.some((c: { reason?: string }) => c.reason === 'InstanceDeletionInProgress'),
+    );
+    expect(inProgress.json.metadata.finalizers).toEqual(['customresourcecleanup.apiextensions.k8s.io']);
+    const refused = await until(() => request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('late', { size: 'small' }) }), (r) => r.status === 405);
+    expect(refused.json).toMatchObject({ reason: 'MethodNotAllowed', message: 'create not allowed while custom resource definition is terminating' });
+    const release = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/held', {
+      body: { metadata: { finalizers: null } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(release.status).toBe(200);
     await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com'), (r) => r.status === 404);
     const gone = await until(() => request('GET', '/apis/example.com/v1/namespaces/default/widgets'), (r) => r.status === 404);
     expect(gone.status).toBe(404);

@@ -147,7 +147,7 @@ export class CustomResourceDefinitionController {
 
   private serve(crd: CrdObject): void {
     const name = crd.metadata.name ?? '';
-    const from = stableJson({ spec: crd.spec, names: crd.status?.acceptedNames });
+    const from = stableJson({ spec: crd.spec, names: crd.status?.acceptedNames, terminating: Boolean(crd.metadata.deletionTimestamp) });
     if (this.servedFrom.get(name) === from) return;
     this.unserve(name);
     const next = customResourceDefinitionsOf(crd);

@@ -147,6 +147,11 @@ export class ApiServer {
     if (!def.verbs.includes(info.verb as never) && !subresourceVerb) {
       throw methodNotSupported(scope.store.qualifiedResource, info.verb);
     }
+    if (def.terminating && info.verb === 'create') {
+      const err = methodNotSupported({ group: info.group, resource: info.resource }, info.verb);
+      err.errStatus.message = 'create not allowed while custom resource definition is terminating';
+      throw err;
+    }
     if (def.virtual) {
       if (info.verb !== 'create') throw methodNotSupported(scope.store.qualifiedResource, info.verb);
       return createReview(scope);
