@@ -276,6 +276,7 @@ describe('API server: custom resource definitions', () => {
     expect(byLabel.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['labelled']);
     const byField = await request('GET', '/apis/example.com/v1/widgets?fieldSelector=metadata.name%3Dw1');
     expect(byField.json.kind).toBe('WidgetList');
+    expect(byField.json.items[0]).toMatchObject({ apiVersion: 'example.com/v1', kind: 'Widget' });
     expect(byField.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['w1']);
   });
 

@@ -108,6 +108,9 @@ export interface ResourceDefinition {
   nameValidation?: NameValidation;
   // deprecationWarning is sent as a Warning on every request to a deprecated version.
   deprecationWarning?: string;
+  // unstructured types (custom resources) keep apiVersion and kind on list items, as
+  // kube-apiserver serves them.
+  unstructured?: boolean;
   // terminating marks custom resources whose definition is being deleted: no new ones.
   terminating?: boolean;
   // scale is set for custom resources serving the scale subresource.

@@ -150,6 +150,7 @@ export function customResourceDefinitionsOf(crd: CrdObject): ResourceDefinition[
       table: customResourceTable(version.additionalPrinterColumns),
       nameValidation: 'dns-subdomain',
       stability: 'stable',
+      unstructured: true,
       ...(crd.metadata.deletionTimestamp ? { terminating: true } : {}),
       ...(version.deprecated ? { deprecationWarning: version.deprecationWarning ?? `${spec.group}/${version.name} ${names.kind} is deprecated` } : {}),
       ...(scale ? { scale: { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath, labelSelectorPath: scale.labelSelectorPath } } : {}),
