@@ -177,17 +177,11 @@ export function validateStructural(schema: JSONSchemaProps, path: FieldPath, roo
   for (const key of ['$ref', 'definitions', 'dependencies', 'patternProperties', 'additionalItems', 'id']) {
     if (schema[key] !== undefined) errs.push(field.forbidden(path.child(key), `${key} is not supported`));
   }
-  const listType = schema['x-kubernetes-list-type'];
-  if (listType !== undefined) {
-    if (!['atomic', 'set', 'map'].includes(listType)) errs.push(field.notSupported(path.child('x-kubernetes-list-type'), listType, ['atomic', 'set', 'map']));
-    else if (schema.type !== 'array') errs.push(field.invalid(path.child('x-kubernetes-list-type'), listType, 'must only be used on type array'));
-    if (listType === 'map' && !(schema['x-kubernetes-list-map-keys'] ?? []).length) errs.push(field.required(path.child('x-kubernetes-list-map-keys'), 'must not be empty if x-kubernetes-list-type is map'));
+  if (schema.type === 'null') errs.push(field.forbidden(path.child('type'), 'type cannot be set to null, use nullable as an alternative'));
+  if (schema['x-kubernetes-preserve-unknown-fields'] === false) {
+    errs.push(field.invalid(path.child('x-kubernetes-preserve-unknown-fields'), false, 'must be true or undefined'));
   }
-  if (schema['x-kubernetes-list-map-keys'] !== undefined && listType !== 'map') {
-    errs.push(field.forbidden(path.child('x-kubernetes-list-map-keys'), 'must only be used if x-kubernetes-list-type is map'));
-  }
-  const mapType = schema['x-kubernetes-map-type'];
-  if (mapType !== undefined && !['atomic', 'granular'].includes(mapType)) errs.push(field.notSupported(path.child('x-kubernetes-map-type'), mapType, ['atomic', 'granular']));
+  errs.push(...listAndMapTypeErrors(schema, path));
   if (schema['x-kubernetes-embedded-resource'] && schema.type !== 'object') errs.push(field.invalid(path.child('type'), schema.type ?? '', 'must be object if x-kubernetes-embedded-resource is true'));
   if (schema.default !== undefined && !root) errs.push(...validateValue(schema, schema.default, path.child('default')));
   for (const [name, child] of Object.entries(schema.properties ?? {})) {
@@ -200,6 +194,62 @@ export function validateStructural(schema: JSONSchemaProps, path: FieldPath, roo
   }
   if (typeof schema.additionalProperties === 'object') errs.push(...validateStructural(schema.additionalProperties, path.child('additionalProperties'), false));
   if (schema.items) errs.push(...validateStructural(schema.items, path.child('items'), false));
+  return errs;
+}
+
+// listAndMapTypeErrors checks the x-kubernetes-list-type, -list-map-keys and -map-type
+// markers, as ValidateCustomResourceDefinitionOpenAPISchema does.
+function listAndMapTypeErrors(schema: JSONSchemaProps, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const mapType = schema['x-kubernetes-map-type'];
+  if (mapType !== undefined && schema.type !== 'object') {
+    if (!schema.type) errs.push(field.required(path.child('type'), 'must be object if x-kubernetes-map-type is specified'));
+    else errs.push(field.invalid(path.child('type'), schema.type, 'must be object if x-kubernetes-map-type is specified'));
+  }
+  if (mapType !== undefined && mapType !== 'atomic' && mapType !== 'granular') errs.push(field.notSupported(path.child('x-kubernetes-map-type'), mapType, ['atomic', 'granular']));
+  const listType = schema['x-kubernetes-list-type'];
+  if (listType !== undefined && schema.type !== 'array') {
+    if (!schema.type) errs.push(field.required(path.child('type'), 'must be array if x-kubernetes-list-type is specified'));
+    else errs.push(field.invalid(path.child('type'), schema.type, 'must be array if x-kubernetes-list-type is specified'));
+  }
+  if (listType !== undefined && !['atomic', 'set', 'map'].includes(listType)) errs.push(field.notSupported(path.child('x-kubernetes-list-type'), listType, ['atomic', 'set', 'map']));
+  const keys = schema['x-kubernetes-list-map-keys'] ?? [];
+  if (keys.length > 0) {
+    if (listType === undefined) errs.push(field.required(path.child('x-kubernetes-list-type'), 'must be map if x-kubernetes-list-map-keys is non-empty'));
+    else if (listType !== 'map') errs.push(field.invalid(path.child('x-kubernetes-list-type'), listType, 'must be map if x-kubernetes-list-map-keys is non-empty'));
+  }
+  const items = schema.items;
+  if (listType === 'map') {
+    if (keys.length === 0) errs.push(field.required(path.child('x-kubernetes-list-map-keys'), 'must not be empty if x-kubernetes-list-type is map'));
+    if (!items) errs.push(field.required(path.child('items'), 'must have a schema if x-kubernetes-list-type is map'));
+    else if (items.type !== 'object') errs.push(field.invalid(path.child('items', 'type'), items.type ?? '', "must be object if parent array's x-kubernetes-list-type is map"));
+    else {
+      const seen = new Set<string>();
+      for (const key of keys) {
+        const property = items.properties?.[key];
+        if (!property) errs.push(field.invalid(path.child('x-kubernetes-list-map-keys'), keys, 'entries must all be names of item properties'));
+        else if (property.type === 'array' || property.type === 'object') {
+          errs.push(field.invalid(path.child('items', 'properties').key(key).child('type'), items.type, "must be a scalar type if parent array's x-kubernetes-list-type is map"));
+        }
+        if (seen.has(key)) errs.push(field.invalid(path.child('x-kubernetes-list-map-keys'), keys, 'must not contain duplicate entries'));
+        seen.add(key);
+      }
+    }
+  }
+  if ((listType === 'set' || listType === 'map') && items) {
+    if (items.nullable) errs.push(field.forbidden(path.child('items', 'nullable'), `cannot be nullable when x-kubernetes-list-type is ${listType}`));
+    if (listType === 'map') {
+      const required = new Set((items.required as string[] | undefined) ?? []);
+      for (const key of keys) {
+        const property = items.properties?.[key];
+        if (!property) continue;
+        if (!required.has(key) && property.default === undefined) {
+          errs.push(field.required(path.child('items', 'properties').key(key).child('default'), 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'));
+        }
+        if (property.nullable) errs.push(field.forbidden(path.child('items', 'properties').key(key).child('nullable'), 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'));
+      }
+    }
+  }
   return errs;
 }
 

@@ -70,6 +70,31 @@ describe('structural schemas', () => {
       want: ['spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[l].x-kubernetes-list-map-keys: Required value: must not be empty if x-kubernetes-list-type is map'],
     },
     {
+      name: 'list-type map keys',
+      schema: spec({
+        l: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['name', 'port', 'missing'],
+          items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+        },
+      }),
+      want: [
+        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[l].x-kubernetes-list-map-keys: Invalid value: []string{"name", "port", "missing"}: entries must all be names of item properties',
+        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[l].items.properties[port].default: Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
+      ],
+    },
+    {
+      name: 'list-type on a non-array',
+      schema: spec({ s: { type: 'string', 'x-kubernetes-list-type': 'set' } }),
+      want: ['spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[s].type: Invalid value: "string": must be array if x-kubernetes-list-type is specified'],
+    },
+    {
+      name: 'preserve-unknown-fields false',
+      schema: spec({ o: { type: 'object', 'x-kubernetes-preserve-unknown-fields': false } }),
+      want: ['spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[o].x-kubernetes-preserve-unknown-fields: Invalid value: false: must be true or undefined'],
+    },
+    {
       name: 'metadata beyond name',
       schema: { type: 'object', properties: { metadata: { type: 'object', properties: { labels: { type: 'object' } } } } },
       want: ['spec.versions[0].schema.openAPIV3Schema.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified'],
