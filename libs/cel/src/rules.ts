@@ -50,50 +50,105 @@ function compileNode(schema: JSONSchemaProps): CompiledRule[] {
   return compiled;
 }
 
-const validReasons = ['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate'];
+const validReasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 
-// validateRuleDefinitions checks every rule of a schema compiles: the errors a CRD write gets.
-export function validateRuleDefinitions(schema: JSONSchemaProps | undefined, path: FieldPath): FieldError[] {
+// validateRuleDefinitions checks the rules of a schema as a CRD write does
+// (ValidateCustomResourceDefinitionOpenAPISchema): the rule's fields, then, when those are
+// sound, compilation and the estimated cost. uncorrelatable is the path below which old values
+// cannot be paired with new ones (items of lists that are not list-type map, properties of
+// atomic maps), where a rule may not read oldSelf.
+export function validateRuleDefinitions(schema: JSONSchemaProps | undefined, path: FieldPath, uncorrelatable: FieldPath | null = null): FieldError[] {
   if (!schema || typeof schema !== 'object') return [];
   const errs: FieldError[] = [];
   for (const extension of ['x-kubernetes-validations', 'x-platform-validations'] as const) {
     const rules = schema[extension];
     if (!Array.isArray(rules)) continue;
-    rules.forEach((rule, i) => {
-      const rulePath = path.child(extension).index(i);
-      if (typeof rule?.rule !== 'string' || rule.rule.trim() === '') {
-        errs.push(field.required(rulePath.child('rule'), 'rule is not specified'));
-        return;
-      }
-      if (rule.reason !== undefined && !validReasons.includes(rule.reason)) errs.push(field.notSupported(rulePath.child('reason'), rule.reason, validReasons));
-      if (rule.message !== undefined && rule.messageExpression !== undefined && rule.message.trim() === '') {
-        errs.push(field.required(rulePath.child('message'), 'message must be non-empty if specified'));
-      }
-      for (const [key, text, label] of [['rule', rule.rule, 'compilation failed'], ['messageExpression', rule.messageExpression, 'messageExpression compilation failed']] as const) {
-        if (text === undefined) continue;
-        try {
-          const program = compileExpression(text, ruleVariables, schema);
-          const cost = estimatedCost(program, schema);
-          if (key === 'rule' && cost > staticEstimatedCostLimit) {
-            errs.push(
-              field.forbidden(
-                rulePath.child(key),
-                `estimated rule cost exceeds budget by factor of ${goFactor(cost / staticEstimatedCostLimit)}x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
-              ),
-            );
-          }
-        } catch (err) {
-          if (!(err instanceof CompileError)) throw err;
-          errs.push(field.invalid(rulePath.child(key), key === 'rule' ? ruleLiteral(rule) : text, `${label}: ${err.message}`));
-        }
-      }
-    });
+    rules.forEach((rule, i) => errs.push(...validateRuleDefinition(rule, schema, path.child(extension).index(i), uncorrelatable)));
   }
-  for (const [name, child] of Object.entries(schema.properties ?? {})) errs.push(...validateRuleDefinitions(child, path.child('properties').key(name)));
+  const atomicMap = schema['x-kubernetes-map-type'] === 'atomic';
+  for (const [name, child] of Object.entries(schema.properties ?? {})) {
+    errs.push(...validateRuleDefinitions(child, path.child('properties').key(name), uncorrelatable ?? (atomicMap ? path : null)));
+  }
   const valueSchema = additionalPropertiesSchema(schema);
-  if (valueSchema) errs.push(...validateRuleDefinitions(valueSchema, path.child('additionalProperties')));
-  if (schema.items) errs.push(...validateRuleDefinitions(schema.items, path.child('items')));
+  if (valueSchema) errs.push(...validateRuleDefinitions(valueSchema, path.child('additionalProperties'), uncorrelatable));
+  if (schema.items) {
+    const correlatable = schema['x-kubernetes-list-type'] === 'map';
+    errs.push(...validateRuleDefinitions(schema.items, path.child('items'), uncorrelatable ?? (correlatable ? null : path)));
+  }
   return errs;
+}
+
+const lineBreaks = /[\n\r]+/;
+
+function validateRuleDefinition(rule: ValidationRule, schema: JSONSchemaProps, rulePath: FieldPath, uncorrelatable: FieldPath | null): FieldError[] {
+  const errs: FieldError[] = [];
+  const text = typeof rule?.rule === 'string' ? rule.rule.trim() : '';
+  const message = typeof rule?.message === 'string' ? rule.message : '';
+  if (text === '') errs.push(field.required(rulePath.child('rule'), 'rule is not specified'));
+  else if (message.length > 0 && message.trim() === '') errs.push(field.invalid(rulePath.child('message'), message, 'message must be non-empty if specified'));
+  else if (lineBreaks.test(message.trim())) errs.push(field.invalid(rulePath.child('message'), message, 'message must not contain line breaks'));
+  else if (lineBreaks.test(text) && message.trim() === '') errs.push(field.required(rulePath.child('message'), 'message must be specified if rule contains line breaks'));
+  if (typeof rule?.messageExpression === 'string' && rule.messageExpression.length > 0 && rule.messageExpression.trim() === '') {
+    errs.push(field.required(rulePath.child('messageExpression'), 'messageExpression must be non-empty if specified'));
+  }
+  if (rule?.reason !== undefined && !validReasons.includes(rule.reason)) errs.push(field.notSupported(rulePath.child('reason'), rule.reason, validReasons));
+  const fieldPath = typeof rule?.fieldPath === 'string' ? rule.fieldPath : '';
+  if (fieldPath.length > 0 && fieldPath.trim() === '') errs.push(field.invalid(rulePath.child('fieldPath'), fieldPath, 'fieldPath must be non-empty if specified'));
+  if (lineBreaks.test(fieldPath)) errs.push(field.invalid(rulePath.child('fieldPath'), fieldPath, 'fieldPath must not contain line breaks'));
+  if (fieldPath.length > 0 && !validFieldPath(fieldPath, schema)) errs.push(field.invalid(rulePath.child('fieldPath'), fieldPath, 'fieldPath must be a valid path'));
+  if (errs.length > 0) return errs;
+
+  let program: Program;
+  try {
+    program = compileExpression(rule.rule, ruleVariables, schema);
+  } catch (err) {
+    if (!(err instanceof CompileError)) throw err;
+    return [field.invalid(rulePath.child('rule'), ruleLiteral(rule), `compilation failed: ${err.message}`)];
+  }
+  const cost = estimatedCost(program, schema);
+  if (cost > staticEstimatedCostLimit) errs.push(field.forbidden(rulePath.child('rule'), costErrorMessage('estimated rule cost', cost, staticEstimatedCostLimit)));
+  if (rule.messageExpression?.trim()) {
+    try {
+      const messageProgram = compileExpression(rule.messageExpression, ruleVariables, schema);
+      const messageCost = estimatedCost(messageProgram, schema);
+      if (messageCost > staticEstimatedCostLimit) {
+        errs.push(field.forbidden(rulePath.child('messageExpression'), costErrorMessage('estimated messageExpression cost', messageCost, staticEstimatedCostLimit)));
+      }
+    } catch (err) {
+      if (!(err instanceof CompileError)) throw err;
+      errs.push(field.invalid(rulePath.child('messageExpression'), ruleLiteral(rule), `messageExpression compilation failed: ${err.message}`));
+    }
+  }
+  if (program.references.has('oldSelf') && uncorrelatable) {
+    errs.push(field.invalid(rulePath.child('rule'), rule.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable.toString()}`));
+  }
+  return errs;
+}
+
+// validFieldPath is cel.ValidFieldPath: `.name` and `['name']` steps through properties and
+// map keys from the rule's node; list items cannot be addressed.
+function validFieldPath(fieldPath: string, schema: JSONSchemaProps): boolean {
+  let current: JSONSchemaProps | undefined = schema;
+  let rest = fieldPath.trim();
+  if (rest === '') return false;
+  while (rest.length > 0) {
+    const match = /^\.([a-zA-Z_][a-zA-Z0-9_-]*)|^\['((?:[^'\\]|\\.)*)'\]/.exec(rest);
+    if (!match || !current) return false;
+    const name = match[1] ?? match[2].replace(/\\(.)/g, '$1');
+    const valueSchema: JSONSchemaProps | undefined = additionalPropertiesSchema(current);
+    if (current.properties && Object.prototype.hasOwnProperty.call(current.properties, name)) current = current.properties[name];
+    else if (valueSchema) current = valueSchema;
+    else return false;
+    rest = rest.slice(match[0].length);
+  }
+  return true;
+}
+
+// costErrorMessage is getCostErrorMessage: the factor by which an estimate exceeds its limit.
+function costErrorMessage(costName: string, cost: number, limit: number): string {
+  const factor = cost / limit;
+  const text = factor > 100 ? 'more than 100x' : factor < 1.5 ? `${factor.toFixed(6)}x` : `${factor.toFixed(1)}x`;
+  return `${costName} exceeds budget by factor of ${text} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
 }
 
 // staticEstimatedCostLimit bounds a rule's estimated worst-case cost when a CRD is written.
@@ -135,10 +190,6 @@ function estimatedCost(program: Program, schema: JSONSchemaProps): number {
   return program.cost(maxCardinality(schema));
 }
 
-// goFactor prints a factor as Go's %.1f.
-function goFactor(factor: number): string {
-  return factor.toFixed(1);
-}
 
 // hasValidationRules reports whether any node of the schema declares a rule.
 export function hasValidationRules(schema: JSONSchemaProps | undefined): boolean {
@@ -176,7 +227,9 @@ function walk(schema: JSONSchemaProps, value: unknown, old: unknown, path: Field
   }
   if (typeof value !== 'object') return;
   const obj = value as Record<string, unknown>;
-  const oldObj = old && typeof old === 'object' && !Array.isArray(old) ? (old as Record<string, unknown>) : undefined;
+  // The properties of an atomic map are not correlated with their old values.
+  const correlated = schema['x-kubernetes-map-type'] !== 'atomic';
+  const oldObj = correlated && old && typeof old === 'object' && !Array.isArray(old) ? (old as Record<string, unknown>) : undefined;
   if (schema.properties) {
     for (const [name, child] of Object.entries(schema.properties)) {
       if (name in obj) walk(child, obj[name], oldObj?.[name], childPath(path, name), errs, budget);
@@ -196,8 +249,8 @@ function childKey(path: FieldPath | null, key: string): FieldPath {
   return path ? path.key(key) : field.newPath(`[${key}]`);
 }
 
-// correlateListItems pairs list items with their old twins: by key for list-type map, by
-// value for sets; atomic lists are not correlated, so transition rules below them never run.
+// correlateListItems pairs list items with their old twins by key for list-type map; other
+// lists are not correlated (Kubernetes forbids transition rules below them).
 function correlateListItems(schema: JSONSchemaProps, value: unknown[], old: unknown): unknown[] {
   if (!Array.isArray(old)) return [];
   const listType = schema['x-kubernetes-list-type'];
@@ -206,10 +259,6 @@ function correlateListItems(schema: JSONSchemaProps, value: unknown[], old: unkn
     const keyOf = (item: unknown) => JSON.stringify(keys.map((k) => (item as Record<string, unknown> | null)?.[k]));
     const byKey = new Map(old.map((item) => [keyOf(item), item]));
     return value.map((item) => byKey.get(keyOf(item)));
-  }
-  if (listType === 'set') {
-    const byValue = new Map(old.map((item) => [JSON.stringify(item), item]));
-    return value.map((item) => byValue.get(JSON.stringify(item)));
   }
   return [];
 }
