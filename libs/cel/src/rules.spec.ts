@@ -108,6 +108,17 @@ describe('rule definitions', () => {
     expect(check(spec([{ rule: 'true', fieldPath: ".replicas" }, { rule: 'true', fieldPath: "['x-y']" }]))).toEqual([]);
   });
 
+  it('bounds the total estimated cost of all rules, counting how often each may run', () => {
+    const rules = Array.from({ length: 40 }, (_, i) => ({ rule: `self > ${i}` }));
+    const schema: JSONSchemaProps = { type: 'object', properties: { l: { type: 'array', items: { type: 'integer', 'x-kubernetes-validations': rules } } } };
+    const errs = check(schema);
+    expect(errs.filter((e) => e.includes('estimated rule cost exceeds budget'))).toEqual([]);
+    expect(errs.filter((e) => e.endsWith('contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'))).toHaveLength(4);
+    expect(errs[errs.length - 1]).toMatch(/^spec\.validation\.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 1\.\d+x /);
+    const bounded: JSONSchemaProps = { type: 'object', properties: { l: { type: 'array', maxItems: 1000, items: { type: 'integer', 'x-kubernetes-validations': rules } } } };
+    expect(check(bounded)).toEqual([]);
+  });
+
   it('forbids oldSelf below lists that are not list-type map', () => {
     const schema: JSONSchemaProps = {
       type: 'object',
@@ -131,8 +142,11 @@ describe('rule definitions', () => {
       items: { type: 'string' },
       'x-kubernetes-validations': [{ rule: 'self.all(a, self.all(b, a == b || a != b))' }],
     });
+    const hint = '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)';
     expect(check({ type: 'object', properties: { l: list() } })).toEqual([
-      'spec.validation.openAPIV3Schema.properties[l].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)',
+      `spec.validation.openAPIV3Schema.properties[l].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x ${hint}`,
+      'spec.validation.openAPIV3Schema.properties[l].x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema',
+      `spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x ${hint}`,
     ]);
     expect(check({ type: 'object', properties: { l: list(100) } })).toEqual([]);
   });

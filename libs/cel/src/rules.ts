@@ -57,30 +57,49 @@ const validReasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueI
 // sound, compilation and the estimated cost. uncorrelatable is the path below which old values
 // cannot be paired with new ones (items of lists that are not list-type map, properties of
 // atomic maps), where a rule may not read oldSelf.
-export function validateRuleDefinitions(schema: JSONSchemaProps | undefined, path: FieldPath, uncorrelatable: FieldPath | null = null): FieldError[] {
+export function validateRuleDefinitions(schema: JSONSchemaProps | undefined, path: FieldPath): FieldError[] {
   if (!schema || typeof schema !== 'object') return [];
+  const total: CostTotal = { sum: 0, rules: [] };
+  const errs = ruleDefinitionErrors(schema, path, null, 1, total);
+  if (total.sum > staticEstimatedCRDCostLimit) {
+    const expensive = [...total.rules].sort((a, b) => b.cost - a.cost).slice(0, 4);
+    for (const rule of expensive) errs.push(field.forbidden(rule.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
+    errs.push(field.forbidden(path, costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total.sum, staticEstimatedCRDCostLimit)));
+  }
+  return errs;
+}
+
+// CostTotal adds up the estimated costs of every rule of one schema.
+interface CostTotal {
+  sum: number;
+  rules: { path: FieldPath; cost: number }[];
+}
+
+// ruleDefinitionErrors walks the schema; cardinality is how many times a rule at this node
+// may run for one object (the sizes of the lists and maps above it).
+function ruleDefinitionErrors(schema: JSONSchemaProps, path: FieldPath, uncorrelatable: FieldPath | null, cardinality: number, total: CostTotal): FieldError[] {
   const errs: FieldError[] = [];
   for (const extension of ['x-kubernetes-validations', 'x-platform-validations'] as const) {
     const rules = schema[extension];
     if (!Array.isArray(rules)) continue;
-    rules.forEach((rule, i) => errs.push(...validateRuleDefinition(rule, schema, path.child(extension).index(i), uncorrelatable)));
+    rules.forEach((rule, i) => errs.push(...validateRuleDefinition(rule, schema, path.child(extension).index(i), uncorrelatable, cardinality, total)));
   }
   const atomicMap = schema['x-kubernetes-map-type'] === 'atomic';
   for (const [name, child] of Object.entries(schema.properties ?? {})) {
-    errs.push(...validateRuleDefinitions(child, path.child('properties').key(name), uncorrelatable ?? (atomicMap ? path : null)));
+    errs.push(...ruleDefinitionErrors(child, path.child('properties').key(name), uncorrelatable ?? (atomicMap ? path : null), cardinality, total));
   }
   const valueSchema = additionalPropertiesSchema(schema);
-  if (valueSchema) errs.push(...validateRuleDefinitions(valueSchema, path.child('additionalProperties'), uncorrelatable));
+  if (valueSchema) errs.push(...ruleDefinitionErrors(valueSchema, path.child('additionalProperties'), uncorrelatable, cardinality * ownCardinality(schema), total));
   if (schema.items) {
     const correlatable = schema['x-kubernetes-list-type'] === 'map';
-    errs.push(...validateRuleDefinitions(schema.items, path.child('items'), uncorrelatable ?? (correlatable ? null : path)));
+    errs.push(...ruleDefinitionErrors(schema.items, path.child('items'), uncorrelatable ?? (correlatable ? null : path), cardinality * ownCardinality(schema), total));
   }
   return errs;
 }
 
 const lineBreaks = /[\n\r]+/;
 
-function validateRuleDefinition(rule: ValidationRule, schema: JSONSchemaProps, rulePath: FieldPath, uncorrelatable: FieldPath | null): FieldError[] {
+function validateRuleDefinition(rule: ValidationRule, schema: JSONSchemaProps, rulePath: FieldPath, uncorrelatable: FieldPath | null, cardinality: number, total: CostTotal): FieldError[] {
   const errs: FieldError[] = [];
   const text = typeof rule?.rule === 'string' ? rule.rule.trim() : '';
   const message = typeof rule?.message === 'string' ? rule.message : '';
@@ -105,8 +124,10 @@ function validateRuleDefinition(rule: ValidationRule, schema: JSONSchemaProps, r
     if (!(err instanceof CompileError)) throw err;
     return [field.invalid(rulePath.child('rule'), ruleLiteral(rule), `compilation failed: ${err.message}`)];
   }
-  const cost = estimatedCost(program, schema);
+  const cost = estimatedCost(program, schema) * cardinality;
   if (cost > staticEstimatedCostLimit) errs.push(field.forbidden(rulePath.child('rule'), costErrorMessage('estimated rule cost', cost, staticEstimatedCostLimit)));
+  total.sum += cost;
+  total.rules.push({ path: rulePath.child('rule'), cost });
   if (rule.messageExpression?.trim()) {
     try {
       const messageProgram = compileExpression(rule.messageExpression, ruleVariables, schema);
@@ -151,8 +172,10 @@ function costErrorMessage(costName: string, cost: number, limit: number): string
   return `${costName} exceeds budget by factor of ${text} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
 }
 
-// staticEstimatedCostLimit bounds a rule's estimated worst-case cost when a CRD is written.
+// staticEstimatedCostLimit bounds a rule's estimated worst-case cost when a CRD is written;
+// staticEstimatedCRDCostLimit the sum over all rules of one schema.
 export const staticEstimatedCostLimit = 10_000_000;
+export const staticEstimatedCRDCostLimit = 100_000_000;
 
 // maxRequestBytes is the request size limit worst-case sizes are derived from (3 MiB).
 const maxRequestBytes = 3 * 1024 * 1024;
@@ -172,14 +195,20 @@ function minSerializedSize(schema: JSONSchemaProps | undefined): number {
   }
 }
 
+// ownCardinality is how many elements a list or map node may hold.
+function ownCardinality(schema: JSONSchemaProps): number {
+  const valueSchema = additionalPropertiesSchema(schema);
+  if (schema.type === 'array') return (schema.maxItems as number | undefined) ?? Math.floor(maxRequestBytes / minSerializedSize(schema.items));
+  if (valueSchema) return (schema.maxProperties as number | undefined) ?? Math.floor(maxRequestBytes / (minSerializedSize(valueSchema) + 4));
+  return 1;
+}
+
 // maxCardinality is the largest collection a value of the schema can hold, anywhere below it:
 // maxItems or maxProperties when declared, otherwise as many as fit in a request.
 function maxCardinality(schema: JSONSchemaProps | undefined): number {
   if (!schema) return 1;
-  let own = 1;
+  const own = ownCardinality(schema);
   const valueSchema = additionalPropertiesSchema(schema);
-  if (schema.type === 'array') own = (schema.maxItems as number | undefined) ?? Math.floor(maxRequestBytes / minSerializedSize(schema.items));
-  else if (valueSchema) own = (schema.maxProperties as number | undefined) ?? Math.floor(maxRequestBytes / (minSerializedSize(valueSchema) + 4));
   const below = [schema.items, valueSchema, ...Object.values(schema.properties ?? {})].map(maxCardinality);
   return Math.max(own, ...below);
 }
