@@ -230,6 +230,37 @@ describe('API server: custom resource definitions', () => {
     expect(scaled.json.metadata.generation).toBe(2);
   });
 
+  it('serves cluster-scoped custom resources and follows CRD updates', async () => {
+    const cluster = crd({ scope: 'Cluster', names: { plural: 'realms', kind: 'Realm' } });
+    (cluster.metadata as { name: string }).name = 'realms.example.com';
+    const created = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: cluster });
+    expect(created.status).toBe(201);
+    await until(() => request('GET', '/apis/example.com/v1/realms'), (r) => r.status === 200);
+    const realm = await request('POST', '/apis/example.com/v1/realms', { body: { apiVersion: 'example.com/v1', kind: 'Realm', metadata: { name: 'r1' }, spec: { size: 'small' } } });
+    expect(realm.status).toBe(201);
+    expect(realm.json.metadata.namespace).toBeUndefined();
+    expect((await request('GET', '/apis/example.com/v1/namespaces/default/realms/r1')).status).toBe(404);
+
+    const current = await request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com');
+    const updated = structuredClone(current.json);
+    updated.spec.versions[0].additionalPrinterColumns = [{ name: 'Size', type: 'string', jsonPath: '.spec.size' }];
+    expect((await request('PUT', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com', { body: updated })).status).toBe(200);
+    const table = await until(
+      () => request('GET', '/apis/example.com/v1/realms', { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }),
+      (r) => r.json?.columnDefinitions?.some((c: { name: string }) => c.name === 'Size'),
+    );
+    expect(table.json.rows[0].cells).toEqual(['r1', 'small']);
+
+    const rescoped = structuredClone(updated);
+    rescoped.spec.scope = 'Namespaced';
+    delete rescoped.metadata.resourceVersion;
+    const immutable = await request('PUT', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com', { body: rescoped });
+    expect(immutable.status).toBe(422);
+    expect(immutable.json.message).toContain('spec.scope: Invalid value: "Namespaced": field is immutable');
+    await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com');
+    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com'), (r) => r.status === 404);
+  });
+
   it('bumps generation on any non-metadata change without a status subresource', async () => {
     const plain = crd({ names: { plural: 'plains', kind: 'Plain' } });
     (plain.metadata as { name: string }).name = 'plains.example.com';
