@@ -165,6 +165,23 @@ describe('API server: custom resource definitions', () => {
     await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com'), (r) => r.status === 404);
   });
 
+  it('accepts names once the CRD holding them is gone', async () => {
+    const first = crd({ group: 'other.example.com', names: { plural: 'tools', kind: 'Tool' } });
+    (first.metadata as { name: string }).name = 'tools.other.example.com';
+    const second = crd({ group: 'other.example.com', names: { plural: 'utensils', kind: 'Tool' } });
+    (second.metadata as { name: string }).name = 'utensils.other.example.com';
+    const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const condition = (r: HttpResponse, type: string) => r.json?.status?.conditions?.find((c: { type: string }) => c.type === type);
+    await request('POST', crdPath, { body: first });
+    await until(() => request('GET', `${crdPath}/tools.other.example.com`), (r) => condition(r, 'Established')?.status === 'True');
+    await request('POST', crdPath, { body: second });
+    await until(() => request('GET', `${crdPath}/utensils.other.example.com`), (r) => condition(r, 'NamesAccepted')?.status === 'False');
+    await request('DELETE', `${crdPath}/tools.other.example.com`);
+    const accepted = await until(() => request('GET', `${crdPath}/utensils.other.example.com`), (r) => condition(r, 'Established')?.status === 'True');
+    expect(condition(accepted, 'NamesAccepted')).toMatchObject({ status: 'True', reason: 'NoConflicts' });
+    await request('DELETE', `${crdPath}/utensils.other.example.com`);
+  });
+
   it('warns on every request to a deprecated version', async () => {
     const old = crd({ names: { plural: 'relics', kind: 'Relic' } });
     (old.metadata as { name: string }).name = 'relics.example.com';

@@ -74,8 +74,13 @@ export class CustomResourceDefinitionController {
   }
 
   private removed(name: string): void {
+    const group = this.crds.get(name)?.spec.group;
     this.crds.delete(name);
     this.unserve(name);
+    // Names the removed CRD held may be free now for another of its group.
+    for (const [other, crd] of this.crds) {
+      if (crd.spec.group === group) void this.reconcile(other).catch((err: unknown) => this.onError(err));
+    }
   }
 
   private async reconcile(name: string): Promise<void> {
