@@ -22,6 +22,7 @@ const crd = (overrides: Record<string, unknown> = {}) => ({
         schema: {
           openAPIV3Schema: {
             type: 'object',
+            'x-kubernetes-validations': [{ rule: "self.metadata.name != 'forbidden'", message: 'that name is forbidden' }],
             properties: {
               spec: {
                 type: 'object',
@@ -216,6 +217,10 @@ describe('API server: custom resource definitions', () => {
       'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
       'spec.name: Too long: may not be longer than 5',
     ]);
+
+    const root = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('forbidden', { size: 'large' }) });
+    expect(root.status).toBe(422);
+    expect(root.json.message).toBe('Widget.example.com "forbidden" is invalid: <nil>: Invalid value: "object": that name is forbidden');
 
     const rule = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w4', { size: 'large', replicas: 20, maxReplicas: 5 }) });
     expect(rule.status).toBe(422);

@@ -55,6 +55,15 @@ describe('validation rules', () => {
     expect(messages(schema, { spec: c.spec })).toEqual(c.want);
   });
 
+  it('reports a rule at the root at the nil path, as Kubernetes prints it', () => {
+    const schema: JSONSchemaProps = { type: 'object', 'x-kubernetes-validations': [{ rule: "self.metadata.name.startsWith('a')", message: 'name must start with a' }] };
+    expect(validateRuleDefinitions(schema, field.newPath('openAPIV3Schema'))).toEqual([]);
+    expect(messages(schema, { metadata: { name: 'bob', labels: { a: 'b' } } })).toEqual(['<nil>: Invalid value: "object": name must start with a']);
+    expect(validateRuleDefinitions({ ...schema, 'x-kubernetes-validations': [{ rule: 'self.metadata.labels.size() > 0' }] }, field.newPath('openAPIV3Schema')).map(String)[0]).toContain(
+      "undefined field 'labels'",
+    );
+  });
+
   it('evaluates transition rules only when an old value exists', () => {
     const schema = spec([{ rule: 'self.replicas >= oldSelf.replicas', message: 'cannot scale down' }]);
     expect(messages(schema, { spec: { replicas: 1 } })).toEqual([]);

@@ -6,7 +6,7 @@
 import { CelInput } from '@bufbuild/cel';
 import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote } from '@plinth/machinery';
 import { CompileError, compileExpression, Program } from './program';
-import { additionalPropertiesSchema, celTypeName, JSONSchemaProps, validationRules, ValidationRule } from './schema';
+import { additionalPropertiesSchema, celTypeName, JSONSchemaProps, validationRules, ValidationRule, withRootMetadata } from './schema';
 import { toCelValue } from './values';
 
 // perCallLimit and runtimeCostBudget are Kubernetes' limits: one rule's evaluation, and all
@@ -60,7 +60,7 @@ const validReasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueI
 export function validateRuleDefinitions(schema: JSONSchemaProps | undefined, path: FieldPath): FieldError[] {
   if (!schema || typeof schema !== 'object') return [];
   const total: CostTotal = { sum: 0, rules: [] };
-  const errs = ruleDefinitionErrors(schema, path, null, 1, total);
+  const errs = ruleDefinitionErrors(withRootMetadata(schema), path, null, 1, total);
   if (total.sum > staticEstimatedCRDCostLimit) {
     const expensive = [...total.rules].sort((a, b) => b.cost - a.cost).slice(0, 4);
     for (const rule of expensive) errs.push(field.forbidden(rule.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
@@ -240,7 +240,7 @@ class Budget {
 // transitionOnly, only the rules that read oldSelf.
 export function validateRules(schema: JSONSchemaProps, value: unknown, old: unknown, path: FieldPath | null = null, transitionOnly = false): FieldError[] {
   const errs: FieldError[] = [];
-  walk(schema, value, old, path, errs, new Budget(transitionOnly));
+  walk(path === null ? withRootMetadata(schema) : schema, value, old, path, errs, new Budget(transitionOnly));
   return errs;
 }
 

@@ -43,3 +43,24 @@ export function celTypeName(schema: JSONSchemaProps): string {
   if (schema['x-kubernetes-int-or-string']) return 'integer';
   return schema.type ?? '';
 }
+
+const rootSchemas = new WeakMap<JSONSchemaProps, JSONSchemaProps>();
+
+// withRootMetadata is the schema rules at the root of a custom resource see: apiVersion, kind
+// and metadata.name and metadata.generateName are accessible besides the declared properties.
+export function withRootMetadata(schema: JSONSchemaProps): JSONSchemaProps {
+  let root = rootSchemas.get(schema);
+  if (!root) {
+    root = {
+      ...schema,
+      properties: {
+        apiVersion: { type: 'string' },
+        kind: { type: 'string' },
+        metadata: { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' } } },
+        ...(schema.properties ?? {}),
+      },
+    };
+    rootSchemas.set(schema, root);
+  }
+  return root;
+}
