@@ -138,6 +138,12 @@ describe('rule definitions', () => {
     ]);
   });
 
+  it('keeps unknown fields under x-kubernetes-preserve-unknown-fields out of reach', () => {
+    const schema = spec([{ rule: 'self.extra.anything == 1' }], { extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } });
+    expect(check(schema)[0]).toContain("undefined field 'anything'");
+    expect(messages(spec([{ rule: "!has(self.extra.replicas) || true" }], { extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { replicas: { type: 'integer' } } } }), { spec: { extra: { other: 1 } } })).toEqual([]);
+  });
+
   it('follows comprehension variables and escaped names', () => {
     const schema = spec([{ rule: "self.tags.all(t, t > 0) && self.x__dash__y != ''" }]);
     expect(check(schema)).toEqual([]);

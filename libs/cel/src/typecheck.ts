@@ -95,9 +95,12 @@ class Checker {
 
   private select(schema: JSONSchemaProps, field: string, expr: Expr): JSONSchemaProps | null {
     const valueSchema = additionalPropertiesSchema(schema);
-    if (schema.type === 'object' && schema.properties) {
+    // An object without properties is a struct with no fields: unknown fields kept by
+    // x-kubernetes-preserve-unknown-fields are not accessible.
+    if (schema.type === 'object' && (schema.properties || (!valueSchema && schema.additionalProperties !== true))) {
       const name = unescapePropertyName(field);
-      if (Object.prototype.hasOwnProperty.call(schema.properties, name) && escapePropertyName(name) === field) return schema.properties[name];
+      const properties = schema.properties ?? {};
+      if (Object.prototype.hasOwnProperty.call(properties, name) && escapePropertyName(name) === field) return properties[name];
       if (schema['x-kubernetes-embedded-resource'] && embeddedFields.includes(name)) return null;
       this.found.push({ offset: this.offset(expr), message: `undefined field '${field}'` });
       return null;

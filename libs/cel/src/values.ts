@@ -76,11 +76,12 @@ function objectValue(value: unknown, schema: JSONSchemaProps): CelInput {
     }
     return celMap(entries);
   }
-  if (valueSchema) {
+  if (valueSchema || schema.additionalProperties === true) {
     for (const [key, v] of Object.entries(obj)) entries.set(key, toCelValue(v, valueSchema));
     return celMap(entries);
   }
-  return dynamicValue(value);
+  // Fields kept only by x-kubernetes-preserve-unknown-fields are not accessible.
+  return celMap(entries);
 }
 
 // dynamicValue converts schemaless JSON: whole numbers as int, others as double.
