@@ -24,6 +24,7 @@ const crd = (overrides: Record<string, unknown> = {}) => ({
             type: 'object',
             'x-kubernetes-validations': [{ rule: "self.metadata.name != 'forbidden'", message: 'that name is forbidden' }],
             properties: {
+              metadata: { type: 'object', properties: { name: { type: 'string', maxLength: 12 } } },
               spec: {
                 type: 'object',
                 required: ['size'],
@@ -218,6 +219,10 @@ describe('API server: custom resource definitions', () => {
       'spec.name: Too long: may not be longer than 5',
     ]);
 
+    const longName = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('a-rather-long-name', { size: 'large' }) });
+    expect(longName.status).toBe(422);
+    expect(longName.json.message).toBe('Widget.example.com "a-rather-long-name" is invalid: metadata.name: Too long: may not be longer than 12');
+
     const root = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('forbidden', { size: 'large' }) });
     expect(root.status).toBe(422);
     expect(root.json.message).toBe('Widget.example.com "forbidden" is invalid: <nil>: Invalid value: "object": that name is forbidden');
@@ -326,6 +331,7 @@ describe('API server: custom resource definitions', () => {
   it('lists with label and field selectors', async () => {
     await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: { ...widget('labelled', { size: 'small' }), metadata: { name: 'labelled', labels: { tier: 'a' } } } });
     const byLabel = await request('GET', '/apis/example.com/v1/namespaces/default/widgets?labelSelector=tier%3Da');
+    expect(byLabel.json.items[0].metadata.labels).toEqual({ tier: 'a' });
     expect(byLabel.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['labelled']);
     const byField = await request('GET', '/apis/example.com/v1/widgets?fieldSelector=metadata.name%3Dw1');
     expect(byField.json.kind).toBe('WidgetList');

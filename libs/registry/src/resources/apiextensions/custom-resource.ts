@@ -5,7 +5,7 @@
 // additionalPrinterColumns drive Table output.
 import { KubeObject, objectMetaSchema, Schema } from '@plinth/api';
 import { additionalPropertiesSchema, JSONSchemaProps, validateRules } from '@plinth/cel';
-import { FieldError } from '@plinth/machinery';
+import { field, FieldError } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy, TableColumn, TableDefinition } from '../../resource';
 import { age, ageColumn, column, humanDuration, nameColumn } from '../../table';
 import { stableJson } from '../../store/object-meta';
@@ -44,11 +44,12 @@ function resourceSchema(schema: JSONSchemaProps): Schema {
   return {
     ...converted,
     type: 'object',
+    // The CRD may constrain metadata.name and generateName only; metadata stays ObjectMeta.
     properties: {
+      ...(converted.properties ?? {}),
       apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
       kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
       metadata: objectMetaSchema,
-      ...(converted.properties ?? {}),
     },
   };
 }
@@ -57,6 +58,12 @@ function resourceSchema(schema: JSONSchemaProps): Schema {
 function withoutMetadata(object: KubeObject): Record<string, unknown> {
   const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = object;
   return rest;
+}
+
+// nameFields are the metadata fields a CRD schema may constrain.
+function nameFields(object: KubeObject): Record<string, string> {
+  const { name, generateName } = object.metadata;
+  return { ...(name !== undefined ? { name } : {}), ...(generateName !== undefined ? { generateName } : {}) };
 }
 
 function bodySchema(schema: JSONSchemaProps): JSONSchemaProps {
@@ -71,7 +78,11 @@ function bodySchema(schema: JSONSchemaProps): JSONSchemaProps {
 // only over a well-typed object; on update the transition rules run as well.
 function customResourceStrategy(schema: JSONSchemaProps, statusSubresource: boolean): ResourceStrategy {
   const body = bodySchema(schema);
-  const schemaErrors = (object: KubeObject): FieldError[] => validateValue(body, withoutMetadata(object), null);
+  const metadataSchema = schema.properties?.metadata;
+  const schemaErrors = (object: KubeObject): FieldError[] => [
+    ...(metadataSchema ? validateValue(metadataSchema, nameFields(object), field.newPath('metadata')) : []),
+    ...validateValue(body, withoutMetadata(object), null),
+  ];
   return {
     defaults: (object) => applyDefaults(body, object),
     // Without a status subresource, any change but metadata bumps generation, status included
