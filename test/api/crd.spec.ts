@@ -288,6 +288,29 @@ describe('API server: custom resource definitions', () => {
     await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com'), (r) => r.status === 404);
   });
 
+  it('serves every served version of one stored object (conversion None)', async () => {
+    const versioned = crd({ names: { plural: 'engines', kind: 'Engine' } });
+    (versioned.metadata as { name: string }).name = 'engines.example.com';
+    const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { power: { type: 'integer' } } } } } };
+    versioned.spec.versions = [
+      { name: 'v1beta1', served: true, storage: false, schema },
+      { name: 'v1', served: true, storage: true, schema },
+      { name: 'v1alpha1', served: false, storage: false, schema },
+    ] as never;
+    const created = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: versioned });
+    expect(created.status).toBe(201);
+    expect(created.json.status.storedVersions).toEqual(['v1']);
+    await until(() => request('GET', '/apis/example.com/v1beta1/namespaces/default/engines'), (r) => r.status === 200);
+    expect((await request('POST', '/apis/example.com/v1/namespaces/default/engines', { body: { apiVersion: 'example.com/v1', kind: 'Engine', metadata: { name: 'e' }, spec: { power: 3 } } })).status).toBe(201);
+    const old = await request('GET', '/apis/example.com/v1beta1/namespaces/default/engines/e');
+    expect(old.json).toMatchObject({ apiVersion: 'example.com/v1beta1', kind: 'Engine', spec: { power: 3 } });
+    expect((await request('GET', '/apis/example.com/v1alpha1/namespaces/default/engines/e')).status).toBe(404);
+    const group = await request('GET', '/apis/example.com');
+    expect(group.json.preferredVersion).toEqual({ groupVersion: 'example.com/v1', version: 'v1' });
+    await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/engines.example.com');
+    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/engines.example.com'), (r) => r.status === 404);
+  });
+
   it('bumps generation on any non-metadata change without a status subresource', async () => {
     const plain = crd({ names: { plural: 'plains', kind: 'Plain' } });
     (plain.metadata as { name: string }).name = 'plains.example.com';
