@@ -6,7 +6,7 @@
 import { celEnv, CelInput, CelValue, isCelError, parse, plan } from '@bufbuild/cel';
 import { kubernetesLibraries } from './libraries';
 import { JSONSchemaProps } from './schema';
-import { checkFieldAccess } from './typecheck';
+import { checkFieldAccess, formatError } from './typecheck';
 
 const env = celEnv({ funcs: kubernetesLibraries });
 
@@ -64,7 +64,10 @@ export function compileExpression(expression: string, variables: readonly string
   try {
     parsed = parse(expression);
   } catch (err) {
-    throw new CompileError(`ERROR: ${(err as Error).message}`);
+    const cause = ((err as { cause?: unknown }).cause ?? err) as { rawMessage?: string; location?: { start?: { offset?: number } } };
+    const offset = cause.location?.start?.offset;
+    if (cause.rawMessage === undefined || offset === undefined) throw new CompileError(`ERROR: ${(err as Error).message}`);
+    throw new CompileError(formatError(expression, { offset, message: `Syntax error: ${cause.rawMessage}` }));
   }
   const out = { refs: new Set<string>() };
   scan(parsed.expr, new Set(), out);

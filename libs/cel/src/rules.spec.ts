@@ -87,7 +87,7 @@ describe('validation rules', () => {
     const schema = spec([{ rule: 'self.replicas +' }, { rule: 'foo > 1' }]);
     const errs = validateRuleDefinitions(schema, field.newPath('spec', 'validation', 'openAPIV3Schema')).map(String);
     expect(errs).toHaveLength(2);
-    expect(errs[0]).toMatch(/^spec\.validation\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: apiextensions\.ValidationRule\{Rule:"self\.replicas \+", .*compilation failed: ERROR: /);
+    expect(errs[0]).toMatch(/^spec\.validation\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: apiextensions\.ValidationRule\{Rule:"self\.replicas \+", .*compilation failed: ERROR: <input>:1:\d+: Syntax error: .*\n \| self\.replicas \+\n \| \.+\^$/);
     expect(errs[1]).toMatch(/x-kubernetes-validations\[1\]\.rule: .*compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' \(in container ''\)$/);
   });
 });

@@ -11,7 +11,7 @@ interface Expr {
   exprKind: { case?: string; value?: unknown };
 }
 
-interface Found {
+export interface Found {
   offset: number;
   message: string;
 }
@@ -123,7 +123,9 @@ export function checkFieldAccess(expression: string, parsedExpr: unknown, positi
   return checker.found.map((f) => formatError(expression, f)).join('\n');
 }
 
-function formatError(expression: string, found: Found): string {
+// formatError prints an error at an offset of the expression as cel-go does: position, message,
+// the source line and a caret under the offending character.
+export function formatError(expression: string, found: Found): string {
   const before = expression.slice(0, found.offset);
   const line = before.split('\n').length;
   const lineStart = before.lastIndexOf('\n') + 1;
