@@ -45,7 +45,10 @@ export interface CrdObject extends KubeObject {
     names: CrdNames;
     scope: 'Namespaced' | 'Cluster';
     versions: CrdVersion[];
-    conversion?: { strategy: string };
+    conversion?: {
+      strategy: string;
+      webhook?: { clientConfig?: { url?: string; service?: object; caBundle?: string }; conversionReviewVersions?: string[] };
+    };
     preserveUnknownFields?: boolean;
   };
   status?: {

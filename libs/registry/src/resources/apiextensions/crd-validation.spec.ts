@@ -56,6 +56,15 @@ describe('CustomResourceDefinition validation', () => {
         'spec.versions[0].subresources.scale.statusReplicasPath: Required value',
       ],
     },
+    {
+      name: 'webhook conversion',
+      change: (c) => (c.spec.conversion = { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v2'] } }),
+      want: [
+        'spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook',
+        'spec.conversion.conversionReviewVersions: Invalid value: []string{"v2"}: must include at least one of v1, v1beta1',
+      ],
+    },
+    { name: 'conversion strategy', change: (c) => (c.spec.conversion = { strategy: 'Magic' }), want: ['spec.conversion.strategy: Unsupported value: "Magic": supported values: "None", "Webhook"'] },
   ];
 
   it.each(cases)('$name', ({ change, want }) => {

@@ -69,8 +69,27 @@ function validateSpec(spec: CrdObject['spec']): FieldError[] {
   if (spec.preserveUnknownFields === true) {
     errs.push(field.invalid(specPath.child('preserveUnknownFields'), true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
   }
-  if (spec.conversion?.strategy && !['None', 'Webhook'].includes(spec.conversion.strategy)) {
-    errs.push(field.notSupported(specPath.child('conversion', 'strategy'), spec.conversion.strategy, ['None', 'Webhook']));
+  errs.push(...validateConversion(spec.conversion));
+  return errs;
+}
+
+// validateConversion is ValidateCustomResourceConversion over the v1 shape (paths are the
+// internal type's, as Kubernetes reports them).
+function validateConversion(conversion: CrdObject['spec']['conversion']): FieldError[] {
+  if (!conversion) return [];
+  const path = specPath.child('conversion');
+  const strategy = conversion.strategy ?? '';
+  if (!strategy) return [field.required(path.child('strategy'), '')];
+  if (strategy !== 'None' && strategy !== 'Webhook') return [field.notSupported(path.child('strategy'), strategy, ['None', 'Webhook'])];
+  const webhook = conversion.webhook;
+  if (strategy === 'None') return webhook ? [field.forbidden(path.child('webhookClientConfig'), 'should not be set when strategy is not set to Webhook')] : [];
+  const errs: FieldError[] = [];
+  const clientConfig = webhook?.clientConfig;
+  if (!clientConfig) errs.push(field.required(path.child('webhookClientConfig'), 'required when strategy is set to Webhook'));
+  else if ((clientConfig.url === undefined) === (clientConfig.service === undefined)) errs.push(field.required(path.child('webhookClientConfig'), 'exactly one of url or service is required'));
+  const reviewVersions = webhook?.conversionReviewVersions ?? [];
+  if (!reviewVersions.some((v) => v === 'v1' || v === 'v1beta1')) {
+    errs.push(field.invalid(path.child('conversionReviewVersions'), reviewVersions, 'must include at least one of v1, v1beta1'));
   }
   return errs;
 }
