@@ -104,6 +104,11 @@ describe('custom resources through kubectl', () => {
     expect(scaled.stdout.trim()).toBe('crontab.stable.example.com/my-new-cron-object scaled');
     expect((await k(['get', 'ct', 'my-new-cron-object', '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('6');
 
+    const serverSide = await k(['apply', '--server-side', '-f', '-'], cronTab('applied-server-side', 2));
+    expect(serverSide.stdout.trim()).toBe('crontab.stable.example.com/applied-server-side serverside-applied');
+    const managed = JSON.parse((await k(['get', 'crontab', 'applied-server-side', '-o', 'json', '--show-managed-fields'])).stdout);
+    expect(managed.metadata.managedFields[0]).toMatchObject({ manager: 'kubectl', operation: 'Apply' });
+
     const rejected = await k(['apply', '-f', '-'], cronTab('too-many', 12));
     expect(rejected.code).not.toBe(0);
     expect(rejected.stderr).toContain('The CronTab "too-many" is invalid: spec.replicas: Invalid value: "object": must be less than 10');
@@ -113,6 +118,8 @@ describe('custom resources through kubectl', () => {
     expect(explained.stdout).toContain('KIND:       CronTab');
     expect(explained.stdout).toMatch(/cronSpec\s+<string>/);
 
+    const one = await k(['delete', 'crontab', 'applied-server-side']);
+    expect(one.stdout.trim()).toBe('crontab.stable.example.com "applied-server-side" deleted');
     const deleted = await k(['delete', 'crd', 'crontabs.stable.example.com']);
     expect(deleted.stdout.trim()).toBe('customresourcedefinition.apiextensions.platform.io "crontabs.stable.example.com" deleted');
     await kubectlUntil(plinth.kubeconfig, ['get', 'crd', '-o', 'name'], /^$/);
@@ -120,5 +127,16 @@ describe('custom resources through kubectl', () => {
     expect(gone.code).not.toBe(0);
     // With discovery cached from before the deletion kubectl names the 404 of the list.
     expect(gone.stderr).toMatch(/the server doesn't have a resource type "crontabs"|Unable to list "stable.example.com\/v1, Resource=crontabs": the server could not find the requested resource/);
+
+    // The CRD took its resources along: defined again, it serves none.
+    await k(['apply', '-f', '-'], crd);
+    await k(['wait', '--for=condition=Established', '--timeout=30s', 'crd/crontabs.stable.example.com']);
+    let listed = await k(['get', 'crontabs', '-A', '-o', 'name']);
+    for (let i = 0; listed.code !== 0 && i < 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      listed = await k(['get', 'crontabs', '-A', '-o', 'name']);
+    }
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toBe('');
   }, 90000);
 });
