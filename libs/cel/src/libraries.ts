@@ -3,11 +3,33 @@
 // accessors). Regular expressions are checked for RE2 syntax, as Kubernetes only accepts RE2.
 import { celFunc, CelFunc, celList, CelList, celMethod, CelScalar, CelValue, isCelList, listType } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { durationFromMs } from '@bufbuild/protobuf/wkt';
 import { RE2JS } from '@bufbuild/re2';
 
 const dynList = listType(CelScalar.DYN);
 
-function compare(a: CelValue, b: CelValue): number {
+interface TimeMessage {
+  $typeName: string;
+  seconds: bigint;
+  nanos: number;
+}
+
+// timeMessage unwraps a duration or timestamp value (a protobuf message, possibly reflected).
+function timeMessage(v: unknown, typeName: string): TimeMessage | null {
+  if (typeof v !== 'object' || v === null) return null;
+  const message = ((v as { message?: unknown }).message ?? v) as { $typeName?: string };
+  return message.$typeName === typeName ? (message as TimeMessage) : null;
+}
+
+// comparable maps durations and timestamps to milliseconds, so they order like numbers.
+function comparable(v: CelValue): CelValue | number {
+  const time = timeMessage(v, 'google.protobuf.Duration') ?? timeMessage(v, 'google.protobuf.Timestamp');
+  return time ? Number(time.seconds) * 1000 + time.nanos / 1e6 : v;
+}
+
+function compare(x: CelValue, y: CelValue): number {
+  const a = comparable(x);
+  const b = comparable(y);
   if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) {
     return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
   }
@@ -27,7 +49,7 @@ function items(list: CelList): CelValue[] {
 
 function extreme(name: string, list: CelList, pick: (c: number) => boolean): CelValue {
   const values = items(list);
-  if (values.length === 0) throw new Error(`${name}(list) called on empty list`);
+  if (values.length === 0) throw new Error(`${name} called on empty list`);
   return values.reduce((best, v) => (pick(compare(v, best)) ? v : best));
 }
 
@@ -35,6 +57,7 @@ function sum(list: CelList): CelValue {
   const values = items(list);
   if (values.length === 0) return 0n;
   if (values.every((v) => typeof v === 'bigint')) return (values as bigint[]).reduce((a, b) => a + b, 0n);
+  if (values.every((v) => timeMessage(v, 'google.protobuf.Duration'))) return durationFromMs(values.reduce<number>((a, v) => a + (comparable(v) as number), 0)) as never;
   return values.reduce<number>((a, v) => a + Number(v), 0);
 }
 

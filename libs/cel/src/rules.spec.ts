@@ -17,6 +17,7 @@ const spec = (validations: JSONSchemaProps['x-kubernetes-validations'], properti
         url: { type: 'string' },
         at: { type: 'string', format: 'date-time' },
         timeout: { type: 'string', format: 'duration' },
+        waits: { type: 'array', items: { type: 'string', format: 'duration' } },
         ...properties,
       },
       'x-kubernetes-validations': validations,
@@ -47,6 +48,13 @@ describe('validation rules', () => {
     { name: 'regex library', rule: "self.name.find('[0-9]+') == '42' && self.name.findAll('[a-z]').size() == 3", spec: { name: 'abc42' }, want: [] },
     { name: 'url library', rule: "isURL(self.url) && url(self.url).getHost() == 'example.com:8080' && url(self.url).getScheme() == 'https'", spec: { url: 'https://example.com:8080/x' }, want: [] },
     { name: 'date-time is a timestamp', rule: "self.at < timestamp('2025-01-01T00:00:00Z') && self.at.getFullYear() == 2024", spec: { at: '2024-06-01T10:00:00Z' }, want: [] },
+    {
+      name: 'list library over durations',
+      rule: "self.waits.sum() == duration('3m') && self.waits.max() == duration('2m') && self.waits.isSorted()",
+      spec: { waits: ['1m', '2m'] },
+      want: [],
+    },
+    { name: 'min of an empty list', rule: 'self.tags.min() > 0', spec: { tags: [] }, want: ['spec: Invalid value: "object": min called on empty list evaluating rule: self.tags.min() > 0'] },
     { name: 'duration is a duration', rule: "self.timeout > duration('1m') && self.timeout == duration('90s')", spec: { timeout: '1m30s' }, want: [] },
     { name: 'comprehension', rule: 'self.tags.all(t, t > 0)', spec: { tags: [1, -2] }, want: ['spec: Invalid value: "object": failed rule: self.tags.all(t, t > 0)'] },
   ];
