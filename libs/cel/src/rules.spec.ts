@@ -72,6 +72,10 @@ describe('validation rules', () => {
     );
   });
 
+  it('fails validation with a rule that never compiled instead of crashing', () => {
+    expect(messages(spec([{ rule: 'self.replicas +' }]), { spec: {} })[0]).toMatch(/^spec: Invalid value: "object": rule compile error: ERROR: <input>:1:\d+: Syntax error: /);
+  });
+
   it('evaluates transition rules only when an old value exists', () => {
     const schema = spec([{ rule: 'self.replicas >= oldSelf.replicas', message: 'cannot scale down' }]);
     expect(messages(schema, { spec: { replicas: 1 } })).toEqual([]);

@@ -16,7 +16,7 @@ export const runtimeCostBudget = 10_000_000;
 
 interface CompiledRule {
   rule: ValidationRule;
-  program: Program;
+  program: Program | CompileError;
   message: Program | null;
   transition: boolean;
 }
@@ -37,12 +37,14 @@ function compileNode(schema: JSONSchemaProps): CompiledRule[] {
   let compiled = compiledCache.get(schema);
   if (!compiled) {
     compiled = validationRules(schema).map((rule) => {
-      const program = compileExpression(rule.rule, ruleVariables);
+      // A rule stored before it was checked may not compile; it fails each validation.
+      const program = compileOrError(rule.rule);
+      const message = rule.messageExpression ? compileOrError(rule.messageExpression) : null;
       return {
         rule,
         program,
-        message: rule.messageExpression ? compileExpression(rule.messageExpression, ruleVariables) : null,
-        transition: program.references.has('oldSelf'),
+        message: message instanceof CompileError ? null : message,
+        transition: !(program instanceof CompileError) && program.references.has('oldSelf'),
       };
     });
     compiledCache.set(schema, compiled);
@@ -51,6 +53,15 @@ function compileNode(schema: JSONSchemaProps): CompiledRule[] {
 }
 
 const validReasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
+
+function compileOrError(expression: string): Program | CompileError {
+  try {
+    return compileExpression(expression, ruleVariables);
+  } catch (err) {
+    if (err instanceof CompileError) return err;
+    throw err;
+  }
+}
 
 // validateRuleDefinitions checks the rules of a schema as a CRD write does
 // (ValidateCustomResourceDefinitionOpenAPISchema): the rule's fields, then, when those are
@@ -308,20 +319,25 @@ function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown
   const size = sizeOf(value);
   for (const compiled of rules) {
     if (compiled.transition ? !hasOld : budget.transitionOnly) continue;
-    const cost = compiled.program.cost(Math.max(size, 1));
+    const program = compiled.program;
+    if (program instanceof CompileError) {
+      errs.push(field.invalid(path, typeName, `rule compile error: ${program.message}`));
+      continue;
+    }
+    const cost = program.cost(Math.max(size, 1));
     if (cost > perCallLimit) {
-      errs.push(field.invalid(path, new GoLiteral(goQuote(typeName)), `call cost exceeds limit for rule: ${compiled.rule.rule.trim()}`));
+      errs.push(field.invalid(path, typeName, `call cost exceeds limit for rule: ${compiled.rule.rule.trim()}`));
       continue;
     }
     budget.remaining -= cost;
     if (budget.remaining < 0) {
       budget.exhausted = true;
-      errs.push(field.invalid(path, new GoLiteral(goQuote(typeName)), 'validation failed due to running out of cost budget, no further validation rules will be run'));
+      errs.push(field.invalid(path, typeName, 'validation failed due to running out of cost budget, no further validation rules will be run'));
       return;
     }
     let result;
     try {
-      result = compiled.program.evaluate(bindings);
+      result = program.evaluate(bindings);
     } catch (err) {
       errs.push(field.invalid(path, typeName, `${(err as Error).message} evaluating rule: ${compiled.rule.rule.trim()}`));
       continue;

@@ -57,13 +57,13 @@ class Checker {
       }
       case 'callExpr': {
         const call = value as { function: string; target?: Expr; args: Expr[] };
-        const target = call.target ? this.type(call.target, scope) : null;
+        // The target and arguments are checked; only indexing keeps a known type.
+        if (call.target) this.type(call.target, scope);
         const args = call.args.map((a) => this.type(a, scope));
         if (call.function === '_[_]' && args[0]) {
           if (args[0].type === 'array') return args[0].items ?? null;
           return additionalPropertiesSchema(args[0]) ?? null;
         }
-        void target;
         return null;
       }
       case 'comprehensionExpr': {
