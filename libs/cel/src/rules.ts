@@ -303,11 +303,10 @@ function correlateListItems(schema: JSONSchemaProps, value: unknown[], old: unkn
   return [];
 }
 
-// sizeOf is the largest collection a comprehension in the rule may walk: the cost factor.
+// sizeOf is the largest list or map a comprehension in the rule may walk: the cost factor.
 function sizeOf(value: unknown): number {
   if (Array.isArray(value)) return Math.max(value.length, ...value.map(sizeOf));
   if (value && typeof value === 'object') return Math.max(Object.keys(value).length, ...Object.values(value).map(sizeOf));
-  if (typeof value === 'string') return value.length;
   return 1;
 }
 
