@@ -87,6 +87,12 @@ describe('validation rules', () => {
     expect(messages(schema, { n: 12 })).toEqual(['n: Invalid value: "integer": must be less than 10']);
   });
 
+  it('sizes a large list without exhausting the stack', () => {
+    const schema: JSONSchemaProps = { type: 'array', items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, x >= 0)' }] };
+    const value = Array.from({ length: 150_000 }, (_, i) => i);
+    expect(validateRules({ type: 'object', properties: { l: schema } }, { l: value }, undefined).map(String)).toEqual([]);
+  });
+
   it('stops a rule whose cost exceeds the per-call limit', () => {
     const schema: JSONSchemaProps = { type: 'array', items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.all(a, self.all(b, self.all(c, a + b + c > 0)))' }] };
     const value = Array.from({ length: 200 }, (_, i) => i + 1);

@@ -305,9 +305,11 @@ function correlateListItems(schema: JSONSchemaProps, value: unknown[], old: unkn
 
 // sizeOf is the largest list or map a comprehension in the rule may walk: the cost factor.
 function sizeOf(value: unknown): number {
-  if (Array.isArray(value)) return Math.max(value.length, ...value.map(sizeOf));
-  if (value && typeof value === 'object') return Math.max(Object.keys(value).length, ...Object.values(value).map(sizeOf));
-  return 1;
+  if (!value || typeof value !== 'object') return 1;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  let size = Math.max(children.length, 1);
+  for (const child of children) size = Math.max(size, sizeOf(child));
+  return size;
 }
 
 function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown, old: unknown, path: FieldPath | null, errs: FieldError[], budget: Budget): void {
