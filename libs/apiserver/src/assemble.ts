@@ -13,6 +13,7 @@ import { AuthnAuthenticator } from './auth/authenticator';
 import { authenticationConfig, serviceAccountTokenSigning } from './auth/config';
 import { Authorizer } from './auth/ports';
 import { defaultVersion, ServerContext } from './server-context';
+import { CustomResourceDefinitionController } from './crd-controller';
 import { ApiServerMetrics, metricsRoute } from './metrics';
 
 
@@ -45,6 +46,9 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
   // A service-account token dies with its account (and bound pod or secret), as
   // --service-account-lookup does by default.
   if (authentication.serviceAccountTokens) authentication.serviceAccountTokens.lookup = objectLookup(context);
+  const crds = new CustomResourceDefinitionController(context, options.clock ?? realClock);
+  crds.start();
+  context.onStop(() => crds.stop());
   const registry = options.metrics ?? newProcessRegistry();
   const metrics = new ApiServerMetrics(registry);
   metrics.countStorageObjects(() => context.cachedObjectCounts());

@@ -17,7 +17,7 @@ export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind):
 export function decodeText(scope: RequestScope, text: string, mode: FieldValidation): KubeObject {
   let result;
   try {
-    result = applyFieldValidation(text, scope.def.schema, mode, scope.def.kind);
+    result = applyFieldValidation(text, scope.def.schema, mode, scope.def.unstructured ? undefined : scope.def.kind);
   } catch (err) {
     if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) {
       throw decodeErrorStatus(err, { group: scope.def.group, version: scope.def.version, kind: scope.def.kind }, text);

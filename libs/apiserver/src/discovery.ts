@@ -30,13 +30,29 @@ export function apiGroup(catalog: ResourceCatalog, group: string) {
   return { kind: 'APIGroup', apiVersion: 'v1', name: group, versions, preferredVersion: versions[0] };
 }
 
-export function apiGroupList(catalog: ResourceCatalog) {
-  const groups = catalog
-    .groups()
+// advertisedAliases are the groups whose *.k8s.io alias discovery lists as well, because
+// clients write that name in manifests (kubectl maps a CustomResourceDefinition's
+// apiextensions.k8s.io/v1 through discovery).
+const advertisedAliases = new Set(['apiextensions.platform.io']);
+
+function aliasOf(group: string): string {
+  return `${group.slice(0, -'.platform.io'.length)}.k8s.io`;
+}
+
+// withAdvertisedAliases lists the catalog's groups plus the advertised aliases.
+function withAdvertisedAliases(catalog: ResourceCatalog, aliases: boolean): { name: string; group: string; versions: string[] }[] {
+  return catalog.groups().flatMap((g) => [
+    { name: g.group, group: g.group, versions: g.versions },
+    ...(aliases && advertisedAliases.has(g.group) ? [{ name: aliasOf(g.group), group: g.group, versions: g.versions }] : []),
+  ]);
+}
+
+export function apiGroupList(catalog: ResourceCatalog, aliases = false) {
+  const groups = withAdvertisedAliases(catalog, aliases)
     .filter((g) => g.group !== '')
     .map((g) => {
-      const versions = g.versions.map((version) => ({ groupVersion: groupVersion(g.group, version), version }));
-      return { name: g.group, versions, preferredVersion: versions[0] };
+      const versions = g.versions.map((version) => ({ groupVersion: groupVersion(g.name, version), version }));
+      return { name: g.name, versions, preferredVersion: versions[0] };
     });
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
@@ -66,6 +82,7 @@ function mainResource(def: ResourceDefinition): ApiResource {
 const subresourceVerbs: Record<string, { verbs: string[]; kind?: string; group?: string; version?: string }> = {
   status: { verbs: ['get', 'patch', 'update'] },
   finalize: { verbs: ['update'] },
+  scale: { verbs: ['get', 'patch', 'update'], kind: 'Scale', group: 'autoscaling', version: 'v1' },
   binding: { verbs: ['create'], kind: 'Binding', version: 'v1' },
   token: { verbs: ['create'], kind: 'TokenRequest', group: 'authentication.platform.io', version: 'v1' },
 };
@@ -108,19 +125,19 @@ export function aggregatedDiscoveryRequested(accept: string | undefined): Discov
   return null;
 }
 
-export function aggregatedDiscovery(catalog: ResourceCatalog, legacy: boolean, mediaType: DiscoveryMediaType) {
-  const groups = catalog.groups().filter((g) => (legacy ? g.group === '' : g.group !== ''));
+export function aggregatedDiscovery(catalog: ResourceCatalog, legacy: boolean, mediaType: DiscoveryMediaType, aliases = false) {
+  const groups = withAdvertisedAliases(catalog, aliases).filter((g) => (legacy ? g.group === '' : g.group !== ''));
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion: `${mediaType.group}/${mediaType.version}`,
     metadata: {},
     items: groups.map((g) => ({
-      metadata: { name: g.group, creationTimestamp: null },
+      metadata: { name: g.name, creationTimestamp: null },
       versions: g.versions.map((version) => ({
         version,
         resources: [...catalog.resources(g.group, version)]
           .sort((a, b) => (a.resource < b.resource ? -1 : 1))
-          .map((def) => discoveryResource(def)),
+          .map((def) => discoveryResource(g.name === g.group ? def : { ...def, group: g.name })),
         freshness: 'Current',
       })),
     })),

@@ -28,8 +28,9 @@ export function writeList(scope: RequestScope, list: KubeList): void {
     writeBody(scope.res, 200, toTable(scope, list.items.map((o) => present(scope, o)), list.metadata), scope.response);
     return;
   }
-  // Items of a built-in list carry no apiVersion and kind, as kube-apiserver writes them.
-  const body = { ...list, apiVersion: clientApiVersion(scope), items: list.items.map(withoutTypeMeta) };
+  // Items of a built-in list carry no apiVersion and kind, as kube-apiserver writes them;
+  // custom resources (unstructured) keep theirs.
+  const body = { ...list, apiVersion: clientApiVersion(scope), items: scope.def.unstructured ? list.items : list.items.map(withoutTypeMeta) };
   if (scope.representation.type === 'protobuf') return writeProtobuf(scope, 200, body);
   writeBody(scope.res, 200, body, { ...scope.response, yaml: scope.representation.type === 'yaml' });
 }

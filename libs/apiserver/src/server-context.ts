@@ -42,6 +42,7 @@ export class ServerContext {
 
   private readonly stores = new Map<ResourceDefinition, ResourceStore>();
   private readonly caches = new Map<ResourceDefinition, WatchCache>();
+  private readonly stopHooks: (() => void)[] = [];
   readonly storage: RevisionTrackingStore;
 
   constructor(
@@ -81,8 +82,22 @@ export class ServerContext {
   }
 
   stopCaches(): void {
+    for (const stop of this.stopHooks.splice(0)) stop();
     for (const cache of this.caches.values()) cache.stop();
     this.caches.clear();
+  }
+
+  // onStop registers work to stop with the server (the CRD controller).
+  onStop(stop: () => void): void {
+    this.stopHooks.push(stop);
+  }
+
+  // forget drops the store and watch cache of a definition no longer served (a custom
+  // resource whose definition changed or went away).
+  forget(def: ResourceDefinition): void {
+    this.caches.get(def)?.stop();
+    this.caches.delete(def);
+    this.stores.delete(def);
   }
 
   storeFor(def: ResourceDefinition): ResourceStore {

@@ -17,6 +17,7 @@ import { listResource } from './handlers/list';
 import { patchResource } from './handlers/patch';
 import { updateResource } from './handlers/update';
 import { watchResource } from './handlers/watch';
+import { serveScale } from './handlers/scale';
 import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
 import { tracingEnabled } from '@plinth/telemetry';
 import { traceOperation, traceRequest } from './http/request-span';
@@ -92,11 +93,11 @@ export class ApiServer {
     const aggregated = info.parts.length === 1 && (first === 'api' || first === 'apis') ? aggregatedDiscoveryRequested(req.headers.accept) : null;
     if (aggregated) {
       const contentType = `application/json;g=${aggregated.group};v=${aggregated.version};as=APIGroupDiscoveryList`;
-      return writeBody(res, 200, aggregatedDiscovery(catalog, first === 'api', aggregated), response, contentType);
+      return writeBody(res, 200, aggregatedDiscovery(catalog, first === 'api', aggregated, this.context.options.aliases), response, contentType);
     }
     if (first === 'api' && info.parts.length === 1) return writeBody(res, 200, apiVersions(String(req.headers.host ?? '')), response);
     if (first === 'api' && second === 'v1' && info.parts.length === 2) return writeBody(res, 200, apiResourceList(catalog, '', 'v1'), response);
-    if (first === 'apis' && info.parts.length === 1) return writeBody(res, 200, apiGroupList(catalog), response);
+    if (first === 'apis' && info.parts.length === 1) return writeBody(res, 200, apiGroupList(catalog, this.context.options.aliases), response);
     if (first === 'apis' && info.parts.length === 2) {
       const group = this.servedGroup(second);
       const body = apiGroup(catalog, group);
@@ -129,6 +130,7 @@ export class ApiServer {
     const def = this.context.catalog.lookup(group, info.version, info.resource);
     if (!def) throw notFoundPath();
     checkScope(def, info);
+    if (def.deprecationWarning) response.warnings.push(def.deprecationWarning);
     const streaming = info.verb === 'watch';
     const groupVersion = def.group ? `${def.group}/${def.version}` : def.version;
     const representation = negotiate(req.headers.accept, {
@@ -160,10 +162,16 @@ export class ApiServer {
     const { info, def } = scope;
     if (info.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope);
     if (info.subresource === 'binding' && def.group === '' && def.resource === 'pods' && info.verb === 'create') return createBinding(scope);
+    if (info.subresource === 'scale' && def.scale && ['get', 'update', 'patch'].includes(info.verb)) return serveScale(scope);
     const subresourceVerb = (info.subresource === 'status' && ['get', 'update', 'patch'].includes(info.verb)) || (info.subresource === 'finalize' && info.verb === 'update');
     if (info.subresource && !subresourceVerb) throw methodNotSupported(scope.store.qualifiedResource, info.verb);
     if (!def.verbs.includes(info.verb as never) && !subresourceVerb) {
       throw methodNotSupported(scope.store.qualifiedResource, info.verb);
+    }
+    if (def.terminating && info.verb === 'create') {
+      const err = methodNotSupported({ group: info.group, resource: info.resource }, info.verb);
+      err.errStatus.message = 'create not allowed while custom resource definition is terminating';
+      throw err;
     }
     if (def.virtual) {
       if (info.verb !== 'create') throw methodNotSupported(scope.store.qualifiedResource, info.verb);

@@ -21,3 +21,19 @@ export { builtinDefinitions } from './resources';
 export { StoreInformer, InformerHandler } from './store/informer';
 export { localSubjectAccessReviewBadRequest, selfSubjectRulesReviewBadRequest } from './resources/authorization';
 export { addDefaultTolerations, admitPriority, admitRuntimeClass, keepPriority, mergeTolerations, Toleration } from './resources/core';
+export {
+  customResourceDefinitionDefinition,
+  customResourceDefinitionsOf,
+  toRegistrySchema,
+  printerValue,
+  validateValue,
+  applyDefaults,
+  CrdObject,
+  CrdNames,
+  CrdVersion,
+  CrdCondition,
+  customResourceCleanupFinalizer,
+  crdCondition,
+  isEstablished,
+  setCrdCondition,
+} from './resources/apiextensions';

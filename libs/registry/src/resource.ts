@@ -63,6 +63,13 @@ export interface ResourceStrategy {
 // DNS-1123 label (namespaces), or only a valid path segment (RBAC).
 export type NameValidation = 'dns-subdomain' | 'dns-label' | 'path-segment';
 
+// ScaleSubresource names where a custom resource keeps what its /scale subresource shows.
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
 export interface ResourceDefinition {
   group: string;
   version: string;
@@ -102,6 +109,15 @@ export interface ResourceDefinition {
   // whose pods batch/v1 orphans by default).
   orphanByDefaultWarning?: string;
   nameValidation?: NameValidation;
+  // deprecationWarning is sent as a Warning on every request to a deprecated version.
+  deprecationWarning?: string;
+  // unstructured types (custom resources) keep apiVersion and kind on list items, as
+  // kube-apiserver serves them.
+  unstructured?: boolean;
+  // terminating marks custom resources whose definition is being deleted: no new ones.
+  terminating?: boolean;
+  // scale is set for custom resources serving the scale subresource.
+  scale?: ScaleSubresource;
 }
 
 export interface QualifiedResource {

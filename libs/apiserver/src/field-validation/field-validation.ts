@@ -126,7 +126,9 @@ function isUnder(path: string, ancestor: string): boolean {
 // fieldValidation directive: the object comes back without unknown fields, with the warnings to
 // answer; under Strict any strict error throws StrictDecodingError. An unreadable body throws
 // BodyDecodeError. Both become a 400 through decodeErrorStatus.
-export function applyFieldValidation(body: string | Buffer, schema: Schema, mode: FieldValidation, kind = ''): FieldValidationResult {
+// goKind names the Go type a built-in kind's body decodes into, whose JSON types are then
+// checked; custom resources (no Go type: their schema validation checks types) pass none.
+export function applyFieldValidation(body: string | Buffer, schema: Schema, mode: FieldValidation, goKind?: string): FieldValidationResult {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   let parsed: StrictParseResult;
   try {
@@ -136,7 +138,7 @@ export function applyFieldValidation(body: string | Buffer, schema: Schema, mode
     throw err;
   }
   const { object, dataKind } = interpret(parsed.value);
-  const typeError = goTypeError(object, schema, kind);
+  const typeError = goKind === undefined ? null : goTypeError(object, schema, goKind);
   if (typeError) throw new TypeDecodeError(typeError, dataKind);
   const unknown = prune(object, schema);
   if (mode === FieldValidation.Ignore) return { object, warnings: [] };

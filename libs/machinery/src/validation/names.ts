@@ -94,3 +94,15 @@ export function isValidPathSegmentName(name: string): string[] {
   if (name === '.' || name === '..') return [`may not be '${name}'`];
   return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
 }
+
+const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const dns1035LabelErrMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const dns1035LabelRegexp = new RegExp(`^${dns1035LabelFmt}$`);
+
+// isDNS1035Label is validation.IsDNS1035Label (CRD names and versions).
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (utf8Length(value) > DNS1123LabelMaxLength) errs.push(maxLenError(DNS1123LabelMaxLength));
+  if (!dns1035LabelRegexp.test(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
+  return errs;
+}

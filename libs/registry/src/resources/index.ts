@@ -1,5 +1,6 @@
 // builtinDefinitions lists every built-in served type, in discovery order.
 import { ResourceDefinition } from '../resource';
+import { customResourceDefinitionDefinition } from './apiextensions';
 import { controllerRevisionDefinition, daemonSetDefinition } from './apps';
 import { selfSubjectReviewDefinitions } from './authentication';
 import {
@@ -36,5 +37,6 @@ export function builtinDefinitions(): ResourceDefinition[] {
     storageClassDefinition,
     runtimeClassDefinition,
     leaseDefinition,
+    customResourceDefinitionDefinition,
   ];
 }

@@ -67,13 +67,17 @@ export function validateObjectMetaUpdate(object: KubeObject, old: KubeObject, de
   return errs;
 }
 
+// standardFinalizers may go without a domain prefix; the CRD cleanup finalizer is one, as
+// apiextensions-apiserver validates CRD metadata without the core standard-name check.
+const standardFinalizers = ['orphan', 'foregroundDeletion', 'customresourcecleanup.apiextensions.k8s.io'];
+
 function validateFinalizers(finalizers: string[]): FieldError[] {
   const errs: FieldError[] = [];
   const path = metadataPath.child('finalizers');
   const seen = new Set<string>();
   finalizers.forEach((f, i) => {
     for (const msg of isQualifiedName(f)) errs.push(field.invalid(path.index(i), f, msg));
-    if (!f.includes('/') && !['orphan', 'foregroundDeletion'].includes(f)) {
+    if (!f.includes('/') && !standardFinalizers.includes(f)) {
       errs.push(field.invalid(path.index(i), f, 'name is neither a standard finalizer name nor is it fully qualified'));
     }
     seen.add(f);

@@ -1,0 +1,104 @@
+// The scale subresource of custom resources (autoscaling/v1 Scale), after
+// apiextensions-apiserver pkg/registry/customresource (ScaleREST): GET reads spec and status
+// replicas (and the label selector) from the paths the CRD names; PUT and PATCH (merge or
+// JSON patch) write spec replicas back, with the Scale's resourceVersion as precondition.
+import { KubeObject } from '@plinth/api';
+import { badRequest, field, invalid, notFound, unsupportedMediaType } from '@plinth/machinery';
+import { applyJsonPatch, applyMergePatch } from '@plinth/patch';
+import { ScaleSubresource } from '@plinth/registry';
+import { mediaTypeOf, readBody } from '../http/body';
+import { writeAny } from '../output';
+import { namespaceOf, RequestScope } from '../scope';
+import { parseWriteOptions } from '../write-options';
+
+interface Scale {
+  kind: 'Scale';
+  apiVersion: 'autoscaling/v1';
+  metadata: Record<string, unknown>;
+  spec: { replicas?: number };
+  status: { replicas: number; selector?: string };
+}
+
+function segments(path: string): string[] {
+  return path.split('.').filter(Boolean);
+}
+
+function read(object: unknown, path: string): unknown {
+  return segments(path).reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), object);
+}
+
+function write(object: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = segments(path);
+  let current = object;
+  for (const key of keys.slice(0, -1)) {
+    if (!current[key] || typeof current[key] !== 'object') current[key] = {};
+    current = current[key] as Record<string, unknown>;
+  }
+  current[keys[keys.length - 1]] = value;
+}
+
+export function toScale(object: KubeObject, scale: ScaleSubresource): Scale {
+  const { name, namespace, uid, resourceVersion, creationTimestamp } = object.metadata;
+  const specReplicas = read(object, scale.specReplicasPath);
+  const statusReplicas = read(object, scale.statusReplicasPath);
+  const selector = scale.labelSelectorPath ? read(object, scale.labelSelectorPath) : undefined;
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
+    spec: typeof specReplicas === 'number' && specReplicas !== 0 ? { replicas: specReplicas } : {},
+    status: { replicas: typeof statusReplicas === 'number' ? statusReplicas : 0, ...(typeof selector === 'string' && selector ? { selector } : {}) },
+  };
+}
+
+export async function serveScale(scope: RequestScope): Promise<void> {
+  const scale = scope.def.scale;
+  if (!scale) throw notFound(scope.store.qualifiedResource, scope.info.name);
+  const namespace = namespaceOf(scope);
+  if (scope.info.verb === 'get') {
+    writeAny(scope, 200, toScale(await scope.store.get(namespace, scope.info.name), scale));
+    return;
+  }
+  const options = parseWriteOptions(scope.query, scope.info.verb === 'patch' ? 'PatchOptions' : 'UpdateOptions');
+  const body = await readBody(scope.req);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch (err) {
+    throw badRequest(`error decoding patch: ${(err as Error).message}`);
+  }
+  const mediaType = mediaTypeOf(scope.req);
+  const result = await scope.store.update(
+    namespace,
+    scope.info.name,
+    (current) => {
+      if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
+      const desired = scaleFromRequest(scope, toScale(current, scale), parsed, mediaType);
+      const replicas = desired.spec?.replicas ?? 0;
+      if (!Number.isInteger(replicas) || replicas < 0) {
+        throw invalid({ group: 'autoscaling', kind: 'Scale' }, scope.info.name, [field.invalid(field.newPath('spec', 'replicas'), replicas, 'must be greater than or equal to 0')]);
+      }
+      const next = structuredClone(current) as KubeObject & Record<string, unknown>;
+      write(next, scale.specReplicasPath, replicas);
+      const resourceVersion = desired.metadata?.resourceVersion;
+      if (typeof resourceVersion === 'string' && resourceVersion !== '') next.metadata.resourceVersion = resourceVersion;
+      else delete next.metadata.resourceVersion;
+      return next;
+    },
+    { dryRun: options.dryRun },
+  );
+  writeAny(scope, 200, toScale(result.object, scale));
+}
+
+function scaleFromRequest(scope: RequestScope, current: Scale, body: unknown, mediaType: string): Partial<Scale> {
+  if (scope.info.verb === 'update') return (body ?? {}) as Partial<Scale>;
+  switch (mediaType) {
+    case 'application/merge-patch+json':
+    case 'application/strategic-merge-patch+json':
+      return applyMergePatch(current, body) as Partial<Scale>;
+    case 'application/json-patch+json':
+      return applyJsonPatch(current, body) as Partial<Scale>;
+    default:
+      throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+  }
+}

@@ -1,0 +1,6 @@
+export { escapePropertyName, unescapePropertyName } from './escaping';
+export { JSONSchemaProps, ValidationRule, validationRules, additionalPropertiesSchema, celTypeName } from './schema';
+export { toCelValue } from './values';
+export { kubernetesLibraries } from './libraries';
+export { compileExpression, CompileError, Program } from './program';
+export { validateRules, validateRuleDefinitions, hasValidationRules, perCallLimit, runtimeCostBudget } from './rules';

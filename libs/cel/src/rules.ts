@@ -1,0 +1,393 @@
+// Validation rules of a structural schema (x-kubernetes-validations, also read as
+// x-platform-validations), after apiextensions-apiserver/pkg/apiserver/schema/cel: every rule
+// is compiled with `self` (and `oldSelf`) bound to the value at its node; a transition rule
+// (one that reads oldSelf) runs only on update where an old value exists. A failed rule
+// becomes one field error at its node (or at its fieldPath), typed by its reason.
+import { CelInput } from '@bufbuild/cel';
+import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote } from '@plinth/machinery';
+import { CompileError, compileExpression, Program } from './program';
+import { additionalPropertiesSchema, celTypeName, JSONSchemaProps, validationRules, ValidationRule, withRootMetadata } from './schema';
+import { toCelValue } from './values';
+
+// perCallLimit and runtimeCostBudget are Kubernetes' limits: one rule's evaluation, and all
+// rules of one custom resource together.
+export const perCallLimit = 1_000_000;
+export const runtimeCostBudget = 10_000_000;
+
+interface CompiledRule {
+  rule: ValidationRule;
+  program: Program | CompileError;
+  message: Program | null;
+  transition: boolean;
+}
+
+const ruleVariables = ['self', 'oldSelf'];
+
+// ruleLiteral prints a rule as Go prints the apiextensions.ValidationRule a compile error names.
+function ruleLiteral(rule: ValidationRule): GoLiteral {
+  const reason = rule.reason ? `(*apiextensions.FieldValueErrorReason)(${goQuote(rule.reason)})` : '(*apiextensions.FieldValueErrorReason)(nil)';
+  return new GoLiteral(
+    `apiextensions.ValidationRule{Rule:${goQuote(rule.rule)}, Message:${goQuote(rule.message ?? '')}, MessageExpression:${goQuote(rule.messageExpression ?? '')}, Reason:${reason}, FieldPath:${goQuote(rule.fieldPath ?? '')}}`,
+  );
+}
+
+const compiledCache = new WeakMap<JSONSchemaProps, CompiledRule[]>();
+
+function compileNode(schema: JSONSchemaProps): CompiledRule[] {
+  let compiled = compiledCache.get(schema);
+  if (!compiled) {
+    compiled = validationRules(schema).map((rule) => {
+      // A rule stored before it was checked may not compile; it fails each validation.
+      const program = compileOrError(rule.rule);
+      const message = rule.messageExpression ? compileOrError(rule.messageExpression) : null;
+      return {
+        rule,
+        program,
+        message: message instanceof CompileError ? null : message,
+        transition: !(program instanceof CompileError) && program.references.has('oldSelf'),
+      };
+    });
+    compiledCache.set(schema, compiled);
+  }
+  return compiled;
+}
+
+const validReasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
+
+function compileOrError(expression: string): Program | CompileError {
+  try {
+    return compileExpression(expression, ruleVariables);
+  } catch (err) {
+    if (err instanceof CompileError) return err;
+    throw err;
+  }
+}
+
+// validateRuleDefinitions checks the rules of a schema as a CRD write does
+// (ValidateCustomResourceDefinitionOpenAPISchema): the rule's fields, then, when those are
+// sound, compilation and the estimated cost. uncorrelatable is the path below which old values
+// cannot be paired with new ones (items of lists that are not list-type map, properties of
+// atomic maps), where a rule may not read oldSelf.
+export function validateRuleDefinitions(schema: JSONSchemaProps | undefined, path: FieldPath): FieldError[] {
+  if (!schema || typeof schema !== 'object') return [];
+  const total: CostTotal = { sum: 0, rules: [] };
+  const errs = ruleDefinitionErrors(withRootMetadata(schema), path, null, 1, total);
+  if (total.sum > staticEstimatedCRDCostLimit) {
+    const expensive = [...total.rules].sort((a, b) => b.cost - a.cost).slice(0, 4);
+    for (const rule of expensive) errs.push(field.forbidden(rule.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
+    errs.push(field.forbidden(path, costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total.sum, staticEstimatedCRDCostLimit)));
+  }
+  return errs;
+}
+
+// CostTotal adds up the estimated costs of every rule of one schema.
+interface CostTotal {
+  sum: number;
+  rules: { path: FieldPath; cost: number }[];
+}
+
+// ruleDefinitionErrors walks the schema; cardinality is how many times a rule at this node
+// may run for one object (the sizes of the lists and maps above it).
+function ruleDefinitionErrors(schema: JSONSchemaProps, path: FieldPath, uncorrelatable: FieldPath | null, cardinality: number, total: CostTotal): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const extension of ['x-kubernetes-validations', 'x-platform-validations'] as const) {
+    const rules = schema[extension];
+    if (!Array.isArray(rules)) continue;
+    rules.forEach((rule, i) => errs.push(...validateRuleDefinition(rule, schema, path.child(extension).index(i), uncorrelatable, cardinality, total)));
+  }
+  const atomicMap = schema['x-kubernetes-map-type'] === 'atomic';
+  for (const [name, child] of Object.entries(schema.properties ?? {})) {
+    errs.push(...ruleDefinitionErrors(child, path.child('properties').key(name), uncorrelatable ?? (atomicMap ? path : null), cardinality, total));
+  }
+  const valueSchema = additionalPropertiesSchema(schema);
+  if (valueSchema) errs.push(...ruleDefinitionErrors(valueSchema, path.child('additionalProperties'), uncorrelatable, cardinality * ownCardinality(schema), total));
+  if (schema.items) {
+    const correlatable = schema['x-kubernetes-list-type'] === 'map';
+    errs.push(...ruleDefinitionErrors(schema.items, path.child('items'), uncorrelatable ?? (correlatable ? null : path), cardinality * ownCardinality(schema), total));
+  }
+  return errs;
+}
+
+const lineBreaks = /[\n\r]+/;
+
+function validateRuleDefinition(rule: ValidationRule, schema: JSONSchemaProps, rulePath: FieldPath, uncorrelatable: FieldPath | null, cardinality: number, total: CostTotal): FieldError[] {
+  const errs: FieldError[] = [];
+  const text = typeof rule?.rule === 'string' ? rule.rule.trim() : '';
+  const message = typeof rule?.message === 'string' ? rule.message : '';
+  if (text === '') errs.push(field.required(rulePath.child('rule'), 'rule is not specified'));
+  else if (message.length > 0 && message.trim() === '') errs.push(field.invalid(rulePath.child('message'), message, 'message must be non-empty if specified'));
+  else if (lineBreaks.test(message.trim())) errs.push(field.invalid(rulePath.child('message'), message, 'message must not contain line breaks'));
+  else if (lineBreaks.test(text) && message.trim() === '') errs.push(field.required(rulePath.child('message'), 'message must be specified if rule contains line breaks'));
+  if (typeof rule?.messageExpression === 'string' && rule.messageExpression.length > 0 && rule.messageExpression.trim() === '') {
+    errs.push(field.required(rulePath.child('messageExpression'), 'messageExpression must be non-empty if specified'));
+  }
+  if (rule?.reason !== undefined && !validReasons.includes(rule.reason)) errs.push(field.notSupported(rulePath.child('reason'), rule.reason, validReasons));
+  const fieldPath = typeof rule?.fieldPath === 'string' ? rule.fieldPath : '';
+  if (fieldPath.length > 0 && fieldPath.trim() === '') errs.push(field.invalid(rulePath.child('fieldPath'), fieldPath, 'fieldPath must be non-empty if specified'));
+  if (lineBreaks.test(fieldPath)) errs.push(field.invalid(rulePath.child('fieldPath'), fieldPath, 'fieldPath must not contain line breaks'));
+  if (fieldPath.length > 0 && !validFieldPath(fieldPath, schema)) errs.push(field.invalid(rulePath.child('fieldPath'), fieldPath, 'fieldPath must be a valid path'));
+  if (errs.length > 0) return errs;
+
+  let program: Program;
+  try {
+    program = compileExpression(rule.rule, ruleVariables, schema);
+  } catch (err) {
+    if (!(err instanceof CompileError)) throw err;
+    return [field.invalid(rulePath.child('rule'), ruleLiteral(rule), `compilation failed: ${err.message}`)];
+  }
+  const cost = estimatedCost(program, schema) * cardinality;
+  if (cost > staticEstimatedCostLimit) errs.push(field.forbidden(rulePath.child('rule'), costErrorMessage('estimated rule cost', cost, staticEstimatedCostLimit)));
+  total.sum += cost;
+  total.rules.push({ path: rulePath.child('rule'), cost });
+  if (rule.messageExpression?.trim()) {
+    try {
+      const messageProgram = compileExpression(rule.messageExpression, ruleVariables, schema);
+      const messageCost = estimatedCost(messageProgram, schema);
+      if (messageCost > staticEstimatedCostLimit) {
+        errs.push(field.forbidden(rulePath.child('messageExpression'), costErrorMessage('estimated messageExpression cost', messageCost, staticEstimatedCostLimit)));
+      }
+    } catch (err) {
+      if (!(err instanceof CompileError)) throw err;
+      errs.push(field.invalid(rulePath.child('messageExpression'), ruleLiteral(rule), `messageExpression compilation failed: ${err.message}`));
+    }
+  }
+  if (program.references.has('oldSelf') && uncorrelatable) {
+    errs.push(field.invalid(rulePath.child('rule'), rule.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable.toString()}`));
+  }
+  return errs;
+}
+
+// validFieldPath is cel.ValidFieldPath: `.name` and `['name']` steps through properties and
+// map keys from the rule's node; list items cannot be addressed.
+function validFieldPath(fieldPath: string, schema: JSONSchemaProps): boolean {
+  let current: JSONSchemaProps | undefined = schema;
+  let rest = fieldPath.trim();
+  if (rest === '') return false;
+  while (rest.length > 0) {
+    const match = /^\.([a-zA-Z_][a-zA-Z0-9_-]*)|^\['((?:[^'\\]|\\.)*)'\]/.exec(rest);
+    if (!match || !current) return false;
+    const name = match[1] ?? match[2].replace(/\\(.)/g, '$1');
+    const valueSchema: JSONSchemaProps | undefined = additionalPropertiesSchema(current);
+    if (current.properties && Object.prototype.hasOwnProperty.call(current.properties, name)) current = current.properties[name];
+    else if (valueSchema) current = valueSchema;
+    else return false;
+    rest = rest.slice(match[0].length);
+  }
+  return true;
+}
+
+// costErrorMessage is getCostErrorMessage: the factor by which an estimate exceeds its limit.
+function costErrorMessage(costName: string, cost: number, limit: number): string {
+  const factor = cost / limit;
+  const text = factor > 100 ? 'more than 100x' : factor < 1.5 ? `${factor.toFixed(6)}x` : `${factor.toFixed(1)}x`;
+  return `${costName} exceeds budget by factor of ${text} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
+}
+
+// staticEstimatedCostLimit bounds a rule's estimated worst-case cost when a CRD is written;
+// staticEstimatedCRDCostLimit the sum over all rules of one schema.
+export const staticEstimatedCostLimit = 10_000_000;
+export const staticEstimatedCRDCostLimit = 100_000_000;
+
+// maxRequestBytes is the request size limit worst-case sizes are derived from (3 MiB).
+const maxRequestBytes = 3 * 1024 * 1024;
+
+// minSerializedSize is the fewest JSON bytes an element of a schema takes, with its separator.
+function minSerializedSize(schema: JSONSchemaProps | undefined): number {
+  if (!schema) return 2;
+  switch (schema.type) {
+    case 'string':
+    case 'object':
+    case 'array':
+      return 3;
+    case 'boolean':
+      return 5;
+    default:
+      return 2;
+  }
+}
+
+// ownCardinality is how many elements a list or map node may hold.
+function ownCardinality(schema: JSONSchemaProps): number {
+  const valueSchema = additionalPropertiesSchema(schema);
+  if (schema.type === 'array') return (schema.maxItems as number | undefined) ?? Math.floor(maxRequestBytes / minSerializedSize(schema.items));
+  if (valueSchema) return (schema.maxProperties as number | undefined) ?? Math.floor(maxRequestBytes / (minSerializedSize(valueSchema) + 4));
+  return 1;
+}
+
+// maxCardinality is the largest collection a value of the schema can hold, anywhere below it:
+// maxItems or maxProperties when declared, otherwise as many as fit in a request.
+function maxCardinality(schema: JSONSchemaProps | undefined): number {
+  if (!schema) return 1;
+  const own = ownCardinality(schema);
+  const valueSchema = additionalPropertiesSchema(schema);
+  const below = [schema.items, valueSchema, ...Object.values(schema.properties ?? {})].map(maxCardinality);
+  return Math.max(own, ...below);
+}
+
+// estimatedCost is the worst case of a rule at a schema node, with every comprehension walking
+// the largest collection below the node.
+function estimatedCost(program: Program, schema: JSONSchemaProps): number {
+  return program.cost(maxCardinality(schema));
+}
+
+
+// hasValidationRules reports whether any node of the schema declares a rule.
+export function hasValidationRules(schema: JSONSchemaProps | undefined): boolean {
+  if (!schema) return false;
+  if (validationRules(schema).length > 0) return true;
+  const valueSchema = additionalPropertiesSchema(schema);
+  return Object.values(schema.properties ?? {}).some(hasValidationRules) || hasValidationRules(valueSchema) || hasValidationRules(schema.items);
+}
+
+// Budget is the cost left for one object's rules.
+class Budget {
+  remaining = runtimeCostBudget;
+  exhausted = false;
+
+  constructor(readonly transitionOnly: boolean) {}
+}
+
+// validateRules runs every rule of the schema over value (and old, on update); with
+// transitionOnly, only the rules that read oldSelf.
+export function validateRules(schema: JSONSchemaProps, value: unknown, old: unknown, path: FieldPath | null = null, transitionOnly = false): FieldError[] {
+  const errs: FieldError[] = [];
+  walk(path === null ? withRootMetadata(schema) : schema, value, old, path, errs, new Budget(transitionOnly));
+  return errs;
+}
+
+function walk(schema: JSONSchemaProps, value: unknown, old: unknown, path: FieldPath | null, errs: FieldError[], budget: Budget): void {
+  if (value === undefined || value === null || budget.exhausted) return;
+  const rules = compileNode(schema);
+  if (rules.length > 0) runRules(schema, rules, value, old, path, errs, budget);
+  if (Array.isArray(value)) {
+    if (!schema.items) return;
+    const oldItems = correlateListItems(schema, value, old);
+    value.forEach((item, i) => walk(schema.items as JSONSchemaProps, item, oldItems[i], childIndex(path, i), errs, budget));
+    return;
+  }
+  if (typeof value !== 'object') return;
+  const obj = value as Record<string, unknown>;
+  // The properties of an atomic map are not correlated with their old values.
+  const correlated = schema['x-kubernetes-map-type'] !== 'atomic';
+  const oldObj = correlated && old && typeof old === 'object' && !Array.isArray(old) ? (old as Record<string, unknown>) : undefined;
+  if (schema.properties) {
+    for (const [name, child] of Object.entries(schema.properties)) {
+      if (name in obj) walk(child, obj[name], oldObj?.[name], childPath(path, name), errs, budget);
+    }
+    return;
+  }
+  const valueSchema = additionalPropertiesSchema(schema);
+  if (valueSchema) for (const [key, v] of Object.entries(obj)) walk(valueSchema, v, oldObj?.[key], childKey(path, key), errs, budget);
+}
+
+// childIndex and childKey subscript a possibly nil path; under nil they print as `[0]`.
+function childIndex(path: FieldPath | null, i: number): FieldPath {
+  return path ? path.index(i) : field.newPath(`[${i}]`);
+}
+
+function childKey(path: FieldPath | null, key: string): FieldPath {
+  return path ? path.key(key) : field.newPath(`[${key}]`);
+}
+
+// correlateListItems pairs list items with their old twins by key for list-type map; other
+// lists are not correlated (Kubernetes forbids transition rules below them).
+function correlateListItems(schema: JSONSchemaProps, value: unknown[], old: unknown): unknown[] {
+  if (!Array.isArray(old)) return [];
+  const listType = schema['x-kubernetes-list-type'];
+  if (listType === 'map') {
+    const keys = schema['x-kubernetes-list-map-keys'] ?? [];
+    const keyOf = (item: unknown) => JSON.stringify(keys.map((k) => (item as Record<string, unknown> | null)?.[k]));
+    const byKey = new Map(old.map((item) => [keyOf(item), item]));
+    return value.map((item) => byKey.get(keyOf(item)));
+  }
+  return [];
+}
+
+// sizeOf is the largest list or map a comprehension in the rule may walk: the cost factor.
+function sizeOf(value: unknown): number {
+  if (!value || typeof value !== 'object') return 1;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  let size = Math.max(children.length, 1);
+  for (const child of children) size = Math.max(size, sizeOf(child));
+  return size;
+}
+
+function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown, old: unknown, path: FieldPath | null, errs: FieldError[], budget: Budget): void {
+  const typeName = celTypeName(schema);
+  const self = toCelValue(value, schema);
+  const hasOld = old !== undefined && old !== null;
+  const bindings: Record<string, CelInput> = { self, oldSelf: hasOld ? toCelValue(old, schema) : null };
+  const size = sizeOf(value);
+  for (const compiled of rules) {
+    if (compiled.transition ? !hasOld : budget.transitionOnly) continue;
+    const program = compiled.program;
+    if (program instanceof CompileError) {
+      errs.push(field.invalid(path, typeName, `rule compile error: ${program.message}`));
+      continue;
+    }
+    const cost = program.cost(Math.max(size, 1));
+    if (cost > perCallLimit) {
+      errs.push(field.invalid(path, typeName, `call cost exceeds limit for rule: ${compiled.rule.rule.trim()}`));
+      continue;
+    }
+    budget.remaining -= cost;
+    if (budget.remaining < 0) {
+      budget.exhausted = true;
+      errs.push(field.invalid(path, typeName, 'validation failed due to running out of cost budget, no further validation rules will be run'));
+      return;
+    }
+    let result;
+    try {
+      result = program.evaluate(bindings);
+    } catch (err) {
+      errs.push(field.invalid(path, typeName, `${(err as Error).message} evaluating rule: ${compiled.rule.rule.trim()}`));
+      continue;
+    }
+    if (typeof result !== 'boolean') {
+      errs.push(field.invalid(path, typeName, `rule result is not bool evaluating rule: ${compiled.rule.rule.trim()}`));
+      continue;
+    }
+    if (result) continue;
+    errs.push(ruleError(compiled, rulePath(path, compiled.rule.fieldPath), typeName, message(compiled, bindings)));
+  }
+}
+
+function message(compiled: CompiledRule, bindings: Record<string, CelInput>): string {
+  if (compiled.message) {
+    try {
+      const text = compiled.message.evaluate(bindings);
+      if (typeof text === 'string' && text.trim() !== '' && !text.includes('\n')) return text;
+    } catch {
+      // A failing messageExpression falls back to the static message, as Kubernetes does.
+    }
+  }
+  if (compiled.rule.message) return compiled.rule.message;
+  return `failed rule: ${compiled.rule.rule.trim()}`;
+}
+
+function ruleError(compiled: CompiledRule, path: FieldPath | null, typeName: string, detail: string): FieldError {
+  switch (compiled.rule.reason) {
+    case 'FieldValueForbidden':
+      return field.forbidden(path, detail);
+    case 'FieldValueRequired':
+      return field.required(path, detail);
+    case 'FieldValueDuplicate':
+      return field.duplicate(path, typeName);
+    default:
+      return field.invalid(path, typeName, detail);
+  }
+}
+
+// rulePath appends a rule's fieldPath (`.spec.foo`, `['a.b']`, `[0]`) to the node's path.
+function rulePath(path: FieldPath | null, fieldPath: string | undefined): FieldPath | null {
+  if (!fieldPath) return path;
+  let out = path;
+  const re = /\.([a-zA-Z_][a-zA-Z0-9_-]*)|\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]/g;
+  let match: RegExpExecArray | null;
+  while ((match = re.exec(fieldPath)) !== null) {
+    if (match[1] !== undefined) out = childPath(out, match[1]);
+    else if (match[2] !== undefined) out = childKey(out, match[2]);
+    else out = childIndex(out, Number(match[3]));
+  }
+  return out;
+}

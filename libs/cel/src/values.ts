@@ -1,0 +1,94 @@
+// toCelValue converts a JSON value into CEL input by its schema, as Kubernetes'
+// UnstructuredToVal does: integer fields become int (bigint), number fields double, strings
+// with format date-time or date timestamps, duration durations and byte bytes; objects with
+// properties become messages whose fields carry escaped names (unknown fields are not
+// accessible), maps keep their keys, lists convert element-wise.
+import { celList, CelInput, celMap } from '@bufbuild/cel';
+import { durationFromMs, timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { escapePropertyName } from './escaping';
+import { additionalPropertiesSchema, JSONSchemaProps } from './schema';
+
+export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined): CelInput {
+  if (value === null || value === undefined) return null;
+  if (!schema) return dynamicValue(value);
+  if (schema['x-kubernetes-int-or-string']) return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : dynamicValue(value);
+  switch (schema.type) {
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : dynamicValue(value);
+    case 'number':
+      return typeof value === 'number' ? value : dynamicValue(value);
+    case 'array':
+      return Array.isArray(value) ? celList(value.map((v) => toCelValue(v, schema.items))) : dynamicValue(value);
+    case 'object':
+      return objectValue(value, schema);
+    case 'string':
+      return typeof value === 'string' ? formattedString(value, schema.format) : dynamicValue(value);
+    default:
+      return dynamicValue(value);
+  }
+}
+
+const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const goDuration = /^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h))+$/;
+const durationUnitsMs: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+// parseGoDuration reads a Go duration string ("1h30m", "90s", "-1.5h") in milliseconds.
+export function parseGoDuration(text: string): number | null {
+  if (text === '0') return 0;
+  if (!goDuration.test(text)) return null;
+  const sign = text.startsWith('-') ? -1 : 1;
+  let ms = 0;
+  for (const m of text.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) ms += Number(m[1]) * durationUnitsMs[m[2]];
+  return sign * ms;
+}
+
+// formattedString gives a string with a format its CEL type; unparseable values stay strings.
+function formattedString(value: string, format: string | undefined): CelInput {
+  switch (format) {
+    case 'date-time':
+    case 'datetime':
+      return rfc3339.test(value) ? timestampFromDate(new Date(value)) : value;
+    case 'date':
+      return /^\d{4}-\d{2}-\d{2}$/.test(value) ? timestampFromDate(new Date(`${value}T00:00:00Z`)) : value;
+    case 'duration': {
+      const ms = parseGoDuration(value);
+      return ms === null ? value : durationFromMs(ms);
+    }
+    case 'byte':
+      return new Uint8Array(Buffer.from(value, 'base64'));
+    default:
+      return value;
+  }
+}
+
+function objectValue(value: unknown, schema: JSONSchemaProps): CelInput {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return dynamicValue(value);
+  const obj = value as Record<string, unknown>;
+  const entries = new Map<string, CelInput>();
+  const valueSchema = additionalPropertiesSchema(schema);
+  if (schema.properties || schema['x-kubernetes-embedded-resource']) {
+    const properties = schema.properties ?? {};
+    for (const [key, v] of Object.entries(obj)) {
+      const known = Object.prototype.hasOwnProperty.call(properties, key);
+      if (!known && !(schema['x-kubernetes-embedded-resource'] && ['apiVersion', 'kind', 'metadata'].includes(key))) continue;
+      const name = escapePropertyName(key);
+      if (name !== null) entries.set(name, toCelValue(v, known ? properties[key] : undefined));
+    }
+    return celMap(entries);
+  }
+  if (valueSchema || schema.additionalProperties === true) {
+    for (const [key, v] of Object.entries(obj)) entries.set(key, toCelValue(v, valueSchema));
+    return celMap(entries);
+  }
+  // Fields kept only by x-kubernetes-preserve-unknown-fields are not accessible.
+  return celMap(entries);
+}
+
+// dynamicValue converts schemaless JSON: whole numbers as int, others as double.
+function dynamicValue(value: unknown): CelInput {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (Array.isArray(value)) return celList(value.map(dynamicValue));
+  return celMap(new Map(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, dynamicValue(v)])));
+}

@@ -1,0 +1,191 @@
+// Validation and defaulting of custom resources against their structural schema, after
+// apiextensions-apiserver pkg/apiserver/validation (kube-openapi's validator with Kubernetes'
+// error conversion) and pkg/apiserver/schema/defaulting. Messages are Kubernetes':
+// `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.
+import { additionalPropertiesSchema, JSONSchemaProps } from '@plinth/cel';
+import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote } from '@plinth/machinery';
+
+type Path = FieldPath | null;
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+function name(path: Path): string {
+  return path ? path.toString() : '';
+}
+
+function typeError(path: Path, value: unknown, expected: string): FieldError {
+  const actual = jsonType(value);
+  return field.invalid(path, new GoLiteral(goQuote(actual)), `${name(path)} in body must be of type ${expected}: ${goQuote(actual)}`);
+}
+
+function typeMatches(schema: JSONSchemaProps, value: unknown): boolean {
+  const actual = jsonType(value);
+  if (schema['x-kubernetes-int-or-string']) return actual === 'integer' || actual === 'string';
+  switch (schema.type) {
+    case 'number':
+      return actual === 'number' || actual === 'integer';
+    case undefined:
+      return true;
+    default:
+      return schema.type === actual;
+  }
+}
+
+const dateTime = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const formats: Record<string, (v: string) => boolean> = {
+  'date-time': (v) => dateTime.test(v),
+  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v),
+  byte: (v) => /^[A-Za-z0-9+/]*={0,2}$/.test(v) && v.length % 4 === 0,
+  uuid: (v) => /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/.test(v),
+  ipv4: (v) => /^(\d{1,3})(\.\d{1,3}){3}$/.test(v) && v.split('.').every((p) => Number(p) <= 255),
+  email: (v) => /^[^@\s]+@[^@\s]+$/.test(v),
+};
+
+// validateValue checks value (present) against schema at path.
+export function validateValue(schema: JSONSchemaProps, value: unknown, path: Path): FieldError[] {
+  if (value === null) {
+    if (schema.nullable || schema['x-kubernetes-preserve-unknown-fields'] && !schema.type) return [];
+    return schema.type || schema['x-kubernetes-int-or-string'] ? [typeError(path, value, schema.type ?? 'integer')] : [];
+  }
+  if (!typeMatches(schema, value)) return [typeError(path, value, schema.type ?? 'integer')];
+  const errs: FieldError[] = [];
+  if (Array.isArray(schema.enum) && schema.enum.length > 0 && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) {
+    errs.push(field.notSupported(path, value, schema.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))));
+  }
+  if (typeof value === 'number') errs.push(...numberErrors(schema, value, path));
+  if (typeof value === 'string') errs.push(...stringErrors(schema, value, path));
+  if (Array.isArray(value)) errs.push(...arrayErrors(schema, value, path));
+  else if (typeof value === 'object') errs.push(...objectErrors(schema, value as Record<string, unknown>, path));
+  return errs;
+}
+
+function numberErrors(schema: JSONSchemaProps, value: number, path: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const max = schema.maximum as number | undefined;
+  const min = schema.minimum as number | undefined;
+  if (max !== undefined) {
+    if (schema.exclusiveMaximum === true && value >= max) errs.push(field.invalid(path, value, `${name(path)} in body should be less than ${max}`));
+    else if (schema.exclusiveMaximum !== true && value > max) errs.push(field.invalid(path, value, `${name(path)} in body should be less than or equal to ${max}`));
+  }
+  if (min !== undefined) {
+    if (schema.exclusiveMinimum === true && value <= min) errs.push(field.invalid(path, value, `${name(path)} in body should be greater than ${min}`));
+    else if (schema.exclusiveMinimum !== true && value < min) errs.push(field.invalid(path, value, `${name(path)} in body should be greater than or equal to ${min}`));
+  }
+  const multipleOf = schema.multipleOf as number | undefined;
+  if (multipleOf !== undefined && multipleOf > 0 && Math.abs(value / multipleOf - Math.round(value / multipleOf)) > 1e-9) {
+    errs.push(field.invalid(path, value, `${name(path)} in body should be a multiple of ${multipleOf}`));
+  }
+  if (schema.format === 'int32' && (value > 2147483647 || value < -2147483648)) errs.push(typeError(path, value, 'int32'));
+  return errs;
+}
+
+function stringErrors(schema: JSONSchemaProps, value: string, path: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const length = [...value].length;
+  const maxLength = schema.maxLength as number | undefined;
+  const minLength = schema.minLength as number | undefined;
+  if (maxLength !== undefined && length > maxLength) errs.push(field.tooLongMaxLength(path, value, maxLength));
+  if (minLength !== undefined && length < minLength) errs.push(field.invalid(path, value, `${name(path)} in body should be at least ${minLength} chars long`));
+  if (typeof schema.pattern === 'string') {
+    let re: RegExp | null = null;
+    try {
+      re = new RegExp(schema.pattern, 'u');
+    } catch {
+      re = null;
+    }
+    if (re && !re.test(value)) errs.push(field.invalid(path, value, `${name(path)} in body should match '${schema.pattern}'`));
+  }
+  const check = schema.format ? formats[schema.format] : undefined;
+  if (check && !check(value)) errs.push(field.invalid(path, value, `${name(path)} in body must be of type ${schema.format}: ${goQuote(value)}`));
+  return errs;
+}
+
+function arrayErrors(schema: JSONSchemaProps, value: unknown[], path: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const maxItems = schema.maxItems as number | undefined;
+  const minItems = schema.minItems as number | undefined;
+  if (maxItems !== undefined && value.length > maxItems) errs.push(field.tooMany(path, value.length, maxItems));
+  if (minItems !== undefined && value.length < minItems) errs.push(field.invalid(path, value.length, `${name(path)} in body should have at least ${minItems} items`));
+  const listType = schema['x-kubernetes-list-type'];
+  if (listType === 'set' || schema.uniqueItems === true) {
+    const seen = new Set<string>();
+    value.forEach((item, i) => {
+      const key = JSON.stringify(item);
+      if (seen.has(key)) errs.push(field.duplicate(indexPath(path, i), item));
+      seen.add(key);
+    });
+  } else if (listType === 'map') {
+    const keys = schema['x-kubernetes-list-map-keys'] ?? [];
+    const seen = new Set<string>();
+    value.forEach((item, i) => {
+      if (!item || typeof item !== 'object') return;
+      const entry = Object.fromEntries(keys.filter((k) => (item as Record<string, unknown>)[k] !== undefined).map((k) => [k, (item as Record<string, unknown>)[k]]));
+      const key = JSON.stringify(entry);
+      if (seen.has(key)) errs.push(field.duplicate(indexPath(path, i), entry));
+      seen.add(key);
+    });
+  }
+  if (schema.items) value.forEach((item, i) => errs.push(...validateValue(schema.items as JSONSchemaProps, item, indexPath(path, i))));
+  return errs;
+}
+
+function objectErrors(schema: JSONSchemaProps, value: Record<string, unknown>, path: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const count = Object.keys(value).length;
+  const maxProperties = schema.maxProperties as number | undefined;
+  const minProperties = schema.minProperties as number | undefined;
+  if (maxProperties !== undefined && count > maxProperties) errs.push(field.tooMany(path, count, maxProperties));
+  if (minProperties !== undefined && count < minProperties) errs.push(field.invalid(path, count, `${name(path)} in body should have at least ${minProperties} properties`));
+  for (const required of (schema.required as string[] | undefined) ?? []) {
+    if (!(required in value)) errs.push(field.required(childPath(path, required), ''));
+  }
+  if (schema['x-kubernetes-embedded-resource']) errs.push(...embeddedResourceErrors(value, path));
+  const properties = schema.properties ?? {};
+  const valueSchema = additionalPropertiesSchema(schema);
+  for (const [key, v] of Object.entries(value)) {
+    if (Object.prototype.hasOwnProperty.call(properties, key)) errs.push(...validateValue(properties[key], v, childPath(path, key)));
+    else if (valueSchema) errs.push(...validateValue(valueSchema, v, keyPath(path, key)));
+  }
+  return errs;
+}
+
+// embeddedResourceErrors checks the type meta of an embedded object (x-kubernetes-embedded-resource).
+function embeddedResourceErrors(value: Record<string, unknown>, path: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  if (typeof value.kind !== 'string' || value.kind === '') errs.push(field.required(childPath(path, 'kind'), 'must not be empty'));
+  if (typeof value.apiVersion !== 'string' || value.apiVersion === '') errs.push(field.required(childPath(path, 'apiVersion'), 'must not be empty'));
+  else if (value.apiVersion.split('/').length > 2) {
+    errs.push(field.invalid(childPath(path, 'apiVersion'), value.apiVersion, `unexpected GroupVersion string: ${value.apiVersion}`));
+  }
+  return errs;
+}
+
+function indexPath(path: Path, i: number): FieldPath {
+  return path ? path.index(i) : field.newPath(`[${i}]`);
+}
+
+function keyPath(path: Path, key: string): FieldPath {
+  return path ? path.child(key) : field.newPath(key);
+}
+
+// applyDefaults fills absent fields that declare a default, outside in, as Kubernetes'
+// structural defaulting does on every read and write.
+export function applyDefaults(schema: JSONSchemaProps, value: unknown): void {
+  if (Array.isArray(value)) {
+    if (schema.items) for (const item of value) applyDefaults(schema.items, item);
+    return;
+  }
+  if (!value || typeof value !== 'object') return;
+  const obj = value as Record<string, unknown>;
+  for (const [key, child] of Object.entries(schema.properties ?? {})) {
+    if (obj[key] === undefined && child.default !== undefined) obj[key] = structuredClone(child.default);
+    if (obj[key] !== undefined) applyDefaults(child, obj[key]);
+  }
+  const valueSchema = additionalPropertiesSchema(schema);
+  if (valueSchema) for (const v of Object.values(obj)) applyDefaults(valueSchema, v);
+}

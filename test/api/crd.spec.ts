@@ -1,0 +1,557 @@
+// CustomResourceDefinitions over HTTP: the CRD's own validation and status, then its custom
+// resources served from the catalog (discovery, OpenAPI, Table columns, schema validation,
+// pruning, defaulting, validation rules), and deletion of a CRD taking its resources along.
+import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
+import { client, HttpResponse, openWatch } from './http';
+
+const crd = (overrides: Record<string, unknown> = {}) => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', kind: 'Widget', shortNames: ['wd'], categories: ['all'] },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        additionalPrinterColumns: [{ name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' }],
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            'x-kubernetes-validations': [{ rule: "self.metadata.name != 'forbidden'", message: 'that name is forbidden' }],
+            properties: {
+              metadata: { type: 'object', properties: { name: { type: 'string', maxLength: 12 } } },
+              spec: {
+                type: 'object',
+                required: ['size'],
+                'x-kubernetes-validations': [{ rule: 'self.replicas <= self.maxReplicas', message: 'replicas must not exceed maxReplicas', fieldPath: '.replicas' }],
+                properties: {
+                  size: { type: 'string', enum: ['small', 'large'] },
+                  replicas: { type: 'integer', minimum: 0, maximum: 100, default: 1 },
+                  maxReplicas: { type: 'integer', default: 10 },
+                  name: { type: 'string', maxLength: 5, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'name is immutable' }] },
+                  tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+                  args: { type: 'array', items: { type: 'string' } },
+                  selector: { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-map-type': 'atomic' },
+                  labels: { type: 'object', additionalProperties: { type: 'string' } },
+                  ports: {
+                    type: 'array',
+                    'x-kubernetes-list-type': 'map',
+                    'x-kubernetes-list-map-keys': ['name'],
+                    items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+                  },
+                },
+              },
+              status: { type: 'object', properties: { ready: { type: 'boolean' } } },
+            },
+          },
+        },
+      },
+    ],
+    ...overrides,
+  },
+});
+
+const widget = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec });
+
+describe('API server: custom resource definitions', () => {
+  let server: TestApiServer;
+  let request: ReturnType<typeof client>;
+
+  async function until(what: () => Promise<HttpResponse>, ok: (r: HttpResponse) => boolean): Promise<HttpResponse> {
+    for (let i = 0; i < 200; i++) {
+      const r = await what();
+      if (ok(r)) return r;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('condition not reached ' + JSON.stringify((await what()).json));
+  }
+
+  beforeAll(async () => {
+    server = await startTestApiServer();
+    request = client(server.url);
+  });
+
+  afterAll(() => server.stop());
+
+  it('rejects an invalid CRD with one cause per field, as Kubernetes', async () => {
+    const bad = crd({ group: 'example', scope: 'Galaxy', versions: [{ name: 'v1', served: true, storage: false }] });
+    (bad.metadata as { name: string }).name = 'gadgets.example';
+    const res = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: bad });
+    expect(res.status).toBe(422);
+    expect(res.json.reason).toBe('Invalid');
+    const causes = res.json.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
+    expect(causes).toEqual(
+      expect.arrayContaining([
+        'metadata.name: Invalid value: "gadgets.example": must be spec.names.plural+"."+spec.group',
+        'spec.group: Invalid value: "example": should be a domain with at least one dot',
+        'spec.scope: Unsupported value: "Galaxy": supported values: "Cluster", "Namespaced"',
+        'spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required',
+      ]),
+    );
+    expect(causes.some((c: string) => c.startsWith('spec.versions: Invalid value:') && c.endsWith('must have exactly one version marked as storage version'))).toBe(true);
+  });
+
+  it('rejects a non-structural schema and a rule that does not compile', async () => {
+    const bad = crd();
+    const schema = (bad.spec.versions as { schema: { openAPIV3Schema: { properties: Record<string, unknown> } } }[])[0].schema.openAPIV3Schema;
+    schema.properties.extra = { properties: { a: { type: 'string' } } };
+    schema.properties.rule = { type: 'string', 'x-kubernetes-validations': [{ rule: 'self.size() >' }] };
+    const res = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: bad });
+    expect(res.status).toBe(422);
+    expect(res.json.message).toContain('spec.versions[0].schema.openAPIV3Schema.properties[extra].type: Required value: must not be empty for specified object fields');
+  });
+
+  it('establishes a CRD and serves its resources', async () => {
+    const created = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd() });
+    expect(created.status).toBe(201);
+    expect(created.json.apiVersion).toBe('apiextensions.k8s.io/v1');
+    expect(created.json.spec.names).toMatchObject({ singular: 'widget', listKind: 'WidgetList' });
+    expect(created.json.status.storedVersions).toEqual(['v1']);
+
+    const established = await until(
+      () => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com'),
+      (r) => r.json?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True'),
+    );
+    expect(established.json.status.acceptedNames).toMatchObject({ plural: 'widgets', kind: 'Widget' });
+    expect(established.json.status.conditions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' }),
+        expect.objectContaining({ type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }),
+      ]),
+    );
+
+    const discovery = await until(() => request('GET', '/apis/example.com/v1'), (r) => r.status === 200);
+    expect(discovery.json.resources).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wd'], categories: ['all'] }),
+        expect.objectContaining({ name: 'widgets/status' }),
+      ]),
+    );
+    const aggregated = await request('GET', '/apis', { headers: { accept: 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList' } });
+    const group = aggregated.json.items.find((g: { metadata: { name: string } }) => g.metadata.name === 'example.com');
+    expect(group.versions[0].resources[0]).toMatchObject({
+      resource: 'widgets',
+      responseKind: { group: 'example.com', version: 'v1', kind: 'Widget' },
+      scope: 'Namespaced',
+      singularResource: 'widget',
+      shortNames: ['wd'],
+      categories: ['all'],
+    });
+    expect(aggregated.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).toContain('apiextensions.k8s.io');
+    const openapi = await request('GET', '/openapi/v3/apis/example.com/v1');
+    expect(openapi.status).toBe(200);
+    expect(JSON.stringify(openapi.json)).toContain('replicas');
+  });
+
+  it('reports a name conflict with another CRD of the group instead of establishing', async () => {
+    const clash = crd({ names: { plural: 'gizmos', kind: 'Widget' } });
+    (clash.metadata as { name: string }).name = 'gizmos.example.com';
+    expect((await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: clash })).status).toBe(201);
+    const rejected = await until(
+      () => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com'),
+      (r) => r.json?.status?.conditions?.some((c: { type: string }) => c.type === 'NamesAccepted'),
+    );
+    expect(rejected.json.status.conditions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'NamesAccepted', status: 'False', reason: 'KindConflict', message: '"Widget" is already in use' }),
+        expect.objectContaining({ type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' }),
+      ]),
+    );
+    expect((await request('GET', '/apis/example.com/v1/namespaces/default/gizmos')).status).toBe(404);
+    await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com');
+    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com'), (r) => r.status === 404);
+  });
+
+  it('accepts names once the CRD holding them is gone', async () => {
+    const first = crd({ group: 'other.example.com', names: { plural: 'tools', kind: 'Tool' } });
+    (first.metadata as { name: string }).name = 'tools.other.example.com';
+    const second = crd({ group: 'other.example.com', names: { plural: 'utensils', kind: 'Tool' } });
+    (second.metadata as { name: string }).name = 'utensils.other.example.com';
+    const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const condition = (r: HttpResponse, type: string) => r.json?.status?.conditions?.find((c: { type: string }) => c.type === type);
+    await request('POST', crdPath, { body: first });
+    await until(() => request('GET', `${crdPath}/tools.other.example.com`), (r) => condition(r, 'Established')?.status === 'True');
+    await request('POST', crdPath, { body: second });
+    await until(() => request('GET', `${crdPath}/utensils.other.example.com`), (r) => condition(r, 'NamesAccepted')?.status === 'False');
+    await request('DELETE', `${crdPath}/tools.other.example.com`);
+    const accepted = await until(() => request('GET', `${crdPath}/utensils.other.example.com`), (r) => condition(r, 'Established')?.status === 'True');
+    expect(condition(accepted, 'NamesAccepted')).toMatchObject({ status: 'True', reason: 'NoConflicts' });
+    await request('DELETE', `${crdPath}/utensils.other.example.com`);
+  });
+
+  it('warns on every request to a deprecated version', async () => {
+    const old = crd({ names: { plural: 'relics', kind: 'Relic' } });
+    (old.metadata as { name: string }).name = 'relics.example.com';
+    const version = (old.spec.versions as Record<string, unknown>[])[0];
+    version.deprecated = true;
+    expect((await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: old })).status).toBe(201);
+    const list = await until(() => request('GET', '/apis/example.com/v1/namespaces/default/relics'), (r) => r.status === 200);
+    expect(list.headers.get('warning')).toBe('299 - "example.com/v1 Relic is deprecated"');
+    await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/relics.example.com');
+    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/relics.example.com'), (r) => r.status === 404);
+  });
+
+  it('defaults, prunes and validates custom resources', async () => {
+    const created = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w1', { size: 'small', unknown: 1 }) });
+    expect(created.status).toBe(201);
+    expect(created.json.spec).toEqual({ size: 'small', replicas: 1, maxReplicas: 10 });
+    expect(created.json.metadata.generation).toBe(1);
+
+    const strict = await request('POST', '/apis/example.com/v1/namespaces/default/widgets?fieldValidation=Strict', { body: widget('w2', { size: 'small', foo: 1 }) });
+    expect(strict.status).toBe(400);
+    expect(strict.json.message).toContain('unknown field "spec.foo"');
+    const warned = await request('POST', '/apis/example.com/v1/namespaces/default/widgets?fieldValidation=Warn', { body: widget('w2', { size: 'small', foo: 1 }) });
+    expect(warned.status).toBe(201);
+    expect(warned.headers.get('warning')).toBe('299 - "unknown field \\"spec.foo\\""');
+    expect(warned.json.spec.foo).toBeUndefined();
+
+    const invalid = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w3', { size: 'medium', replicas: 'x', name: 'toolongname' }) });
+    expect(invalid.status).toBe(422);
+    const causes = invalid.json.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
+    expect(causes).toEqual([
+      'spec.size: Unsupported value: "medium": supported values: "small", "large"',
+      'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+      'spec.name: Too long: may not be longer than 5',
+    ]);
+
+    const longName = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('a-rather-long-name', { size: 'large' }) });
+    expect(longName.status).toBe(422);
+    expect(longName.json.message).toBe('Widget.example.com "a-rather-long-name" is invalid: metadata.name: Too long: may not be longer than 12');
+
+    const root = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('forbidden', { size: 'large' }) });
+    expect(root.status).toBe(422);
+    expect(root.json.message).toBe('Widget.example.com "forbidden" is invalid: <nil>: Invalid value: "object": that name is forbidden');
+
+    const rule = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w4', { size: 'large', replicas: 20, maxReplicas: 5 }) });
+    expect(rule.status).toBe(422);
+    expect(rule.json.message).toBe('Widget.example.com "w4" is invalid: spec.replicas: Invalid value: "object": replicas must not exceed maxReplicas');
+  });
+
+  it('runs transition rules on update and bumps generation on spec changes only', async () => {
+    await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w5', { size: 'small', name: 'abc' }) });
+    const renamed = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/w5', {
+      body: { spec: { name: 'xyz' } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(renamed.status).toBe(422);
+    expect(renamed.json.message).toContain('spec.name: Invalid value: "string": name is immutable');
+
+    const status = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/w5/status', {
+      body: { status: { ready: true } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(status.status).toBe(200);
+    expect(status.json.status).toEqual({ ready: true });
+    expect(status.json.metadata.generation).toBe(1);
+
+    const scaled = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/w5', {
+      body: { spec: { replicas: 3 } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(scaled.status).toBe(200);
+    expect(scaled.json.metadata.generation).toBe(2);
+  });
+
+  it('serves cluster-scoped custom resources and follows CRD updates', async () => {
+    const cluster = crd({ scope: 'Cluster', names: { plural: 'realms', kind: 'Realm' } });
+    (cluster.metadata as { name: string }).name = 'realms.example.com';
+    const created = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: cluster });
+    expect(created.status).toBe(201);
+    await until(() => request('GET', '/apis/example.com/v1/realms'), (r) => r.status === 200);
+    const realm = await request('POST', '/apis/example.com/v1/realms', { body: { apiVersion: 'example.com/v1', kind: 'Realm', metadata: { name: 'r1' }, spec: { size: 'small' } } });
+    expect(realm.status).toBe(201);
+    expect(realm.json.metadata.namespace).toBeUndefined();
+    expect((await request('GET', '/apis/example.com/v1/namespaces/default/realms/r1')).status).toBe(404);
+
+    const current = await request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com');
+    const updated = structuredClone(current.json);
+    updated.spec.versions[0].additionalPrinterColumns = [{ name: 'Size', type: 'string', jsonPath: '.spec.size' }];
+    expect((await request('PUT', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com', { body: updated })).status).toBe(200);
+    const table = await until(
+      () => request('GET', '/apis/example.com/v1/realms', { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }),
+      (r) => r.json?.columnDefinitions?.some((c: { name: string }) => c.name === 'Size'),
+    );
+    expect(table.json.rows[0].cells).toEqual(['r1', 'small']);
+
+    const rescoped = structuredClone(updated);
+    rescoped.spec.scope = 'Namespaced';
+    delete rescoped.metadata.resourceVersion;
+    const immutable = await request('PUT', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com', { body: rescoped });
+    expect(immutable.status).toBe(422);
+    expect(immutable.json.message).toContain('spec.scope: Invalid value: "Namespaced": field is immutable');
+    await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com');
+    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com'), (r) => r.status === 404);
+  });
+
+  it('serves every served version of one stored object (conversion None)', async () => {
+    const versioned = crd({ names: { plural: 'engines', kind: 'Engine' } });
+    (versioned.metadata as { name: string }).name = 'engines.example.com';
+    const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { power: { type: 'integer' } } } } } };
+    versioned.spec.versions = [
+      { name: 'v1beta1', served: true, storage: false, schema },
+      { name: 'v1', served: true, storage: true, schema },
+      { name: 'v1alpha1', served: false, storage: false, schema },
+    ] as never;
+    const created = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: versioned });
+    expect(created.status).toBe(201);
+    expect(created.json.status.storedVersions).toEqual(['v1']);
+    await until(() => request('GET', '/apis/example.com/v1beta1/namespaces/default/engines'), (r) => r.status === 200);
+    expect((await request('POST', '/apis/example.com/v1/namespaces/default/engines', { body: { apiVersion: 'example.com/v1', kind: 'Engine', metadata: { name: 'e' }, spec: { power: 3 } } })).status).toBe(201);
+    const old = await request('GET', '/apis/example.com/v1beta1/namespaces/default/engines/e');
+    expect(old.json).toMatchObject({ apiVersion: 'example.com/v1beta1', kind: 'Engine', spec: { power: 3 } });
+    expect((await request('GET', '/apis/example.com/v1alpha1/namespaces/default/engines/e')).status).toBe(404);
+    const group = await request('GET', '/apis/example.com');
+    expect(group.json.preferredVersion).toEqual({ groupVersion: 'example.com/v1', version: 'v1' });
+    await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/engines.example.com');
+    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/engines.example.com'), (r) => r.status === 404);
+  });
+
+  it('bumps generation on any non-metadata change without a status subresource', async () => {
+    const plain = crd({ names: { plural: 'plains', kind: 'Plain' } });
+    (plain.metadata as { name: string }).name = 'plains.example.com';
+    delete (plain.spec.versions as Record<string, unknown>[])[0].subresources;
+    expect((await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: plain })).status).toBe(201);
+    await until(() => request('GET', '/apis/example.com/v1/namespaces/default/plains'), (r) => r.status === 200);
+    const created = await request('POST', '/apis/example.com/v1/namespaces/default/plains', { body: { ...widget('p', { size: 'small' }), kind: 'Plain', status: { ready: false } } });
+    expect(created.status).toBe(201);
+    expect(created.json.status).toEqual({ ready: false });
+    const patched = await request('PATCH', '/apis/example.com/v1/namespaces/default/plains/p', { body: { status: { ready: true } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patched.json.status).toEqual({ ready: true });
+    expect(patched.json.metadata.generation).toBe(2);
+    expect((await request('GET', '/apis/example.com/v1/namespaces/default/plains/p/status')).status).toBe(404);
+    await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/plains.example.com');
+    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/plains.example.com'), (r) => r.status === 404);
+  });
+
+  it('prints additionalPrinterColumns in Table output', async () => {
+    const table = await request('GET', '/apis/example.com/v1/namespaces/default/widgets', { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+    expect(table.status).toBe(200);
+    expect(table.json.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Replicas']);
+    expect(table.json.rows.find((r: { cells: unknown[] }) => r.cells[0] === 'w1').cells).toEqual(['w1', 1]);
+  });
+
+  it('watches custom resources', async () => {
+    const list = await request('GET', '/apis/example.com/v1/namespaces/default/widgets');
+    const watch = await openWatch(server.url, `/apis/example.com/v1/namespaces/default/widgets?watch=true&resourceVersion=${list.json.metadata.resourceVersion}`);
+    try {
+      await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('watched', { size: 'small' }) });
+      await request('DELETE', '/apis/example.com/v1/namespaces/default/widgets/watched');
+      const events = await watch.waitFor(2);
+      expect(events.map((e) => [e.type, e.object.kind, e.object.apiVersion, e.object.metadata.name])).toEqual([
+        ['ADDED', 'Widget', 'example.com/v1', 'watched'],
+        ['DELETED', 'Widget', 'example.com/v1', 'watched'],
+      ]);
+    } finally {
+      watch.close();
+    }
+  });
+
+  it('lists with label and field selectors', async () => {
+    await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: { ...widget('labelled', { size: 'small' }), metadata: { name: 'labelled', labels: { tier: 'a' } } } });
+    const byLabel = await request('GET', '/apis/example.com/v1/namespaces/default/widgets?labelSelector=tier%3Da');
+    expect(byLabel.json.items[0].metadata.labels).toEqual({ tier: 'a' });
+    expect(byLabel.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['labelled']);
+    const byField = await request('GET', '/apis/example.com/v1/widgets?fieldSelector=metadata.name%3Dw1');
+    expect(byField.json.kind).toBe('WidgetList');
+    expect(byField.json.items[0]).toMatchObject({ apiVersion: 'example.com/v1', kind: 'Widget' });
+    expect(byField.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['w1']);
+  });
+
+  it('applies RBAC to custom resources as to any resource', async () => {
+    const denied = await client(server.url, 'alice-token')('GET', '/apis/example.com/v1/namespaces/default/widgets');
+    expect(denied.status).toBe(403);
+    expect(denied.json.message).toBe('widgets.example.com is forbidden: User "alice" cannot list resource "widgets" in API group "example.com" in the namespace "default"');
+  });
+
+  it('serves the scale subresource from the paths the CRD names', async () => {
+    const scalable = crd({
+      names: { plural: 'pools', kind: 'Pool' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: { type: 'object', properties: { replicas: { type: 'integer' } } },
+                status: { type: 'object', properties: { replicas: { type: 'integer' }, selector: { type: 'string' } } },
+              },
+            },
+          },
+        },
+      ],
+    });
+    (scalable.metadata as { name: string }).name = 'pools.example.com';
+    expect((await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: scalable })).status).toBe(201);
+    const resources = await until(() => request('GET', '/apis/example.com/v1'), (r) => r.json?.resources?.some((x: { name: string }) => x.name === 'pools/scale'));
+    expect(resources.json.resources.find((x: { name: string }) => x.name === 'pools/scale')).toMatchObject({ kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] });
+    await request('POST', '/apis/example.com/v1/namespaces/default/pools', { body: { apiVersion: 'example.com/v1', kind: 'Pool', metadata: { name: 'p' }, spec: { replicas: 2 } } });
+    await request('PATCH', '/apis/example.com/v1/namespaces/default/pools/p/status', {
+      body: { status: { replicas: 2, selector: 'app=p' } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+
+    const got = await request('GET', '/apis/example.com/v1/namespaces/default/pools/p/scale');
+    expect(got.status).toBe(200);
+    expect(got.json).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'p', namespace: 'default' }, spec: { replicas: 2 }, status: { replicas: 2, selector: 'app=p' } });
+
+    const patched = await request('PATCH', '/apis/example.com/v1/namespaces/default/pools/p/scale', { body: { spec: { replicas: 5 } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patched.status).toBe(200);
+    expect(patched.json.spec).toEqual({ replicas: 5 });
+    expect((await request('GET', '/apis/example.com/v1/namespaces/default/pools/p')).json.spec.replicas).toBe(5);
+
+    const negative = await request('PUT', '/apis/example.com/v1/namespaces/default/pools/p/scale', { body: { ...got.json, metadata: { name: 'p', namespace: 'default' }, spec: { replicas: -1 } } });
+    expect(negative.status).toBe(422);
+    expect(negative.json.message).toBe('Scale.autoscaling "p" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+
+    const stale = await request('PUT', '/apis/example.com/v1/namespaces/default/pools/p/scale', { body: { ...got.json, spec: { replicas: 1 } } });
+    expect(stale.status).toBe(409);
+    await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/pools.example.com');
+  });
+
+  it('merges by the schema in server-side apply: list-type map by key, other lists atomic, maps granular unless atomic', async () => {
+    const apply = (manager: string, spec: Record<string, unknown>) =>
+      request('PATCH', `/apis/example.com/v1/namespaces/default/widgets/applied?fieldManager=${manager}&force=true`, {
+        raw: JSON.stringify(widget('applied', spec)),
+        headers: { 'content-type': 'application/apply-patch+yaml' },
+      });
+    expect((await apply('alpha', { size: 'small', ports: [{ name: 'a', port: 1 }], args: ['x'], selector: { a: '1' }, labels: { a: '1' } })).status).toBe(201);
+    const second = await apply('beta', { size: 'small', ports: [{ name: 'b', port: 2 }], args: ['y'], selector: { b: '2' }, labels: { b: '2' } });
+    expect(second.status).toBe(200);
+    expect(second.json.spec.ports).toEqual([
+      { name: 'a', port: 1 },
+      { name: 'b', port: 2 },
+    ]);
+    expect(second.json.spec.args).toEqual(['y']);
+    expect(second.json.spec.selector).toEqual({ b: '2' });
+    expect(second.json.spec.labels).toEqual({ a: '1', b: '2' });
+  });
+
+  it('reads the x-platform-* spelling of the schema markers (Document 1) as x-kubernetes-*', async () => {
+    const gadgets = {
+      apiVersion: 'apiextensions.platform.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'gadgets', kind: 'Gadget' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    properties: {
+                      ports: {
+                        type: 'array',
+                        'x-platform-list-type': 'map',
+                        'x-platform-list-map-keys': ['name'],
+                        items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+                      },
+                      extra: { type: 'object', 'x-platform-preserve-unknown-fields': true },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    };
+    const created = await request('POST', '/apis/apiextensions.platform.io/v1/customresourcedefinitions', { body: gadgets });
+    expect(created.status).toBe(201);
+    const ports = created.json.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.ports;
+    expect(ports).toMatchObject({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
+    expect(ports).not.toHaveProperty('x-platform-list-type');
+    await until(() => request('GET', '/apis/example.com/v1/namespaces/default/gadgets'), (r) => r.status === 200);
+    const apply = (manager: string, spec: Record<string, unknown>) =>
+      request('PATCH', `/apis/example.com/v1/namespaces/default/gadgets/g?fieldManager=${manager}`, {
+        raw: JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec }),
+        headers: { 'content-type': 'application/apply-patch+yaml' },
+      });
+    expect((await apply('alpha', { ports: [{ name: 'a', port: 1 }], extra: { kept: { deep: true } } })).status).toBe(201);
+    const second = await apply('beta', { ports: [{ name: 'b', port: 2 }] });
+    expect(second.status).toBe(200);
+    expect(second.json.spec.ports).toEqual([
+      { name: 'a', port: 1 },
+      { name: 'b', port: 2 },
+    ]);
+    expect(second.json.spec.extra).toEqual({ kept: { deep: true } });
+  });
+
+  it('empties a deleted namespace of its custom resources', async () => {
+    await request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'crd-ns' } } });
+    expect((await request('POST', '/apis/example.com/v1/namespaces/crd-ns/widgets', { body: widget('inside', { size: 'small' }) })).status).toBe(201);
+    await request('DELETE', '/api/v1/namespaces/crd-ns');
+    await until(() => request('GET', '/api/v1/namespaces/crd-ns'), (r) => r.status === 404);
+    expect((await request('GET', '/apis/example.com/v1/namespaces/crd-ns/widgets')).json.items).toEqual([]);
+  });
+
+  it('deletes the custom resources with their CRD and stops serving them', async () => {
+    const held = { ...widget('held', { size: 'small' }), metadata: { name: 'held', finalizers: ['example.com/hold'] } };
+    expect((await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: held })).status).toBe(201);
+    const deleted = await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com');
+    expect([200, 202]).toContain(deleted.status);
+    expect(deleted.json.status.conditions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' }),
+      ]),
+    );
+    const inProgress = await until(
+      () => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com'),
+      (r) => r.json?.status?.conditions?.some((c: { reason?: string }) => c.reason === 'InstanceDeletionInProgress'),
+    );
+    expect(inProgress.json.metadata.finalizers).toEqual(['customresourcecleanup.apiextensions.k8s.io']);
+    const refused = await until(() => request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('late', { size: 'small' }) }), (r) => r.status === 405);
+    expect(refused.json).toMatchObject({ reason: 'MethodNotAllowed', message: 'create not allowed while custom resource definition is terminating' });
+    const release = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/held', {
+      body: { metadata: { finalizers: null } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(release.status).toBe(200);
+    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com'), (r) => r.status === 404);
+    const gone = await until(() => request('GET', '/apis/example.com/v1/namespaces/default/widgets'), (r) => r.status === 404);
+    expect(gone.status).toBe(404);
+    const stored = await server.store.list({ prefix: '/registry/example.com/widgets/' });
+    expect(stored.items).toHaveLength(0);
+  });
+});
+
+describe('API servers sharing one storage', () => {
+  it('each serves the custom resources of a CRD another one created', async () => {
+    const first = await startTestApiServer();
+    const second = await startTestApiServer({}, { store: first.store });
+    try {
+      const created = await client(first.url)('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd() });
+      expect(created.status).toBe(201);
+      const request = client(second.url);
+      let listed: HttpResponse | null = null;
+      for (let i = 0; i < 200 && listed?.status !== 200; i++) {
+        listed = await request('GET', '/apis/example.com/v1/namespaces/default/widgets');
+        if (listed.status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(listed?.status).toBe(200);
+      expect(listed?.json.kind).toBe('WidgetList');
+      const made = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('shared', { size: 'large', replicas: 50 }) });
+      expect(made.status).toBe(422);
+      expect(made.json.message).toBe('Widget.example.com "shared" is invalid: spec.replicas: Invalid value: "object": replicas must not exceed maxReplicas');
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+});
