@@ -28,6 +28,22 @@ describe('kubectl against plinth', () => {
 
   afterAll(() => plinth?.stop());
 
+  it('creates access reviews from a file (kubectl validates them after listing CRDs)', async () => {
+    const review = `
+apiVersion: authorization.platform.io/v1
+kind: SelfSubjectAccessReview
+spec:
+  resourceAttributes:
+    verb: get
+    resource: pods
+    namespace: default
+`;
+    const res = await k(['create', '-f', '-', '-o', 'json'], review);
+    expect(res.stderr).toBe('');
+    const created = JSON.parse(res.stdout);
+    expect(created).toMatchObject({ kind: 'SelfSubjectAccessReview', status: { allowed: true } });
+  });
+
   it('lists namespaces with the Table columns', async () => {
     const res = await k(['get', 'namespaces']);
     expect(res.stderr).toBe('');
