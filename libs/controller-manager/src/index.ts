@@ -3,3 +3,4 @@ export { TtlAfterFinishedController, expiresAt, finishedAt } from './ttl-after-f
 export { GarbageCollector } from './garbage-collector';
 export { DaemonSetController } from './daemonset-controller';
 export { JobController } from './job-controller';
+export { ServiceAccountClients, refreshDelay, serviceAccountNamespace, tokenExpirationSeconds } from './service-account-clients';

@@ -1,11 +1,14 @@
 // ControllersHost runs the node simulator (and the controllers) inside the all-in-one process
 // as clients of its own HTTPS API, exactly as separate processes would talk to the gateway.
+// As kube-controller-manager with --use-service-account-credentials, the root credentials only
+// elect the leader and obtain each controller's service-account token; every controller (and
+// the node simulator) then talks to the API as its own service account.
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { controllerEnabled, parseFeatureGates, ServerFlags } from '@plinth/apiserver';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { ApiClient, ClientCredentials, LeaderElector } from '@plinth/client';
-import { DaemonSetController, GarbageCollector, JobController, NodeSimulator, TtlAfterFinishedController } from '@plinth/controller-manager';
+import { DaemonSetController, GarbageCollector, JobController, NodeSimulator, ServiceAccountClients, TtlAfterFinishedController } from '@plinth/controller-manager';
 import { realClock } from '@plinth/machinery';
 import { SERVER_FLAGS } from '../apiserver/api-server.host';
 
@@ -14,6 +17,15 @@ import { SERVER_FLAGS } from '../apiserver/api-server.host';
 // controllerNames are the controllers a controller manager runs, by their Controllers-list names.
 const controllerNames = ['garbagecollector', 'ttl-after-finished', 'daemonset', 'job'] as const;
 
+// serviceAccounts names each controller's service account in kube-system, as Kubernetes does.
+const serviceAccounts: Record<(typeof controllerNames)[number], string> = {
+  garbagecollector: 'generic-garbage-collector',
+  'ttl-after-finished': 'ttl-after-finished-controller',
+  daemonset: 'daemon-set-controller',
+  job: 'job-controller',
+};
+const nodeSimulatorServiceAccount = 'node-simulator';
+
 export const CONTROLLER_CREDENTIALS = Symbol('ControllerCredentials');
 export type ControllerCredentials = () => Promise<ClientCredentials>;
 
@@ -21,6 +33,7 @@ export type ControllerCredentials = () => Promise<ClientCredentials>;
 export class ControllersHost implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('controllers');
   private client: ApiClient | null = null;
+  private identities: ServiceAccountClients | null = null;
   private simulator: NodeSimulator | null = null;
   private controllers: { stop(): Promise<void> }[] = [];
   private elector: LeaderElector | null = null;
@@ -32,10 +45,13 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
 
   async onApplicationBootstrap(): Promise<void> {
     // kube-controller-manager is the field manager Kubernetes records for controller writes.
-    this.client = new ApiClient({ ...(await this.credentials()), userAgent: 'kube-controller-manager/v1.28.0' });
+    const credentials = { ...(await this.credentials()), userAgent: 'kube-controller-manager/v1.28.0' };
     const onError = (err: unknown) => this.logger.warn((err as Error).message);
+    this.client = new ApiClient(credentials);
+    this.identities = new ServiceAccountClients(this.client, credentials, realClock, onError);
     if (this.flags.simulatedNodes > 0) {
-      this.simulator = new NodeSimulator(this.client, realClock, { nodes: this.flags.simulatedNodes, onError });
+      const kubelets = await this.identities.clientFor(nodeSimulatorServiceAccount);
+      this.simulator = new NodeSimulator(kubelets, realClock, { nodes: this.flags.simulatedNodes, onError });
       await this.simulator.start();
       this.logger.log(`node simulator running ${this.flags.simulatedNodes} nodes`);
     }
@@ -55,18 +71,19 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
   }
 
   private async startControllers(onError: (err: unknown) => void): Promise<void> {
-    const client = this.client as ApiClient;
+    const identities = this.identities as ServiceAccountClients;
     this.logger.log('leading: starting controllers');
     // Workers default as Kubernetes' Concurrent*Syncs do.
     const workers = (name: string, fallback: number) => this.flags.controllerWorkers[name] ?? fallback;
-    const gc = new GarbageCollector(client, realClock, workers('garbagecollector', 20), onError);
-    const ttl = new TtlAfterFinishedController(client, realClock, workers('ttl-after-finished', 5), onError);
-    const daemonSets = new DaemonSetController(client, realClock, workers('daemonset', 2), onError);
-    const jobs = new JobController(client, realClock, parseFeatureGates(this.flags.featureGates), workers('job', 5), onError);
-    const all = { garbagecollector: gc, 'ttl-after-finished': ttl, daemonset: daemonSets, job: jobs };
+    const build: Record<(typeof controllerNames)[number], (client: ApiClient) => { start(): Promise<void>; stop(): Promise<void> }> = {
+      garbagecollector: (client) => new GarbageCollector(client, realClock, workers('garbagecollector', 20), onError),
+      'ttl-after-finished': (client) => new TtlAfterFinishedController(client, realClock, workers('ttl-after-finished', 5), onError),
+      daemonset: (client) => new DaemonSetController(client, realClock, workers('daemonset', 2), onError),
+      job: (client) => new JobController(client, realClock, parseFeatureGates(this.flags.featureGates), workers('job', 5), onError),
+    };
     for (const name of controllerNames) {
-      const controller = all[name];
       if (!controllerEnabled(name, this.flags.controllers)) continue;
+      const controller = build[name](await identities.clientFor(serviceAccounts[name]));
       await controller.start();
       this.controllers.push(controller);
       this.logger.log(`${name} controller running`);
@@ -82,6 +99,7 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
     await this.elector?.stop();
     await this.stopControllers();
     await this.simulator?.stop();
+    this.identities?.stop();
     this.client?.close();
   }
 }
