@@ -8,17 +8,18 @@ import { controllerEnabled, parseFeatureGates, ServerFlags } from '@plinth/apise
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { ApiClient, ClientCredentials, LeaderElector } from '@plinth/client';
-import { DaemonSetController, GarbageCollector, JobController, NodeSimulator, ServiceAccountClients, TtlAfterFinishedController } from '@plinth/controller-manager';
+import { DaemonSetController, GarbageCollector, JobController, NamespaceController, NodeSimulator, ServiceAccountClients, TtlAfterFinishedController } from '@plinth/controller-manager';
 import { realClock } from '@plinth/machinery';
 import { SERVER_FLAGS } from '../apiserver/api-server.host';
 
 // CONTROLLER_CREDENTIALS provides how the controllers reach the API: a function resolving to
 // the server and credentials once the API serves (in the all-in-one, after it listens).
 // controllerNames are the controllers a controller manager runs, by their Controllers-list names.
-const controllerNames = ['garbagecollector', 'ttl-after-finished', 'daemonset', 'job'] as const;
+const controllerNames = ['namespace', 'garbagecollector', 'ttl-after-finished', 'daemonset', 'job'] as const;
 
 // serviceAccounts names each controller's service account in kube-system, as Kubernetes does.
 const serviceAccounts: Record<(typeof controllerNames)[number], string> = {
+  namespace: 'namespace-controller',
   garbagecollector: 'generic-garbage-collector',
   'ttl-after-finished': 'ttl-after-finished-controller',
   daemonset: 'daemon-set-controller',
@@ -76,6 +77,7 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
     // Workers default as Kubernetes' Concurrent*Syncs do.
     const workers = (name: string, fallback: number) => this.flags.controllerWorkers[name] ?? fallback;
     const build: Record<(typeof controllerNames)[number], (client: ApiClient) => { start(): Promise<void>; stop(): Promise<void> }> = {
+      namespace: (client) => new NamespaceController(client, realClock, { workers: workers('namespace', 10), onError }),
       garbagecollector: (client) => new GarbageCollector(client, realClock, workers('garbagecollector', 20), onError),
       'ttl-after-finished': (client) => new TtlAfterFinishedController(client, realClock, workers('ttl-after-finished', 5), onError),
       daemonset: (client) => new DaemonSetController(client, realClock, workers('daemonset', 2), onError),
