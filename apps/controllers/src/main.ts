@@ -1,24 +1,29 @@
 // The controller manager: `--kubeconfig FILE` (required) names the API to work against;
-// `--config FILE` reads a PlatformControllerManagerConfiguration document (its Controllers list
-// and Concurrent*Syncs); flags given after it override the file; `--simulated-nodes N` and
-// `--feature-gates` as the all-in-one.
+// `--config FILE` reads a PlatformControllerManagerConfiguration document (its Controllers list,
+// Concurrent*Syncs, MinResyncPeriod and NamespaceSyncPeriod); flags given after it override the
+// file; `--simulated-nodes N` and `--feature-gates` as the all-in-one.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { readFileSync } from 'node:fs';
-import { defaultServerFlags, FlagError, parseServerFlags } from '@plinth/apiserver';
-import { controllerWorkers, loadControllerManagerConfiguration } from '@plinth/config';
+import { defaultServerFlags, FlagError, parseServerFlags, ServerFlags } from '@plinth/apiserver';
+import { controllerWorkers, loadControllerManagerConfiguration, parseDuration } from '@plinth/config';
 import { ControllersModule } from './controllers.module';
 
 async function main(): Promise<void> {
   let argv = process.argv.slice(2);
   const configAt = argv.findIndex((a) => a === '--config' || a.startsWith('--config='));
-  let fromConfig: { controllers?: string[]; controllerWorkers?: Record<string, number> } = {};
+  let fromConfig: Partial<Pick<ServerFlags, 'controllers' | 'controllerWorkers' | 'minResyncPeriodMs' | 'namespaceSyncPeriodMs'>> = {};
   if (configAt >= 0) {
     const path = argv[configAt].includes('=') ? argv[configAt].split('=')[1] : argv[configAt + 1] ?? '';
     argv = argv.filter((_, i) => i !== configAt && !(i === configAt + 1 && !argv[configAt].includes('=')));
     try {
       const config = loadControllerManagerConfiguration(readFileSync(path, 'utf8'));
-      fromConfig = { controllers: config.Generic.Controllers, controllerWorkers: controllerWorkers(config) };
+      fromConfig = {
+        controllers: config.Generic.Controllers,
+        controllerWorkers: controllerWorkers(config),
+        minResyncPeriodMs: parseDuration(config.Generic.MinResyncPeriod),
+        namespaceSyncPeriodMs: parseDuration(config.NamespaceController.NamespaceSyncPeriod),
+      };
     } catch (err) {
       console.error(`Error: ${path}: ${(err as Error).message}`);
       process.exit(2);

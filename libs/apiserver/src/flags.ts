@@ -39,6 +39,11 @@ export interface ServerFlags {
   // controllerWorkers sets each controller's workers (Concurrent*Syncs of the configuration
   // document); a controller not named keeps its default.
   controllerWorkers: Record<string, number>;
+  // minResyncPeriodMs is the configuration document's MinResyncPeriod: informers resync every
+  // random(MinResyncPeriod, 2×MinResyncPeriod).
+  minResyncPeriodMs: number;
+  // namespaceSyncPeriodMs is NamespaceController.NamespaceSyncPeriod.
+  namespaceSyncPeriodMs: number;
 }
 
 export class FlagError extends Error {}
@@ -71,6 +76,8 @@ export const defaultServerFlags: ServerFlags = {
   simulatedNodes: 3,
   controllers: ['*'],
   controllerWorkers: {},
+  minResyncPeriodMs: 12 * 3600 * 1000,
+  namespaceSyncPeriodMs: 5 * 60 * 1000,
 };
 
 type Setter = (flags: ServerFlags, value: string) => void;

@@ -22,6 +22,8 @@ const finalizerEstimateSeconds = 15;
 export interface NamespaceControllerOptions {
   workers?: number;
   deletionGracePeriodMs?: number;
+  // resyncPeriodMs looks at every namespace again each period (NamespaceSyncPeriod; 0: never).
+  resyncPeriodMs?: number;
   onError?: (err: unknown) => void;
 }
 
@@ -65,7 +67,7 @@ export class NamespaceController {
     this.onError = options.onError ?? (() => undefined);
     // The namespace controller's rate limiter caps its back-off at 60 s.
     this.queue = new WorkQueue(clock, 5, 60 * 1000);
-    this.namespaces = new Informer(client, namespacesPath, clock, {}, this.onError);
+    this.namespaces = new Informer(client, namespacesPath, clock, {}, this.onError, options.resyncPeriodMs ?? 0);
     const enqueue = (ns: KubeObject) => {
       if (ns.metadata.deletionTimestamp) this.queue.addAfter(ns.metadata.name ?? '', this.gracePeriodMs);
     };

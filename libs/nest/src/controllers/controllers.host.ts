@@ -7,7 +7,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { controllerEnabled, parseFeatureGates, ServerFlags } from '@plinth/apiserver';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { ApiClient, ClientCredentials, LeaderElector } from '@plinth/client';
+import { ApiClient, ClientCredentials, LeaderElector, resyncPeriod } from '@plinth/client';
 import { DaemonSetController, GarbageCollector, JobController, NamespaceController, NodeSimulator, ServiceAccountClients, TtlAfterFinishedController } from '@plinth/controller-manager';
 import { realClock } from '@plinth/machinery';
 import { SERVER_FLAGS } from '../apiserver/api-server.host';
@@ -76,12 +76,14 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
     this.logger.log('leading: starting controllers');
     // Workers default as Kubernetes' Concurrent*Syncs do.
     const workers = (name: string, fallback: number) => this.flags.controllerWorkers[name] ?? fallback;
+    // Each controller's informers resync every random(MinResyncPeriod, 2×MinResyncPeriod).
+    const resync = resyncPeriod(this.flags.minResyncPeriodMs);
     const build: Record<(typeof controllerNames)[number], (client: ApiClient) => { start(): Promise<void>; stop(): Promise<void> }> = {
-      namespace: (client) => new NamespaceController(client, realClock, { workers: workers('namespace', 10), onError }),
+      namespace: (client) => new NamespaceController(client, realClock, { workers: workers('namespace', 10), resyncPeriodMs: this.flags.namespaceSyncPeriodMs, onError }),
       garbagecollector: (client) => new GarbageCollector(client, realClock, workers('garbagecollector', 20), onError),
-      'ttl-after-finished': (client) => new TtlAfterFinishedController(client, realClock, workers('ttl-after-finished', 5), onError),
-      daemonset: (client) => new DaemonSetController(client, realClock, workers('daemonset', 2), onError),
-      job: (client) => new JobController(client, realClock, parseFeatureGates(this.flags.featureGates), workers('job', 5), onError),
+      'ttl-after-finished': (client) => new TtlAfterFinishedController(client, realClock, workers('ttl-after-finished', 5), onError, resync()),
+      daemonset: (client) => new DaemonSetController(client, realClock, workers('daemonset', 2), onError, resync()),
+      job: (client) => new JobController(client, realClock, parseFeatureGates(this.flags.featureGates), workers('job', 5), onError, resync()),
     };
     for (const name of controllerNames) {
       if (!controllerEnabled(name, this.flags.controllers)) continue;
