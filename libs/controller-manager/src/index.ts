@@ -6,3 +6,4 @@ export { JobController } from './job-controller';
 export { ServiceAccountClients, refreshDelay, serviceAccountNamespace, tokenExpirationSeconds } from './service-account-clients';
 export { NamespaceController, NamespaceControllerOptions, namespaceDeletionGracePeriodMs, namespaceFinalizer } from './namespace-controller';
 export { DiscoveredResource, Discovery, groupDiscoveryFailedMessage, serverPreferredResources } from './discovery';
+export { defaultLeaderMigrationConfiguration, FilterResult, kubeControllerManagerComponent, LeaderMigrationConfig, migrationFilter } from './leader-migration';
