@@ -15,13 +15,16 @@ export const tokenExpirationSeconds = 3600;
 const refreshLeeway = 0.2;
 const retryAfterMs = 1000;
 
-interface TokenRequestStatus {
+interface TokenRequestAnswer {
+  spec: { expirationSeconds: number };
   status: { token: string; expirationTimestamp: string };
 }
 
-// refreshDelay is how long a token issued at issuedAt and expiring at expiresAt stays in use.
-export function refreshDelay(issuedAt: number, expiresAt: number): number {
-  return Math.max(0, (expiresAt - issuedAt) * (1 - refreshLeeway));
+// refreshDelay is how long a token granted for expirationSeconds stays in use. It counts from
+// the lifetime the server granted, not its expirationTimestamp, so that the controller's clock
+// need not agree with the server's.
+export function refreshDelay(expirationSeconds: number): number {
+  return Math.max(0, expirationSeconds * 1000 * (1 - refreshLeeway));
 }
 
 class ServiceAccountToken {
@@ -57,16 +60,15 @@ class ServiceAccountToken {
   }
 
   private async renew(): Promise<void> {
-    const issuedAt = this.clock.now();
     const path = resourcePath({ group: '', version: 'v1', resource: 'serviceaccounts', namespace: serviceAccountNamespace, name: this.name, subresource: 'token' });
-    const answer = await this.root.create<TokenRequestStatus>(path, {
+    const answer = await this.root.create<TokenRequestAnswer>(path, {
       apiVersion: 'authentication.platform.io/v1',
       kind: 'TokenRequest',
       spec: { expirationSeconds: tokenExpirationSeconds },
     });
     this.current = answer.status.token;
     if (this.stopped) return;
-    this.timer = this.clock.setTimeout(() => void this.renewLater(), refreshDelay(issuedAt, Date.parse(answer.status.expirationTimestamp)));
+    this.timer = this.clock.setTimeout(() => void this.renewLater(), refreshDelay(answer.spec.expirationSeconds));
   }
 
   // renewLater renews in the background; a failed renewal keeps the token and tries again soon
