@@ -70,6 +70,25 @@ describe('controller identities in the all-in-one', () => {
     }
   }, 60000);
 
+  it('runs the controller manager itself as system:kube-controller-manager, with no more than its role', async () => {
+    const pki = (name: string) => readFileSync(join(plinth.dataDir, 'pki', name), 'utf8');
+    const root = new ApiClient({ server: plinth.url, caPem: pki('ca.crt'), certPem: pki('controller-manager.crt'), keyPem: pki('controller-manager.key') });
+    try {
+      const review = await root.create<{ status: { userInfo: { username: string; groups: string[] } } }>('/apis/authentication.platform.io/v1/selfsubjectreviews', {
+        apiVersion: 'authentication.platform.io/v1',
+        kind: 'SelfSubjectReview',
+      });
+      expect(review.status.userInfo).toMatchObject({ username: 'system:kube-controller-manager', groups: ['system:authenticated'] });
+      // It holds the leader Lease, and may list anything, but writes nothing of the controllers'.
+      await until(() => existing('/apis/coordination.platform.io/v1/namespaces/kube-system/leases/kube-controller-manager'), (lease) => lease !== null, 'the leader Lease');
+      expect((await root.list(pods)).kind).toBe('PodList');
+      const refused = await root.create(pods, { metadata: { name: 'not-mine' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } }).catch((err: unknown) => err);
+      expect(isStatusError(refused) && refused.code).toBe(403);
+    } finally {
+      root.close();
+    }
+  });
+
   it('records the pods a Job controller creates under the kube-controller-manager field manager', async () => {
     await admin.create(jobs, jobSpec('recorded'));
     const [pod] = await until(() => podsOf('recorded'), (items) => items.length > 0, 'a pod of the Job');

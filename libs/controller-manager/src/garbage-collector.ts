@@ -8,7 +8,7 @@
 import { KubeObject, OwnerReference } from '@plinth/api';
 import { ApiClient, Informer, resourcePath, runWorkers, WorkQueue } from '@plinth/client';
 import { Clock, isStatusError } from '@plinth/machinery';
-import { serverPreferredResources } from './discovery';
+import { groupDiscoveryFailedMessage, serverPreferredResources } from './discovery';
 
 interface Resource {
   group: string;
@@ -66,7 +66,9 @@ export class GarbageCollector {
   }
 
   private async discover(): Promise<Resource[]> {
-    const { resources } = await serverPreferredResources(this.client);
+    // As Kubernetes' garbage collector, work with the groups discovery found.
+    const { resources, failedGroups } = await serverPreferredResources(this.client);
+    if (failedGroups.size > 0) this.onError(new Error(groupDiscoveryFailedMessage(failedGroups)));
     return resources
       .filter((r) => ['list', 'watch', 'delete'].every((v) => r.verbs.includes(v)))
       .map(({ group, version, resource, kind, namespaced }) => ({ group, version, resource, kind, namespaced }));
