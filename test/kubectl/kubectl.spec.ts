@@ -194,7 +194,7 @@ spec: {holderIdentity: me}
   it('deletes a namespace and everything in it', async () => {
     await k(['create', 'namespace', 'kc-doomed']);
     await k(['create', '-n', 'kc-doomed', '-f', '-'], jobYaml('inside'));
-    const deleted = await k(['delete', 'namespace', 'kc-doomed', '--timeout=20s']);
+    const deleted = await k(['delete', 'namespace', 'kc-doomed', '--timeout=60s']);
     expect(deleted.stdout.trim()).toBe('namespace "kc-doomed" deleted');
     const gone = await k(['get', 'namespace', 'kc-doomed']);
     expect(gone.stderr.trim()).toBe('Error from server (NotFound): namespaces "kc-doomed" not found');

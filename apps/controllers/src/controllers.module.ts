@@ -2,16 +2,18 @@
 // simulator as clients of a gateway, reached through a kubeconfig.
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServerFlags } from '@plinth/apiserver';
-import { CONTROLLER_CREDENTIALS, ControllersHost, kubeconfigCredentials, SERVER_FLAGS } from '@plinth/nest';
+import { LeaderMigrationConfig } from '@plinth/controller-manager';
+import { CONTROLLER_CREDENTIALS, ControllersHost, kubeconfigCredentials, LEADER_MIGRATION, SERVER_FLAGS } from '@plinth/nest';
 
 @Module({})
 export class ControllersModule {
-  static forFlags(flags: ServerFlags, kubeconfig: string): DynamicModule {
+  static forFlags(flags: ServerFlags, kubeconfig: string, migration: LeaderMigrationConfig | null = null): DynamicModule {
     return {
       module: ControllersModule,
       providers: [
         { provide: SERVER_FLAGS, useValue: flags },
         { provide: CONTROLLER_CREDENTIALS, useValue: kubeconfigCredentials(kubeconfig) },
+        { provide: LEADER_MIGRATION, useValue: migration },
         ControllersHost,
       ],
     };

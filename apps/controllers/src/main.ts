@@ -1,48 +1,87 @@
 // The controller manager: `--kubeconfig FILE` (required) names the API to work against;
-// `--config FILE` reads a PlatformControllerManagerConfiguration document (its Controllers list
-// and Concurrent*Syncs); flags given after it override the file; `--simulated-nodes N` and
-// `--feature-gates` as the all-in-one.
+// `--config FILE` reads a PlatformControllerManagerConfiguration document (its Controllers list,
+// Concurrent*Syncs, MinResyncPeriod, NamespaceSyncPeriod and leader migration); flags given
+// after it override the file; `--enable-leader-migration` and `--leader-migration-config FILE`
+// as kube-controller-manager's (enabled without a file: the default migration configuration);
+// `--simulated-nodes N` and `--feature-gates` as the all-in-one.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { withMetrics, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
 import { readFileSync } from 'node:fs';
-import { defaultServerFlags, FlagError, parseServerFlags } from '@plinth/apiserver';
-import { controllerWorkers, loadControllerManagerConfiguration } from '@plinth/config';
+import { defaultServerFlags, FlagError, parseServerFlags, ServerFlags } from '@plinth/apiserver';
+import { controllerWorkers, loadControllerManagerConfiguration, loadLeaderMigrationConfiguration, parseDuration } from '@plinth/config';
+import { defaultLeaderMigrationConfiguration, LeaderMigrationConfig } from '@plinth/controller-manager';
 import { ControllersModule } from './controllers.module';
 
+// takeFlag removes `--name value`, `--name=value` (or a bare `--name` for a boolean flag) from
+// argv and returns its value, or undefined when absent.
+function takeFlag(argv: string[], name: string, boolean = false): string | undefined {
+  const at = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (at < 0) return undefined;
+  const inline = argv[at].includes('=');
+  const value = inline ? argv[at].slice(argv[at].indexOf('=') + 1) : boolean ? 'true' : argv[at + 1] ?? '';
+  argv.splice(at, inline || boolean ? 1 : 2);
+  return value;
+}
+
+function fail(message: string): never {
+  console.error(`Error: ${message}`);
+  process.exit(2);
+}
+
 async function main(): Promise<void> {
-  let argv = process.argv.slice(2);
-  const configAt = argv.findIndex((a) => a === '--config' || a.startsWith('--config='));
-  let fromConfig: { controllers?: string[]; controllerWorkers?: Record<string, number> } = {};
-  if (configAt >= 0) {
-    const path = argv[configAt].includes('=') ? argv[configAt].split('=')[1] : argv[configAt + 1] ?? '';
-    argv = argv.filter((_, i) => i !== configAt && !(i === configAt + 1 && !argv[configAt].includes('=')));
+  const argv = process.argv.slice(2);
+  let fromConfig: Partial<Pick<ServerFlags, 'controllers' | 'controllerWorkers' | 'minResyncPeriodMs' | 'namespaceSyncPeriodMs'>> = {};
+  let migrationEnabled = false;
+  let migration: LeaderMigrationConfig | null = null;
+  const configPath = takeFlag(argv, 'config');
+  if (configPath !== undefined) {
     try {
-      const config = loadControllerManagerConfiguration(readFileSync(path, 'utf8'));
-      fromConfig = { controllers: config.Generic.Controllers, controllerWorkers: controllerWorkers(config) };
+      const config = loadControllerManagerConfiguration(readFileSync(configPath, 'utf8'));
+      fromConfig = {
+        controllers: config.Generic.Controllers,
+        controllerWorkers: controllerWorkers(config),
+        minResyncPeriodMs: parseDuration(config.Generic.MinResyncPeriod),
+        namespaceSyncPeriodMs: parseDuration(config.NamespaceController.NamespaceSyncPeriod),
+      };
+      migrationEnabled = config.Generic.LeaderMigrationEnabled;
+      migration = config.Generic.LeaderMigration;
     } catch (err) {
-      console.error(`Error: ${path}: ${(err as Error).message}`);
-      process.exit(2);
+      fail(`${configPath}: ${(err as Error).message}`);
     }
   }
-  const at = argv.findIndex((a) => a === '--kubeconfig' || a.startsWith('--kubeconfig='));
-  const kubeconfig = at < 0 ? '' : argv[at].includes('=') ? argv[at].split('=')[1] : argv[at + 1] ?? '';
-  const rest = at < 0 ? argv : argv.filter((_, i) => i !== at && !(i === at + 1 && !argv[at].includes('=')));
+  const enable = takeFlag(argv, 'enable-leader-migration', true);
+  const migrationPath = takeFlag(argv, 'leader-migration-config');
+  if (enable !== undefined) {
+    if (enable !== 'true' && enable !== 'false') fail(`invalid argument "${enable}" for "--enable-leader-migration" flag: must be true or false`);
+    migrationEnabled = enable === 'true';
+    // As LeaderMigrationOptions.ApplyTo: the flag brings the default configuration unless a file is named.
+    if (migrationEnabled && migrationPath === undefined) migration = defaultLeaderMigrationConfiguration();
+  }
+  if (migrationPath !== undefined) {
+    try {
+      migration = loadLeaderMigrationConfiguration(readFileSync(migrationPath, 'utf8'));
+    } catch (err) {
+      fail(`${migrationPath}: ${(err as Error).message}`);
+    }
+  }
+  const kubeconfig = takeFlag(argv, 'kubeconfig') ?? '';
   let flags;
   try {
     if (!kubeconfig) throw new FlagError('--kubeconfig is required');
-    flags = parseServerFlags(rest, { ...defaultServerFlags, ...fromConfig });
+    flags = parseServerFlags(argv, { ...defaultServerFlags, ...fromConfig });
   } catch (err) {
-    if (err instanceof FlagError) {
-      console.error(`Error: ${err.message}`);
-      process.exit(2);
-    }
+    if (err instanceof FlagError) fail(err.message);
     throw err;
   }
-  const app = await NestFactory.createApplicationContext(withMetrics(withTracing(ControllersModule.forFlags(flags, kubeconfig), startTracing('plinth-controllers')), flags.metricsBindAddress), { logger: ['log', 'warn', 'error'] });
+  const module = ControllersModule.forFlags(flags, kubeconfig, migrationEnabled ? migration : null);
+  const app = await NestFactory.createApplicationContext(withMetrics(withTracing(module, startTracing('plinth-controllers')), flags.metricsBindAddress), { logger: ['log', 'warn', 'error'] });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+  // The process runs until signalled, even while a standby instance has no connection open
+  // (the clock's timers do not hold the process).
+  setInterval(() => undefined, 1 << 30);
 }
 
 main().catch((err: unknown) => {

@@ -42,6 +42,11 @@ export interface ServerFlags {
   // metricsBindAddress (host:port) is where the controller manager serves /metrics over plain
   // HTTP; empty: not served. The API server serves /metrics on its secure port regardless.
   metricsBindAddress: string;
+  // minResyncPeriodMs is the configuration document's MinResyncPeriod: informers resync every
+  // random(MinResyncPeriod, 2×MinResyncPeriod).
+  minResyncPeriodMs: number;
+  // namespaceSyncPeriodMs is NamespaceController.NamespaceSyncPeriod.
+  namespaceSyncPeriodMs: number;
 }
 
 export class FlagError extends Error {}
@@ -75,6 +80,8 @@ export const defaultServerFlags: ServerFlags = {
   controllers: ['*'],
   controllerWorkers: {},
   metricsBindAddress: '',
+  minResyncPeriodMs: 12 * 3600 * 1000,
+  namespaceSyncPeriodMs: 5 * 60 * 1000,
 };
 
 type Setter = (flags: ServerFlags, value: string) => void;

@@ -10,6 +10,5 @@ export { ensureClusterPki, adminKubeconfig, ClusterPki, KeyPairPem } from './pki
 export { parseServerFlags, defaultServerFlags, ServerFlags, FlagError, controllerEnabled } from './flags';
 export { parseFeatureGates, defaultFeatureGates, FeatureGateError } from './feature-gates';
 export { openApiRoutes } from './openapi';
-export { NamespaceFinalizer } from './namespace-finalizer';
 export { Authorizer, Authenticator, AuthenticationOutcome } from './auth/ports';
 export { authenticationConfig, serviceAccountTokenSigning, defaultServiceAccountIssuer } from './auth/config';

@@ -1,6 +1,8 @@
-// The all-in-one's PKI: a cluster CA, a serving certificate for the API server and an admin
-// client certificate (group system:masters), created on first start under <dataDir>/pki and
-// reused after; and the admin kubeconfig that points kubectl at the server.
+// The all-in-one's PKI: a cluster CA, a serving certificate for the API server, an admin
+// client certificate (group system:masters) and the controller manager's client certificate
+// (user system:kube-controller-manager, as kubeadm's controller-manager.conf), created on first
+// start under <dataDir>/pki and reused after; and the admin kubeconfig that points kubectl at
+// the server.
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +17,7 @@ export interface ClusterPki {
   ca: KeyPairPem;
   server: KeyPairPem;
   admin: KeyPairPem;
+  controllerManager: KeyPairPem;
   // files are the paths of the CA certificate and the service-account signing key.
   files: { ca: string; serviceAccountKey: string };
 }
@@ -105,11 +108,16 @@ export function ensureClusterPki(dataDir: string, serverNames: { dns: string[]; 
     admin = issue({ commonName: 'plinth-admin', organizations: ['system:masters'], client: true }, caIssuer).pem;
     writePair(dir, 'admin', admin);
   }
+  let controllerManager = readPair(dir, 'controller-manager');
+  if (!controllerManager) {
+    controllerManager = issue({ commonName: 'system:kube-controller-manager', client: true }, caIssuer).pem;
+    writePair(dir, 'controller-manager', controllerManager);
+  }
   const serviceAccountKey = join(dir, 'sa.key');
   if (!existsSync(serviceAccountKey)) {
     writeFileSync(serviceAccountKey, newKey().privatePem, { mode: 0o600 });
   }
-  return { ca, server, admin, files: { ca: join(dir, 'ca.crt'), serviceAccountKey } };
+  return { ca, server, admin, controllerManager, files: { ca: join(dir, 'ca.crt'), serviceAccountKey } };
 }
 
 export function adminKubeconfig(server: string, clusterPki: ClusterPki): string {

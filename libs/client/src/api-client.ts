@@ -1,8 +1,10 @@
-// ApiClient talks to the Plinth API over HTTPS, as client-go's REST client does for
-// controllers and kubelets: JSON requests with a client certificate or a bearer token, Status
-// errors back as StatusError, and watch streams of newline-delimited events.
-import { Agent, request, RequestOptions } from 'node:https';
-import { IncomingMessage } from 'node:http';
+// ApiClient talks to the Plinth API over HTTPS (or plain HTTP for an http:// server, as test
+// servers are), as client-go's REST client does for controllers and kubelets: JSON requests
+// with a client certificate or a bearer token, Status errors back as StatusError, and watch
+// streams of newline-delimited events.
+import * as https from 'node:https';
+import * as http from 'node:http';
+import { IncomingMessage, RequestOptions } from 'node:http';
 import { KubeList, KubeObject } from '@plinth/api';
 import { internalError, Status, StatusError } from '@plinth/machinery';
 
@@ -11,7 +13,9 @@ export interface ClientCredentials {
   caPem: string;
   certPem?: string;
   keyPem?: string;
-  token?: string;
+  // token is a bearer token, or a function giving the current one for tokens that are
+  // refreshed (a service account's, from the TokenRequest API).
+  token?: string | (() => string);
   userAgent?: string;
 }
 
@@ -47,13 +51,16 @@ export function setRequestInstrumentation(value: RequestInstrumentation | null):
 }
 
 export class ApiClient {
-  private readonly agent: Agent;
+  private readonly agent: http.Agent;
   private readonly url: URL;
+  private readonly request: typeof http.request;
 
   constructor(private readonly credentials: ClientCredentials) {
     this.url = new URL(credentials.server);
     // No socket limit: every watch holds a connection for its whole life.
-    this.agent = new Agent({ keepAlive: true, ca: credentials.caPem, cert: credentials.certPem, key: credentials.keyPem });
+    const secure = this.url.protocol === 'https:';
+    this.agent = secure ? new https.Agent({ keepAlive: true, ca: credentials.caPem, cert: credentials.certPem, key: credentials.keyPem }) : new http.Agent({ keepAlive: true });
+    this.request = secure ? https.request : http.request;
   }
 
   get<T = KubeObject>(path: string, query: Record<string, string> = {}): Promise<T> {
@@ -82,9 +89,9 @@ export class ApiClient {
 
   // watch streams events of a collection from resourceVersion; onEvent runs for each line.
   watch(path: string, query: Record<string, string>, onEvent: (event: WatchEvent) => void): WatchStream {
-    let req: ReturnType<typeof request> | null = null;
+    let req: http.ClientRequest | null = null;
     const done = new Promise<void>((resolve, reject) => {
-      req = request(this.options('GET', path, { ...query, watch: '1' }), (res) => {
+      req = this.request(this.options('GET', path, { ...query, watch: '1' }), (res) => {
         if ((res.statusCode ?? 500) >= 300) {
           readAll(res).then((text) => reject(statusErrorOf(res.statusCode ?? 500, text)), reject);
           return;
@@ -117,12 +124,13 @@ export class ApiClient {
   private options(method: string, path: string, query: Record<string, string>, contentType?: string, contentLength?: number): RequestOptions {
     const search = new URLSearchParams(query).toString();
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.credentials.userAgent ?? 'plinth-client' };
-    if (this.credentials.token) headers.authorization = `Bearer ${this.credentials.token}`;
+    const token = typeof this.credentials.token === 'function' ? this.credentials.token() : this.credentials.token;
+    if (token) headers.authorization = `Bearer ${token}`;
     if (contentType) headers['content-type'] = contentType;
     if (contentLength !== undefined) headers['content-length'] = String(contentLength);
     return {
       host: this.url.hostname,
-      port: this.url.port || 443,
+      port: this.url.port || (this.url.protocol === 'https:' ? 443 : 80),
       method,
       path: search ? `${path}?${search}` : path,
       agent: this.agent,
@@ -140,7 +148,7 @@ export class ApiClient {
     return new Promise<T>((resolve, reject) => {
       const options = this.options(method, path, query, data ? contentType : undefined, data ? Buffer.byteLength(data) : undefined);
       Object.assign(options.headers as Record<string, string>, headers);
-      const req = request(options, (res) => {
+      const req = this.request(options, (res) => {
         readAll(res).then((text) => {
           const code = res.statusCode ?? 500;
           if (code >= 300) reject(statusErrorOf(code, text));

@@ -2,3 +2,4 @@ export { ApiClient, ClientCredentials, WatchEvent, WatchStream, PatchType, Reque
 export { Informer, InformerHandlers, objectKey } from './informer';
 export { WorkQueue, WorkQueueOptions, runWorkers, setWorkQueueMetricsProvider } from './work-queue';
 export { LeaderElector, LeaderElectionOptions } from './leader-election';
+export { resyncPeriod } from './resync';

@@ -1,8 +1,10 @@
 // Informer keeps a local copy of a collection through the API: a list, then a watch from the
 // list's resourceVersion with bookmarks, re-watching when the server ends the stream and
-// relisting after 410 Expired, as client-go's reflector does. Handlers hear of every change.
+// relisting after 410 Expired, as client-go's reflector does. Handlers hear of every change, and
+// with a resync period of every cached object again (an update from an object to itself) each
+// time the period passes, as a shared informer's resync does.
 import { KubeObject } from '@plinth/api';
-import { Clock, isStatusError } from '@plinth/machinery';
+import { Clock, isStatusError, Timer } from '@plinth/machinery';
 import { ApiClient, WatchEvent, WatchStream } from './api-client';
 
 export interface InformerHandlers {
@@ -25,13 +27,16 @@ export class Informer {
   private synced = false;
   private syncWaiters: (() => void)[] = [];
   private resourceVersion = '';
+  private resyncTimer: Timer | null = null;
 
+  // resyncPeriodMs 0 never resyncs.
   constructor(
     private readonly client: ApiClient,
     private readonly path: string,
     private readonly clock: Clock,
     private readonly query: Record<string, string> = {},
     private readonly onError: (err: unknown) => void = () => undefined,
+    private readonly resyncPeriodMs = 0,
   ) {}
 
   addHandlers(handlers: InformerHandlers): void {
@@ -44,6 +49,7 @@ export class Informer {
 
   stop(): void {
     this.stopped = true;
+    this.resyncTimer?.cancel();
     this.stream?.close();
   }
 
@@ -98,7 +104,16 @@ export class Informer {
     if (!this.synced) {
       this.synced = true;
       for (const resolve of this.syncWaiters.splice(0)) resolve();
+      this.scheduleResync();
     }
+  }
+
+  private scheduleResync(): void {
+    if (this.resyncPeriodMs <= 0 || this.stopped) return;
+    this.resyncTimer = this.clock.setTimeout(() => {
+      for (const object of this.objects.values()) this.emit((h) => h.onUpdate?.(object, object));
+      this.scheduleResync();
+    }, this.resyncPeriodMs);
   }
 
   private async watchOnce(): Promise<void> {

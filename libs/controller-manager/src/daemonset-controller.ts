@@ -34,8 +34,10 @@ export class DaemonSetController {
     private readonly clock: Clock,
     private readonly workers = 2,
     private readonly onError: (err: unknown) => void = () => undefined,
+    // resyncPeriodMs re-delivers every DaemonSet each period (0: never).
+    resyncPeriodMs = 0,
   ) {
-    this.daemonSets = new Informer(client, paths.daemonsets, clock, {}, onError);
+    this.daemonSets = new Informer(client, paths.daemonsets, clock, {}, onError, resyncPeriodMs);
     this.pods = new Informer(client, paths.pods, clock, {}, onError);
     this.nodes = new Informer(client, paths.nodes, clock, {}, onError);
     this.revisions = new Informer(client, paths.revisions, clock, {}, onError);

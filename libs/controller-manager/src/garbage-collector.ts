@@ -8,6 +8,7 @@
 import { KubeObject, OwnerReference } from '@plinth/api';
 import { ApiClient, Informer, resourcePath, runWorkers, WorkQueue } from '@plinth/client';
 import { Clock, isStatusError } from '@plinth/machinery';
+import { groupDiscoveryFailedMessage, serverPreferredResources } from './discovery';
 
 interface Resource {
   group: string;
@@ -20,11 +21,6 @@ interface Resource {
 interface Node {
   object: KubeObject;
   resource: Resource;
-}
-
-interface ApiResourceList {
-  groupVersion: string;
-  resources: { name: string; kind: string; namespaced: boolean; verbs: string[] }[];
 }
 
 const foregroundDeletion = 'foregroundDeletion';
@@ -70,18 +66,12 @@ export class GarbageCollector {
   }
 
   private async discover(): Promise<Resource[]> {
-    const lists: ApiResourceList[] = [await this.client.get<ApiResourceList>('/api/v1')];
-    const groups = await this.client.get<{ groups: { preferredVersion: { groupVersion: string } }[] }>('/apis');
-    for (const group of groups.groups) lists.push(await this.client.get<ApiResourceList>(`/apis/${group.preferredVersion.groupVersion}`));
-    const resources: Resource[] = [];
-    for (const list of lists) {
-      const [group, version] = list.groupVersion.includes('/') ? list.groupVersion.split('/') : ['', list.groupVersion];
-      for (const r of list.resources) {
-        if (r.name.includes('/') || !['list', 'watch', 'delete'].every((v) => r.verbs.includes(v))) continue;
-        resources.push({ group, version, resource: r.name, kind: r.kind, namespaced: r.namespaced });
-      }
-    }
-    return resources;
+    // As Kubernetes' garbage collector, work with the groups discovery found.
+    const { resources, failedGroups } = await serverPreferredResources(this.client);
+    if (failedGroups.size > 0) this.onError(new Error(groupDiscoveryFailedMessage(failedGroups)));
+    return resources
+      .filter((r) => ['list', 'watch', 'delete'].every((v) => r.verbs.includes(v)))
+      .map(({ group, version, resource, kind, namespaced }) => ({ group, version, resource, kind, namespaced }));
   }
 
   private observe(object: KubeObject, resource: Resource): void {

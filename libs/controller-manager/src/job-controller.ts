@@ -7,8 +7,6 @@ import { ApiClient, Informer, objectKey, resourcePath, runWorkers, WorkQueue } f
 import { BackoffRecord, Job, JobPod, JobTrackingFinalizer, syncJob } from '@plinth/controllers';
 import { Clock, isStatusError } from '@plinth/machinery';
 
-
-
 interface Expectations {
   adds: number;
   deletes: Set<string>;
@@ -28,8 +26,10 @@ export class JobController {
     private readonly featureGates: ReadonlyMap<string, boolean>,
     private readonly workers = 5,
     private readonly onError: (err: unknown) => void = () => undefined,
+    // resyncPeriodMs re-delivers every Job each period (0: never).
+    resyncPeriodMs = 0,
   ) {
-    this.jobs = new Informer(client, resourcePath({ group: 'batch', version: 'v1', resource: 'jobs' }), clock, {}, onError);
+    this.jobs = new Informer(client, resourcePath({ group: 'batch', version: 'v1', resource: 'jobs' }), clock, {}, onError, resyncPeriodMs);
     this.pods = new Informer(client, resourcePath({ group: '', version: 'v1', resource: 'pods' }), clock, {}, onError);
     this.queue = new WorkQueue(clock, { name: 'job' });
     this.jobs.addHandlers({ onAdd: (o) => this.queue.add(objectKey(o)), onUpdate: (o) => this.queue.add(objectKey(o)), onDelete: (o) => this.forget(objectKey(o)) });

@@ -42,8 +42,10 @@ export class TtlAfterFinishedController {
     private readonly clock: Clock,
     private readonly workers = 5,
     private readonly onError: (err: unknown) => void = () => undefined,
+    // resyncPeriodMs re-delivers every Job each period (0: never).
+    resyncPeriodMs = 0,
   ) {
-    this.jobs = new Informer(client, jobsPath, clock, {}, onError);
+    this.jobs = new Informer(client, jobsPath, clock, {}, onError, resyncPeriodMs);
     this.queue = new WorkQueue(clock, { name: 'ttl_jobs_to_delete' });
     const enqueue = (job: KubeObject) => {
       if (expiresAt(job) !== null) this.queue.add(objectKey(job));

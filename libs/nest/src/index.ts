@@ -1,6 +1,6 @@
 export { OBJECT_STORE } from './storage/object-store.token';
 export { ApiServerHost, SERVER_FLAGS } from './apiserver/api-server.host';
-export { ControllersHost, CONTROLLER_CREDENTIALS, ControllerCredentials } from './controllers/controllers.host';
+export { ControllersHost, CONTROLLER_CREDENTIALS, ControllerCredentials, LEADER_MIGRATION } from './controllers/controllers.host';
 export { inProcessCredentials } from './controllers/in-process-credentials';
 export { kubeconfigCredentials } from './controllers/kubeconfig-credentials';
 export { withTracing } from './telemetry/tracing.module';

@@ -34,6 +34,8 @@ describe('bootstrap objects', () => {
       'system:aggregate-to-edit',
       'system:aggregate-to-view',
       'system:node',
+      'system:kube-controller-manager',
+      'system:node-simulator',
       'system:controller:clusterrole-aggregation-controller',
       'system:controller:daemon-set-controller',
       'system:controller:generic-garbage-collector',
@@ -67,6 +69,8 @@ describe('bootstrap objects', () => {
       { kind: 'Group', apiGroup: 'rbac.authorization.platform.io', name: 'system:unauthenticated' },
     ]);
     expect(subjects['system:node']).toEqual([{ kind: 'Group', apiGroup: 'rbac.authorization.platform.io', name: 'system:nodes' }]);
+    expect(subjects['system:kube-controller-manager']).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.platform.io', name: 'system:kube-controller-manager' }]);
+    expect(subjects['system:node-simulator']).toEqual([{ kind: 'ServiceAccount', name: 'node-simulator', namespace: 'kube-system' }]);
     expect(subjects['system:controller:job-controller']).toEqual([{ kind: 'ServiceAccount', name: 'job-controller', namespace: 'kube-system' }]);
   });
 

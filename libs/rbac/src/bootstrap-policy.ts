@@ -1,9 +1,10 @@
 // The default ClusterRoles and ClusterRoleBindings of plugin/pkg/auth/authorizer/rbac/
 // bootstrappolicy/policy.go (v1.28), with API group names as Plinth serves them: cluster-admin
 // for system:masters; admin, edit and view built by aggregation from system:aggregate-to-*;
-// discovery, basic-user and public-info-viewer for everyone; a node role for the node
-// simulator; and a role per controller Plinth runs.
-import { AllAuthenticated, AllUnauthenticated, MonitoringGroup, NodesGroup, SystemPrivilegedGroup } from './attributes';
+// discovery, basic-user and public-info-viewer for everyone; a node role; the controller
+// manager's own role; a role for the node simulator's service account; monitoring; and a role
+// per controller Plinth runs.
+import { AllAuthenticated, AllUnauthenticated, KubeControllerManager, MonitoringGroup, NodesGroup, SystemPrivilegedGroup } from './attributes';
 import {
   AggregateToAdminLabel,
   AggregateToEditLabel,
@@ -21,6 +22,8 @@ import {
   extensionsGroup,
   groupSubject,
   legacyGroup,
+  serviceAccountSubject,
+  userSubject,
   networkingGroup,
   nodeGroup,
   policyGroup,
@@ -29,12 +32,53 @@ import {
   storageGroup,
   Write,
 } from './bootstrap-groups';
-import { controllerRoleBindings, controllerRoles } from './controller-policy';
+import { ControllerServiceAccountNamespace, controllerRoleBindings, controllerRoles, eventsRule } from './controller-policy';
 import { PolicyContents } from './policy-store';
 import { newRule } from './rule-builder';
 import { ClusterRole, ClusterRoleBinding, PolicyRule, rbacGroup } from './types';
 
 export const NodeRoleName = 'system:node';
+export const KubeControllerManagerRoleName = 'system:kube-controller-manager';
+// The node simulator plays kubelets and a scheduler as the service account
+// kube-system/node-simulator, bound to system:node-simulator.
+export const NodeSimulatorRoleName = 'system:node-simulator';
+export const NodeSimulatorServiceAccount = 'node-simulator';
+
+// kubeControllerManagerRules is what the controller manager's own identity needs: leader
+// election, service accounts and their tokens for the controllers' identities, and the shared
+// informers' list and watch.
+export function kubeControllerManagerRules(): PolicyRule[] {
+  return [
+    eventsRule(),
+    // Needed for leader election.
+    newRule('create').groups(coordinationGroup).resources('leases').rule(),
+    newRule('get', 'update').groups(coordinationGroup).resources('leases').names('kube-controller-manager').rule(),
+    // Fundamental resources.
+    newRule('create').groups(legacyGroup).resources('secrets', 'serviceaccounts').rule(),
+    newRule('delete').groups(legacyGroup).resources('secrets').rule(),
+    newRule('get').groups(legacyGroup).resources('configmaps', 'namespaces', 'secrets', 'serviceaccounts').rule(),
+    newRule('update').groups(legacyGroup).resources('secrets', 'serviceaccounts').rule(),
+    // Needed to check API access. These creates are non-mutating.
+    newRule('create').groups(authenticationGroup).resources('tokenreviews').rule(),
+    newRule('create').groups(authorizationGroup).resources('subjectaccessreviews').rule(),
+    // Needed for all shared informers.
+    newRule('list', 'watch').groups('*').resources('*').rule(),
+    newRule('create').groups(legacyGroup).resources('serviceaccounts/token').rule(),
+  ];
+}
+
+// nodeSimulatorRules is what simulated kubelets and their scheduler do: register nodes and report
+// their status, bind pending pods, report pod status and confirm pod deletions.
+export function nodeSimulatorRules(): PolicyRule[] {
+  return [
+    newRule('get', 'list', 'watch', 'create', 'update', 'patch').groups(legacyGroup).resources('nodes').rule(),
+    newRule('update', 'patch').groups(legacyGroup).resources('nodes/status').rule(),
+    newRule('get', 'list', 'watch', 'delete').groups(legacyGroup).resources('pods').rule(),
+    newRule('update', 'patch').groups(legacyGroup).resources('pods/status').rule(),
+    newRule('create').groups(legacyGroup).resources('pods/binding').rule(),
+    eventsRule(),
+  ];
+}
 
 // nodeRules is NodeRules: what a node agent needs to run the pods bound to it.
 export function nodeRules(): PolicyRule[] {
@@ -194,6 +238,8 @@ function defaultClusterRoles(): ClusterRole[] {
     clusterRole({ name: 'system:aggregate-to-edit', labels: { [AggregateToEditLabel]: 'true' }, rules: aggregateToEditRules() }),
     clusterRole({ name: 'system:aggregate-to-view', labels: { [AggregateToViewLabel]: 'true' }, rules: aggregateToViewRules() }),
     clusterRole({ name: NodeRoleName, rules: nodeRules() }),
+    clusterRole({ name: KubeControllerManagerRoleName, rules: kubeControllerManagerRules() }),
+    clusterRole({ name: NodeSimulatorRoleName, rules: nodeSimulatorRules() }),
   ];
 }
 
@@ -208,6 +254,8 @@ function defaultClusterRoleBindings(): ClusterRoleBinding[] {
     clusterRoleBinding('system:basic-user', [groupSubject(AllAuthenticated)]),
     clusterRoleBinding('system:public-info-viewer', [groupSubject(AllAuthenticated), groupSubject(AllUnauthenticated)]),
     clusterRoleBinding(NodeRoleName, [groupSubject(NodesGroup)]),
+    clusterRoleBinding(KubeControllerManagerRoleName, [userSubject(KubeControllerManager)]),
+    clusterRoleBinding(NodeSimulatorRoleName, [serviceAccountSubject(ControllerServiceAccountNamespace, NodeSimulatorServiceAccount)]),
   ];
 }
 

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalAuthorization } from '@plinth/authz';
 import { AddressInfo } from 'node:net';
-import { ApiServer, assembleApiServer, defaultServerFlags, ensureSystemNamespaces, NamespaceFinalizer, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { ApiServer, assembleApiServer, defaultServerFlags, ensureSystemNamespaces, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { ApiClient } from '@plinth/client';
+import { NamespaceController, ServiceAccountClients } from '@plinth/controller-manager';
 import { Clock, realClock } from '@plinth/machinery';
 import { builtinDefinitions } from '@plinth/registry';
 import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
@@ -32,7 +34,10 @@ export interface TestApiServer {
 }
 
 // startTestApiServer serves the real API server handler over plain HTTP on a free loopback port,
-// on an embedded store (or the one given), for HTTP-level tests.
+// on an embedded store (or the one given), for HTTP-level tests. The namespace controller runs
+// against it as a client (its service account, obtained with the admin token), so that deleted
+// namespaces are emptied and go away; it starts work on a terminating namespace at once, without
+// Kubernetes' 5 s grace period, and on the real clock whatever clock the server has.
 export async function startTestApiServer(flags: Partial<ServerFlags> = {}, options: { store?: ObjectStore; clock?: Clock } = {}): Promise<TestApiServer> {
   const store = options.store ?? new EmbeddedObjectStore({ progressNotifyIntervalMs: 200 });
   const dir = mkdtempSync(join(tmpdir(), 'plinth-test-server-'));
@@ -50,17 +55,22 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
     extraRoutes: (catalog) => [openApiRoutes(catalog)],
   });
   await ensureSystemNamespaces(apiServer);
-  const finalizer = new NamespaceFinalizer(apiServer.context, options.clock ?? realClock, 100);
-  finalizer.start();
   const server: Server = createServer(apiServer.handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  const root = new ApiClient({ server: url, caPem: '', token: testTokens.admin, userAgent: 'kube-controller-manager/v1.28.0' });
+  const identities = new ServiceAccountClients(root, { server: url, caPem: '', userAgent: 'kube-controller-manager/v1.28.0' }, realClock);
+  const namespaces = new NamespaceController(await identities.clientFor('namespace-controller'), realClock, { deletionGracePeriodMs: 0 });
+  await namespaces.start();
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     apiServer,
     store,
     async stop() {
-      finalizer.stop();
+      await namespaces.stop();
+      identities.stop();
+      root.close();
       authorization.stop();
       apiServer.close();
       rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { Server } from 'node:https';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { connect, NatsConnection } from 'nats';
-import { adminKubeconfig, ApiServer, assembleApiServer, Authorizer, ClusterPki, ensureClusterPki, ensureSystemNamespaces, listenHttps, NamespaceFinalizer, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { adminKubeconfig, ApiServer, assembleApiServer, Authorizer, ClusterPki, ensureClusterPki, ensureSystemNamespaces, listenHttps, openApiRoutes, ServerFlags } from '@plinth/apiserver';
 import { realClock } from '@plinth/machinery';
 import { defaultRegistry } from '@plinth/metrics';
 import { LocalAuthorization } from '@plinth/authz';
@@ -23,7 +23,6 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
   private readonly logger = new Logger('apiserver');
   private https: Server | null = null;
   private compactor: HistoryCompactor | null = null;
-  private namespaceFinalizer: NamespaceFinalizer | null = null;
   private authorization: LocalAuthorization | null = null;
   private nats: NatsConnection | null = null;
   private natsAuthorizer: NatsAuthorizer | null = null;
@@ -72,10 +71,6 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
       this.compactor.start();
     }
     await ensureSystemNamespaces(this.apiServer);
-    this.namespaceFinalizer = new NamespaceFinalizer(this.apiServer.context, realClock, 500, (err) =>
-      this.logger.warn(`namespace finalizer: ${(err as Error).message}`),
-    );
-    this.namespaceFinalizer.start();
     this.bootstrapped = true;
     const listening = await listenHttps(this.apiServer, pki, this.flags.bindAddress, this.flags.securePort);
     this.https = listening.server;
@@ -89,7 +84,6 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationShutdown(): Promise<void> {
     this.compactor?.stop();
-    this.namespaceFinalizer?.stop();
     this.authorization?.stop();
     this.natsAuthorizer?.close();
     this.apiServer?.close();

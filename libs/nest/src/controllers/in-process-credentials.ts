@@ -1,5 +1,7 @@
 // inProcessCredentials lets the all-in-one's controllers reach its own API server with the
-// generated admin client certificate, once the server listens.
+// generated controller-manager client certificate (user system:kube-controller-manager, whose
+// bootstrap role lets it elect a leader and obtain the controllers' service-account tokens),
+// once the server listens.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiServerHost } from '../apiserver/api-server.host';
@@ -9,6 +11,6 @@ export function inProcessCredentials(host: ApiServerHost): ControllerCredentials
   return async () => {
     await host.listening;
     const pki = (name: string) => readFileSync(join(host.dataDirectory, 'pki', name), 'utf8');
-    return { server: `https://127.0.0.1:${host.port}`, caPem: pki('ca.crt'), certPem: pki('admin.crt'), keyPem: pki('admin.key') };
+    return { server: `https://127.0.0.1:${host.port}`, caPem: pki('ca.crt'), certPem: pki('controller-manager.crt'), keyPem: pki('controller-manager.key') };
   };
 }

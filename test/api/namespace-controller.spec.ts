@@ -1,0 +1,83 @@
+// The namespace controller as an API client of the test server: it empties a terminating
+// namespace through discovery and deletecollection, reports what remains in the namespace's
+// conditions with Kubernetes' reasons and messages, and finalizes the namespace once empty.
+import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
+import { client } from './http';
+
+interface Condition {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+}
+
+describe('namespace controller', () => {
+  let server: TestApiServer;
+  let request: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    server = await startTestApiServer();
+    request = client(server.url);
+  });
+
+  afterAll(() => server.stop());
+
+  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 30000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await read();
+      if (ok(value)) return value;
+      if (Date.now() > deadline) throw new Error(`${what} never held; last value: ${JSON.stringify(value).slice(0, 2000)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  const leases = (ns: string) => `/apis/coordination.platform.io/v1/namespaces/${ns}/leases`;
+  const conditionsOf = async (ns: string): Promise<Condition[]> => (await request('GET', `/api/v1/namespaces/${ns}`)).json?.status?.conditions ?? [];
+
+  it('reports content held by finalizers, then removes the namespace once the finalizers are gone', async () => {
+    await request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'held' } } });
+    await request('POST', leases('held'), { body: { metadata: { name: 'kept', finalizers: ['example.com/hold'] }, spec: {} } });
+    await request('POST', leases('held'), { body: { metadata: { name: 'free' }, spec: {} } });
+    expect((await request('DELETE', '/api/v1/namespaces/held')).status).toBe(200);
+
+    const conditions = await until(() => conditionsOf('held'), (cs) => cs.some((c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True'), 'the finalizers condition');
+    const byType = Object.fromEntries(conditions.map(({ type, status, reason, message }) => [type, { status, reason, message }]));
+    expect(byType).toEqual({
+      NamespaceDeletionDiscoveryFailure: { status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
+      NamespaceDeletionGroupVersionParsingFailure: { status: 'False', reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' },
+      NamespaceDeletionContentFailure: { status: 'False', reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },
+      NamespaceContentRemaining: { status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: leases.coordination.platform.io has 1 resource instances' },
+      NamespaceFinalizersRemaining: {
+        status: 'True',
+        reason: 'SomeFinalizersRemain',
+        message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
+      },
+    });
+    // The lease without a finalizer is gone; the other waits for its finalizer.
+    expect((await request('GET', `${leases('held')}/free`)).status).toBe(404);
+    const kept = await request('GET', `${leases('held')}/kept`);
+    expect(kept.json.metadata.deletionTimestamp).toBeDefined();
+    const namespace = (await request('GET', '/api/v1/namespaces/held')).json;
+    expect(namespace.status.phase).toBe('Terminating');
+    expect(namespace.spec.finalizers).toEqual(['kubernetes']);
+    // The controller wrote the conditions under its field manager.
+    expect(namespace.metadata.managedFields).toContainEqual(expect.objectContaining({ manager: 'kube-controller-manager', operation: 'Update', subresource: 'status' }));
+
+    await request('PATCH', `${leases('held')}/kept`, { body: { metadata: { finalizers: null } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    await until(async () => (await request('GET', '/api/v1/namespaces/held')).status, (code) => code === 404, 'the namespace going away');
+  }, 60000);
+
+  it('removes only the kubernetes finalizer, leaving the namespace to the others', async () => {
+    await request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'other-finalizer' }, spec: { finalizers: ['example.com/last', 'kubernetes'] } } });
+    await request('POST', leases('other-finalizer'), { body: { metadata: { name: 'content' }, spec: {} } });
+    await request('DELETE', '/api/v1/namespaces/other-finalizer');
+    const namespace = await until(
+      async () => (await request('GET', '/api/v1/namespaces/other-finalizer')).json,
+      (ns) => JSON.stringify(ns.spec.finalizers) === '["example.com/last"]',
+      'the kubernetes finalizer removed',
+    );
+    expect(namespace.status.conditions.find((c: Condition) => c.type === 'NamespaceContentRemaining')).toMatchObject({ status: 'False', reason: 'ContentRemoved', message: 'All content successfully removed' });
+    expect((await request('GET', `${leases('other-finalizer')}/content`)).status).toBe(404);
+  });
+});
