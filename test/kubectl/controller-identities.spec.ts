@@ -95,6 +95,10 @@ describe('controller identities in the all-in-one', () => {
     expect((pod.metadata.managedFields ?? []).map((f) => f.manager)).toContain('kube-controller-manager');
     // The node simulator binds and runs it, as its own service account.
     await until(() => admin.get<KubeObject>(`/apis/batch/v1/namespaces/default/jobs/recorded`), (job) => (job.status as { succeeded?: number } | undefined)?.succeeded === 1, 'the Job succeeding');
+    // Its status is the kubelet's, under the kubelet's field manager, as in a cluster.
+    const [done] = await podsOf('recorded');
+    const managers = (done.metadata.managedFields ?? []).map((f) => `${f.manager}/${f.operation}/${f.subresource ?? ''}`);
+    expect(managers).toEqual(['kube-controller-manager/Update/', 'kubelet/Update/status']);
   }, 60000);
 
   it('stops only the Job controller when its ClusterRoleBinding is removed, and lets it work again once restored', async () => {

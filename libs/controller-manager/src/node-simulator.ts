@@ -9,6 +9,9 @@ import { chooseNode, nextPodStatus, simulatedNode } from '@plinth/node-simulator
 
 export interface NodeSimulatorOptions {
   nodes: number;
+  // scheduler binds pods (as kube-scheduler does, with its own client); the kubelets' client
+  // when absent.
+  scheduler?: ApiClient;
   namePrefix?: string;
   onError?: (err: unknown) => void;
 }
@@ -106,7 +109,7 @@ export class NodeSimulator {
     if (!target) return;
     const path = resourcePath({ group: '', version: 'v1', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'binding' });
     try {
-      await this.client.create(path, { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod.metadata.name }, target: { apiVersion: 'v1', kind: 'Node', name: target } });
+      await (this.options.scheduler ?? this.client).create(path, { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod.metadata.name }, target: { apiVersion: 'v1', kind: 'Node', name: target } });
     } catch (err) {
       if (!(isStatusError(err) && (err.code === 409 || err.code === 404))) throw err;
     }

@@ -97,14 +97,16 @@ export class ServiceAccountClients {
   ) {}
 
   // clientFor returns a client acting as the service account kube-system/<name> (the same one
-  // each time for a name).
-  async clientFor(name: string): Promise<ApiClient> {
-    const known = this.identities.get(name);
+  // each time for a name and user agent). The user agent names the field manager of its writes
+  // (kube-controller-manager unless given: kubelet, kube-scheduler).
+  async clientFor(name: string, userAgent = this.base.userAgent): Promise<ApiClient> {
+    const key = `${name}\n${userAgent ?? ''}`;
+    const known = this.identities.get(key);
     if (known) return known.client;
     const token = new ServiceAccountToken(this.root, this.clock, name, this.onError);
     await token.obtain();
-    const client = new ApiClient({ server: this.base.server, caPem: this.base.caPem, userAgent: this.base.userAgent, token: () => token.current });
-    this.identities.set(name, { token, client });
+    const client = new ApiClient({ server: this.base.server, caPem: this.base.caPem, userAgent, token: () => token.current });
+    this.identities.set(key, { token, client });
     return client;
   }
 

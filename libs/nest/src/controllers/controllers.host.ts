@@ -80,8 +80,10 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
     this.client = new ApiClient(credentials);
     this.identities = new ServiceAccountClients(this.client, credentials, realClock, onError);
     if (this.flags.simulatedNodes > 0) {
-      const kubelets = await this.identities.clientFor(nodeSimulatorServiceAccount);
-      this.simulator = new NodeSimulator(kubelets, realClock, { nodes: this.flags.simulatedNodes, onError });
+      // The kubelets and the scheduler write under their own field managers, as in a cluster.
+      const kubelets = await this.identities.clientFor(nodeSimulatorServiceAccount, 'kubelet/v1.28.0 (linux/amd64) kubernetes/plinth');
+      const scheduler = await this.identities.clientFor(nodeSimulatorServiceAccount, 'kube-scheduler/v1.28.0 (linux/amd64) kubernetes/plinth');
+      this.simulator = new NodeSimulator(kubelets, realClock, { nodes: this.flags.simulatedNodes, scheduler, onError });
       await this.simulator.start();
       this.logger.log(`node simulator running ${this.flags.simulatedNodes} nodes`);
     }
