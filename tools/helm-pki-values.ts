@@ -1,7 +1,7 @@
 // helm-pki-values writes the values file with the PKI helm/plinth needs, for a release in a
 // namespace: a cluster CA, the API serving certificate for the gateway Service's names, the
 // admin client certificate, the service-account signing key, and the controller manager's
-// kubeconfig pointing at the gateway Service. Every gateway replica mounts the same PKI.
+// kubeconfig (as system:kube-controller-manager, not admin) pointing at the gateway Service. Every gateway replica mounts the same PKI.
 //
 //   node -r ./tools/register.js tools/helm-pki-values.ts --release plinth --namespace plinth > pki.yaml
 //
@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { adminKubeconfig, ensureClusterPki } from '@plinth/apiserver';
+import { controllerManagerKubeconfig, ensureClusterPki } from '@plinth/apiserver';
 
 export interface PkiValuesOptions {
   release: string;
@@ -36,7 +36,7 @@ export function pkiValues(options: PkiValuesOptions): { pki: Record<string, stri
       adminCrt: pki.admin.cert,
       adminKey: pki.admin.key,
       serviceAccountKey: readFileSync(pki.files.serviceAccountKey, 'utf8'),
-      controllersKubeconfig: adminKubeconfig(`https://${service}.${options.namespace}.svc${port}`, pki),
+      controllersKubeconfig: controllerManagerKubeconfig(`https://${service}.${options.namespace}.svc${port}`, pki),
     };
     // node-forge writes PEM with CRLF; plain newlines keep the values file readable.
     return { pki: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.replace(/\r\n/g, '\n')])) };

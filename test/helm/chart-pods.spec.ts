@@ -97,6 +97,8 @@ describe('helm/plinth pods, run as processes', () => {
     return proc;
   }
 
+  let adminKubeconfigPath: string;
+
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'plinth-chart-pods-'));
     [etcd, nats, receiver] = await Promise.all([startEtcd(), startNats(), startOtlpReceiver()]);
@@ -119,6 +121,9 @@ describe('helm/plinth pods, run as processes', () => {
       },
     });
     objects = [...manifests.values()].flatMap((text) => parseAllDocuments(text).map((d) => d.toJS())).filter(Boolean);
+    const values = (pki as { pki: Record<string, string> }).pki;
+    adminKubeconfigPath = join(dir, 'admin.kubeconfig');
+    writeFileSync(adminKubeconfigPath, adminKubeconfigText(`https://127.0.0.1:${ports.gateway}`, values.caCrt, values.adminCrt, values.adminKey));
     ca = Buffer.from(objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'ctl-pki').data['ca.crt'], 'base64').toString('utf8');
 
     await waitForPort(run('ctl-storage'), ports.storage, 'storage', 60000);
@@ -149,8 +154,11 @@ describe('helm/plinth pods, run as processes', () => {
   it('runs a Job through the controller manager and the node simulator, reached with the chart kubeconfig', async () => {
     const local = join(dir, 'etc/plinth/kubeconfig/controllers.kubeconfig');
     expect(readFileSync(local, 'utf8')).toContain(`server: https://127.0.0.1:${ports.gateway}\n`);
-    expect((await kubectl(local, ['create', 'job', 'charted', '--image=busybox'])).code).toBe(0);
-    await eventually('the job succeeds', async () => ((await kubectl(local, ['get', 'job', 'charted', '-o', 'jsonpath={.status.succeeded}'])).stdout === '1' ? true : undefined), 90000);
+    // The chart's kubeconfig is the controller manager's own identity, which may not make Jobs.
+    expect((await kubectl(local, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'])).stdout).toBe('system:kube-controller-manager');
+    expect((await kubectl(local, ['create', 'job', 'refused', '--image=busybox'])).code).toBe(1);
+    expect((await kubectl(adminKubeconfigPath, ['create', 'job', 'charted', '--image=busybox'])).code).toBe(0);
+    await eventually('the job succeeds', async () => ((await kubectl(adminKubeconfigPath, ['get', 'job', 'charted', '-o', 'jsonpath={.status.succeeded}'])).stdout === '1' ? true : undefined), 90000);
     const scraped = await get(`https://127.0.0.1:${ports.gateway}/metrics`, ca, 'prometheus-token');
     expect(scraped.status).toBe(200);
     expect(scraped.body).toMatch(/^apiserver_request_total\{code="201",component="apiserver",dry_run="",group="batch",resource="jobs",scope="resource",subresource="",verb="POST",version="v1"\} 1$/m);
@@ -168,3 +176,17 @@ describe('helm/plinth pods, run as processes', () => {
     expect(caller).toMatchObject({ service: 'plinth-controllers', name: 'HTTP POST', kind: 3, attributes: { 'http.method': 'POST', 'http.target': '/api/v1/namespaces/default/pods' } });
   }, 60000);
 });
+
+// adminKubeconfigText is a kubeconfig for the PKI values' admin certificate (system:masters).
+function adminKubeconfigText(server: string, ca: string, cert: string, key: string): string {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    `clusters: [{name: plinth, cluster: {server: "${server}", certificate-authority-data: ${b64(ca)}}}]`,
+    `users: [{name: admin, user: {client-certificate-data: ${b64(cert)}, client-key-data: ${b64(key)}}}]`,
+    'contexts: [{name: plinth, context: {cluster: plinth, user: admin}}]',
+    'current-context: plinth',
+    '',
+  ].join('\n');
+}

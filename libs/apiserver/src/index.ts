@@ -6,7 +6,7 @@ export { parseRequestInfo, RequestInfo } from './request-info';
 export { assembleApiServer, AssembleOptions } from './assemble';
 export { ensureSystemNamespaces, systemNamespaces } from './bootstrap';
 export { listenHttps } from './https';
-export { ensureClusterPki, adminKubeconfig, ClusterPki, KeyPairPem } from './pki';
+export { ensureClusterPki, adminKubeconfig, controllerManagerKubeconfig, ClusterPki, KeyPairPem } from './pki';
 export { parseServerFlags, defaultServerFlags, ServerFlags, FlagError, controllerEnabled } from './flags';
 export { parseFeatureGates, defaultFeatureGates, FeatureGateError } from './feature-gates';
 export { openApiRoutes } from './openapi';

@@ -121,6 +121,16 @@ export function ensureClusterPki(dataDir: string, serverNames: { dns: string[]; 
 }
 
 export function adminKubeconfig(server: string, clusterPki: ClusterPki): string {
+  return clientKubeconfig(server, clusterPki.ca.cert, clusterPki.admin, 'plinth-admin');
+}
+
+// controllerManagerKubeconfig authenticates as system:kube-controller-manager, whose bootstrap
+// role lets it elect a leader and issue its controllers' service-account tokens.
+export function controllerManagerKubeconfig(server: string, clusterPki: ClusterPki): string {
+  return clientKubeconfig(server, clusterPki.ca.cert, clusterPki.controllerManager, 'system:kube-controller-manager');
+}
+
+function clientKubeconfig(server: string, caCert: string, client: KeyPairPem, user: string): string {
   const b64 = (s: string) => Buffer.from(s).toString('base64');
   return [
     'apiVersion: v1',
@@ -129,17 +139,17 @@ export function adminKubeconfig(server: string, clusterPki: ClusterPki): string 
     '- name: plinth',
     '  cluster:',
     `    server: ${server}`,
-    `    certificate-authority-data: ${b64(clusterPki.ca.cert)}`,
+    `    certificate-authority-data: ${b64(caCert)}`,
     'users:',
-    '- name: plinth-admin',
+    `- name: ${user}`,
     '  user:',
-    `    client-certificate-data: ${b64(clusterPki.admin.cert)}`,
-    `    client-key-data: ${b64(clusterPki.admin.key)}`,
+    `    client-certificate-data: ${b64(client.cert)}`,
+    `    client-key-data: ${b64(client.key)}`,
     'contexts:',
     '- name: plinth',
     '  context:',
     '    cluster: plinth',
-    '    user: plinth-admin',
+    `    user: ${user}`,
     '    namespace: default',
     'current-context: plinth',
     '',
