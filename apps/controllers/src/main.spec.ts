@@ -16,9 +16,14 @@ describe('controller manager process', () => {
 
   afterAll(() => plinth?.stop());
 
+  it('finds its own kubeconfig beside the admin one, authenticating as system:kube-controller-manager', async () => {
+    const whoami = await kubectl(join(plinth.dataDir, 'controller-manager.kubeconfig'), ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
+    expect(whoami.stdout).toBe('system:kube-controller-manager');
+  });
+
   it('runs the controllers its configuration document enables, through a kubeconfig, and exits 0 on SIGTERM', async () => {
     const config = join(plinth.dataDir, 'controller-manager.yaml');
-    writeFileSync(config, ['apiVersion: platformcontrollermanager.config.platform.io/v1alpha1', 'kind: PlatformControllerManagerConfiguration', 'Generic:', '  Controllers: ["job", "-daemonset"]', 'JobController:', '  ConcurrentJobSyncs: 2', ''].join('\n'));
+    writeFileSync(config, ['apiVersion: platformcontrollermanager.config.platform.io/v1alpha1', 'kind: PlatformControllerManagerConfiguration', 'Generic:', '  Controllers: ["job", "-daemonset"]', '  LeaderElection:', '    resourceName: remote-controller-manager', '    leaseDuration: 20s', 'JobController:', '  ConcurrentJobSyncs: 2', ''].join('\n'));
     const child = spawn(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'apps/controllers/src/main.ts'), '--kubeconfig', plinth.kubeconfig, '--config', config, '--simulated-nodes', '1'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     child.stdout.on('data', (c: Buffer) => (log += c.toString()));
@@ -33,6 +38,9 @@ describe('controller manager process', () => {
         if (Date.now() > deadline) throw new Error(`job never succeeded; controller log:\n${log}`);
         await new Promise((r) => setTimeout(r, 250));
       }
+      // It leads through the Lease its configuration names, for the duration it names.
+      const lease = await kubectl(plinth.kubeconfig, ['get', 'lease', '-n', 'kube-system', 'remote-controller-manager', '-o', 'jsonpath={.spec.leaseDurationSeconds}']);
+      expect(lease.stdout).toBe('20');
       expect(log).toContain('job controller running');
       expect(log).not.toContain('daemonset controller running');
     } finally {

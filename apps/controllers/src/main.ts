@@ -9,8 +9,8 @@ import { NestFactory } from '@nestjs/core';
 import { withMetrics, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
 import { readFileSync } from 'node:fs';
-import { defaultServerFlags, FlagError, parseServerFlags, ServerFlags } from '@plinth/apiserver';
-import { controllerWorkers, loadControllerManagerConfiguration, loadLeaderMigrationConfiguration, parseDuration } from '@plinth/config';
+import { defaultServerFlags, FlagError, LeaderElectionSettings, parseServerFlags, ServerFlags } from '@plinth/apiserver';
+import { controllerWorkers, LeaderElectionConfiguration, loadControllerManagerConfiguration, loadLeaderMigrationConfiguration, parseDuration } from '@plinth/config';
 import { defaultLeaderMigrationConfiguration, LeaderMigrationConfig } from '@plinth/controller-manager';
 import { ControllersModule } from './controllers.module';
 
@@ -25,6 +25,27 @@ function takeFlag(argv: string[], name: string, boolean = false): string | undef
   return value;
 }
 
+// leaderElectionSettings reads the configuration document's Generic.LeaderElection (validated
+// by the loader; a resourceLock other than leases is refused there).
+function leaderElectionSettings(le: LeaderElectionConfiguration): LeaderElectionSettings {
+  return {
+    leaderElect: le.leaderElect,
+    leaseDurationMs: parseDuration(le.leaseDuration),
+    renewDeadlineMs: parseDuration(le.renewDeadline),
+    retryPeriodMs: parseDuration(le.retryPeriod),
+    resourceName: le.resourceName,
+    resourceNamespace: le.resourceNamespace,
+  };
+}
+
+// checkLeaderElection is ValidateLeaderElectionConfiguration over the flags' final values.
+function checkLeaderElection(le: LeaderElectionSettings): void {
+  if (!le.leaderElect) return;
+  if (le.leaseDurationMs <= le.renewDeadlineMs) throw new FlagError('leaderElection.leaseDuration: Invalid value: LeaseDuration must be greater than RenewDeadline');
+  if (le.renewDeadlineMs <= le.retryPeriodMs * 1.2) throw new FlagError('leaderElection.renewDeadline: Invalid value: renewDeadline must be greater than retryPeriod*JitterFactor');
+  if (!le.resourceName) throw new FlagError('leaderElection.resourceName: Required value: resourceName is required');
+}
+
 function fail(message: string): never {
   console.error(`Error: ${message}`);
   process.exit(2);
@@ -32,7 +53,7 @@ function fail(message: string): never {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  let fromConfig: Partial<Pick<ServerFlags, 'controllers' | 'controllerWorkers' | 'minResyncPeriodMs' | 'namespaceSyncPeriodMs'>> = {};
+  let fromConfig: Partial<Pick<ServerFlags, 'controllers' | 'controllerWorkers' | 'minResyncPeriodMs' | 'namespaceSyncPeriodMs' | 'leaderElection'>> = {};
   let migrationEnabled = false;
   let migration: LeaderMigrationConfig | null = null;
   const configPath = takeFlag(argv, 'config');
@@ -44,6 +65,7 @@ async function main(): Promise<void> {
         controllerWorkers: controllerWorkers(config),
         minResyncPeriodMs: parseDuration(config.Generic.MinResyncPeriod),
         namespaceSyncPeriodMs: parseDuration(config.NamespaceController.NamespaceSyncPeriod),
+        leaderElection: leaderElectionSettings(config.Generic.LeaderElection),
       };
       migrationEnabled = config.Generic.LeaderMigrationEnabled;
       migration = config.Generic.LeaderMigration;
@@ -71,6 +93,7 @@ async function main(): Promise<void> {
   try {
     if (!kubeconfig) throw new FlagError('--kubeconfig is required');
     flags = parseServerFlags(argv, { ...defaultServerFlags, ...fromConfig });
+    checkLeaderElection(flags.leaderElection);
   } catch (err) {
     if (err instanceof FlagError) fail(err.message);
     throw err;

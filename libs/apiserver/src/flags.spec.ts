@@ -22,4 +22,12 @@ describe('server flags', () => {
     expect(parseServerFlags(['--metrics-bind-address=[::1]:10252']).metricsBindAddress).toBe('[::1]:10252');
     expect(() => parseServerFlags(['--metrics-bind-address', '10252'])).toThrow('invalid argument "10252" for "--metrics-bind-address" flag: must be host:port');
   });
+
+  it('reads the --leader-elect flags of kube-controller-manager', () => {
+    expect(parseServerFlags([]).leaderElection).toEqual({ leaderElect: true, leaseDurationMs: 15000, renewDeadlineMs: 10000, retryPeriodMs: 2000, resourceName: 'kube-controller-manager', resourceNamespace: 'kube-system' });
+    const flags = parseServerFlags(['--leader-elect=false', '--leader-elect-lease-duration', '1m30s', '--leader-elect-renew-deadline=45s', '--leader-elect-retry-period', '500ms', '--leader-elect-resource-name', 'kcm', '--leader-elect-resource-namespace=ops', '--leader-elect-resource-lock', 'leases']);
+    expect(flags.leaderElection).toEqual({ leaderElect: false, leaseDurationMs: 90000, renewDeadlineMs: 45000, retryPeriodMs: 500, resourceName: 'kcm', resourceNamespace: 'ops' });
+    expect(() => parseServerFlags(['--leader-elect-lease-duration', '15'])).toThrow('invalid argument "15" for "--leader-elect-lease-duration" flag: time: missing unit in duration "15"');
+    expect(() => parseServerFlags(['--leader-elect-resource-lock', 'endpoints'])).toThrow('only leases is supported');
+  });
 });

@@ -1,5 +1,7 @@
 // ServerFlags are the command-line flags of the API server processes (npm start, the gateway),
 // spelled as kube-apiserver spells them where one exists.
+import { parseDuration } from '@plinth/config';
+
 export interface ServerFlags {
   bindAddress: string;
   securePort: number;
@@ -47,6 +49,19 @@ export interface ServerFlags {
   minResyncPeriodMs: number;
   // namespaceSyncPeriodMs is NamespaceController.NamespaceSyncPeriod.
   namespaceSyncPeriodMs: number;
+  // leaderElection is the controller manager's Generic.LeaderElection (--leader-elect-* flags).
+  leaderElection: LeaderElectionSettings;
+}
+
+// LeaderElectionSettings is LeaderElectionConfiguration with durations in milliseconds; the
+// lock is always a Lease.
+export interface LeaderElectionSettings {
+  leaderElect: boolean;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+  resourceName: string;
+  resourceNamespace: string;
 }
 
 export class FlagError extends Error {}
@@ -82,6 +97,7 @@ export const defaultServerFlags: ServerFlags = {
   metricsBindAddress: '',
   minResyncPeriodMs: 12 * 3600 * 1000,
   namespaceSyncPeriodMs: 5 * 60 * 1000,
+  leaderElection: { leaderElect: true, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000, resourceName: 'kube-controller-manager', resourceNamespace: 'kube-system' },
 };
 
 type Setter = (flags: ServerFlags, value: string) => void;
@@ -89,6 +105,14 @@ type Setter = (flags: ServerFlags, value: string) => void;
 const int = (name: string, value: string): number => {
   if (!/^\d+$/.test(value)) throw new FlagError(`invalid argument "${value}" for "--${name}" flag: must be a non-negative integer`);
   return Number(value);
+};
+
+const duration = (name: string, value: string): number => {
+  try {
+    return parseDuration(value);
+  } catch (err) {
+    throw new FlagError(`invalid argument "${value}" for "--${name}" flag: ${(err as Error).message}`);
+  }
 };
 
 const bool = (name: string, value: string): boolean => {
@@ -125,13 +149,22 @@ const setters: Record<string, Setter> = {
   'anonymous-auth': (f, v) => (f.anonymousAuth = bool('anonymous-auth', v)),
   'simulated-nodes': (f, v) => (f.simulatedNodes = int('simulated-nodes', v)),
   controllers: (f, v) => (f.controllers = list(v)),
+  'leader-elect': (f, v) => (f.leaderElection = { ...f.leaderElection, leaderElect: bool('leader-elect', v) }),
+  'leader-elect-lease-duration': (f, v) => (f.leaderElection = { ...f.leaderElection, leaseDurationMs: duration('leader-elect-lease-duration', v) }),
+  'leader-elect-renew-deadline': (f, v) => (f.leaderElection = { ...f.leaderElection, renewDeadlineMs: duration('leader-elect-renew-deadline', v) }),
+  'leader-elect-retry-period': (f, v) => (f.leaderElection = { ...f.leaderElection, retryPeriodMs: duration('leader-elect-retry-period', v) }),
+  'leader-elect-resource-name': (f, v) => (f.leaderElection = { ...f.leaderElection, resourceName: v }),
+  'leader-elect-resource-namespace': (f, v) => (f.leaderElection = { ...f.leaderElection, resourceNamespace: v }),
+  'leader-elect-resource-lock': (_f, v) => {
+    if (v !== 'leases') throw new FlagError(`invalid argument "${v}" for "--leader-elect-resource-lock" flag: only leases is supported`);
+  },
   'metrics-bind-address': (f, v) => {
     if (!/^(\[[0-9a-fA-F:.]+\]|[^:]*):\d+$/.test(v)) throw new FlagError(`invalid argument "${v}" for "--metrics-bind-address" flag: must be host:port`);
     f.metricsBindAddress = v;
   },
 };
 
-const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth']);
+const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth', 'leader-elect']);
 
 function list(value: string): string[] {
   return value.split(',').map((v) => v.trim()).filter(Boolean);

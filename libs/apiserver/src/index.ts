@@ -7,7 +7,7 @@ export { assembleApiServer, AssembleOptions } from './assemble';
 export { ensureSystemNamespaces, systemNamespaces } from './bootstrap';
 export { listenHttps } from './https';
 export { ensureClusterPki, adminKubeconfig, controllerManagerKubeconfig, ClusterPki, KeyPairPem } from './pki';
-export { parseServerFlags, defaultServerFlags, ServerFlags, FlagError, controllerEnabled } from './flags';
+export { parseServerFlags, defaultServerFlags, ServerFlags, LeaderElectionSettings, FlagError, controllerEnabled } from './flags';
 export { parseFeatureGates, defaultFeatureGates, FeatureGateError } from './feature-gates';
 export { openApiRoutes } from './openapi';
 export { Authorizer, Authenticator, AuthenticationOutcome } from './auth/ports';

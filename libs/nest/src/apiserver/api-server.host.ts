@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { Server } from 'node:https';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { connect, NatsConnection } from 'nats';
-import { adminKubeconfig, ApiServer, assembleApiServer, Authorizer, ClusterPki, ensureClusterPki, ensureSystemNamespaces, listenHttps, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { adminKubeconfig, ApiServer, controllerManagerKubeconfig, assembleApiServer, Authorizer, ClusterPki, ensureClusterPki, ensureSystemNamespaces, listenHttps, openApiRoutes, ServerFlags } from '@plinth/apiserver';
 import { realClock } from '@plinth/machinery';
 import { defaultRegistry } from '@plinth/metrics';
 import { LocalAuthorization } from '@plinth/authz';
@@ -77,7 +77,10 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
     this.port = listening.port;
     const host = this.flags.bindAddress.includes(':') ? `[${this.flags.bindAddress}]` : this.flags.bindAddress;
     const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
-    writeFileSync(kubeconfigPath, adminKubeconfig(`https://${host === '0.0.0.0' ? '127.0.0.1' : host}:${this.port}`, pki), { mode: 0o600 });
+    const server = `https://${host === '0.0.0.0' ? '127.0.0.1' : host}:${this.port}`;
+    writeFileSync(kubeconfigPath, adminKubeconfig(server, pki), { mode: 0o600 });
+    // A separate controller manager (apps/controllers) runs with its own identity.
+    writeFileSync(join(dataDir, 'controller-manager.kubeconfig'), controllerManagerKubeconfig(server, pki), { mode: 0o600 });
     this.logger.log(`serving on https://${host}:${this.port}; admin kubeconfig: ${kubeconfigPath}`);
     this.markListening();
   }

@@ -92,9 +92,18 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
     // turned off does not stand for election.
     if (!controllerNames.some((name) => controllerEnabled(name, this.flags.controllers))) return;
     this.logger.log(`identity ${this.identity}`);
+    const election = this.flags.leaderElection;
+    if (!election.leaderElect) {
+      // --leader-elect=false: this instance runs its controllers without a Lease.
+      await this.startMain();
+      return;
+    }
     this.elector = new LeaderElector(this.client, realClock, {
-      namespace: 'kube-system',
-      name: 'kube-controller-manager',
+      namespace: election.resourceNamespace,
+      name: election.resourceName,
+      leaseDurationMs: election.leaseDurationMs,
+      renewDeadlineMs: election.renewDeadlineMs,
+      retryPeriodMs: election.retryPeriodMs,
       identity: this.identity,
       onStartedLeading: () => this.startMain(),
       onStoppedLeading: () => this.stopMain(),
