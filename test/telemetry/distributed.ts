@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EtcdServer, NatsServer, RunningProcess, startEtcd, startNats, startProcess } from '@plinth/testing';
+import { EtcdServer, NatsServer, RunningProcess, startEtcd, startNats, startProcess, waitForOutput } from '@plinth/testing';
 
 const root = join(__dirname, '../..');
 
@@ -42,11 +42,11 @@ export async function startDistributed(env: NodeJS.ProcessEnv): Promise<Distribu
   try {
     [etcd, nats] = await Promise.all([startEtcd(), startNats()]);
     const storage = run('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcd.endpoint, PLINTH_STORAGE_ADDRESS: '127.0.0.1:0' });
-    const storageAddress = await logged(storage, 'the storage service', /storage service listening on (\S+:\d+)/);
+    const storageAddress = await waitForOutput(storage, 'the storage service', /storage service listening on (\S+:\d+)/);
     const authz = run('apps/authz/src/main.ts', ['--storage-address', storageAddress, `--nats-url=${nats.url}`]);
-    await logged(authz, 'the authz service', /authz serving on (\S+)/);
+    await waitForOutput(authz, 'the authz service', /authz serving on (\S+)/);
     const gateway = run('apps/gateway/src/main.ts', ['--storage-address', storageAddress, '--nats-url', nats.url, '--port', '0', '--data-dir', join(dir, 'gateway'), '--token-auth-file', join(dir, 'tokens.csv')]);
-    const port = Number(await logged(gateway, 'the gateway', /serving on https:\/\/[^\s]*:(\d+)/));
+    const port = Number(await waitForOutput(gateway, 'the gateway', /serving on https:\/\/[^\s]*:(\d+)/));
     const ca = readFileSync(join(dir, 'gateway', 'pki', 'ca.crt'), 'utf8');
     return { request: (method, path, token, body, headers) => send(port, ca, method, path, token, body, headers), stop };
   } catch (err) {
@@ -70,27 +70,3 @@ function send(port: number, ca: string, method: string, path: string, token: str
   });
 }
 
-// logged waits for a line of the process's output matching pattern and returns its first group.
-function logged(proc: RunningProcess, name: string, pattern: RegExp, timeoutMs = 60000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${proc.output()}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = pattern.exec(output);
-      if (!match) return;
-      clearTimeout(timer);
-      proc.child.stdout?.off('data', onData);
-      proc.child.stderr?.off('data', onData);
-      proc.child.off('exit', onExit);
-      resolve(match[1]);
-    };
-    const onExit = (code: number | null) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code}:\n${proc.output()}`));
-    };
-    proc.child.stdout?.on('data', onData);
-    proc.child.stderr?.on('data', onData);
-    proc.child.once('exit', onExit);
-  });
-}

@@ -8,32 +8,10 @@ import { realClock } from '@plinth/machinery';
 import { nonResourceAttributes, resourceAttributes, UserInfo } from '@plinth/rbac';
 import { builtinDefinitions, ResourceStore } from '@plinth/registry';
 import { GrpcObjectStore } from '@plinth/storage-grpc';
-import { EtcdServer, NatsServer, RunningProcess, startEtcd, startNats, startProcess } from '@plinth/testing';
+import { EtcdServer, NatsServer, RunningProcess, startEtcd, startNats, startProcess, waitForOutput } from '@plinth/testing';
 
 const root = join(__dirname, '../../..');
 
-// logged waits for a line of the process's output matching pattern and returns its first group.
-function logged(proc: RunningProcess, name: string, pattern: RegExp, timeoutMs = 30000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${proc.output()}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = pattern.exec(output);
-      if (!match) return;
-      clearTimeout(timer);
-      proc.child.stdout?.off('data', onData);
-      proc.child.off('exit', onExit);
-      resolve(match[1]);
-    };
-    const onExit = (code: number | null) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code}:\n${proc.output()}`));
-    };
-    proc.child.stdout?.on('data', onData);
-    proc.child.once('exit', onExit);
-  });
-}
 
 function runTs(main: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
   return startProcess(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, main), ...args], { ...process.env, NO_COLOR: '1', ...env });
@@ -61,9 +39,9 @@ describe('authz service', () => {
   beforeAll(async () => {
     [etcd, nats] = await Promise.all([startEtcd(), startNats()]);
     storage = runTs('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcd.endpoint, PLINTH_STORAGE_ADDRESS: '127.0.0.1:0' });
-    const storageAddress = await logged(storage, 'the storage service', /storage service listening on (\S+:\d+)/);
+    const storageAddress = await waitForOutput(storage, 'the storage service', /storage service listening on (\S+:\d+)/);
     authz = runTs('apps/authz/src/main.ts', ['--storage-address', storageAddress, `--nats-url=${nats.url}`], {});
-    expect(await logged(authz, 'the authz service', /authz serving on (\S+)/)).toBe(nats.url);
+    expect(await waitForOutput(authz, 'the authz service', /authz serving on (\S+)/)).toBe(nats.url);
     store = new GrpcObjectStore({ address: storageAddress });
     nc = await connect({ servers: nats.url });
     authorizer = new NatsAuthorizer(nc);

@@ -39,7 +39,7 @@ describe('loadControllerManagerConfiguration', () => {
         renewDeadline: '10s',
         retryPeriod: '2s',
         resourceLock: 'leases',
-        resourceName: 'platform-controller-manager',
+        resourceName: 'kube-controller-manager',
         resourceNamespace: 'kube-system',
       },
       Controllers: ['*'],

@@ -37,7 +37,8 @@ export const clientConnectionSchema = struct({
 
 // leaderElectionSchema: resourceName and resourceNamespace are set by the controller managers'
 // options in Kubernetes rather than by defaulting; Plinth defaults them here so that a document
-// alone is complete.
+// alone is complete. The controller manager's Lease keeps Kubernetes' name, kube-controller-manager,
+// which its bootstrap role system:kube-controller-manager may update.
 const leaderElectionSchema = (resourceName: string) =>
   struct({
     leaderElect: bool(true),
@@ -91,7 +92,7 @@ const serviceControllerSchema = struct({ ConcurrentServiceSyncs: int32(1) });
 
 export const platformControllerManagerSchema = struct({
   ...typeMeta,
-  Generic: genericSchema('platform-controller-manager'),
+  Generic: genericSchema('kube-controller-manager'),
   PlatformCloudShared: cloudSharedSchema,
   AttachDetachController: struct({
     DisableAttachDetachReconcilerSync: bool(),

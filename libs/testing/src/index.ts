@@ -2,6 +2,6 @@ export { freePort } from './ports';
 export { findBinary, etcdBinary, natsBinary, RequiredBinary } from './binaries';
 export { startEtcd, EtcdServer, EtcdOptions } from './etcd';
 export { startNats, NatsServer } from './nats';
-export { startProcess, waitForPort, RunningProcess } from './process';
+export { startProcess, waitForPort, waitForOutput, RunningProcess } from './process';
 export { FakeClock } from './fake-clock';
 export { startOtlpReceiver, OtlpReceiver, ReceivedSpan } from './otlp-receiver';

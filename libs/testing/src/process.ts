@@ -54,3 +54,29 @@ function canConnect(port: number): Promise<boolean> {
     socket.once('error', () => resolve(false));
   });
 }
+
+// waitForOutput waits for the process to print (on stdout or stderr) a line matching pattern and
+// returns the pattern's first group; it fails when the process exits first or time runs out.
+export function waitForOutput(proc: RunningProcess, name: string, pattern: RegExp, timeoutMs = 60000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${proc.output()}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = pattern.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      proc.child.stdout?.off('data', onData);
+      proc.child.stderr?.off('data', onData);
+      proc.child.off('exit', onExit);
+      resolve(match[1]);
+    };
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code}:\n${proc.output()}`));
+    };
+    proc.child.stdout?.on('data', onData);
+    proc.child.stderr?.on('data', onData);
+    proc.child.once('exit', onExit);
+  });
+}
