@@ -128,7 +128,7 @@ async function serviceAccountOf(scope: RequestScope, pod: KubeObject, name: stri
   if (serviceAccounts) {
     const cache = scope.server.cacheFor(serviceAccounts);
     const cached = cache ? await cache.get(namespace, name, scope.server.lastWrittenRevision(serviceAccounts)) : null;
-    if (cached !== null) return cached as ServiceAccount;
+    if (cached) return cached as ServiceAccount;
     const attempts = name === defaultServiceAccountName ? defaultServiceAccountLookups : 1;
     const pauseMs = 100 + Math.floor(Math.random() * 100);
     for (let attempt = 0; attempt < attempts; attempt++) {
