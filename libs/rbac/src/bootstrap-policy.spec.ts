@@ -107,7 +107,7 @@ describe('bootstrap objects', () => {
     });
     expect(byName.edit.metadata.labels).toEqual({ 'rbac.authorization.platform.io/aggregate-to-admin': 'true', 'platform.io/bootstrapping': 'rbac-defaults' });
     expect(nodeRules()).toContainEqual({ verbs: ['get', 'list', 'watch'], apiGroups: ['node.platform.io'], resources: ['runtimeclasses'] });
-    expect(controllerRoles()).toHaveLength(6);
+    expect(controllerRoles()).toHaveLength(7);
   });
 
   it('returns new objects each time', () => {
