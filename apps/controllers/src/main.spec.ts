@@ -11,14 +11,14 @@ describe('controller manager process', () => {
   let plinth: PlinthProcess;
 
   beforeAll(async () => {
-    plinth = await startPlinth(['--simulated-nodes', '0', '--controllers=-job,-daemonset,-ttl-after-finished,-garbagecollector,-namespace']);
+    plinth = await startPlinth(['--simulated-nodes', '0', '--controllers=-job,-daemonset,-ttl-after-finished,-garbagecollector,-namespace,-serviceaccount']);
   }, 60000);
 
   afterAll(() => plinth?.stop());
 
   it('runs the controllers its configuration document enables, through a kubeconfig, and exits 0 on SIGTERM', async () => {
     const config = join(plinth.dataDir, 'controller-manager.yaml');
-    writeFileSync(config, ['apiVersion: platformcontrollermanager.config.platform.io/v1alpha1', 'kind: PlatformControllerManagerConfiguration', 'Generic:', '  Controllers: ["job", "-daemonset"]', 'JobController:', '  ConcurrentJobSyncs: 2', ''].join('\n'));
+    writeFileSync(config, ['apiVersion: platformcontrollermanager.config.platform.io/v1alpha1', 'kind: PlatformControllerManagerConfiguration', 'Generic:', '  Controllers: ["job", "serviceaccount", "-daemonset"]', 'JobController:', '  ConcurrentJobSyncs: 2', ''].join('\n'));
     const child = spawn(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'apps/controllers/src/main.ts'), '--kubeconfig', plinth.kubeconfig, '--config', config, '--simulated-nodes', '1'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     child.stdout.on('data', (c: Buffer) => (log += c.toString()));
