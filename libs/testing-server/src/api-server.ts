@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { LocalAuthorization } from '@plinth/authz';
 import { AddressInfo } from 'node:net';
 import { ApiServer, assembleApiServer, defaultServerFlags, ensureSystemNamespaces, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { KubeObject } from '@plinth/api';
 import { ApiClient } from '@plinth/client';
 import { NamespaceController, ServiceAccountClients, ServiceAccountsController } from '@plinth/controller-manager';
 import { Clock, realClock } from '@plinth/machinery';
@@ -25,6 +26,19 @@ const tokenFile = [
   `${testTokens.alice},alice,alice-uid,"developers"`,
   `${testTokens.bob},bob,bob-uid`,
 ].join('\n');
+
+// defaultServiceAccountsMade waits until every namespace has its "default" ServiceAccount, so
+// that a test starts once the service-account controller is done with the system namespaces.
+async function defaultServiceAccountsMade(client: ApiClient, timeoutMs = 30000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const namespaces = (await client.list<KubeObject>('/api/v1/namespaces')).items.map((ns) => ns.metadata.name ?? '');
+    const accounts = new Set((await client.list<KubeObject>('/api/v1/serviceaccounts')).items.filter((sa) => sa.metadata.name === 'default').map((sa) => sa.metadata.namespace));
+    if (namespaces.every((ns) => accounts.has(ns))) return;
+    if (Date.now() > deadline) throw new Error(`the default service accounts of ${namespaces.filter((ns) => !accounts.has(ns)).join(', ')} were never made`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 export interface TestApiServer {
   readonly url: string;
@@ -67,6 +81,7 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
   await namespaces.start();
   const serviceAccounts = new ServiceAccountsController(await identities.clientFor('service-account-controller'), root, realClock);
   await serviceAccounts.start();
+  await defaultServiceAccountsMade(root);
   return {
     url,
     apiServer,
