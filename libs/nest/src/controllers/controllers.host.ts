@@ -141,8 +141,9 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
     const resync = resyncPeriod(this.flags.minResyncPeriodMs);
     const build: Record<ControllerName, (client: ApiClient) => Controller & { start(): Promise<void> }> = {
       namespace: (client) => new NamespaceController(client, realClock, { workers: workers('namespace', 10), resyncPeriodMs: this.flags.namespaceSyncPeriodMs, onError }),
-      // The service-account controller's informers list and watch as the controller manager.
-      serviceaccount: (client) => new ServiceAccountsController(client, this.client as ApiClient, realClock, { workers: workers('serviceaccount', 1), onError }),
+      // The service-account controller runs one worker (no Concurrent*Syncs), and its informers
+      // list and watch as the controller manager.
+      serviceaccount: (client) => new ServiceAccountsController(client, this.client as ApiClient, realClock, { onError }),
       garbagecollector: (client) => new GarbageCollector(client, realClock, workers('garbagecollector', 20), onError),
       'ttl-after-finished': (client) => new TtlAfterFinishedController(client, realClock, workers('ttl-after-finished', 5), onError, resync()),
       daemonset: (client) => new DaemonSetController(client, realClock, workers('daemonset', 2), onError, resync()),
