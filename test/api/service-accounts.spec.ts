@@ -102,6 +102,19 @@ describe('API server: service accounts of pods', () => {
     expect(wanted.json.spec.containers[0].volumeMounts).toEqual([{ name: wanted.json.spec.volumes[0].name, readOnly: true, mountPath: tokenPath }]);
   });
 
+  it('leaves mirror pods without an account and refuses those that reference one', async () => {
+    const mirror = { 'kubernetes.io/config.mirror': 'hash' };
+    const plain = await request('POST', '/api/v1/namespaces/default/pods', { body: { ...pod('mirror'), metadata: { name: 'mirror', annotations: mirror } } });
+    expect(plain.status).toBe(201);
+    expect(plain.json.spec.serviceAccountName).toBeUndefined();
+    expect(plain.json.spec.volumes).toBeUndefined();
+    const named = await request('POST', '/api/v1/namespaces/default/pods', {
+      body: { ...pod('mirror-sa', { serviceAccountName: 'default' }), metadata: { name: 'mirror-sa', annotations: mirror } },
+    });
+    expect(named.status).toBe(403);
+    expect(named.json.message).toBe('pods "mirror-sa" is forbidden: mirror pods may not reference service accounts');
+  });
+
   it('gives a new namespace its default account, so that a pod created right after it is admitted', async () => {
     expect((await request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fresh' } } })).status).toBe(201);
     const created = await request('POST', '/api/v1/namespaces/fresh/pods', { body: pod('first') });
