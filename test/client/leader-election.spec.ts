@@ -8,7 +8,7 @@ describe('LeaderElector', () => {
   let plinth: PlinthProcess;
 
   beforeAll(async () => {
-    plinth = await startPlinth(['--simulated-nodes', '0', '--controllers=-job,-daemonset,-ttl-after-finished,-garbagecollector,-namespace']);
+    plinth = await startPlinth(['--simulated-nodes', '0', '--controllers=-job,-daemonset,-ttl-after-finished,-garbagecollector,-namespace,-serviceaccount']);
   }, 60000);
 
   afterAll(() => plinth?.stop());

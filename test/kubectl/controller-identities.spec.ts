@@ -53,7 +53,7 @@ describe('controller identities in the all-in-one', () => {
 
   it('gives each controller a service account whose token authenticates as system:serviceaccount:kube-system:<name>', async () => {
     const ca = readFileSync(join(plinth.dataDir, 'pki', 'ca.crt'), 'utf8');
-    for (const name of ['job-controller', 'daemon-set-controller', 'generic-garbage-collector', 'ttl-after-finished-controller', 'node-simulator']) {
+    for (const name of ['job-controller', 'daemon-set-controller', 'generic-garbage-collector', 'ttl-after-finished-controller', 'service-account-controller', 'node-simulator']) {
       await until(() => existing(`/api/v1/namespaces/kube-system/serviceaccounts/${name}`), (sa) => sa !== null, `service account ${name}`);
       const issued = await admin.create<{ status: { token: string } }>(`/api/v1/namespaces/kube-system/serviceaccounts/${name}/token`, { apiVersion: 'authentication.platform.io/v1', kind: 'TokenRequest', spec: {} });
       const asController = new ApiClient({ server: plinth.url, caPem: ca, token: issued.status.token });

@@ -21,7 +21,7 @@ describe('controller manager leader migration', () => {
   const instances: Instance[] = [];
 
   beforeAll(async () => {
-    plinth = await startPlinth(['--simulated-nodes', '0', '--controllers=-job,-daemonset,-ttl-after-finished,-garbagecollector,-namespace']);
+    plinth = await startPlinth(['--simulated-nodes', '0', '--controllers=-job,-daemonset,-ttl-after-finished,-garbagecollector,-namespace,-serviceaccount']);
     admin = adminClient(plinth);
   }, 60000);
 

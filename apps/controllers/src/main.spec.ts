@@ -11,7 +11,7 @@ describe('controller manager process', () => {
   let plinth: PlinthProcess;
 
   beforeAll(async () => {
-    plinth = await startPlinth(['--simulated-nodes', '0', '--controllers=-job,-daemonset,-ttl-after-finished,-garbagecollector,-namespace']);
+    plinth = await startPlinth(['--simulated-nodes', '0', '--controllers=-job,-daemonset,-ttl-after-finished,-garbagecollector,-namespace,-serviceaccount']);
   }, 60000);
 
   afterAll(() => plinth?.stop());
@@ -23,7 +23,7 @@ describe('controller manager process', () => {
 
   it('runs the controllers its configuration document enables, through a kubeconfig, and exits 0 on SIGTERM', async () => {
     const config = join(plinth.dataDir, 'controller-manager.yaml');
-    writeFileSync(config, ['apiVersion: platformcontrollermanager.config.platform.io/v1alpha1', 'kind: PlatformControllerManagerConfiguration', 'Generic:', '  Controllers: ["job", "-daemonset"]', '  LeaderElection:', '    resourceName: remote-controller-manager', '    leaseDuration: 20s', 'JobController:', '  ConcurrentJobSyncs: 2', ''].join('\n'));
+    writeFileSync(config, ['apiVersion: platformcontrollermanager.config.platform.io/v1alpha1', 'kind: PlatformControllerManagerConfiguration', 'Generic:', '  Controllers: ["job", "serviceaccount", "-daemonset"]', '  LeaderElection:', '    resourceName: remote-controller-manager', '    leaseDuration: 20s', 'JobController:', '  ConcurrentJobSyncs: 2', ''].join('\n'));
     const child = spawn(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'apps/controllers/src/main.ts'), '--kubeconfig', plinth.kubeconfig, '--config', config, '--simulated-nodes', '1'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     child.stdout.on('data', (c: Buffer) => (log += c.toString()));

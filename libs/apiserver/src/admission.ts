@@ -1,10 +1,25 @@
 // Admission that the API server itself enforces before storage: namespace lifecycle (objects
 // go only into namespaces that exist and are not terminating; the immortal namespaces cannot
 // be deleted), after plugin/pkg/admission/namespace/lifecycle; RBAC escalation checks; and the
-// default pod plugins DefaultTolerationSeconds, Priority and RuntimeClass.
+// default pod plugins ServiceAccount, Priority, DefaultTolerationSeconds and RuntimeClass.
 import { KubeObject } from '@plinth/api';
 import { forbidden, goQuote, isStatusError, notFound, StatusError } from '@plinth/machinery';
-import { addDefaultTolerations, admitPriority, admitRuntimeClass, keepPriority, ResourceDefinition } from '@plinth/registry';
+import {
+  addDefaultTolerations,
+  admitPriority,
+  admitRuntimeClass,
+  copyImagePullSecrets,
+  defaultServiceAccount,
+  defaultServiceAccountName,
+  isMirrorPod,
+  keepPriority,
+  limitSecretReferences,
+  mountServiceAccountToken,
+  ResourceDefinition,
+  ServiceAccount,
+  shouldAutomount,
+  validateMirrorPod,
+} from '@plinth/registry';
 import { RequestScope } from './scope';
 
 export const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
@@ -64,17 +79,68 @@ export async function admitRbacWrite(scope: RequestScope, object: KubeObject, ol
 }
 
 // admitPod runs the default pod plugins on a write of a pod (not of its subresources), in
-// kube-apiserver's order: DefaultTolerationSeconds, Priority, RuntimeClass. Priority and
-// RuntimeClass act on create; on update the stored priority carries over.
+// kube-apiserver's order: ServiceAccount, Priority, DefaultTolerationSeconds, RuntimeClass.
+// ServiceAccount, Priority and RuntimeClass act on create; on update the stored priority
+// carries over.
 export async function admitPod(scope: RequestScope, pod: KubeObject, old: KubeObject | null): Promise<void> {
   if (scope.def.group !== '' || scope.def.resource !== 'pods' || scope.info.subresource !== '') return;
-  addDefaultTolerations(pod);
   if (old) {
     keepPriority(pod, old);
+    addDefaultTolerations(pod);
     return;
   }
-  const refusal = admitPriority(pod) ?? admitRuntimeClass(pod, await runtimeClassOf(scope, pod));
+  await admitServiceAccount(scope, pod);
+  const priorityRefusal = admitPriority(pod);
+  if (priorityRefusal) throw podForbidden(scope, pod, priorityRefusal);
+  addDefaultTolerations(pod);
+  const refusal = admitRuntimeClass(pod, await runtimeClassOf(scope, pod));
   if (refusal) throw podForbidden(scope, pod, refusal);
+}
+
+// admitServiceAccount is the ServiceAccount plugin on a new pod (its admit and validate parts):
+// the pod runs as "default" unless it names an account, which must exist; unless the pod or the
+// account opts out, the account's API token is mounted into every container; the account's
+// image pull secrets go to a pod without any. Mirror pods are left as they are, but may
+// reference neither accounts nor secrets.
+async function admitServiceAccount(scope: RequestScope, pod: KubeObject): Promise<void> {
+  if (isMirrorPod(pod)) {
+    const refusal = validateMirrorPod(pod);
+    if (refusal) throw podForbidden(scope, pod, refusal);
+    return;
+  }
+  const name = defaultServiceAccount(pod);
+  const account = await serviceAccountOf(scope, pod, name);
+  if (shouldAutomount(account, pod)) mountServiceAccountToken(pod);
+  copyImagePullSecrets(pod, account);
+  const refusal = limitSecretReferences(account, pod);
+  if (refusal) throw podForbidden(scope, pod, refusal);
+}
+
+// serviceAccountLookups is how often the plugin reads the default account live before it gives
+// up (the service-account controller creates it just after its namespace); other accounts are
+// read once. The pause between reads is drawn once, between 100 and 200 ms.
+const defaultServiceAccountLookups = 10;
+
+// serviceAccountOf is the plugin's getServiceAccount: the watch cache first, then live reads.
+async function serviceAccountOf(scope: RequestScope, pod: KubeObject, name: string): Promise<ServiceAccount> {
+  const namespace = scope.info.namespace;
+  const serviceAccounts = scope.server.catalog.lookup('', 'v1', 'serviceaccounts');
+  if (serviceAccounts) {
+    const cache = scope.server.cacheFor(serviceAccounts);
+    const cached = cache ? await cache.get(namespace, name, scope.server.lastWrittenRevision(serviceAccounts)) : null;
+    if (cached) return cached as ServiceAccount;
+    const attempts = name === defaultServiceAccountName ? defaultServiceAccountLookups : 1;
+    const pauseMs = 100 + Math.floor(Math.random() * 100);
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      try {
+        return (await scope.server.storeFor(serviceAccounts).get(namespace, name)) as ServiceAccount;
+      } catch (err) {
+        if (!isStatusError(err) || err.code !== 404) throw err;
+      }
+    }
+  }
+  throw podForbidden(scope, pod, `error looking up service account ${namespace}/${name}: serviceaccount ${goQuote(name)} not found`);
 }
 
 async function runtimeClassOf(scope: RequestScope, pod: KubeObject): Promise<KubeObject | null> {

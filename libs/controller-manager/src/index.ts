@@ -7,3 +7,4 @@ export { ServiceAccountClients, refreshDelay, serviceAccountNamespace, tokenExpi
 export { NamespaceController, NamespaceControllerOptions, namespaceDeletionGracePeriodMs, namespaceFinalizer } from './namespace-controller';
 export { DiscoveredResource, Discovery, groupDiscoveryFailedMessage, serverPreferredResources } from './discovery';
 export { defaultLeaderMigrationConfiguration, FilterResult, kubeControllerManagerComponent, LeaderMigrationConfig, migrationFilter } from './leader-migration';
+export { ServiceAccountsController, ServiceAccountsControllerOptions, serviceAccountsToEnsure } from './service-account-controller';

@@ -41,6 +41,7 @@ describe('bootstrap objects', () => {
       'system:controller:generic-garbage-collector',
       'system:controller:job-controller',
       'system:controller:namespace-controller',
+      'system:controller:service-account-controller',
       'system:controller:ttl-after-finished-controller',
     ]);
   });
@@ -106,7 +107,7 @@ describe('bootstrap objects', () => {
     });
     expect(byName.edit.metadata.labels).toEqual({ 'rbac.authorization.platform.io/aggregate-to-admin': 'true', 'platform.io/bootstrapping': 'rbac-defaults' });
     expect(nodeRules()).toContainEqual({ verbs: ['get', 'list', 'watch'], apiGroups: ['node.platform.io'], resources: ['runtimeclasses'] });
-    expect(controllerRoles()).toHaveLength(6);
+    expect(controllerRoles()).toHaveLength(7);
   });
 
   it('returns new objects each time', () => {
@@ -162,6 +163,8 @@ describe('the default identities', () => {
     ['the ttl controller deletes jobs', controller('ttl-after-finished-controller'), 'delete', 'batch', 'jobs', 'team', 'pi', 'Allow'],
     ['the garbage collector deletes anything', controller('generic-garbage-collector'), 'delete', 'example.com', 'widgets', 'team', 'w', 'Allow'],
     ['but does not create', controller('generic-garbage-collector'), 'create', '', 'pods', 'team', '', 'NoOpinion'],
+    ['the service-account controller creates service accounts', controller('service-account-controller'), 'create', '', 'serviceaccounts', 'team', '', 'Allow'],
+    ['but may not delete them', controller('service-account-controller'), 'delete', '', 'serviceaccounts', 'team', 'default', 'NoOpinion'],
     ['the namespace controller finalizes namespaces', controller('namespace-controller'), 'update', '', 'namespaces/finalize', '', 'team', 'Allow'],
     ['and deletes collections', controller('namespace-controller'), 'deletecollection', 'batch', 'jobs', 'team', '', 'Allow'],
     ['the aggregation controller escalates cluster roles', controller('clusterrole-aggregation-controller'), 'escalate', 'rbac.authorization.platform.io', 'clusterroles', '', 'admin', 'Allow'],

@@ -23,6 +23,7 @@ export const DaemonSetController = 'daemon-set-controller';
 export const GenericGarbageCollector = 'generic-garbage-collector';
 export const JobController = 'job-controller';
 export const NamespaceController = 'namespace-controller';
+export const ServiceAccountController = 'service-account-controller';
 export const TTLAfterFinishedController = 'ttl-after-finished-controller';
 
 // controllerUsername is the user a controller acts as: system:serviceaccount:kube-system:<name>.
@@ -68,6 +69,7 @@ function controllerRules(): Record<string, PolicyRule[]> {
       newRule('update').groups(legacyGroup).resources('namespaces/finalize', 'namespaces/status').rule(),
       newRule('get', 'list', 'watch', 'delete', 'deletecollection').groups('*').resources('*').rule(),
     ],
+    [ServiceAccountController]: [newRule('create').groups(legacyGroup).resources('serviceaccounts').rule(), eventsRule()],
     [TTLAfterFinishedController]: [newRule('get', 'list', 'watch', 'delete').groups(batchGroup).resources('jobs').rule(), eventsRule()],
   };
 }

@@ -22,6 +22,20 @@ export { StoreInformer, InformerHandler } from './store/informer';
 export { localSubjectAccessReviewBadRequest, selfSubjectRulesReviewBadRequest } from './resources/authorization';
 export { addDefaultTolerations, admitPriority, admitRuntimeClass, keepPriority, mergeTolerations, Toleration } from './resources/core';
 export {
+  copyImagePullSecrets,
+  defaultServiceAccount,
+  defaultServiceAccountName,
+  isMirrorPod,
+  limitSecretReferences,
+  mountServiceAccountToken,
+  ServiceAccount,
+  serviceAccountTokenMountPath,
+  serviceAccountVolumePrefix,
+  shouldAutomount,
+  tokenVolume,
+  validateMirrorPod,
+} from './resources/core';
+export {
   customResourceDefinitionDefinition,
   customResourceDefinitionsOf,
   toRegistrySchema,

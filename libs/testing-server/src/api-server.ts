@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { LocalAuthorization } from '@plinth/authz';
 import { AddressInfo } from 'node:net';
 import { ApiServer, assembleApiServer, defaultServerFlags, ensureSystemNamespaces, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { KubeObject } from '@plinth/api';
 import { ApiClient } from '@plinth/client';
-import { NamespaceController, ServiceAccountClients } from '@plinth/controller-manager';
+import { NamespaceController, ServiceAccountClients, ServiceAccountsController } from '@plinth/controller-manager';
 import { Clock, realClock } from '@plinth/machinery';
 import { builtinDefinitions } from '@plinth/registry';
 import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
@@ -26,6 +27,19 @@ const tokenFile = [
   `${testTokens.bob},bob,bob-uid`,
 ].join('\n');
 
+// defaultServiceAccountsMade waits until every namespace has its "default" ServiceAccount, so
+// that a test starts once the service-account controller is done with the system namespaces.
+async function defaultServiceAccountsMade(client: ApiClient, timeoutMs = 30000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const namespaces = (await client.list<KubeObject>('/api/v1/namespaces')).items.map((ns) => ns.metadata.name ?? '');
+    const accounts = new Set((await client.list<KubeObject>('/api/v1/serviceaccounts')).items.filter((sa) => sa.metadata.name === 'default').map((sa) => sa.metadata.namespace));
+    if (namespaces.every((ns) => accounts.has(ns))) return;
+    if (Date.now() > deadline) throw new Error(`the default service accounts of ${namespaces.filter((ns) => !accounts.has(ns)).join(', ')} were never made`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export interface TestApiServer {
   readonly url: string;
   readonly apiServer: ApiServer;
@@ -34,10 +48,12 @@ export interface TestApiServer {
 }
 
 // startTestApiServer serves the real API server handler over plain HTTP on a free loopback port,
-// on an embedded store (or the one given), for HTTP-level tests. The namespace controller runs
-// against it as a client (its service account, obtained with the admin token), so that deleted
-// namespaces are emptied and go away; it starts work on a terminating namespace at once, without
-// Kubernetes' 5 s grace period, and on the real clock whatever clock the server has.
+// on an embedded store (or the one given), for HTTP-level tests. The namespace and service-account
+// controllers run against it as clients (their service accounts, obtained with the admin token),
+// so that deleted namespaces are emptied and go away and every namespace gets its "default"
+// ServiceAccount (which new pods run as); the namespace controller starts work on a terminating
+// namespace at once, without Kubernetes' 5 s grace period, and both run on the real clock
+// whatever clock the server has.
 export async function startTestApiServer(flags: Partial<ServerFlags> = {}, options: { store?: ObjectStore; clock?: Clock } = {}): Promise<TestApiServer> {
   const store = options.store ?? new EmbeddedObjectStore({ progressNotifyIntervalMs: 200 });
   const dir = mkdtempSync(join(tmpdir(), 'plinth-test-server-'));
@@ -63,12 +79,16 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
   const identities = new ServiceAccountClients(root, { server: url, caPem: '', userAgent: 'kube-controller-manager/v1.28.0' }, realClock);
   const namespaces = new NamespaceController(await identities.clientFor('namespace-controller'), realClock, { deletionGracePeriodMs: 0 });
   await namespaces.start();
+  const serviceAccounts = new ServiceAccountsController(await identities.clientFor('service-account-controller'), root, realClock);
+  await serviceAccounts.start();
+  await defaultServiceAccountsMade(root);
   return {
     url,
     apiServer,
     store,
     async stop() {
       await namespaces.stop();
+      await serviceAccounts.stop();
       identities.stop();
       root.close();
       authorization.stop();

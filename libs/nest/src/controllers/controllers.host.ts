@@ -23,6 +23,7 @@ import {
   NamespaceController,
   NodeSimulator,
   ServiceAccountClients,
+  ServiceAccountsController,
   TtlAfterFinishedController,
 } from '@plinth/controller-manager';
 import { realClock } from '@plinth/machinery';
@@ -31,12 +32,13 @@ import { SERVER_FLAGS } from '../apiserver/api-server.host';
 // CONTROLLER_CREDENTIALS provides how the controllers reach the API: a function resolving to
 // the server and credentials once the API serves (in the all-in-one, after it listens).
 // controllerNames are the controllers a controller manager runs, by their Controllers-list names.
-const controllerNames = ['namespace', 'garbagecollector', 'ttl-after-finished', 'daemonset', 'job'] as const;
+const controllerNames = ['namespace', 'serviceaccount', 'garbagecollector', 'ttl-after-finished', 'daemonset', 'job'] as const;
 type ControllerName = (typeof controllerNames)[number];
 
 // serviceAccounts names each controller's service account in kube-system, as Kubernetes does.
 const serviceAccounts: Record<ControllerName, string> = {
   namespace: 'namespace-controller',
+  serviceaccount: 'service-account-controller',
   garbagecollector: 'generic-garbage-collector',
   'ttl-after-finished': 'ttl-after-finished-controller',
   daemonset: 'daemon-set-controller',
@@ -150,6 +152,9 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
     const resync = resyncPeriod(this.flags.minResyncPeriodMs);
     const build: Record<ControllerName, (client: ApiClient) => Controller & { start(): Promise<void> }> = {
       namespace: (client) => new NamespaceController(client, realClock, { workers: workers('namespace', 10), resyncPeriodMs: this.flags.namespaceSyncPeriodMs, onError }),
+      // The service-account controller runs one worker (no Concurrent*Syncs), and its informers
+      // list and watch as the controller manager.
+      serviceaccount: (client) => new ServiceAccountsController(client, this.client as ApiClient, realClock, { onError }),
       garbagecollector: (client) => new GarbageCollector(client, realClock, workers('garbagecollector', 20), onError),
       'ttl-after-finished': (client) => new TtlAfterFinishedController(client, realClock, workers('ttl-after-finished', 5), onError, resync()),
       daemonset: (client) => new DaemonSetController(client, realClock, workers('daemonset', 2), onError, resync()),

@@ -9,3 +9,17 @@ export { summarizePod } from './pod-table';
 export * from './quantity';
 export { addDefaultTolerations, admitPriority, admitRuntimeClass, keepPriority, mergeTolerations } from './pod-admission';
 export type { Toleration } from './pod-admission';
+export {
+  copyImagePullSecrets,
+  defaultServiceAccount,
+  defaultServiceAccountName,
+  isMirrorPod,
+  limitSecretReferences,
+  mountServiceAccountToken,
+  serviceAccountTokenMountPath,
+  serviceAccountVolumePrefix,
+  shouldAutomount,
+  tokenVolume,
+  validateMirrorPod,
+} from './pod-service-account';
+export type { ServiceAccount } from './pod-service-account';

@@ -93,6 +93,20 @@ describe('defaultPodSpec', () => {
   });
 });
 
+describe('defaultPodSpec: the deprecated serviceAccount', () => {
+  it('stands for an empty serviceAccountName and always mirrors serviceAccountName', () => {
+    const deprecatedOnly: Record<string, unknown> = { serviceAccount: 'legacy' };
+    defaultPodSpec(deprecatedOnly);
+    expect(deprecatedOnly).toMatchObject({ serviceAccountName: 'legacy', serviceAccount: 'legacy' });
+    const both: Record<string, unknown> = { serviceAccountName: 'builder', serviceAccount: 'other' };
+    defaultPodSpec(both);
+    expect(both).toMatchObject({ serviceAccountName: 'builder', serviceAccount: 'builder' });
+    const neither: Record<string, unknown> = { serviceAccount: '' };
+    defaultPodSpec(neither);
+    expect(neither).not.toHaveProperty('serviceAccount');
+  });
+});
+
 describe('defaultPodTemplateSpec', () => {
   it('defaults the spec of a template', () => {
     const template: Record<string, unknown> = { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x:1' }] } };

@@ -138,6 +138,18 @@ export function defaultPodSpec(spec: Record<string, unknown>): void {
   for (const c of objects(spec.containers)) defaultContainer(c);
   for (const c of objects(spec.ephemeralContainers)) defaultContainer(c);
   for (const v of objects(spec.volumes)) defaultVolume(v);
+  mirrorServiceAccount(spec);
+}
+
+// mirrorServiceAccount is what the v1 conversion does with the deprecated serviceAccount: it
+// stands for serviceAccountName when that is empty, and always shows serviceAccountName.
+function mirrorServiceAccount(spec: Obj): void {
+  const deprecated = typeof spec.serviceAccount === 'string' ? spec.serviceAccount : '';
+  if ((spec.serviceAccountName === undefined || spec.serviceAccountName === null || spec.serviceAccountName === '') && deprecated !== '') {
+    spec.serviceAccountName = deprecated;
+  }
+  if (typeof spec.serviceAccountName === 'string' && spec.serviceAccountName !== '') spec.serviceAccount = spec.serviceAccountName;
+  else delete spec.serviceAccount;
 }
 
 // defaultPodTemplateSpec defaults the spec of a pod template. Its metadata has no defaults, but
