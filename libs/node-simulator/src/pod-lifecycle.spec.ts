@@ -22,6 +22,9 @@ describe('nextPodStatus', () => {
     const done = step(started, t0 + 1000);
     expect(done.status).toMatchObject({ phase: 'Succeeded' });
     expect((done.status as { containerStatuses: { state: { terminated: { exitCode: number } } }[] }).containerStatuses[0].state.terminated.exitCode).toBe(0);
+    // lastState is always there, as the kubelet reports it (a struct held by value).
+    expect((started.status as { containerStatuses: { lastState: unknown }[] }).containerStatuses[0].lastState).toEqual({});
+    expect((done.status as { containerStatuses: { lastState: unknown }[] }).containerStatuses[0].lastState).toEqual({});
     expect(nextPodStatus(done, '10.0.0.1', t0 + 5000)).toEqual({ status: null, recheckAfterMs: null });
   });
 

@@ -97,6 +97,8 @@ function running(pod: KubeObject, startTime: string, nodeIP: string, now: number
     containerStatuses: containers.map((c) => ({
       name: c.name,
       state: { running: { startedAt: rfc3339(since) } },
+      // lastState is a struct held by value: the kubelet always reports it, {} before a restart.
+      lastState: {},
       ready,
       restartCount: restarts,
       image: c.image ?? '',
@@ -138,6 +140,7 @@ function terminatedStatus(
           containerID: `simulated://${pod.metadata.uid ?? ''}/${c.name}`,
         },
       },
+      lastState: {},
       ready: false,
       restartCount: restarts,
       image: c.image ?? '',
