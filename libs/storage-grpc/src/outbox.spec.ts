@@ -33,6 +33,16 @@ describe('Outbox', () => {
     expect(written).toEqual(['[a,b,c]', 'd']);
   });
 
+  it('writes a message pushed alone at once, unless others wait already', async () => {
+    outbox.push('a', true);
+    expect(written).toEqual(['a']);
+    outbox.push('b');
+    outbox.push('c', true);
+    expect(written).toEqual(['a']);
+    await nextTurn();
+    expect(written).toEqual(['a', '[b,c]']);
+  });
+
   it('writes what it holds at once on flush, and nothing twice', async () => {
     outbox.push('a');
     outbox.push('b');

@@ -93,7 +93,7 @@ function serveExchange(operations: Operations, call: ExchangeCall, signal: Abort
   const respond = (response: storagev1.ExchangeResponse) => {
     pending--;
     if (ended || call.cancelled) return;
-    outbox.push(response);
+    outbox.push(response, pending === 0);
   };
   const serve = (request: storagev1.ExchangeRequest) => {
     pending++;

@@ -83,7 +83,7 @@ class OpenExchange {
     request.id = this.nextId;
     return new Promise((resolve, reject) => {
       this.pending.set(request.id, { resolve, reject });
-      this.outbox.push(request);
+      this.outbox.push(request, this.pending.size === 1);
     });
   }
 
@@ -105,7 +105,8 @@ function batchRequests(batch: storagev1.ExchangeRequest[]): storagev1.ExchangeRe
 }
 
 // Outbox gathers the messages of one turn of the event loop and writes them at its end: one
-// alone as it is, several as one batch message.
+// alone as it is, several as one batch message. A message pushed while nothing else is under
+// way (no other request awaits its answer) leaves at once: there is nothing to wait for.
 export class Outbox<T> {
   private messages: T[] = [];
   private scheduled = false;
@@ -115,7 +116,11 @@ export class Outbox<T> {
     private readonly batch: (messages: T[]) => T,
   ) {}
 
-  push(message: T): void {
+  push(message: T, alone = false): void {
+    if (alone && this.messages.length === 0) {
+      this.write(message);
+      return;
+    }
     this.messages.push(message);
     if (this.scheduled) return;
     this.scheduled = true;
