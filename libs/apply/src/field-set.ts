@@ -2,7 +2,7 @@
 // be a member (the field itself is owned) and may have children (fields below it are owned).
 // Managed fields are stored as FieldSets encoded in the FieldsV1 format.
 import { Schema } from '@plinth/api';
-import { isObject } from './json';
+import { isObject, setOwn } from './json';
 import {
   comparePathElements,
   deserializePathElement,
@@ -191,12 +191,7 @@ export class FieldSet {
     for (const [k, c] of this.children) if (!this.members.has(k)) entries.push([c.pe, c.set, false]);
     entries.sort((a, b) => comparePathElements(a[0], b[0]));
     for (const [pe, set, member] of entries) {
-      Object.defineProperty(out, serializePathElement(pe), {
-        value: set ? set.emit(member) : {},
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
+      setOwn(out, serializePathElement(pe), set ? set.emit(member) : {});
     }
     return out;
   }

@@ -23,6 +23,20 @@ const scalar: Kind = { type: 'scalar' };
 // is deduced from the value as SMD's deduced type does: maps granular, lists atomic.
 export function kindOf(schema: Schema | undefined, value: unknown): Kind {
   if (schema === undefined) return deduced(value);
+  const known = schemaKinds.get(schema);
+  if (known !== undefined) return known;
+  const kind = declaredKind(schema);
+  if (kind === undefined) return deduced(value);
+  schemaKinds.set(schema, kind);
+  return kind;
+}
+
+// schemaKinds remembers the kind of each schema: the walkers ask for it at every node of every
+// object, and a schema's kind depends on the schema alone (schemas are never changed in place).
+const schemaKinds = new WeakMap<Schema, Kind>();
+
+// declaredKind is the kind a schema declares, or undefined when it leaves it to the value.
+function declaredKind(schema: Schema): Kind | undefined {
   if (schema.intOrString) return scalar;
   if (schema.type === 'array' || schema.items !== undefined) return listKind(schema);
   if (schema.type === 'object' || schema.properties || schema.additionalProperties || schema.preserveUnknownFields || schema.embeddedResource) {
@@ -37,7 +51,7 @@ export function kindOf(schema: Schema | undefined, value: unknown): Kind {
     };
   }
   if (schema.type !== undefined) return scalar;
-  return deduced(value);
+  return undefined;
 }
 
 function deduced(value: unknown): Kind {

@@ -67,6 +67,18 @@ export function isImpersonationHeader(name: string): boolean {
   );
 }
 
+// hasImpersonationHeaders tells from the header names alone whether parseImpersonation could
+// find anything (every impersonation header starts with "Impersonate-"), so that a request
+// without them skips the parse and the per-request copy of its headers the parse reads.
+export function hasImpersonationHeaders(headers: HeaderMap): boolean {
+  for (const name in headers) {
+    if (name.length >= impersonatePrefix.length && name.slice(0, impersonatePrefix.length).toLowerCase() === impersonatePrefix) return true;
+  }
+  return false;
+}
+
+const impersonatePrefix = 'impersonate-';
+
 // parseImpersonation is buildImpersonationRequests: null when the request impersonates nothing.
 // Groups, extras or a uid without a user are refused with the 500 Internal error Kubernetes answers.
 export function parseImpersonation(headers: HeaderMap): ImpersonationRequest | null {

@@ -55,7 +55,7 @@ export class GrpcObjectStore implements ObjectStore {
 
   get(key: string, options: GetOptions = {}): Promise<KeyValue> {
     const get = { key, revision: options.revision ?? 0 };
-    return this.send('Get', { id: 0, traceContext: {}, get }, (r) => requiredKv(r.get?.kv, 'Get'));
+    return this.send('Get', { id: 0, traceContext: {}, batch: [], get }, (r) => requiredKv(r.get?.kv, 'Get'));
   }
 
   // list is a unary call of its own: a large list must not hold up the requests behind it on
@@ -87,30 +87,30 @@ export class GrpcObjectStore implements ObjectStore {
   }
 
   create(key: string, value: Uint8Array): Promise<KeyValue> {
-    return this.send('Create', { id: 0, traceContext: {}, create: { key, value } }, (r) => requiredKv(r.create?.kv, 'Create'));
+    return this.send('Create', { id: 0, traceContext: {}, batch: [], create: { key, value } }, (r) => requiredKv(r.create?.kv, 'Create'));
   }
 
   update(key: string, value: Uint8Array, expectedRevision: number): Promise<KeyValue> {
     const update = { key, value, expectedRevision };
-    return this.send('Update', { id: 0, traceContext: {}, update }, (r) => requiredKv(r.update?.kv, 'Update'));
+    return this.send('Update', { id: 0, traceContext: {}, batch: [], update }, (r) => requiredKv(r.update?.kv, 'Update'));
   }
 
   delete(key: string, preconditions?: DeletePreconditions): Promise<DeleteResult> {
-    return this.send('Delete', { id: 0, traceContext: {}, delete: { key, preconditions } }, (r) => ({
+    return this.send('Delete', { id: 0, traceContext: {}, batch: [], delete: { key, preconditions } }, (r) => ({
       deleted: requiredKv(r.delete?.deleted, 'Delete'),
       revision: r.delete?.revision ?? 0,
     }));
   }
 
   currentRevision(): Promise<number> {
-    return this.send('CurrentRevision', { id: 0, traceContext: {}, currentRevision: {} }, (r) => {
+    return this.send('CurrentRevision', { id: 0, traceContext: {}, batch: [], currentRevision: {} }, (r) => {
       if (r.currentRevision === undefined) throw StorageError.unreachable('CurrentRevision answered with another response');
       return r.currentRevision.revision;
     });
   }
 
   compact(revision: number): Promise<void> {
-    return this.send('Compact', { id: 0, traceContext: {}, compact: { revision } }, () => undefined);
+    return this.send('Compact', { id: 0, traceContext: {}, batch: [], compact: { revision } }, () => undefined);
   }
 
   // watch starts the stream at once and returns before the service answers: events, and the

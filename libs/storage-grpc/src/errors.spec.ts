@@ -240,6 +240,44 @@ describe('the Exchange stream', () => {
     expect((await failure(store.get('/a'))).code).toBe(StorageErrorCode.Unreachable);
   });
 
+  it('answers each request of a batch message, by id, to a plain gRPC client', async () => {
+    const client = new storagev1.ObjectStoreClient(server.address, credentials.createInsecure());
+    const call = client.exchange();
+    try {
+      const answers = new Map<number, storagev1.ExchangeResponse>();
+      const done = new Promise<void>((resolve) => {
+        call.on('data', (response: storagev1.ExchangeResponse) => {
+          for (const answer of response.batch.length > 0 ? response.batch : [response]) answers.set(answer.id, answer);
+          if (answers.size === 3) resolve();
+        });
+      });
+      const request = (id: number, operation: Partial<storagev1.ExchangeRequest>): storagev1.ExchangeRequest => ({ id, traceContext: {}, batch: [], ...operation });
+      call.write({
+        id: 0,
+        traceContext: {},
+        batch: [request(1, { get: { key: '/a', revision: 0 } }), request(2, { get: { key: '/missing', revision: 0 } }), request(3, { create: { key: '/b', value: bytes('b') } })],
+      });
+      await done;
+      expect(answers.get(1)?.get?.kv?.key).toBe('/a');
+      expect(answers.get(2)?.failure?.code).toBe('KeyNotFound');
+      expect(answers.get(3)?.create?.kv?.key).toBe('/b');
+      expect((await backend.get('/b')).value).toEqual(bytes('b'));
+    } finally {
+      call.end();
+      client.close();
+    }
+  });
+
+  it('answers many requests sent at once, each with its own result', async () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `/k${i}`);
+    const created = await Promise.all(keys.map((key) => store.create(key, bytes(key))));
+    expect(created.map((kv) => kv.key)).toEqual(keys);
+    const results = await Promise.all([...keys.map((key) => store.get(key)), failure(store.get('/missing')), failure(store.create('/k0', bytes(0)))]);
+    expect(results.slice(0, keys.length).map((kv) => new TextDecoder().decode((kv as KeyValue).value))).toEqual(keys.map((key) => JSON.stringify(key)));
+    expect((results[keys.length] as StorageError).code).toBe(StorageErrorCode.KeyNotFound);
+    expect((results[keys.length + 1] as StorageError).code).toBe(StorageErrorCode.KeyExists);
+  });
+
   it('fails the pending requests with Unreachable when the connection breaks, and reconnects for the next', async () => {
     backend.hold = new Promise<void>(() => undefined);
     const pending = failure(store.get('/a'));

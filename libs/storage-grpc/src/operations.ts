@@ -51,12 +51,12 @@ export function exchangeMethod(r: storagev1.ExchangeRequest): MethodName {
 // performExchange answers one Exchange request with the response of its operation.
 export async function performExchange(operations: Operations, r: storagev1.ExchangeRequest): Promise<storagev1.ExchangeResponse> {
   const id = r.id;
-  if (r.get) return { id, get: await operations.get(r.get) };
-  if (r.create) return { id, create: await operations.create(r.create) };
-  if (r.update) return { id, update: await operations.update(r.update) };
-  if (r.delete) return { id, delete: await operations.delete(r.delete) };
-  if (r.currentRevision) return { id, currentRevision: await operations.currentRevision(r.currentRevision) };
-  if (r.compact) return { id, compact: await operations.compact(r.compact) };
+  if (r.get) return { id, batch: [], get: await operations.get(r.get) };
+  if (r.create) return { id, batch: [], create: await operations.create(r.create) };
+  if (r.update) return { id, batch: [], update: await operations.update(r.update) };
+  if (r.delete) return { id, batch: [], delete: await operations.delete(r.delete) };
+  if (r.currentRevision) return { id, batch: [], currentRevision: await operations.currentRevision(r.currentRevision) };
+  if (r.compact) return { id, batch: [], compact: await operations.compact(r.compact) };
   throw StorageError.invalidArgument('exchange request without an operation');
 }
 

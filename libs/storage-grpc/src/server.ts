@@ -9,6 +9,7 @@ import { toWatchOptions, toWireEvent } from './convert';
 import { Operations, exchangeMethod, performExchange, storeOperations } from './operations';
 import { MethodName, isFailure, spanAttributes, spanNames } from './service';
 import { toFailure, toStatus } from './status';
+import { Outbox } from './transports';
 
 export interface ObjectStoreServiceOptions {
   // signal, once aborted, ends every running watch with UNAVAILABLE and every Exchange stream
@@ -54,9 +55,10 @@ function unary<Req, Res>(method: MethodName, handle: (request: Req) => Promise<R
   };
 }
 
-// serveExchange answers the requests of an Exchange stream concurrently. It stops reading while
-// grpc's send buffer is full, and ends the stream once the client half-closed it or the
-// service shuts down, after answering what was asked before.
+// serveExchange answers the requests of an Exchange stream concurrently (each request of a
+// batch on its own), and sends the answers ready in one turn of the event loop together. It
+// stops reading while grpc's send buffer is full, and ends the stream once the client
+// half-closed it or the service shuts down, after answering what was asked before.
 function serveExchange(operations: Operations, call: ExchangeCall, signal: AbortSignal | undefined): void {
   let pending = 0;
   let closing = false;
@@ -67,7 +69,7 @@ function serveExchange(operations: Operations, call: ExchangeCall, signal: Abort
     call.resume();
   };
   const finish = () => {
-    if (ended || !closing || pending > 0) return;
+    if (ended || !closing || pending > 0 || outbox.size > 0) return;
     ended = true;
     signal?.removeEventListener('abort', close);
     if (!call.cancelled) call.end();
@@ -76,27 +78,38 @@ function serveExchange(operations: Operations, call: ExchangeCall, signal: Abort
     closing = true;
     finish();
   };
-  const respond = (response: storagev1.ExchangeResponse) => {
-    pending--;
+  const write = (response: storagev1.ExchangeResponse) => {
     if (ended || call.cancelled) return;
     if (!call.write(response) && !paused) {
       paused = true;
       call.pause();
       call.once('drain', resume);
     }
-    finish();
   };
-  call.on('data', (request: storagev1.ExchangeRequest) => {
-    // A request that arrives while the stream closes is left unanswered: the client fails it
-    // as Unreachable when the stream ends.
-    if (closing) return;
+  const outbox = new Outbox<storagev1.ExchangeResponse>((response) => {
+    write(response);
+    finish();
+  }, batchResponses);
+  const respond = (response: storagev1.ExchangeResponse) => {
+    pending--;
+    if (ended || call.cancelled) return;
+    outbox.push(response, pending === 0);
+  };
+  const serve = (request: storagev1.ExchangeRequest) => {
     pending++;
     const method = exchangeMethod(request);
     withSpan(spanNames[method], spanAttributes[method], () => performExchange(operations, request), {
       kind: SpanKind.SERVER,
       parent: carriedContext(request.traceContext),
       isFailure,
-    }).then(respond, (err: unknown) => respond({ id: request.id, failure: toFailure(err) }));
+    }).then(respond, (err: unknown) => respond({ id: request.id, batch: [], failure: toFailure(err) }));
+  };
+  call.on('data', (request: storagev1.ExchangeRequest) => {
+    // A request that arrives while the stream closes is left unanswered: the client fails it
+    // as Unreachable when the stream ends.
+    if (closing) return;
+    if (request.batch.length === 0) serve(request);
+    else for (const one of request.batch) serve(one);
   });
   call.on('end', close);
   call.on('cancelled', () => {
@@ -145,6 +158,10 @@ function writable(call: WatchCall): Promise<void> {
     call.on('cancelled', done);
     call.on('close', done);
   });
+}
+
+function batchResponses(batch: storagev1.ExchangeResponse[]): storagev1.ExchangeResponse {
+  return { id: 0, batch };
 }
 
 function shuttingDown(): StorageError {

@@ -45,20 +45,23 @@ interface Pending {
 
 // OpenExchange is one Exchange stream and the requests waiting for their answers on it. Once
 // the stream fails or ends, its pending requests fail with Unreachable and the next request
-// opens a new stream.
+// opens a new stream. The requests sent in one turn of the event loop leave together, as one
+// message (a batch) when there are several.
 class OpenExchange {
   private readonly call: ReturnType<storagev1.ObjectStoreClient['exchange']>;
   private readonly pending = new Map<number, Pending>();
+  private readonly outbox = new Outbox<storagev1.ExchangeRequest>((request) => {
+    // After a failure the stream takes nothing more: its pending requests fail at its end.
+    if (!this.failure) this.call.write(request);
+  }, batchRequests);
   private nextId = 0;
   private failure: StorageError | undefined;
 
   constructor(client: storagev1.ObjectStoreClient, onBroken: () => void) {
     this.call = client.exchange();
     this.call.on('data', (response: storagev1.ExchangeResponse) => {
-      const pending = this.pending.get(response.id);
-      if (pending === undefined) return;
-      this.pending.delete(response.id);
-      pending.resolve(response);
+      if (response.batch.length === 0) this.answer(response);
+      else for (const answer of response.batch) this.answer(answer);
     });
     // The failure is kept until 'end', which follows the last 'data': grpc-js may report the
     // status before it has emitted the answers that came before it.
@@ -80,12 +83,61 @@ class OpenExchange {
     request.id = this.nextId;
     return new Promise((resolve, reject) => {
       this.pending.set(request.id, { resolve, reject });
-      this.call.write(request);
+      this.outbox.push(request, this.pending.size === 1);
     });
   }
 
   end(): void {
+    this.outbox.flush();
     this.call.end();
+  }
+
+  private answer(response: storagev1.ExchangeResponse): void {
+    const pending = this.pending.get(response.id);
+    if (pending === undefined) return;
+    this.pending.delete(response.id);
+    pending.resolve(response);
+  }
+}
+
+function batchRequests(batch: storagev1.ExchangeRequest[]): storagev1.ExchangeRequest {
+  return { id: 0, traceContext: {}, batch };
+}
+
+// Outbox gathers the messages of one turn of the event loop and writes them at its end: one
+// alone as it is, several as one batch message. A message pushed while nothing else is under
+// way (no other request awaits its answer) leaves at once: there is nothing to wait for.
+export class Outbox<T> {
+  private messages: T[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly write: (message: T) => void,
+    private readonly batch: (messages: T[]) => T,
+  ) {}
+
+  push(message: T, alone = false): void {
+    if (alone && this.messages.length === 0) {
+      this.write(message);
+      return;
+    }
+    this.messages.push(message);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  get size(): number {
+    return this.messages.length;
+  }
+
+  // flush writes what is gathered now.
+  flush(): void {
+    this.scheduled = false;
+    const messages = this.messages;
+    if (messages.length === 0) return;
+    this.messages = [];
+    this.write(messages.length === 1 ? messages[0] : this.batch(messages));
   }
 }
 
@@ -96,17 +148,18 @@ export class UnaryCalls implements Transport {
     const { id, get, create, update, delete: del, currentRevision, compact } = request;
     const metadata = metadataOf(request.traceContext);
     const client = this.client;
-    if (get) return call<storagev1.GetResponse>((done) => client.get(get, metadata, done)).then((r) => ({ id, get: r }));
-    if (create) return call<storagev1.CreateResponse>((done) => client.create(create, metadata, done)).then((r) => ({ id, create: r }));
-    if (update) return call<storagev1.UpdateResponse>((done) => client.update(update, metadata, done)).then((r) => ({ id, update: r }));
-    if (del) return call<storagev1.DeleteResponse>((done) => client.delete(del, metadata, done)).then((r) => ({ id, delete: r }));
+    if (get) return call<storagev1.GetResponse>((done) => client.get(get, metadata, done)).then((r) => ({ id, batch: [], get: r }));
+    if (create) return call<storagev1.CreateResponse>((done) => client.create(create, metadata, done)).then((r) => ({ id, batch: [], create: r }));
+    if (update) return call<storagev1.UpdateResponse>((done) => client.update(update, metadata, done)).then((r) => ({ id, batch: [], update: r }));
+    if (del) return call<storagev1.DeleteResponse>((done) => client.delete(del, metadata, done)).then((r) => ({ id, batch: [], delete: r }));
     if (currentRevision) {
       return call<storagev1.CurrentRevisionResponse>((done) => client.currentRevision(currentRevision, metadata, done)).then((r) => ({
         id,
+        batch: [],
         currentRevision: r,
       }));
     }
-    if (compact) return call<storagev1.CompactResponse>((done) => client.compact(compact, metadata, done)).then((r) => ({ id, compact: r }));
+    if (compact) return call<storagev1.CompactResponse>((done) => client.compact(compact, metadata, done)).then((r) => ({ id, batch: [], compact: r }));
     return Promise.reject(StorageError.invalidArgument('request without an operation'));
   }
 

@@ -2,7 +2,7 @@
 // kube-apiserver's order: an unauthenticated request is 401; impersonation needs the
 // `impersonate` verb on every target; a request the authorizer does not allow is 403.
 import { IncomingMessage } from 'node:http';
-import { HeaderMap, impersonatedUser, impersonationChecks, impersonationForbidden, parseImpersonation, unauthorizedError } from '@plinth/authn';
+import { HeaderMap, hasImpersonationHeaders, impersonatedUser, impersonationChecks, impersonationForbidden, parseImpersonation, unauthorizedError } from '@plinth/authn';
 import { forbiddenError, resourceAttributes, UserInfo } from '@plinth/rbac';
 import { RequestInfo } from '../request-info';
 import { attributesFor } from './attributes';
@@ -18,7 +18,7 @@ export async function authenticateAndImpersonate(req: IncomingMessage, auth: Aut
   const outcome = await auth.authenticator.authenticate(req);
   warnings.push(...outcome.warnings);
   if (!outcome.user) throw unauthorizedError();
-  const requested = parseImpersonation(req.headersDistinct as HeaderMap);
+  const requested = hasImpersonationHeaders(req.headers) ? parseImpersonation(req.headersDistinct as HeaderMap) : null;
   if (!requested) return outcome.user;
   for (const check of impersonationChecks(requested)) {
     const attrs = resourceAttributes({ user: outcome.user, ...check });

@@ -64,7 +64,12 @@ export class RevisionTrackingStore implements ObjectStore {
 }
 
 // resourcePrefixOf cuts a key /registry/<group>/<resource>/... to its resource prefix.
+// It runs on every write: it finds the fourth slash rather than splitting the key.
 export function resourcePrefixOf(key: string): string {
-  const parts = key.split('/');
-  return parts.length >= 5 ? `${parts.slice(0, 4).join('/')}/` : key;
+  let slash = -1;
+  for (let found = 0; found < 4; found++) {
+    slash = key.indexOf('/', slash + 1);
+    if (slash < 0) return key;
+  }
+  return key.slice(0, slash + 1);
 }

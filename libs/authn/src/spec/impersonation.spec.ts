@@ -1,5 +1,5 @@
 import { isForbidden, isInternalError, StatusError } from '@plinth/machinery';
-import { impersonatedUser, impersonationChecks, impersonationForbidden, isImpersonationHeader, parseImpersonation } from '../index';
+import { hasImpersonationHeaders, impersonatedUser, impersonationChecks, impersonationForbidden, isImpersonationHeader, parseImpersonation } from '../index';
 
 function parseError(headers: Record<string, string | string[]>): StatusError {
   try {
@@ -13,6 +13,15 @@ function parseError(headers: Record<string, string | string[]>): StatusError {
 describe('impersonation', () => {
   it('is absent without impersonation headers', () => {
     expect(parseImpersonation({ authorization: 'Bearer x', 'x-remote-user': 'bob' })).toBeNull();
+  });
+
+  it('is looked for only where a header name starts with Impersonate-', () => {
+    const without = { authorization: 'Bearer x', 'x-remote-user': 'bob', impersonate: 'x', 'x-impersonate-user': 'y' };
+    expect(hasImpersonationHeaders(without)).toBe(false);
+    expect(parseImpersonation(without)).toBeNull();
+    for (const name of ['impersonate-user', 'Impersonate-Group', 'IMPERSONATE-UID', 'impersonate-extra-scopes', 'impersonate-unknown']) {
+      expect(hasImpersonationHeaders({ [name]: 'v' })).toBe(true);
+    }
   });
 
   it('parses user, groups, extras (lower-cased, unescaped) and uid', () => {

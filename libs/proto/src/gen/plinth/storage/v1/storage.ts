@@ -186,7 +186,14 @@ export interface ExchangeRequest {
   update?: UpdateRequest | undefined;
   delete?: DeleteRequest | undefined;
   currentRevision?: CurrentRevisionRequest | undefined;
-  compact?: CompactRequest | undefined;
+  compact?:
+    | CompactRequest
+    | undefined;
+  /**
+   * batch carries several requests in one message, which then has nothing else: a client with
+   * many requests ready at once sends them together, saving the per-message cost of the stream.
+   */
+  batch: ExchangeRequest[];
 }
 
 export interface ExchangeRequest_TraceContextEntry {
@@ -206,7 +213,14 @@ export interface ExchangeResponse {
   update?: UpdateResponse | undefined;
   delete?: DeleteResponse | undefined;
   currentRevision?: CurrentRevisionResponse | undefined;
-  compact?: CompactResponse | undefined;
+  compact?:
+    | CompactResponse
+    | undefined;
+  /**
+   * batch carries several responses in one message, which then has nothing else: the service
+   * answers together the requests that completed at once.
+   */
+  batch: ExchangeResponse[];
 }
 
 /**
@@ -1324,6 +1338,7 @@ function createBaseExchangeRequest(): ExchangeRequest {
     delete: undefined,
     currentRevision: undefined,
     compact: undefined,
+    batch: [],
   };
 }
 
@@ -1352,6 +1367,9 @@ export const ExchangeRequest: MessageFns<ExchangeRequest> = {
     }
     if (message.compact !== undefined) {
       CompactRequest.encode(message.compact, writer.uint32(66).fork()).join();
+    }
+    for (const v of message.batch) {
+      ExchangeRequest.encode(v!, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -1436,6 +1454,14 @@ export const ExchangeRequest: MessageFns<ExchangeRequest> = {
             message.compact = CompactRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.batch.push(ExchangeRequest.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1516,6 +1542,7 @@ function createBaseExchangeResponse(): ExchangeResponse {
     delete: undefined,
     currentRevision: undefined,
     compact: undefined,
+    batch: [],
   };
 }
 
@@ -1544,6 +1571,9 @@ export const ExchangeResponse: MessageFns<ExchangeResponse> = {
     }
     if (message.compact !== undefined) {
       CompactResponse.encode(message.compact, writer.uint32(66).fork()).join();
+    }
+    for (const v of message.batch) {
+      ExchangeResponse.encode(v!, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -1623,6 +1653,14 @@ export const ExchangeResponse: MessageFns<ExchangeResponse> = {
             }
 
             message.compact = CompactResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.batch.push(ExchangeResponse.decode(reader, reader.uint32()));
             continue;
           }
         }
