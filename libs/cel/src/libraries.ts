@@ -1,10 +1,10 @@
 // The Kubernetes CEL libraries of Document 2 (apiserver/pkg/cel/library): lists (indexOf,
-// lastIndexOf, min, max, sum, isSorted), regex (find, findAll) and URLs (isURL, url and its
-// accessors). Regular expressions are checked for RE2 syntax, as Kubernetes only accepts RE2.
+// lastIndexOf, min, max, sum, isSorted), regex (find, findAll, matched by RE2) and URLs (isURL,
+// url and its accessors).
 import { celFunc, CelFunc, celList, CelList, celMethod, CelScalar, CelValue, isCelList, listType } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { durationFromMs } from '@bufbuild/protobuf/wkt';
-import { RE2JS } from '@bufbuild/re2';
+import { compileRegex } from './regex';
 
 const dynList = listType(CelScalar.DYN);
 
@@ -85,23 +85,15 @@ const listLibrary: CelFunc[] = [
   }),
 ];
 
-// compileRegex accepts only RE2 syntax (as Kubernetes does) and returns a JavaScript twin.
-function compileRegex(pattern: string): RegExp {
-  RE2JS.compile(pattern);
-  return new RegExp(pattern, 'gu');
-}
-
 const regexLibrary: CelFunc[] = [
   celMethod('find', CelScalar.STRING, [CelScalar.STRING], CelScalar.STRING, function (pattern) {
-    const match = compileRegex(pattern).exec(this);
-    return match ? match[0] : '';
+    return compileRegex(pattern).findAll(this, 1)[0] ?? '';
   }),
   celMethod('findAll', CelScalar.STRING, [CelScalar.STRING], dynList, function (pattern) {
-    return celList([...this.matchAll(compileRegex(pattern))].map((m) => m[0]));
+    return celList(compileRegex(pattern).findAll(this, -1));
   }),
   celMethod('findAll', CelScalar.STRING, [CelScalar.STRING, CelScalar.INT], dynList, function (pattern, limit) {
-    const all = [...this.matchAll(compileRegex(pattern))].map((m) => m[0]);
-    return celList(limit < 0n ? all : all.slice(0, Number(limit)));
+    return celList(compileRegex(pattern).findAll(this, Number(limit)));
   }),
 ];
 

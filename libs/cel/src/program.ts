@@ -5,10 +5,11 @@
 // schema allows when a CRD is written, the largest collection in the object when it runs.
 import { celEnv, CelInput, CelValue, isCelError, parse, plan } from '@bufbuild/cel';
 import { kubernetesLibraries } from './libraries';
+import { listOperators } from './lists';
 import { JSONSchemaProps } from './schema';
 import { checkFieldAccess, formatError } from './typecheck';
 
-const env = celEnv({ funcs: kubernetesLibraries });
+const env = celEnv({ funcs: [...kubernetesLibraries, ...listOperators] });
 
 // typeIdentifiers are names a rule may use without declaring them (type conversions, null).
 const typeIdentifiers = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn', 'timestamp', 'duration']);
