@@ -1,9 +1,10 @@
 // The Kubernetes CEL libraries of Document 2 (apiserver/pkg/cel/library): lists (indexOf,
 // lastIndexOf, min, max, sum, isSorted), regex (find, findAll, matched by RE2) and URLs (isURL,
 // url and its accessors).
-import { celFunc, CelFunc, celList, CelList, celMethod, CelScalar, CelValue, isCelList, listType } from '@bufbuild/cel';
+import { celFunc, CelFunc, celList, CelList, celMethod, CelScalar, CelUint, celUint, CelValue, isCelList, isCelUint, listType } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { durationFromMs } from '@bufbuild/protobuf/wkt';
+import { kubernetesEquals } from './lists';
 import { compileRegex } from './regex';
 
 const dynList = listType(CelScalar.DYN);
@@ -38,10 +39,6 @@ function compare(x: CelValue, y: CelValue): number {
   throw new Error(`no such overload: comparison of ${typeof a} and ${typeof b}`);
 }
 
-function equal(a: CelValue, b: CelValue): boolean {
-  if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) return Number(a) === Number(b);
-  return a === b;
-}
 
 function items(list: CelList): CelValue[] {
   return [...list];
@@ -57,17 +54,18 @@ function sum(list: CelList): CelValue {
   const values = items(list);
   if (values.length === 0) return 0n;
   if (values.every((v) => typeof v === 'bigint')) return (values as bigint[]).reduce((a, b) => a + b, 0n);
+  if (values.every(isCelUint)) return celUint(values.reduce((a, v) => a + (v as CelUint).value, 0n));
   if (values.every((v) => timeMessage(v, 'google.protobuf.Duration'))) return durationFromMs(values.reduce<number>((a, v) => a + (comparable(v) as number), 0)) as never;
   return values.reduce<number>((a, v) => a + Number(v), 0);
 }
 
 const listLibrary: CelFunc[] = [
   celMethod('indexOf', dynList, [CelScalar.DYN], CelScalar.INT, function (value) {
-    return BigInt(items(this).findIndex((v) => equal(v, value)));
+    return BigInt(items(this).findIndex((v) => kubernetesEquals(v, value)));
   }),
   celMethod('lastIndexOf', dynList, [CelScalar.DYN], CelScalar.INT, function (value) {
     const values = items(this);
-    for (let i = values.length - 1; i >= 0; i--) if (equal(values[i], value)) return BigInt(i);
+    for (let i = values.length - 1; i >= 0; i--) if (kubernetesEquals(values[i], value)) return BigInt(i);
     return -1n;
   }),
   celMethod('min', dynList, [], CelScalar.DYN, function () {
@@ -97,27 +95,68 @@ const regexLibrary: CelFunc[] = [
   }),
 ];
 
-// parseUrl follows Go's url.ParseRequestURI: an absolute URL or an absolute path.
-function parseUrl(value: string): URL | null {
-  if (value.startsWith('/')) {
-    try {
-      return new URL(value, 'relative:///');
-    } catch {
-      return null;
-    }
-  }
-  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(value)) return null;
+// parseUrl follows Go's url.ParseRequestURI: an absolute URL or an absolute path. WHATWG's
+// parser checks it; host, port and path are read from the text itself, as Go keeps them (no
+// lower-casing, default ports kept, no dot-segment removal).
+interface ParsedUrl {
+  scheme: string;
+  host: string;
+  rawPath: string;
+  query: URLSearchParams;
+}
+
+function parseUrl(value: string): ParsedUrl | null {
+  const absolute = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(value);
+  if (!absolute && !value.startsWith('/')) return null;
   try {
-    return new URL(value);
+    new URL(value, 'relative:///');
   } catch {
     return null;
   }
+  const withoutFragment = value.split('#')[0];
+  const queryAt = withoutFragment.indexOf('?');
+  const beforeQuery = queryAt < 0 ? withoutFragment : withoutFragment.slice(0, queryAt);
+  const query = new URLSearchParams(queryAt < 0 ? '' : withoutFragment.slice(queryAt + 1));
+  let rest = absolute ? beforeQuery.slice(absolute[0].length) : beforeQuery;
+  let host = '';
+  if (rest.startsWith('//')) {
+    const authorityEnd = rest.indexOf('/', 2);
+    const authority = authorityEnd < 0 ? rest.slice(2) : rest.slice(2, authorityEnd);
+    host = authority.slice(authority.lastIndexOf('@') + 1);
+    rest = authorityEnd < 0 ? '' : rest.slice(authorityEnd);
+  } else if (absolute && !rest.startsWith('/')) {
+    rest = ''; // An opaque URL (mailto:x) has no path.
+  }
+  return { scheme: absolute ? absolute[1] : '', host, rawPath: rest, query };
 }
 
-function mustParseUrl(value: string): URL {
+function mustParseUrl(value: string): ParsedUrl {
   const url = parseUrl(value);
   if (!url) throw new Error(`URL parse error during conversion from string: parse "${value}": invalid URI for request`);
   return url;
+}
+
+// splitHost is Go's Hostname and Port: brackets of an IPv6 literal are dropped.
+function splitHost(host: string): { hostname: string; port: string } {
+  if (host.startsWith('[')) {
+    const close = host.indexOf(']');
+    const port = host.slice(close + 1);
+    return { hostname: host.slice(1, close), port: port.startsWith(':') ? port.slice(1) : '' };
+  }
+  const colon = host.lastIndexOf(':');
+  return colon < 0 ? { hostname: host, port: '' } : { hostname: host.slice(0, colon), port: host.slice(colon + 1) };
+}
+
+// escapedPath is Go's EscapedPath: the path as written when it is validly escaped.
+function escapedPath(rawPath: string): string {
+  if (/^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/.test(rawPath)) return rawPath;
+  let path: string;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    path = rawPath;
+  }
+  return encodeURI(path).replace(/[?#]/g, (c) => encodeURIComponent(c));
 }
 
 // URL values are carried as their validated string, so the accessors are string methods.
@@ -125,25 +164,23 @@ const urlLibrary: CelFunc[] = [
   celFunc('isURL', [CelScalar.STRING], CelScalar.BOOL, (value) => parseUrl(value) !== null),
   celFunc('url', [CelScalar.STRING], CelScalar.STRING, (value) => (mustParseUrl(value), value)),
   celMethod('getScheme', CelScalar.STRING, [], CelScalar.STRING, function () {
-    const url = mustParseUrl(this);
-    return url.protocol === 'relative:' ? '' : url.protocol.slice(0, -1);
+    return mustParseUrl(this).scheme;
   }),
   celMethod('getHost', CelScalar.STRING, [], CelScalar.STRING, function () {
     return mustParseUrl(this).host;
   }),
   celMethod('getHostname', CelScalar.STRING, [], CelScalar.STRING, function () {
-    const host = mustParseUrl(this).hostname;
-    return host.startsWith('[') ? host.slice(1, -1) : host;
+    return splitHost(mustParseUrl(this).host).hostname;
   }),
   celMethod('getPort', CelScalar.STRING, [], CelScalar.STRING, function () {
-    return mustParseUrl(this).port;
+    return splitHost(mustParseUrl(this).host).port;
   }),
   celMethod('getEscapedPath', CelScalar.STRING, [], CelScalar.STRING, function () {
-    return mustParseUrl(this).pathname;
+    return escapedPath(mustParseUrl(this).rawPath);
   }),
   celMethod('getQuery', CelScalar.STRING, [], CelScalar.DYN, function () {
     const query = new Map<string, CelValue>();
-    for (const [key, value] of mustParseUrl(this).searchParams) {
+    for (const [key, value] of mustParseUrl(this).query) {
       const existing = query.get(key);
       query.set(key, celList(existing && isCelList(existing) ? [...existing, value] : [value]));
     }
