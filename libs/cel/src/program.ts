@@ -17,8 +17,9 @@ const typeIdentifiers = new Set(['int', 'uint', 'double', 'bool', 'string', 'byt
 export interface Program {
   readonly expression: string;
   readonly references: ReadonlySet<string>;
-  // cost is the expression's cost when every comprehension walks collectionSize elements.
-  cost(collectionSize: number): number;
+  // cost is the expression's cost when every comprehension walks collectionSize elements and
+  // every string a regular expression runs over is stringLength long.
+  cost(collectionSize: number, stringLength: number): number;
   evaluate(bindings: Record<string, CelInput>): CelValue;
 }
 
@@ -83,7 +84,7 @@ export function compileExpression(expression: string, variables: readonly string
   return {
     expression,
     references: out.refs,
-    cost: (collectionSize) => expressionCost(parsed.expr, collectionSize),
+    cost: (collectionSize, stringLength) => expressionCost(parsed.expr, { collection: collectionSize, string: stringLength }),
     evaluate(bindings) {
       const result = run(bindings as never);
       if (isCelError(result)) throw new Error(celGoMessage(result.message));
@@ -98,10 +99,29 @@ const freeOperators = new Set(['_&&_', '_||_', '!_', '@not_strictly_false', '_?_
 // listLiteralCost is the base cost of a list literal (Document 2's Limits table).
 const listLiteralCost = 40;
 
+interface Sizes {
+  collection: number;
+  string: number;
+}
+
+// regexFunctions run a regular expression over a string: their cost is Kubernetes' (and
+// cel-go's) ceil((1 + len(string)) * 0.1) * ceil(len(regex) * 0.25), the regex's length taken
+// from its literal when it is one.
+const regexFunctions = new Set(['matches', 'find', 'findAll']);
+const stringTraversalCostFactor = 0.1;
+const regexStringLengthCostFactor = 0.25;
+
+function regexCost(call: { target?: unknown; args: unknown[] }, size: Sizes): number {
+  const pattern = (call.target ? call.args[0] : call.args[1]) as ExprNode | undefined;
+  const literal = pattern?.exprKind?.case === 'constExpr' ? (pattern.exprKind.value as { constantKind?: { case?: string; value?: unknown } }).constantKind : undefined;
+  const patternLength = literal?.case === 'stringValue' ? (literal.value as string).length : size.string;
+  return Math.ceil((1 + size.string) * stringTraversalCostFactor) * Math.ceil(patternLength * regexStringLengthCostFactor);
+}
+
 // expressionCost follows cel-go's cost model: an identifier or field selection costs 1, a
 // constant 0, a function call 1 plus its operands, a comprehension its loop body once per
 // element.
-function expressionCost(node: unknown, size: number): number {
+function expressionCost(node: unknown, size: Sizes): number {
   const expr = node as ExprNode | undefined;
   const kind = expr?.exprKind;
   if (!kind?.case) return 0;
@@ -114,7 +134,7 @@ function expressionCost(node: unknown, size: number): number {
       return 1 + expressionCost((kind.value as { operand: unknown }).operand, size);
     case 'callExpr': {
       const call = kind.value as { function: string; target?: unknown; args: unknown[] };
-      const own = freeOperators.has(call.function) ? 0 : 1;
+      const own = freeOperators.has(call.function) ? 0 : regexFunctions.has(call.function) ? regexCost(call, size) : 1;
       return own + expressionCost(call.target, size) + call.args.reduce<number>((sum, a) => sum + expressionCost(a, size), 0);
     }
     case 'listExpr':
@@ -124,7 +144,7 @@ function expressionCost(node: unknown, size: number): number {
     case 'comprehensionExpr': {
       const c = kind.value as { iterRange: unknown; accuInit: unknown; loopCondition: unknown; loopStep: unknown; result: unknown };
       const body = expressionCost(c.loopCondition, size) + expressionCost(c.loopStep, size);
-      return expressionCost(c.iterRange, size) + expressionCost(c.accuInit, size) + size * body + expressionCost(c.result, size);
+      return expressionCost(c.iterRange, size) + expressionCost(c.accuInit, size) + size.collection * body + expressionCost(c.result, size);
     }
     default:
       return 1;

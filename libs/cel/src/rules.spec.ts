@@ -101,6 +101,17 @@ describe('validation rules', () => {
     ]);
   });
 
+  it('costs a regular expression by the length of the string and of the pattern, as Kubernetes', () => {
+    // ceil((1 + 999_000) * 0.1) * ceil(40 * 0.25) = 999_010, under the per-call limit of 1_000_000; 1_000_000 characters cost 1_000_010.
+    const pattern = 'a'.repeat(39) + '$';
+    const schema: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', 'x-kubernetes-validations': [{ rule: `self.matches('${pattern}')` }] } } };
+    expect(validateRules(schema, { s: 'a'.repeat(999_000) }, undefined).map(String)).toEqual([]);
+    expect(validateRules(schema, { s: 'a'.repeat(1_000_000) }, undefined).map(String)).toEqual([`s: Invalid value: "string": call cost exceeds limit for rule: self.matches('${pattern}')`]);
+    const find: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', 'x-kubernetes-validations': [{ rule: `self.find('${pattern}') == '' && self.findAll('${pattern}').size() == 0` }] } } };
+    expect(validateRules(find, { s: 'b'.repeat(490_000) }, undefined).map(String)).toEqual([]);
+    expect(validateRules(find, { s: 'b'.repeat(500_001) }, undefined).map(String)[0]).toContain('call cost exceeds limit for rule');
+  });
+
   it('reports compile errors of a schema by rule path', () => {
     const schema = spec([{ rule: 'self.replicas +' }, { rule: 'foo > 1' }]);
     const errs = validateRuleDefinitions(schema, field.newPath('spec', 'validation', 'openAPIV3Schema')).map(String);
@@ -133,6 +144,16 @@ describe('rule definitions', () => {
 
   it('accepts a valid fieldPath', () => {
     expect(check(spec([{ rule: 'true', fieldPath: ".replicas" }, { rule: 'true', fieldPath: "['x-y']" }]))).toEqual([]);
+  });
+
+  it('estimates a regular expression over an unbounded string as over the largest request', () => {
+    const pattern = 'x'.repeat(160);
+    const rule = { rule: `self.matches('${pattern}')` };
+    const unbounded: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', 'x-kubernetes-validations': [rule] } } };
+    // ceil((1 + 3 MiB) * 0.1) * ceil(160 * 0.25) = 12_582_960 > 10_000_000.
+    expect(check(unbounded)[0]).toMatch(/^spec\.validation\.openAPIV3Schema\.properties\[s\]\.x-kubernetes-validations\[0\]\.rule: Forbidden: estimated rule cost exceeds budget by factor of 1\.2\d*x /);
+    const bounded: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', maxLength: 1000, 'x-kubernetes-validations': [rule] } } };
+    expect(check(bounded)).toEqual([]);
   });
 
   it('bounds the total estimated cost of all rules, counting how often each may run', () => {
