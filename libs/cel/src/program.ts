@@ -29,6 +29,20 @@ interface ExprNode {
   exprKind?: { case?: string; value?: unknown };
 }
 
+// qualifiedTypes are the type names a rule may spell out, as `type(x) == google.protobuf.Duration`.
+const qualifiedTypes = new Set(['google.protobuf.Timestamp', 'google.protobuf.Duration']);
+
+// qualifiedName reads `a.b.c` written as selections on an identifier, or null.
+function qualifiedName(node: ExprNode): string | null {
+  const kind = node.exprKind;
+  if (kind?.case === 'identExpr') return (kind.value as { name: string }).name;
+  if (kind?.case !== 'selectExpr') return null;
+  const select = kind.value as { operand: ExprNode; field: string; testOnly?: boolean };
+  if (select.testOnly) return null;
+  const operand = qualifiedName(select.operand);
+  return operand === null ? null : `${operand}.${select.field}`;
+}
+
 // scan walks the parsed protobuf expression, collecting its free identifiers.
 function scan(node: unknown, bound: Set<string>, out: { refs: Set<string> }): void {
   if (node === null || typeof node !== 'object') return;
@@ -38,6 +52,7 @@ function scan(node: unknown, bound: Set<string>, out: { refs: Set<string> }): vo
   }
   const kind = (node as ExprNode).exprKind;
   if (kind && typeof kind === 'object' && 'case' in kind) {
+    if (qualifiedTypes.has(qualifiedName(node as ExprNode) ?? '')) return;
     if (kind.case === 'identExpr') {
       const name = (kind.value as { name: string }).name;
       if (!bound.has(name)) out.refs.add(name);
