@@ -6,6 +6,7 @@
 import { celEnv, CelInput, CelValue, isCelError, parse, plan } from '@bufbuild/cel';
 import { kubernetesLibraries } from './libraries';
 import { listOperators } from './lists';
+import { Regex } from './regex';
 import { JSONSchemaProps } from './schema';
 import { checkFieldAccess, formatError } from './typecheck';
 
@@ -23,7 +24,51 @@ export interface Program {
   evaluate(bindings: Record<string, CelInput>): CelValue;
 }
 
-export class CompileError extends Error {}
+// CompileError is a rule that does not compile; its detail is Kubernetes' whole message.
+export class CompileError extends Error {
+  get detail(): string {
+    return `compilation failed: ${this.message}`;
+  }
+}
+
+// InstantiationError is a rule that compiles but cannot be planned: a literal regular
+// expression that is not RE2, as cel-go's regex optimization finds when the program is made.
+export class InstantiationError extends CompileError {
+  override get detail(): string {
+    return `program instantiation failed: ${this.message}`;
+  }
+}
+
+// checkRegexLiterals compiles every literal pattern of matches, find and findAll.
+function checkRegexLiterals(node: unknown): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const n of node) checkRegexLiterals(n);
+    return;
+  }
+  const kind = (node as ExprNode).exprKind;
+  if (kind?.case === 'callExpr') {
+    const call = kind.value as { function: string; target?: unknown; args: unknown[] };
+    const literal = regexFunctions.has(call.function) ? stringLiteral(call.target ? call.args[0] : call.args[1]) : null;
+    if (literal !== null) {
+      try {
+        new Regex(literal);
+      } catch (err) {
+        throw new InstantiationError((err as Error).message);
+      }
+    }
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key !== '$typeName') checkRegexLiterals(value);
+  }
+}
+
+function stringLiteral(node: unknown): string | null {
+  const kind = (node as ExprNode | undefined)?.exprKind;
+  if (kind?.case !== 'constExpr') return null;
+  const constant = (kind.value as { constantKind?: { case?: string; value?: unknown } }).constantKind;
+  return constant?.case === 'stringValue' ? (constant.value as string) : null;
+}
 
 interface ExprNode {
   exprKind?: { case?: string; value?: unknown };
@@ -95,6 +140,7 @@ export function compileExpression(expression: string, variables: readonly string
     const fieldErrors = checkFieldAccess(expression, parsed.expr, (parsed.sourceInfo?.positions ?? {}) as Record<string, number>, selfSchema);
     if (fieldErrors) throw new CompileError(fieldErrors);
   }
+  checkRegexLiterals(parsed.expr);
   const run = plan(env, parsed);
   return {
     expression,
@@ -127,9 +173,8 @@ const stringTraversalCostFactor = 0.1;
 const regexStringLengthCostFactor = 0.25;
 
 function regexCost(call: { target?: unknown; args: unknown[] }, size: Sizes): number {
-  const pattern = (call.target ? call.args[0] : call.args[1]) as ExprNode | undefined;
-  const literal = pattern?.exprKind?.case === 'constExpr' ? (pattern.exprKind.value as { constantKind?: { case?: string; value?: unknown } }).constantKind : undefined;
-  const patternLength = literal?.case === 'stringValue' ? (literal.value as string).length : size.string;
+  const literal = stringLiteral(call.target ? call.args[0] : call.args[1]);
+  const patternLength = literal !== null ? literal.length : size.string;
   return Math.ceil((1 + size.string) * stringTraversalCostFactor) * Math.ceil(patternLength * regexStringLengthCostFactor);
 }
 

@@ -153,6 +153,20 @@ describe('rule definitions', () => {
     expect(check(spec([rule as never]))).toEqual([`spec.validation.openAPIV3Schema.properties[spec].${want}`]);
   });
 
+  it.each([
+    ["self.name.matches('(')", 'error parsing regexp: missing closing ): `(`'],
+    ["self.name.find('a(?=b)') == ''", 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`'],
+    ["self.name.findAll('[z-a]', 1).size() == 0", 'error parsing regexp: invalid character class range: `z-a`'],
+  ])('rejects the literal regex of %s when the program is made', (rule, detail) => {
+    expect(check(spec([{ rule }]))).toEqual([
+      `spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:${JSON.stringify(rule)}, Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:""}: program instantiation failed: ${detail}`,
+    ]);
+  });
+
+  it('accepts literal RE2 regexes', () => {
+    expect(check(spec([{ rule: "self.name.matches('^[a-z]+$') && self.name.find('(?i)x') == ''" }]))).toEqual([]);
+  });
+
   it('accepts a valid fieldPath', () => {
     expect(check(spec([{ rule: 'true', fieldPath: ".replicas" }, { rule: 'true', fieldPath: "['x-y']" }]))).toEqual([]);
   });

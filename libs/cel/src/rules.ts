@@ -133,7 +133,7 @@ function validateRuleDefinition(rule: ValidationRule, schema: JSONSchemaProps, r
     program = compileExpression(rule.rule, ruleVariables, schema);
   } catch (err) {
     if (!(err instanceof CompileError)) throw err;
-    return [field.invalid(rulePath.child('rule'), ruleLiteral(rule), `compilation failed: ${err.message}`)];
+    return [field.invalid(rulePath.child('rule'), ruleLiteral(rule), err.detail)];
   }
   const cost = estimatedCost(program, schema) * cardinality;
   if (cost > staticEstimatedCostLimit) errs.push(field.forbidden(rulePath.child('rule'), costErrorMessage('estimated rule cost', cost, staticEstimatedCostLimit)));
