@@ -1,5 +1,6 @@
 // The CEL type of each schema (Kubernetes' UnstructuredToVal): each rule must hold.
-import { validateRules } from './rules';
+import { field } from '@plinth/machinery';
+import { validateRuleDefinitions, validateRules } from './rules';
 import { JSONSchemaProps } from './schema';
 
 const schema: JSONSchemaProps = {
@@ -18,6 +19,8 @@ const schema: JSONSchemaProps = {
     e: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
     o: { type: 'object', properties: { a: { type: 'string' }, z: { type: 'string' } } },
     l: { type: 'array', items: { type: 'integer' } },
+    u: { 'x-kubernetes-preserve-unknown-fields': true },
+    free: { type: 'object', additionalProperties: true },
   },
 };
 const value = {
@@ -34,6 +37,8 @@ const value = {
   e: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: {} },
   o: { a: 'q' },
   l: [],
+  u: { a: 1, nested: { b: 'x' }, list: [1.5] },
+  free: { k: { v: true } },
 };
 
 describe('CEL types of schema values', () => {
@@ -51,7 +56,12 @@ describe('CEL types of schema values', () => {
     "has(self.e.metadata) && self.e.metadata.name == 'p' && self.e.apiVersion == 'v1' && self.e.kind == 'Pod'",
     'has(self.o.a) && !has(self.o.z)',
     'size(self.l) == 0 && self.l == []',
+    // Values without a schema are dynamic: has() tests their keys at run time.
+    "has(self.u.a) && !has(self.u.z) && self.u.a == 1 && has(self.u.nested.b) && self.u.nested.b == 'x' && self.u.list[0] == 1.5",
+    "has(self.free.k) && has(self.free.k.v) && !has(self.free.k.w) && self.free.k.v",
   ])('%s', (rule) => {
-    expect(validateRules({ ...schema, 'x-kubernetes-validations': [{ rule }] }, value, undefined).map(String)).toEqual([]);
+    const withRule: JSONSchemaProps = { ...schema, 'x-kubernetes-validations': [{ rule }] };
+    expect(validateRuleDefinitions(withRule, field.newPath('openAPIV3Schema')).map(String)).toEqual([]);
+    expect(validateRules(withRule, value, undefined).map(String)).toEqual([]);
   });
 });
