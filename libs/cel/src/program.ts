@@ -165,6 +165,14 @@ interface Sizes {
   string: number;
 }
 
+// libraryCosts are the costs of library calls that walk their receiver (Kubernetes'
+// library.CostEstimator): a list function traverses the list, a string function the string.
+const libraryCosts: Record<string, (size: Sizes) => number> = {
+  ...Object.fromEntries(['isSorted', 'sum', 'max', 'min', 'indexOf', 'lastIndexOf'].map((name) => [name, (size: Sizes) => size.collection])),
+  ...Object.fromEntries(['url', 'lowerAscii', 'upperAscii', 'substring', 'trim'].map((name) => [name, (size: Sizes) => Math.ceil(size.string * stringTraversalCostFactor)])),
+  ...Object.fromEntries(['replace', 'split', 'join'].map((name) => [name, (size: Sizes) => Math.ceil(size.string * 2 * stringTraversalCostFactor)])),
+};
+
 // regexFunctions run a regular expression over a string: their cost is Kubernetes' (and
 // cel-go's) ceil((1 + len(string)) * 0.1) * ceil(len(regex) * 0.25), the regex's length taken
 // from its literal when it is one.
@@ -194,7 +202,7 @@ function expressionCost(node: unknown, size: Sizes): number {
       return 1 + expressionCost((kind.value as { operand: unknown }).operand, size);
     case 'callExpr': {
       const call = kind.value as { function: string; target?: unknown; args: unknown[] };
-      const own = freeOperators.has(call.function) ? 0 : regexFunctions.has(call.function) ? regexCost(call, size) : 1;
+      const own = freeOperators.has(call.function) ? 0 : regexFunctions.has(call.function) ? regexCost(call, size) : (libraryCosts[call.function]?.(size) ?? 1);
       return own + expressionCost(call.target, size) + call.args.reduce<number>((sum, a) => sum + expressionCost(a, size), 0);
     }
     case 'listExpr':

@@ -112,6 +112,21 @@ describe('validation rules', () => {
     expect(validateRules(find, { s: 'b'.repeat(5_000) }, undefined).map(String)[0]).toContain('call cost exceeds limit for rule');
   });
 
+  it('costs list and string library calls by the size they walk, as Kubernetes', () => {
+    // sum traverses the list: its estimate grows with maxItems.
+    const sum = (maxItems: number): JSONSchemaProps => ({
+      type: 'object',
+      properties: { l: { type: 'array', maxItems, items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.sum() >= 0' }] } },
+    });
+    expect(validateRuleDefinitions(sum(9_000_000), field.newPath('s')).map(String)).toEqual([]);
+    expect(validateRuleDefinitions(sum(11_000_000), field.newPath('s')).map(String)[0]).toMatch(/^s\.properties\[l\]\.x-kubernetes-validations\[0\]\.rule: Forbidden: estimated rule cost exceeds budget by factor of 1\.100000x /);
+    expect(validateRules(sum(100), { l: new Array(100).fill(1) }, undefined).map(String)).toEqual([]);
+    const lower: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', 'x-kubernetes-validations': [{ rule: "self.lowerAscii() != ''" }] } } };
+    // lowerAscii costs ceil(len * 0.1): 10_000_000 characters cost 1_000_000 + 2.
+    expect(validateRules(lower, { s: 'A'.repeat(1_000) }, undefined).map(String)).toEqual([]);
+    expect(validateRules(lower, { s: 'A'.repeat(10_000_000) }, undefined).map(String)).toEqual([`s: Invalid value: "string": call cost exceeds limit for rule: self.lowerAscii() != ''`]);
+  });
+
   it('stops every rule once the runtime budget of the object is spent, as Kubernetes', () => {
     // Each call costs ceil((1 + 10_000) * 0.1) * ceil(400 * 0.25) + 1 = 100_101; the 100th exceeds 10_000_000.
     const pattern = 'a'.repeat(399) + '$';
