@@ -116,6 +116,19 @@ describe('URL library (Go url.ParseRequestURI)', () => {
     "url('https://example.com/?k=v&k=w&e=').getQuery() == {'k': ['v', 'w'], 'e': ['']}",
     "url('https://example.com/').getQuery() == {}",
     "url('https://example.com/?a=1+2').getQuery()['a'] == ['1 2']",
+    "url('https://example.com/path?key with spaces=value with spaces').getQuery() == {'key with spaces': ['value with spaces']}",
+    "url('https://example.com/path?').getQuery() == {}",
+    // ParseRequestURI takes no fragment: a # belongs to the path or the query.
+    "url('https://example.com/p#f').getEscapedPath() == '/p%23f'",
+    "url('https://example.com/?q=v#f').getQuery() == {'q': ['v#f']}",
+    // Go checks that a port is digits, not its range; the host may be empty.
+    "isURL('https://example.com:99999/')",
+    "isURL('https://')",
+    "!isURL('https://example.com:8a/')",
+    "!isURL('/a%zz')",
+    "!isURL('https://exa\\nmple.com')",
+    // Without a scheme, //host/path is a path.
+    "isURL('//host/path') && url('//host/path').getHost() == '' && url('//host/path').getEscapedPath() == '//host/path'",
   ])('%s', (expression) => {
     expect(evaluate(expression)).toBe(true);
   });
@@ -123,6 +136,12 @@ describe('URL library (Go url.ParseRequestURI)', () => {
   it.each([
     ["url('../relative')", 'URL parse error during conversion from string: parse "../relative": invalid URI for request'],
     ["url('not a url').getHost()", 'URL parse error during conversion from string: parse "not a url": invalid URI for request'],
+    ["url('')", 'URL parse error during conversion from string: parse "": empty url'],
+    ["url(':x')", 'URL parse error during conversion from string: parse ":x": missing protocol scheme'],
+    ["url('/a%zz')", 'URL parse error during conversion from string: parse "/a%zz": invalid URL escape "%zz"'],
+    ["url('https://a b/')", 'URL parse error during conversion from string: parse "https://a b/": invalid character " " in host name'],
+    ["url('https://h:x/')", 'URL parse error during conversion from string: parse "https://h:x/": invalid port ":x" after host'],
+    ["url('https://[::1/')", 'URL parse error during conversion from string: parse "https://[::1/": missing \']\' in host'],
   ])('%s fails with %s', (expression, message) => {
     expect(() => evaluate(expression)).toThrow(message);
   });

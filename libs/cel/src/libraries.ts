@@ -6,6 +6,7 @@ import { strings } from '@bufbuild/cel/ext';
 import { durationFromMs } from '@bufbuild/protobuf/wkt';
 import { kubernetesEquals } from './lists';
 import { compileRegex } from './regex';
+import { ParsedUrl, parseRequestUri } from './urls';
 
 const dynList = listType(CelScalar.DYN);
 
@@ -95,44 +96,9 @@ const regexLibrary: CelFunc[] = [
   }),
 ];
 
-// parseUrl follows Go's url.ParseRequestURI: an absolute URL or an absolute path. WHATWG's
-// parser checks it; host, port and path are read from the text itself, as Go keeps them (no
-// lower-casing, default ports kept, no dot-segment removal).
-interface ParsedUrl {
-  scheme: string;
-  host: string;
-  rawPath: string;
-  query: URLSearchParams;
-}
-
-function parseUrl(value: string): ParsedUrl | null {
-  const absolute = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(value);
-  if (!absolute && !value.startsWith('/')) return null;
-  try {
-    new URL(value, 'relative:///');
-  } catch {
-    return null;
-  }
-  const withoutFragment = value.split('#')[0];
-  const queryAt = withoutFragment.indexOf('?');
-  const beforeQuery = queryAt < 0 ? withoutFragment : withoutFragment.slice(0, queryAt);
-  const query = new URLSearchParams(queryAt < 0 ? '' : withoutFragment.slice(queryAt + 1));
-  let rest = absolute ? beforeQuery.slice(absolute[0].length) : beforeQuery;
-  let host = '';
-  if (rest.startsWith('//')) {
-    const authorityEnd = rest.indexOf('/', 2);
-    const authority = authorityEnd < 0 ? rest.slice(2) : rest.slice(2, authorityEnd);
-    host = authority.slice(authority.lastIndexOf('@') + 1);
-    rest = authorityEnd < 0 ? '' : rest.slice(authorityEnd);
-  } else if (absolute && !rest.startsWith('/')) {
-    rest = ''; // An opaque URL (mailto:x) has no path.
-  }
-  return { scheme: absolute ? absolute[1] : '', host, rawPath: rest, query };
-}
-
 function mustParseUrl(value: string): ParsedUrl {
-  const url = parseUrl(value);
-  if (!url) throw new Error(`URL parse error during conversion from string: parse "${value}": invalid URI for request`);
+  const url = parseRequestUri(value);
+  if (url instanceof Error) throw new Error(`URL parse error during conversion from string: ${url.message}`);
   return url;
 }
 
@@ -161,7 +127,7 @@ function escapedPath(rawPath: string): string {
 
 // URL values are carried as their validated string, so the accessors are string methods.
 const urlLibrary: CelFunc[] = [
-  celFunc('isURL', [CelScalar.STRING], CelScalar.BOOL, (value) => parseUrl(value) !== null),
+  celFunc('isURL', [CelScalar.STRING], CelScalar.BOOL, (value) => !(parseRequestUri(value) instanceof Error)),
   celFunc('url', [CelScalar.STRING], CelScalar.STRING, (value) => (mustParseUrl(value), value)),
   celMethod('getScheme', CelScalar.STRING, [], CelScalar.STRING, function () {
     return mustParseUrl(this).scheme;
@@ -180,7 +146,7 @@ const urlLibrary: CelFunc[] = [
   }),
   celMethod('getQuery', CelScalar.STRING, [], CelScalar.DYN, function () {
     const query = new Map<string, CelValue>();
-    for (const [key, value] of mustParseUrl(this).query) {
+    for (const [key, value] of new URLSearchParams(mustParseUrl(this).rawQuery)) {
       const existing = query.get(key);
       query.set(key, celList(existing && isCelList(existing) ? [...existing, value] : [value]));
     }
