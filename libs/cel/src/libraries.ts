@@ -6,7 +6,7 @@ import { strings } from '@bufbuild/cel/ext';
 import { durationFromMs } from '@bufbuild/protobuf/wkt';
 import { kubernetesEquals } from './lists';
 import { compileRegex } from './regex';
-import { ParsedUrl, parseRequestUri } from './urls';
+import { escapedPath, ParsedUrl, parseRequestUri, splitHost } from './urls';
 
 const dynList = listType(CelScalar.DYN);
 
@@ -100,29 +100,6 @@ function mustParseUrl(value: string): ParsedUrl {
   const url = parseRequestUri(value);
   if (url instanceof Error) throw new Error(`URL parse error during conversion from string: ${url.message}`);
   return url;
-}
-
-// splitHost is Go's Hostname and Port: brackets of an IPv6 literal are dropped.
-function splitHost(host: string): { hostname: string; port: string } {
-  if (host.startsWith('[')) {
-    const close = host.indexOf(']');
-    const port = host.slice(close + 1);
-    return { hostname: host.slice(1, close), port: port.startsWith(':') ? port.slice(1) : '' };
-  }
-  const colon = host.lastIndexOf(':');
-  return colon < 0 ? { hostname: host, port: '' } : { hostname: host.slice(0, colon), port: host.slice(colon + 1) };
-}
-
-// escapedPath is Go's EscapedPath: the path as written when it is validly escaped.
-function escapedPath(rawPath: string): string {
-  if (/^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/.test(rawPath)) return rawPath;
-  let path: string;
-  try {
-    path = decodeURIComponent(rawPath);
-  } catch {
-    path = rawPath;
-  }
-  return encodeURI(path).replace(/[?#]/g, (c) => encodeURIComponent(c));
 }
 
 // URL values are carried as their validated string, so the accessors are string methods.

@@ -99,3 +99,26 @@ export function parseRequestUri(raw: string): ParsedUrl | Error {
     return new Error(`parse ${goQuote(raw)}: ${err.message}`);
   }
 }
+
+// splitHost is Go's Hostname and Port: brackets of an IPv6 literal are dropped.
+export function splitHost(host: string): { hostname: string; port: string } {
+  if (host.startsWith('[')) {
+    const close = host.indexOf(']');
+    const port = host.slice(close + 1);
+    return { hostname: host.slice(1, close), port: port.startsWith(':') ? port.slice(1) : '' };
+  }
+  const colon = host.lastIndexOf(':');
+  return colon < 0 ? { hostname: host, port: '' } : { hostname: host.slice(0, colon), port: host.slice(colon + 1) };
+}
+
+// escapedPath is Go's EscapedPath: the path as written when it is validly escaped.
+export function escapedPath(rawPath: string): string {
+  if (/^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/.test(rawPath)) return rawPath;
+  let path: string;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    path = rawPath;
+  }
+  return encodeURI(path).replace(/[?#]/g, (c) => encodeURIComponent(c));
+}
