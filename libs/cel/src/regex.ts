@@ -181,11 +181,23 @@ export class Regex {
   }
 }
 
+// compiled keeps the most recently used patterns, as a rule runs its literal ones over and over.
+const compiled = new Map<string, Regex>();
+const compiledLimit = 256;
+
 // compileRegex compiles an RE2 pattern, failing as Kubernetes does on anything else.
 export function compileRegex(pattern: string): Regex {
-  try {
-    return new Regex(pattern);
-  } catch (err) {
-    throw new Error(`Illegal regex: ${(err as Error).message}`);
+  let regex = compiled.get(pattern);
+  if (regex) {
+    compiled.delete(pattern);
+  } else {
+    try {
+      regex = new Regex(pattern);
+    } catch (err) {
+      throw new Error(`Illegal regex: ${(err as Error).message}`);
+    }
+    if (compiled.size >= compiledLimit) compiled.delete(compiled.keys().next().value as string);
   }
+  compiled.set(pattern, regex);
+  return regex;
 }
