@@ -257,6 +257,87 @@ describe('API server: custom resource definitions', () => {
     expect(scaled.json.metadata.generation).toBe(2);
   });
 
+  it('gives list-type set and map lists set and map semantics in validation rules', async () => {
+    const stringSet = { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' };
+    const portMap = {
+      type: 'array',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+      items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+    };
+    const gizmos = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gizmos.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'gizmos', kind: 'Gizmo' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    required: ['tags', 'extraTags', 'ports', 'overrides'],
+                    'x-kubernetes-validations': [
+                      { rule: 'self.tags + self.extraTags == self.tags', message: 'extraTags must be a subset of tags' },
+                      { rule: 'size(self.ports + self.overrides) == size(self.ports)', message: 'overrides may only name existing ports' },
+                      { rule: "(self.ports + self.overrides).exists(p, p.name == 'dns' && p.port == 5353)", message: 'the dns override wins' },
+                    ],
+                    properties: {
+                      tags: { ...stringSet, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'tags are immutable' }] },
+                      extraTags: stringSet,
+                      ports: { ...portMap, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'ports are immutable' }] },
+                      overrides: portMap,
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    };
+    expect((await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: gizmos })).status).toBe(201);
+    await until(() => request('GET', '/apis/example.com/v1/namespaces/default/gizmos'), (r) => r.status === 200);
+    const gizmo = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name }, spec });
+    const ports = [
+      { name: 'http', port: 80 },
+      { name: 'dns', port: 53 },
+    ];
+    const good = { tags: ['a', 'b', 'c'], extraTags: ['c', 'a'], ports, overrides: [{ name: 'dns', port: 5353 }] };
+    const path = '/apis/example.com/v1/namespaces/default/gizmos';
+    expect((await request('POST', path, { body: gizmo('g1', good) })).status).toBe(201);
+
+    const notSubset = await request('POST', path, { body: gizmo('g2', { ...good, extraTags: ['d'] }) });
+    expect(notSubset.status).toBe(422);
+    expect(notSubset.json.message).toBe('Gizmo.example.com "g2" is invalid: spec: Invalid value: "object": extraTags must be a subset of tags');
+    const newPort = await request('POST', path, { body: gizmo('g3', { ...good, overrides: [{ name: 'ssh', port: 22 }] }) });
+    expect(newPort.status).toBe(422);
+    expect(newPort.json.details.causes.map((c: { message: string }) => c.message)).toEqual([
+      'Invalid value: "object": overrides may only name existing ports',
+      'Invalid value: "object": the dns override wins',
+    ]);
+
+    const patch = (spec: Record<string, unknown>) =>
+      request('PATCH', `${path}/g1`, { body: { spec }, headers: { 'content-type': 'application/merge-patch+json' } });
+    const reordered = await patch({ tags: ['c', 'a', 'b'], ports: [...ports].reverse() });
+    expect(reordered.status).toBe(200);
+    expect(reordered.json.spec.tags).toEqual(['c', 'a', 'b']);
+    const retagged = await patch({ tags: ['a', 'b', 'd'], extraTags: [] });
+    expect(retagged.status).toBe(422);
+    expect(retagged.json.message).toBe('Gizmo.example.com "g1" is invalid: spec.tags: Invalid value: "array": tags are immutable');
+    const reported = await patch({ ports: [{ name: 'dns', port: 53 }, { name: 'http', port: 8080 }] });
+    expect(reported.status).toBe(422);
+    expect(reported.json.message).toBe('Gizmo.example.com "g1" is invalid: spec.ports: Invalid value: "array": ports are immutable');
+  });
+
   it('serves cluster-scoped custom resources and follows CRD updates', async () => {
     const cluster = crd({ scope: 'Cluster', names: { plural: 'realms', kind: 'Realm' } });
     (cluster.metadata as { name: string }).name = 'realms.example.com';

@@ -1,10 +1,12 @@
 // The Kubernetes CEL libraries of Document 2 (apiserver/pkg/cel/library): lists (indexOf,
-// lastIndexOf, min, max, sum, isSorted), regex (find, findAll) and URLs (isURL, url and its
-// accessors). Regular expressions are checked for RE2 syntax, as Kubernetes only accepts RE2.
-import { celFunc, CelFunc, celList, CelList, celMethod, CelScalar, CelValue, isCelList, listType } from '@bufbuild/cel';
+// lastIndexOf, min, max, sum, isSorted), regex (find, findAll, matched by RE2) and URLs (isURL,
+// url and its accessors).
+import { celFunc, CelFunc, celList, CelList, celMethod, CelScalar, CelUint, celUint, CelValue, isCelList, isCelUint, listType } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { durationFromMs } from '@bufbuild/protobuf/wkt';
-import { RE2JS } from '@bufbuild/re2';
+import { kubernetesEquals } from './lists';
+import { compileRegex } from './regex';
+import { escapedPath, ParsedUrl, parseRequestUri, splitHost } from './urls';
 
 const dynList = listType(CelScalar.DYN);
 
@@ -38,10 +40,6 @@ function compare(x: CelValue, y: CelValue): number {
   throw new Error(`no such overload: comparison of ${typeof a} and ${typeof b}`);
 }
 
-function equal(a: CelValue, b: CelValue): boolean {
-  if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) return Number(a) === Number(b);
-  return a === b;
-}
 
 function items(list: CelList): CelValue[] {
   return [...list];
@@ -57,17 +55,18 @@ function sum(list: CelList): CelValue {
   const values = items(list);
   if (values.length === 0) return 0n;
   if (values.every((v) => typeof v === 'bigint')) return (values as bigint[]).reduce((a, b) => a + b, 0n);
+  if (values.every(isCelUint)) return celUint(values.reduce((a, v) => a + (v as CelUint).value, 0n));
   if (values.every((v) => timeMessage(v, 'google.protobuf.Duration'))) return durationFromMs(values.reduce<number>((a, v) => a + (comparable(v) as number), 0)) as never;
   return values.reduce<number>((a, v) => a + Number(v), 0);
 }
 
 const listLibrary: CelFunc[] = [
   celMethod('indexOf', dynList, [CelScalar.DYN], CelScalar.INT, function (value) {
-    return BigInt(items(this).findIndex((v) => equal(v, value)));
+    return BigInt(items(this).findIndex((v) => kubernetesEquals(v, value)));
   }),
   celMethod('lastIndexOf', dynList, [CelScalar.DYN], CelScalar.INT, function (value) {
     const values = items(this);
-    for (let i = values.length - 1; i >= 0; i--) if (equal(values[i], value)) return BigInt(i);
+    for (let i = values.length - 1; i >= 0; i--) if (kubernetesEquals(values[i], value)) return BigInt(i);
     return -1n;
   }),
   celMethod('min', dynList, [], CelScalar.DYN, function () {
@@ -85,73 +84,46 @@ const listLibrary: CelFunc[] = [
   }),
 ];
 
-// compileRegex accepts only RE2 syntax (as Kubernetes does) and returns a JavaScript twin.
-function compileRegex(pattern: string): RegExp {
-  RE2JS.compile(pattern);
-  return new RegExp(pattern, 'gu');
-}
-
 const regexLibrary: CelFunc[] = [
   celMethod('find', CelScalar.STRING, [CelScalar.STRING], CelScalar.STRING, function (pattern) {
-    const match = compileRegex(pattern).exec(this);
-    return match ? match[0] : '';
+    return compileRegex(pattern).findAll(this, 1)[0] ?? '';
   }),
   celMethod('findAll', CelScalar.STRING, [CelScalar.STRING], dynList, function (pattern) {
-    return celList([...this.matchAll(compileRegex(pattern))].map((m) => m[0]));
+    return celList(compileRegex(pattern).findAll(this, -1));
   }),
   celMethod('findAll', CelScalar.STRING, [CelScalar.STRING, CelScalar.INT], dynList, function (pattern, limit) {
-    const all = [...this.matchAll(compileRegex(pattern))].map((m) => m[0]);
-    return celList(limit < 0n ? all : all.slice(0, Number(limit)));
+    return celList(compileRegex(pattern).findAll(this, Number(limit)));
   }),
 ];
 
-// parseUrl follows Go's url.ParseRequestURI: an absolute URL or an absolute path.
-function parseUrl(value: string): URL | null {
-  if (value.startsWith('/')) {
-    try {
-      return new URL(value, 'relative:///');
-    } catch {
-      return null;
-    }
-  }
-  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(value)) return null;
-  try {
-    return new URL(value);
-  } catch {
-    return null;
-  }
-}
-
-function mustParseUrl(value: string): URL {
-  const url = parseUrl(value);
-  if (!url) throw new Error(`URL parse error during conversion from string: parse "${value}": invalid URI for request`);
+function mustParseUrl(value: string): ParsedUrl {
+  const url = parseRequestUri(value);
+  if (url instanceof Error) throw new Error(`URL parse error during conversion from string: ${url.message}`);
   return url;
 }
 
 // URL values are carried as their validated string, so the accessors are string methods.
 const urlLibrary: CelFunc[] = [
-  celFunc('isURL', [CelScalar.STRING], CelScalar.BOOL, (value) => parseUrl(value) !== null),
+  celFunc('isURL', [CelScalar.STRING], CelScalar.BOOL, (value) => !(parseRequestUri(value) instanceof Error)),
   celFunc('url', [CelScalar.STRING], CelScalar.STRING, (value) => (mustParseUrl(value), value)),
   celMethod('getScheme', CelScalar.STRING, [], CelScalar.STRING, function () {
-    const url = mustParseUrl(this);
-    return url.protocol === 'relative:' ? '' : url.protocol.slice(0, -1);
+    return mustParseUrl(this).scheme;
   }),
   celMethod('getHost', CelScalar.STRING, [], CelScalar.STRING, function () {
     return mustParseUrl(this).host;
   }),
   celMethod('getHostname', CelScalar.STRING, [], CelScalar.STRING, function () {
-    const host = mustParseUrl(this).hostname;
-    return host.startsWith('[') ? host.slice(1, -1) : host;
+    return splitHost(mustParseUrl(this).host).hostname;
   }),
   celMethod('getPort', CelScalar.STRING, [], CelScalar.STRING, function () {
-    return mustParseUrl(this).port;
+    return splitHost(mustParseUrl(this).host).port;
   }),
   celMethod('getEscapedPath', CelScalar.STRING, [], CelScalar.STRING, function () {
-    return mustParseUrl(this).pathname;
+    return escapedPath(mustParseUrl(this).rawPath);
   }),
   celMethod('getQuery', CelScalar.STRING, [], CelScalar.DYN, function () {
     const query = new Map<string, CelValue>();
-    for (const [key, value] of mustParseUrl(this).searchParams) {
+    for (const [key, value] of new URLSearchParams(mustParseUrl(this).rawQuery)) {
       const existing = query.get(key);
       query.set(key, celList(existing && isCelList(existing) ? [...existing, value] : [value]));
     }

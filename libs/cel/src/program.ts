@@ -5,10 +5,12 @@
 // schema allows when a CRD is written, the largest collection in the object when it runs.
 import { celEnv, CelInput, CelValue, isCelError, parse, plan } from '@bufbuild/cel';
 import { kubernetesLibraries } from './libraries';
+import { listOperators } from './lists';
+import { Regex } from './regex';
 import { JSONSchemaProps } from './schema';
 import { checkFieldAccess, formatError } from './typecheck';
 
-const env = celEnv({ funcs: kubernetesLibraries });
+const env = celEnv({ funcs: [...kubernetesLibraries, ...listOperators] });
 
 // typeIdentifiers are names a rule may use without declaring them (type conversions, null).
 const typeIdentifiers = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn', 'timestamp', 'duration']);
@@ -16,15 +18,74 @@ const typeIdentifiers = new Set(['int', 'uint', 'double', 'bool', 'string', 'byt
 export interface Program {
   readonly expression: string;
   readonly references: ReadonlySet<string>;
-  // cost is the expression's cost when every comprehension walks collectionSize elements.
-  cost(collectionSize: number): number;
+  // cost is the expression's cost when every comprehension walks collectionSize elements and
+  // every string a regular expression runs over is stringLength long.
+  cost(collectionSize: number, stringLength: number): number;
   evaluate(bindings: Record<string, CelInput>): CelValue;
 }
 
-export class CompileError extends Error {}
+// CompileError is a rule that does not compile; its detail is Kubernetes' whole message.
+export class CompileError extends Error {
+  get detail(): string {
+    return `compilation failed: ${this.message}`;
+  }
+}
+
+// InstantiationError is a rule that compiles but cannot be planned: a literal regular
+// expression that is not RE2, as cel-go's regex optimization finds when the program is made.
+export class InstantiationError extends CompileError {
+  override get detail(): string {
+    return `program instantiation failed: ${this.message}`;
+  }
+}
+
+// checkRegexLiterals compiles every literal pattern of matches, find and findAll.
+function checkRegexLiterals(node: unknown): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const n of node) checkRegexLiterals(n);
+    return;
+  }
+  const kind = (node as ExprNode).exprKind;
+  if (kind?.case === 'callExpr') {
+    const call = kind.value as { function: string; target?: unknown; args: unknown[] };
+    const literal = regexFunctions.has(call.function) ? stringLiteral(call.target ? call.args[0] : call.args[1]) : null;
+    if (literal !== null) {
+      try {
+        new Regex(literal);
+      } catch (err) {
+        throw new InstantiationError((err as Error).message);
+      }
+    }
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key !== '$typeName') checkRegexLiterals(value);
+  }
+}
+
+function stringLiteral(node: unknown): string | null {
+  const kind = (node as ExprNode | undefined)?.exprKind;
+  if (kind?.case !== 'constExpr') return null;
+  const constant = (kind.value as { constantKind?: { case?: string; value?: unknown } }).constantKind;
+  return constant?.case === 'stringValue' ? (constant.value as string) : null;
+}
 
 interface ExprNode {
   exprKind?: { case?: string; value?: unknown };
+}
+
+// qualifiedTypes are the type names a rule may spell out, as `type(x) == google.protobuf.Duration`.
+const qualifiedTypes = new Set(['google.protobuf.Timestamp', 'google.protobuf.Duration']);
+
+// qualifiedName reads `a.b.c` written as selections on an identifier, or null.
+function qualifiedName(node: ExprNode): string | null {
+  const kind = node.exprKind;
+  if (kind?.case === 'identExpr') return (kind.value as { name: string }).name;
+  if (kind?.case !== 'selectExpr') return null;
+  const select = kind.value as { operand: ExprNode; field: string; testOnly?: boolean };
+  if (select.testOnly) return null;
+  const operand = qualifiedName(select.operand);
+  return operand === null ? null : `${operand}.${select.field}`;
 }
 
 // scan walks the parsed protobuf expression, collecting its free identifiers.
@@ -36,6 +97,7 @@ function scan(node: unknown, bound: Set<string>, out: { refs: Set<string> }): vo
   }
   const kind = (node as ExprNode).exprKind;
   if (kind && typeof kind === 'object' && 'case' in kind) {
+    if (qualifiedTypes.has(qualifiedName(node as ExprNode) ?? '')) return;
     if (kind.case === 'identExpr') {
       const name = (kind.value as { name: string }).name;
       if (!bound.has(name)) out.refs.add(name);
@@ -78,11 +140,12 @@ export function compileExpression(expression: string, variables: readonly string
     const fieldErrors = checkFieldAccess(expression, parsed.expr, (parsed.sourceInfo?.positions ?? {}) as Record<string, number>, selfSchema);
     if (fieldErrors) throw new CompileError(fieldErrors);
   }
+  checkRegexLiterals(parsed.expr);
   const run = plan(env, parsed);
   return {
     expression,
     references: out.refs,
-    cost: (collectionSize) => expressionCost(parsed.expr, collectionSize),
+    cost: (collectionSize, stringLength) => expressionCost(parsed.expr, { collection: collectionSize, string: stringLength }),
     evaluate(bindings) {
       const result = run(bindings as never);
       if (isCelError(result)) throw new Error(celGoMessage(result.message));
@@ -97,10 +160,36 @@ const freeOperators = new Set(['_&&_', '_||_', '!_', '@not_strictly_false', '_?_
 // listLiteralCost is the base cost of a list literal (Document 2's Limits table).
 const listLiteralCost = 40;
 
+interface Sizes {
+  collection: number;
+  string: number;
+}
+
+// libraryCosts are the costs of library calls that walk their receiver (Kubernetes'
+// library.CostEstimator): a list function traverses the list, a string function the string.
+const libraryCosts: Record<string, (size: Sizes) => number> = {
+  ...Object.fromEntries(['isSorted', 'sum', 'max', 'min', 'indexOf', 'lastIndexOf'].map((name) => [name, (size: Sizes) => size.collection])),
+  ...Object.fromEntries(['url', 'lowerAscii', 'upperAscii', 'substring', 'trim'].map((name) => [name, (size: Sizes) => Math.ceil(size.string * stringTraversalCostFactor)])),
+  ...Object.fromEntries(['replace', 'split', 'join'].map((name) => [name, (size: Sizes) => Math.ceil(size.string * 2 * stringTraversalCostFactor)])),
+};
+
+// regexFunctions run a regular expression over a string: their cost is Kubernetes' (and
+// cel-go's) ceil((1 + len(string)) * 0.1) * ceil(len(regex) * 0.25), the regex's length taken
+// from its literal when it is one.
+const regexFunctions = new Set(['matches', 'find', 'findAll']);
+const stringTraversalCostFactor = 0.1;
+const regexStringLengthCostFactor = 0.25;
+
+function regexCost(call: { target?: unknown; args: unknown[] }, size: Sizes): number {
+  const literal = stringLiteral(call.target ? call.args[0] : call.args[1]);
+  const patternLength = literal !== null ? literal.length : size.string;
+  return Math.ceil((1 + size.string) * stringTraversalCostFactor) * Math.ceil(patternLength * regexStringLengthCostFactor);
+}
+
 // expressionCost follows cel-go's cost model: an identifier or field selection costs 1, a
 // constant 0, a function call 1 plus its operands, a comprehension its loop body once per
 // element.
-function expressionCost(node: unknown, size: number): number {
+function expressionCost(node: unknown, size: Sizes): number {
   const expr = node as ExprNode | undefined;
   const kind = expr?.exprKind;
   if (!kind?.case) return 0;
@@ -113,7 +202,7 @@ function expressionCost(node: unknown, size: number): number {
       return 1 + expressionCost((kind.value as { operand: unknown }).operand, size);
     case 'callExpr': {
       const call = kind.value as { function: string; target?: unknown; args: unknown[] };
-      const own = freeOperators.has(call.function) ? 0 : 1;
+      const own = freeOperators.has(call.function) ? 0 : regexFunctions.has(call.function) ? regexCost(call, size) : (libraryCosts[call.function]?.(size) ?? 1);
       return own + expressionCost(call.target, size) + call.args.reduce<number>((sum, a) => sum + expressionCost(a, size), 0);
     }
     case 'listExpr':
@@ -123,7 +212,7 @@ function expressionCost(node: unknown, size: number): number {
     case 'comprehensionExpr': {
       const c = kind.value as { iterRange: unknown; accuInit: unknown; loopCondition: unknown; loopStep: unknown; result: unknown };
       const body = expressionCost(c.loopCondition, size) + expressionCost(c.loopStep, size);
-      return expressionCost(c.iterRange, size) + expressionCost(c.accuInit, size) + size * body + expressionCost(c.result, size);
+      return expressionCost(c.iterRange, size) + expressionCost(c.accuInit, size) + size.collection * body + expressionCost(c.result, size);
     }
     default:
       return 1;

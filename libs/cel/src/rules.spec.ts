@@ -101,6 +101,43 @@ describe('validation rules', () => {
     ]);
   });
 
+  it('costs a regular expression by the length of the string and of the pattern, as Kubernetes', () => {
+    // ceil((1 + 9_000) * 0.1) * ceil(4_000 * 0.25) + 1 = 901_001, under the per-call limit of 1_000_000; 10_000 characters cost 1_001_001.
+    const pattern = 'a'.repeat(3_999) + '$';
+    const schema: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', 'x-kubernetes-validations': [{ rule: `self.matches('${pattern}')` }] } } };
+    expect(validateRules(schema, { s: 'b'.repeat(9_000) }, undefined).map(String)).toEqual(['s: Invalid value: "string": failed rule: self.matches(\'' + pattern + "')"]);
+    expect(validateRules(schema, { s: 'b'.repeat(10_000) }, undefined).map(String)).toEqual([`s: Invalid value: "string": call cost exceeds limit for rule: self.matches('${pattern}')`]);
+    const find: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', 'x-kubernetes-validations': [{ rule: `self.find('${pattern}') == '' && self.findAll('${pattern}').size() == 0` }] } } };
+    expect(validateRules(find, { s: 'b'.repeat(4_000) }, undefined).map(String)).toEqual([]);
+    expect(validateRules(find, { s: 'b'.repeat(5_000) }, undefined).map(String)[0]).toContain('call cost exceeds limit for rule');
+  });
+
+  it('costs list and string library calls by the size they walk, as Kubernetes', () => {
+    // sum traverses the list: its estimate grows with maxItems.
+    const sum = (maxItems: number): JSONSchemaProps => ({
+      type: 'object',
+      properties: { l: { type: 'array', maxItems, items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.sum() >= 0' }] } },
+    });
+    expect(validateRuleDefinitions(sum(9_000_000), field.newPath('s')).map(String)).toEqual([]);
+    expect(validateRuleDefinitions(sum(11_000_000), field.newPath('s')).map(String)[0]).toMatch(/^s\.properties\[l\]\.x-kubernetes-validations\[0\]\.rule: Forbidden: estimated rule cost exceeds budget by factor of 1\.100000x /);
+    expect(validateRules(sum(100), { l: new Array(100).fill(1) }, undefined).map(String)).toEqual([]);
+    const lower: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', 'x-kubernetes-validations': [{ rule: "self.lowerAscii() != ''" }] } } };
+    // lowerAscii costs ceil(len * 0.1): 10_000_000 characters cost 1_000_000 + 2.
+    expect(validateRules(lower, { s: 'A'.repeat(1_000) }, undefined).map(String)).toEqual([]);
+    expect(validateRules(lower, { s: 'A'.repeat(10_000_000) }, undefined).map(String)).toEqual([`s: Invalid value: "string": call cost exceeds limit for rule: self.lowerAscii() != ''`]);
+  });
+
+  it('stops every rule once the runtime budget of the object is spent, as Kubernetes', () => {
+    // Each call costs ceil((1 + 10_000) * 0.1) * ceil(400 * 0.25) + 1 = 100_101; the 100th exceeds 10_000_000.
+    const pattern = 'a'.repeat(399) + '$';
+    const schema: JSONSchemaProps = { type: 'object', properties: { l: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: `!self.matches('${pattern}')` }] } } } };
+    const value = Array.from({ length: 120 }, () => 'b'.repeat(10_000));
+    expect(validateRules(schema, { l: value.slice(0, 99) }, undefined).map(String)).toEqual([]);
+    expect(validateRules(schema, { l: value }, undefined).map(String)).toEqual([
+      'l[99]: Invalid value: "string": validation failed due to running out of cost budget, no further validation rules will be run',
+    ]);
+  });
+
   it('reports compile errors of a schema by rule path', () => {
     const schema = spec([{ rule: 'self.replicas +' }, { rule: 'foo > 1' }]);
     const errs = validateRuleDefinitions(schema, field.newPath('spec', 'validation', 'openAPIV3Schema')).map(String);
@@ -131,8 +168,32 @@ describe('rule definitions', () => {
     expect(check(spec([rule as never]))).toEqual([`spec.validation.openAPIV3Schema.properties[spec].${want}`]);
   });
 
+  it.each([
+    ["self.name.matches('(')", 'error parsing regexp: missing closing ): `(`'],
+    ["self.name.find('a(?=b)') == ''", 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`'],
+    ["self.name.findAll('[z-a]', 1).size() == 0", 'error parsing regexp: invalid character class range: `z-a`'],
+  ])('rejects the literal regex of %s when the program is made', (rule, detail) => {
+    expect(check(spec([{ rule }]))).toEqual([
+      `spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:${JSON.stringify(rule)}, Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:""}: program instantiation failed: ${detail}`,
+    ]);
+  });
+
+  it('accepts literal RE2 regexes', () => {
+    expect(check(spec([{ rule: "self.name.matches('^[a-z]+$') && self.name.find('(?i)x') == ''" }]))).toEqual([]);
+  });
+
   it('accepts a valid fieldPath', () => {
     expect(check(spec([{ rule: 'true', fieldPath: ".replicas" }, { rule: 'true', fieldPath: "['x-y']" }]))).toEqual([]);
+  });
+
+  it('estimates a regular expression over an unbounded string as over the largest request', () => {
+    const pattern = 'x'.repeat(160);
+    const rule = { rule: `self.matches('${pattern}')` };
+    const unbounded: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', 'x-kubernetes-validations': [rule] } } };
+    // ceil((1 + 3 MiB) * 0.1) * ceil(160 * 0.25) = 12_582_960 > 10_000_000.
+    expect(check(unbounded)[0]).toMatch(/^spec\.validation\.openAPIV3Schema\.properties\[s\]\.x-kubernetes-validations\[0\]\.rule: Forbidden: estimated rule cost exceeds budget by factor of 1\.2\d*x /);
+    const bounded: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', maxLength: 1000, 'x-kubernetes-validations': [rule] } } };
+    expect(check(bounded)).toEqual([]);
   });
 
   it('bounds the total estimated cost of all rules, counting how often each may run', () => {
@@ -192,12 +253,36 @@ describe('property name escaping', () => {
     ['a.b/c', 'a__dot__b__slash__c'],
     ['x__y', 'x__underscores__y'],
     ['namespace', '__namespace__'],
+    ['true', '__true__'],
+    ['in', '__in__'],
+    ['while', '__while__'],
+    ['_x', '_x'],
+    ['___', '__underscores___'],
+    ['a__b__c', 'a__underscores__b__underscores__c'],
+    ['-leading', '__dash__leading'],
+    ['kubernetes.io/role', 'kubernetes__dot__io__slash__role'],
+    ['x9-', 'x9__dash__'],
   ])('%s is %s', (name, escaped) => {
     expect(escapePropertyName(name)).toBe(escaped);
     expect(unescapePropertyName(escaped)).toBe(name);
   });
 
   it('leaves names that cannot be accessed', () => {
-    expect(escapePropertyName('1abc')).toBeNull();
+    for (const name of ['1abc', '', 'a b', 'a:b', 'ünï']) expect(escapePropertyName(name)).toBeNull();
+  });
+
+  it('makes escaped properties accessible to rules, and inaccessible ones invisible', () => {
+    const schema: JSONSchemaProps = {
+      type: 'object',
+      properties: {
+        o: {
+          type: 'object',
+          properties: { 'a-b': { type: 'integer' }, 'c.d': { type: 'integer' }, namespace: { type: 'string' }, x__y: { type: 'string' }, '1x': { type: 'integer' } },
+          'x-kubernetes-validations': [{ rule: "self.a__dash__b + self.c__dot__d == 3 && self.__namespace__ == 'ns' && !has(self.x__underscores__y)" }],
+        },
+      },
+    };
+    expect(validateRuleDefinitions(schema, field.newPath('s')).map(String)).toEqual([]);
+    expect(validateRules(schema, { o: { 'a-b': 1, 'c.d': 2, namespace: 'ns', '1x': 5 } }, undefined).map(String)).toEqual([]);
   });
 });

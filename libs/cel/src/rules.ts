@@ -133,7 +133,7 @@ function validateRuleDefinition(rule: ValidationRule, schema: JSONSchemaProps, r
     program = compileExpression(rule.rule, ruleVariables, schema);
   } catch (err) {
     if (!(err instanceof CompileError)) throw err;
-    return [field.invalid(rulePath.child('rule'), ruleLiteral(rule), `compilation failed: ${err.message}`)];
+    return [field.invalid(rulePath.child('rule'), ruleLiteral(rule), err.detail)];
   }
   const cost = estimatedCost(program, schema) * cardinality;
   if (cost > staticEstimatedCostLimit) errs.push(field.forbidden(rulePath.child('rule'), costErrorMessage('estimated rule cost', cost, staticEstimatedCostLimit)));
@@ -227,7 +227,16 @@ function maxCardinality(schema: JSONSchemaProps | undefined): number {
 // estimatedCost is the worst case of a rule at a schema node, with every comprehension walking
 // the largest collection below the node.
 function estimatedCost(program: Program, schema: JSONSchemaProps): number {
-  return program.cost(maxCardinality(schema));
+  return program.cost(maxCardinality(schema), maxStringLength(schema));
+}
+
+// maxStringLength is the longest string anywhere below a schema node: maxLength when declared,
+// otherwise as long as fits in a request (as Kubernetes estimates an unbounded string).
+function maxStringLength(schema: JSONSchemaProps | undefined): number {
+  if (!schema) return 0;
+  const own = schema.type === 'string' || schema['x-kubernetes-int-or-string'] ? ((schema.maxLength as number | undefined) ?? maxRequestBytes) : 0;
+  const below = [schema.items, additionalPropertiesSchema(schema), ...Object.values(schema.properties ?? {})].map(maxStringLength);
+  return Math.max(own, ...below);
 }
 
 
@@ -303,6 +312,14 @@ function correlateListItems(schema: JSONSchemaProps, value: unknown[], old: unkn
   return [];
 }
 
+// longestString is the length of the longest string in a value (keys included).
+function longestString(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (!value || typeof value !== 'object') return 0;
+  if (Array.isArray(value)) return value.reduce<number>((max, v) => Math.max(max, longestString(v)), 0);
+  return Object.entries(value).reduce<number>((max, [k, v]) => Math.max(max, k.length, longestString(v)), 0);
+}
+
 // sizeOf is the largest list or map a comprehension in the rule may walk: the cost factor.
 function sizeOf(value: unknown): number {
   if (!value || typeof value !== 'object') return 1;
@@ -318,6 +335,7 @@ function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown
   const hasOld = old !== undefined && old !== null;
   const bindings: Record<string, CelInput> = { self, oldSelf: hasOld ? toCelValue(old, schema) : null };
   const size = sizeOf(value);
+  const stringLength = Math.max(longestString(value), longestString(old));
   for (const compiled of rules) {
     if (compiled.transition ? !hasOld : budget.transitionOnly) continue;
     const program = compiled.program;
@@ -325,7 +343,7 @@ function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown
       errs.push(field.invalid(path, typeName, `rule compile error: ${program.message}`));
       continue;
     }
-    const cost = program.cost(Math.max(size, 1));
+    const cost = program.cost(Math.max(size, 1), stringLength);
     if (cost > perCallLimit) {
       errs.push(field.invalid(path, typeName, `call cost exceeds limit for rule: ${compiled.rule.rule.trim()}`));
       continue;

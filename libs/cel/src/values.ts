@@ -6,6 +6,7 @@
 import { celList, CelInput, celMap } from '@bufbuild/cel';
 import { durationFromMs, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { escapePropertyName } from './escaping';
+import { keyedList } from './lists';
 import { additionalPropertiesSchema, JSONSchemaProps } from './schema';
 
 export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined): CelInput {
@@ -18,13 +19,27 @@ export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined):
     case 'number':
       return typeof value === 'number' ? value : dynamicValue(value);
     case 'array':
-      return Array.isArray(value) ? celList(value.map((v) => toCelValue(v, schema.items))) : dynamicValue(value);
+      return Array.isArray(value) ? listValue(value, schema) : dynamicValue(value);
     case 'object':
       return objectValue(value, schema);
     case 'string':
       return typeof value === 'string' ? formattedString(value, schema.format) : dynamicValue(value);
     default:
       return dynamicValue(value);
+  }
+}
+
+// listValue keeps the set or map semantics of `x-kubernetes-list-type`; map keys are escaped as
+// the element's properties are.
+function listValue(value: unknown[], schema: JSONSchemaProps): CelInput {
+  const elements = value.map((v) => toCelValue(v, schema.items));
+  switch (schema['x-kubernetes-list-type']) {
+    case 'set':
+      return keyedList(elements, { kind: 'set' });
+    case 'map':
+      return keyedList(elements, { kind: 'map', keys: (schema['x-kubernetes-list-map-keys'] ?? []).map((k) => escapePropertyName(k) ?? k) });
+    default:
+      return celList(elements);
   }
 }
 
