@@ -2,7 +2,7 @@
 // resources served from the catalog (discovery, OpenAPI, Table columns, schema validation,
 // pruning, defaulting, validation rules), and deletion of a CRD taking its resources along.
 import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client, HttpResponse, openWatch } from './http';
+import { client, HttpResponse, openWatch, until } from './http';
 
 const crd = (overrides: Record<string, unknown> = {}) => ({
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -61,15 +61,6 @@ const widget = (name: string, spec: Record<string, unknown>) => ({ apiVersion: '
 describe('API server: custom resource definitions', () => {
   let server: TestApiServer;
   let request: ReturnType<typeof client>;
-
-  async function until(what: () => Promise<HttpResponse>, ok: (r: HttpResponse) => boolean): Promise<HttpResponse> {
-    for (let i = 0; i < 200; i++) {
-      const r = await what();
-      if (ok(r)) return r;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('condition not reached ' + JSON.stringify((await what()).json));
-  }
 
   beforeAll(async () => {
     server = await startTestApiServer();

@@ -77,3 +77,22 @@ export async function openWatch(base: string, path: string, headers: Record<stri
     },
   };
 }
+
+// until reads until ok holds, or fails after timeoutMs naming what it waited for.
+export async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what = 'the condition', timeoutMs = 30000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what} never held; last value: ${JSON.stringify(value).slice(0, 2000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// podManifest is a one-container pod, with spec fields added or replaced.
+export const podManifest = (name: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name },
+  spec: { containers: [{ name: 'c', image: 'busybox' }], ...spec },
+});

@@ -2,7 +2,7 @@
 // namespace through discovery and deletecollection, reports what remains in the namespace's
 // conditions with Kubernetes' reasons and messages, and finalizes the namespace once empty.
 import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client } from './http';
+import { client, until } from './http';
 
 interface Condition {
   type: string;
@@ -21,16 +21,6 @@ describe('namespace controller', () => {
   });
 
   afterAll(() => server.stop());
-
-  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 30000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what} never held; last value: ${JSON.stringify(value).slice(0, 2000)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 
   const leases = (ns: string) => `/apis/coordination.platform.io/v1/namespaces/${ns}/leases`;
   const conditionsOf = async (ns: string): Promise<Condition[]> => (await request('GET', `/api/v1/namespaces/${ns}`)).json?.status?.conditions ?? [];

@@ -1,14 +1,7 @@
 // The default pod admission plugins through HTTP: DefaultTolerationSeconds, Priority and
 // RuntimeClass (overhead, node selector, tolerations), with kube-apiserver's 403 messages.
 import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client } from './http';
-
-const pod = (name: string, spec: Record<string, unknown> = {}) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name },
-  spec: { containers: [{ name: 'c', image: 'busybox' }], ...spec },
-});
+import { client, podManifest } from './http';
 
 describe('API server: pod admission', () => {
   let server: TestApiServer;
@@ -22,7 +15,7 @@ describe('API server: pod admission', () => {
   afterAll(() => server.stop());
 
   it('gives every new pod priority 0, PreemptLowerPriority and the 300 s not-ready and unreachable tolerations', async () => {
-    const created = await request('POST', '/api/v1/namespaces/default/pods', { body: pod('plain') });
+    const created = await request('POST', '/api/v1/namespaces/default/pods', { body: podManifest('plain') });
     expect(created.status).toBe(201);
     expect(created.json.spec).toMatchObject({ priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
     expect(created.json.spec.tolerations).toEqual([
@@ -38,10 +31,10 @@ describe('API server: pod admission', () => {
   });
 
   it('refuses an unknown priority class and a pod that sets its own priority', async () => {
-    const unknown = await request('POST', '/api/v1/namespaces/default/pods', { body: pod('unknown-class', { priorityClassName: 'gold' }) });
+    const unknown = await request('POST', '/api/v1/namespaces/default/pods', { body: podManifest('unknown-class', { priorityClassName: 'gold' }) });
     expect(unknown.status).toBe(403);
     expect(unknown.json).toMatchObject({ reason: 'Forbidden', message: 'pods "unknown-class" is forbidden: no PriorityClass with name gold was found' });
-    const own = await request('POST', '/api/v1/namespaces/default/pods', { body: { ...pod(''), metadata: { generateName: 'own-' }, spec: { ...pod('').spec, priority: 7 } } });
+    const own = await request('POST', '/api/v1/namespaces/default/pods', { body: { ...podManifest(''), metadata: { generateName: 'own-' }, spec: { ...podManifest('').spec, priority: 7 } } });
     expect(own.status).toBe(403);
     expect(own.json.message).toBe(
       'pods "own-" is forbidden: the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name',
@@ -58,17 +51,17 @@ describe('API server: pod admission', () => {
       scheduling: { nodeSelector: { sandbox: 'true' }, tolerations: [{ key: 'sandbox', operator: 'Exists', effect: 'NoSchedule' }] },
     };
     expect((await request('POST', '/apis/node.platform.io/v1/runtimeclasses', { body: rc })).status).toBe(201);
-    const created = await request('POST', '/api/v1/namespaces/default/pods', { body: pod('sandboxed', { runtimeClassName: 'sandboxed', nodeSelector: { zone: 'a' } }) });
+    const created = await request('POST', '/api/v1/namespaces/default/pods', { body: podManifest('sandboxed', { runtimeClassName: 'sandboxed', nodeSelector: { zone: 'a' } }) });
     expect(created.status).toBe(201);
     expect(created.json.spec.overhead).toEqual({ cpu: '250m' });
     expect(created.json.spec.nodeSelector).toEqual({ zone: 'a', sandbox: 'true' });
     expect(created.json.spec.tolerations.map((t: { key: string }) => t.key)).toEqual(['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable', 'sandbox']);
 
-    const conflict = await request('POST', '/api/v1/namespaces/default/pods', { body: pod('conflict', { runtimeClassName: 'sandboxed', nodeSelector: { sandbox: 'false' } }) });
+    const conflict = await request('POST', '/api/v1/namespaces/default/pods', { body: podManifest('conflict', { runtimeClassName: 'sandboxed', nodeSelector: { sandbox: 'false' } }) });
     expect(conflict.status).toBe(403);
     expect(conflict.json.message).toBe('pods "conflict" is forbidden: conflict: runtimeClass.scheduling.nodeSelector[sandbox] = true; pod.spec.nodeSelector[sandbox] = false');
 
-    const missing = await request('POST', '/api/v1/namespaces/default/pods', { body: pod('missing', { runtimeClassName: 'kata' }) });
+    const missing = await request('POST', '/api/v1/namespaces/default/pods', { body: podManifest('missing', { runtimeClassName: 'kata' }) });
     expect(missing.status).toBe(403);
     expect(missing.json.message).toBe('pods "missing" is forbidden: pod rejected: RuntimeClass "kata" not found');
     expect((await request('GET', '/api/v1/namespaces/default/pods/missing')).status).toBe(404);

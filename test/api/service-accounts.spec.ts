@@ -3,16 +3,9 @@
 // with the kube-api-access token volume mounted, and a pod naming a missing account is refused
 // with kube-apiserver's 403.
 import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client } from './http';
+import { client, podManifest, until } from './http';
 
 const tokenPath = '/var/run/secrets/kubernetes.io/serviceaccount';
-
-const pod = (name: string, spec: Record<string, unknown> = {}) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name },
-  spec: { containers: [{ name: 'c', image: 'busybox' }], ...spec },
-});
 
 describe('API server: service accounts of pods', () => {
   let server: TestApiServer;
@@ -25,19 +18,9 @@ describe('API server: service accounts of pods', () => {
 
   afterAll(() => server.stop());
 
-  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 30000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what} never held; last value: ${JSON.stringify(value)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
   it('runs a pod as the default account with the kube-api-access projected volume mounted read-only', async () => {
     const created = await request('POST', '/api/v1/namespaces/default/pods', {
-      body: pod('plain', { initContainers: [{ name: 'init', image: 'busybox' }] }),
+      body: podManifest('plain', { initContainers: [{ name: 'init', image: 'busybox' }] }),
     });
     expect(created.status).toBe(201);
     const spec = created.json.spec;
@@ -66,7 +49,7 @@ describe('API server: service accounts of pods', () => {
   });
 
   it('refuses a pod whose account does not exist, naming it by generateName when it has no name', async () => {
-    const missing = await request('POST', '/api/v1/namespaces/default/pods', { body: pod('ghostly', { serviceAccountName: 'ghost' }) });
+    const missing = await request('POST', '/api/v1/namespaces/default/pods', { body: podManifest('ghostly', { serviceAccountName: 'ghost' }) });
     expect(missing.status).toBe(403);
     expect(missing.json).toMatchObject({
       kind: 'Status',
@@ -77,14 +60,14 @@ describe('API server: service accounts of pods', () => {
       details: { name: 'ghostly', kind: 'pods' },
     });
     const generated = await request('POST', '/api/v1/namespaces/default/pods', {
-      body: { ...pod(''), metadata: { generateName: 'spooky-' }, spec: { ...pod('').spec, serviceAccount: 'ghost' } },
+      body: { ...podManifest(''), metadata: { generateName: 'spooky-' }, spec: { ...podManifest('').spec, serviceAccount: 'ghost' } },
     });
     expect(generated.status).toBe(403);
     expect(generated.json.message).toBe('pods "spooky-" is forbidden: error looking up service account default/ghost: serviceaccount "ghost" not found');
   });
 
   it('mounts no token when the pod or its account opts out, and copies the account image pull secrets', async () => {
-    const optOut = await request('POST', '/api/v1/namespaces/default/pods', { body: pod('no-token', { automountServiceAccountToken: false }) });
+    const optOut = await request('POST', '/api/v1/namespaces/default/pods', { body: podManifest('no-token', { automountServiceAccountToken: false }) });
     expect(optOut.status).toBe(201);
     expect(optOut.json.spec.serviceAccountName).toBe('default');
     expect(optOut.json.spec.volumes).toBeUndefined();
@@ -92,24 +75,24 @@ describe('API server: service accounts of pods', () => {
 
     const account = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder' }, automountServiceAccountToken: false, imagePullSecrets: [{ name: 'registry' }] };
     expect((await request('POST', '/api/v1/namespaces/default/serviceaccounts', { body: account })).status).toBe(201);
-    const builder = await request('POST', '/api/v1/namespaces/default/pods', { body: pod('builder', { serviceAccountName: 'builder' }) });
+    const builder = await request('POST', '/api/v1/namespaces/default/pods', { body: podManifest('builder', { serviceAccountName: 'builder' }) });
     expect(builder.status).toBe(201);
     expect(builder.json.spec).toMatchObject({ serviceAccountName: 'builder', serviceAccount: 'builder', imagePullSecrets: [{ name: 'registry' }] });
     expect(builder.json.spec.volumes).toBeUndefined();
     // The pod's own choice wins over its account's.
-    const wanted = await request('POST', '/api/v1/namespaces/default/pods', { body: pod('wanted', { serviceAccountName: 'builder', automountServiceAccountToken: true }) });
+    const wanted = await request('POST', '/api/v1/namespaces/default/pods', { body: podManifest('wanted', { serviceAccountName: 'builder', automountServiceAccountToken: true }) });
     expect(wanted.status).toBe(201);
     expect(wanted.json.spec.containers[0].volumeMounts).toEqual([{ name: wanted.json.spec.volumes[0].name, readOnly: true, mountPath: tokenPath }]);
   });
 
   it('leaves mirror pods without an account and refuses those that reference one', async () => {
     const mirror = { 'kubernetes.io/config.mirror': 'hash' };
-    const plain = await request('POST', '/api/v1/namespaces/default/pods', { body: { ...pod('mirror'), metadata: { name: 'mirror', annotations: mirror } } });
+    const plain = await request('POST', '/api/v1/namespaces/default/pods', { body: { ...podManifest('mirror'), metadata: { name: 'mirror', annotations: mirror } } });
     expect(plain.status).toBe(201);
     expect(plain.json.spec.serviceAccountName).toBeUndefined();
     expect(plain.json.spec.volumes).toBeUndefined();
     const named = await request('POST', '/api/v1/namespaces/default/pods', {
-      body: { ...pod('mirror-sa', { serviceAccountName: 'default' }), metadata: { name: 'mirror-sa', annotations: mirror } },
+      body: { ...podManifest('mirror-sa', { serviceAccountName: 'default' }), metadata: { name: 'mirror-sa', annotations: mirror } },
     });
     expect(named.status).toBe(403);
     expect(named.json.message).toBe('pods "mirror-sa" is forbidden: mirror pods may not reference service accounts');
@@ -117,7 +100,7 @@ describe('API server: service accounts of pods', () => {
 
   it('gives a new namespace its default account, so that a pod created right after it is admitted', async () => {
     expect((await request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fresh' } } })).status).toBe(201);
-    const created = await request('POST', '/api/v1/namespaces/fresh/pods', { body: pod('first') });
+    const created = await request('POST', '/api/v1/namespaces/fresh/pods', { body: podManifest('first') });
     expect(created.status).toBe(201);
     expect(created.json.spec.serviceAccountName).toBe('default');
     const account = await request('GET', '/api/v1/namespaces/fresh/serviceaccounts/default');

@@ -12,7 +12,7 @@ import type { Schema } from '@plinth/api';
 import { badRequest, field, invalid, StatusError } from '@plinth/machinery';
 import { goQuote } from '@plinth/machinery';
 import { JsonSyntaxError, keyOffsets, parseStrictJson, StrictParseResult } from './strict-json';
-import { goTypeError } from './go-types';
+import { goTypeError, jsonKind } from './go-types';
 import { prune } from './unknown-fields';
 
 export const FieldValidation = {
@@ -89,13 +89,6 @@ export interface FieldValidationResult {
 
 // interpretType is the Go type Interpret unmarshals into, as encoding/json prints it.
 const interpretType = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
-
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'object') return 'object';
-  if (typeof value === 'boolean') return 'bool';
-  return typeof value; // string or number
-}
 
 // interpret reads the body's apiVersion and kind with Interpret's errors: a body that is not an
 // object, or names them with another JSON type, cannot be decoded.

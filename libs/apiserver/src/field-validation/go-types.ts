@@ -88,7 +88,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function jsonKind(value: unknown): string {
+// jsonKind names a JSON value's type as encoding/json's UnmarshalTypeError does.
+export function jsonKind(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'object') return 'object';
   if (typeof value === 'boolean') return 'bool';
