@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
 import { startEtcd, startNats } from '@plinth/testing';
 import { startAuthz, startGateway, startStorageService } from './processes';
+import { LeanHttpsPool } from './lean-https';
 import { Figures, formatRow, header, runConcurrent, summarize } from './stats';
 
 const inFlight = 16;
@@ -16,26 +17,25 @@ const nsValue = (name: string) => Buffer.from(JSON.stringify({ apiVersion: 'v1',
 interface HttpsClient {
   call(method: string, path: string, body?: unknown, contentType?: string): Promise<{ status: number; body: string }>;
   stream(path: string, onLine: (line: string) => void): () => void;
+  close(): void;
 }
 
 // httpsClient talks to the gateway as the administrator (client certificate), or as a token
-// user, whose requests the authz app decides.
+// user, whose requests the authz app decides. Requests go through the lean load generator
+// (lean-https.ts); watch streams through node:https.
 function httpsClient(port: number, dataDir: string, token?: string): HttpsClient {
   const pki = (name: string) => readFileSync(join(dataDir, 'pki', name), 'utf8');
-  const agent = new Agent({ keepAlive: true, maxSockets: inFlight * 2, ca: pki('ca.crt'), ...(token ? {} : { cert: pki('admin.crt'), key: pki('admin.key') }) });
+  const tls = { ca: pki('ca.crt'), ...(token ? {} : { cert: pki('admin.crt'), key: pki('admin.key') }) };
+  const agent = new Agent({ keepAlive: true, maxSockets: inFlight * 2, ...tls });
   const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const pool = new LeanHttpsPool(port, tls, auth);
   return {
     call(method, path, body, contentType = 'application/json') {
-      return new Promise((resolve, reject) => {
-        const data = body === undefined ? undefined : JSON.stringify(body);
-        const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { ...auth, ...(data ? { 'content-type': contentType, 'content-length': Buffer.byteLength(data) } : {}) } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        });
-        req.on('error', reject);
-        req.end(data);
-      });
+      return pool.call(method, path, body === undefined ? undefined : JSON.stringify(body), contentType);
+    },
+    close() {
+      pool.close();
+      agent.destroy();
     },
     stream(path, onLine) {
       let buffer = '';
@@ -122,6 +122,8 @@ export async function gatewayBench(counts: { writes: number; reads: number; list
     lines.push(formatRow('admin vs user, cold decision cache', asAdmin, cold));
     lines.push(formatRow('admin vs user, warm decision cache', asAdmin, warm));
   } finally {
+    http.close();
+    reader.close();
     etcd.close();
     await gateway.stop();
     await authz.stop();

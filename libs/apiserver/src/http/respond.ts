@@ -28,9 +28,11 @@ export function responseOptions(req: IncomingMessage, query: URLSearchParams, co
   return { pretty, gzip: compression && /\bgzip\b/.test(encodings), yaml: false, warnings: [] };
 }
 
-export function serialize(body: unknown, options: Pick<ResponseOptions, 'pretty' | 'yaml'>): Buffer {
-  if (options.yaml) return Buffer.from(yamlStringify(body));
-  return Buffer.from(`${options.pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)}\n`);
+// serialize encodes a body as JSON (pretty when asked) or YAML. It stays a string, so that the
+// response goes out in one write with its headers.
+export function serialize(body: unknown, options: Pick<ResponseOptions, 'pretty' | 'yaml'>): string {
+  if (options.yaml) return yamlStringify(body);
+  return `${options.pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)}\n`;
 }
 
 export function writeWarnings(res: ServerResponse, warnings: string[]): void {
@@ -45,18 +47,22 @@ export function writeBody(res: ServerResponse, code: number, body: unknown, opti
   writeEncoded(res, code, serialize(body, options), options, contentType ?? (options.yaml ? 'application/yaml' : 'application/json'));
 }
 
-// writeEncoded answers with an already encoded body (JSON, YAML or protobuf).
-export function writeEncoded(res: ServerResponse, code: number, encoded: Uint8Array, options: ResponseOptions, contentType: string): void {
+// writeEncoded answers with an already encoded body (JSON or YAML text, or protobuf bytes). A
+// text body goes out with the headers in one write (one TLS record), as Node sends a string
+// body together with the header block.
+export function writeEncoded(res: ServerResponse, code: number, encoded: string | Uint8Array, options: ResponseOptions, contentType: string): void {
   let data = encoded;
   writeWarnings(res, options.warnings);
   res.setHeader('Content-Type', contentType);
   res.setHeader('Cache-Control', 'no-cache, private');
-  if (options.gzip && data.length > gzipThresholdBytes) {
+  let length = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+  if (options.gzip && length > gzipThresholdBytes) {
     data = gzipSync(data);
+    length = data.length;
     res.setHeader('Content-Encoding', 'gzip');
     res.setHeader('Vary', 'Accept-Encoding');
   }
-  res.setHeader('Content-Length', data.length);
+  res.setHeader('Content-Length', length);
   res.statusCode = code;
   res.end(res.req?.method === 'HEAD' ? undefined : data);
 }
