@@ -20,7 +20,7 @@ const swc = [
 
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test', '<rootDir>/bench'],
   testMatch: ['**/*.spec.ts'],
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper,
