@@ -24,8 +24,8 @@ export interface Member {
 
 export interface ClusterOptions {
   gateways?: number;
-  // gatewayArgs are added to every gateway's command line.
-  gatewayArgs?: string[];
+  // gatewayArgs are added to the command line of the gateway of that index.
+  gatewayArgs?: (index: number) => string[];
 }
 
 export interface Answer {
@@ -41,6 +41,9 @@ export interface Cluster {
   readonly ca: string;
   // request sends one HTTPS request to a gateway; agent keeps connections alive when given.
   request(gateway: number, method: string, path: string, token: string, body?: unknown, agent?: Agent): Promise<Answer>;
+  // openStream sends a GET and resolves with the status once the answer's headers arrived; the
+  // body is left to the caller's close.
+  openStream(gateway: number, path: string, token: string): Promise<{ status: number; close(): void }>;
   stop(): Promise<void>;
 }
 
@@ -110,7 +113,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         if (index > 0) copyPki(join(dir, 'gateway-0'), dataDir);
         return node('apps/gateway/src/main.ts', [
           '--storage-address', storageAddress, '--nats-url', natsUrl, '--port', String(port),
-          '--data-dir', dataDir, '--token-auth-file', join(dir, 'tokens.csv'), ...(options.gatewayArgs ?? []),
+          '--data-dir', dataDir, '--token-auth-file', join(dir, 'tokens.csv'), ...(options.gatewayArgs?.(index) ?? []),
         ]);
       },
       (proc) => waitForOutput(proc, `gateway ${index}`, /serving on https:\/\/[^\s]*:(\d+)/, 90_000),
@@ -137,6 +140,16 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     ca,
     gatewayPort: (index) => gatewayPorts[index],
     request: (gateway, method, path, token, body, agent) => send(gatewayPorts[gateway], ca, method, path, token, body, agent),
+    openStream: (gateway, path, token) =>
+      new Promise((resolve, reject) => {
+        const req = httpsRequest({ host: '127.0.0.1', port: gatewayPorts[gateway], path, ca, agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
+          res.resume();
+          res.on('error', () => undefined);
+          resolve({ status: res.statusCode ?? 0, close: () => req.destroy() });
+        });
+        req.on('error', reject);
+        req.end();
+      }),
     stop,
   };
 }
@@ -182,4 +195,13 @@ export class ResponseCutError extends Error {
 export function refusedBeforeRead(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException).code;
   return !(err instanceof ResponseCutError) && (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE');
+}
+
+// until waits for a condition, polling it.
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

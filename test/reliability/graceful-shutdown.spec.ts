@@ -3,7 +3,7 @@
 // answered or refused before it was read, the watch ends at an event boundary, and no object
 // is stored whose client saw an error.
 import { Agent } from 'node:https';
-import { Cluster, refusedBeforeRead, startCluster } from './cluster';
+import { Cluster, refusedBeforeRead, startCluster, until } from './cluster';
 
 const adminToken = 'admin-token';
 const serviceAccounts = '/api/v1/namespaces/default/serviceaccounts';
@@ -14,7 +14,7 @@ describe('graceful shutdown of a gateway', () => {
   let cluster: Cluster;
 
   beforeAll(async () => {
-    cluster = await startCluster({ gatewayArgs: ['--shutdown-delay-duration=4s'] });
+    cluster = await startCluster({ gatewayArgs: () => ['--shutdown-delay-duration=4s'] });
   }, 120_000);
 
   afterAll(async () => {
@@ -118,12 +118,4 @@ async function openWatch(cluster: Cluster) {
     req.end();
   });
   return state;
-}
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
