@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalAuthorization } from '@plinth/authz';
 import { AddressInfo } from 'node:net';
-import { ApiServer, assembleApiServer, defaultServerFlags, ensureSystemNamespaces, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { ApiServer, assembleApiServer, defaultServerFlags, ensureSystemNamespaces, httpServerOptions, openApiRoutes, serveHttpAsGo, ServerFlags } from '@plinth/apiserver';
 import { KubeObject } from '@plinth/api';
 import { ApiClient } from '@plinth/client';
 import { NamespaceController, ServiceAccountClients, ServiceAccountsController } from '@plinth/controller-manager';
@@ -71,7 +71,8 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
     extraRoutes: (catalog) => [openApiRoutes(catalog)],
   });
   await ensureSystemNamespaces(apiServer);
-  const server: Server = createServer(apiServer.handle);
+  const server: Server = createServer(httpServerOptions, apiServer.handle);
+  serveHttpAsGo(server, apiServer.handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
