@@ -48,8 +48,8 @@ export class RequestBoundary {
   report(req: IncomingMessage, err: unknown): void {
     this.panics?.inc();
     const traceId = activeTraceId() ?? traceparentTraceId(req.headers.traceparent);
-    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
     try {
+      const detail = err instanceof Error ? (err.stack ?? errorMessage(err)) : errorMessage(err);
       this.log(`apiserver panic'd: method=${JSON.stringify(req.method ?? '')} URI=${JSON.stringify(req.url ?? '')} traceID=${JSON.stringify(traceId ?? '')}: ${detail}`);
     } catch {
       // A log that fails must not take the request's answer with it.
@@ -72,7 +72,7 @@ export function answerInternalError(res: ServerResponse, err: unknown): void {
     return;
   }
   try {
-    const status = (isStatusError(err) ? err : internalError(err instanceof Error ? err.message : String(err))).errStatus;
+    const status = (isStatusError(err) ? err : internalError(errorMessage(err))).errStatus;
     const body = `${JSON.stringify(status)}\n`;
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     res.writeHead(status.code || 500, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Content-Length': Buffer.byteLength(body) });
@@ -86,4 +86,13 @@ export function answerInternalError(res: ServerResponse, err: unknown): void {
 function traceparentTraceId(header: string | string[] | undefined): string | null {
   const match = typeof header === 'string' ? /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}/.exec(header.trim()) : null;
   return match && !/^0+$/.test(match[1]) ? match[1] : null;
+}
+
+// errorMessage is what a thrown value says, or a placeholder when even that throws.
+function errorMessage(err: unknown): string {
+  try {
+    return err instanceof Error ? err.message : String(err);
+  } catch {
+    return 'an error that cannot be printed';
+  }
 }
