@@ -3,7 +3,7 @@
 // failure with a Status. It is plain node:http so that the same handler runs inside the Nest
 // gateway app and the all-in-one process.
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { hasProtobufCodec, isStatusError, methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
+import { badRequest, goQuote, hasProtobufCodec, isStatusError, isValidPathSegmentName, methodNotAllowed, methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
 import { ResourceDefinition } from '@plinth/registry';
 import { aggregatedDiscovery, aggregatedDiscoveryRequested, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import { createResource } from './handlers/create';
@@ -28,7 +28,7 @@ import { checkFraming, writeFramingError } from './http/framing';
 import { RequestBoundary } from './http/request-boundary';
 import { parseListOptions } from './list-options';
 import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate } from './negotiation';
-import { NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
+import { methodRouted, NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
 import { UserInfo } from '@plinth/rbac';
 import { authenticateAndImpersonate, authorizeRequest } from './auth/filter';
 import { RequestScope } from './scope';
@@ -151,6 +151,8 @@ export class ApiServer {
     const def = this.context.catalog.lookup(group, info.version, info.resource);
     if (!def) throw notFoundPath();
     checkScope(def, info);
+    if (!methodRouted(req.method ?? 'GET', info)) throw methodNotAllowed();
+    checkNameSegment(info.name);
     if (def.deprecationWarning) response.warnings.push(def.deprecationWarning);
     const streaming = info.verb === 'watch';
     const groupVersion = def.group ? `${def.group}/${def.version}` : def.version;
@@ -251,6 +253,14 @@ function checkScope(def: ResourceDefinition, info: ResourceRequestInfo): void {
     if (info.name !== '' || info.verb === 'create' || info.verb === 'deletecollection') throw notFoundPath();
   }
   if (info.subresource !== '' && !(def.subresources ?? []).includes(info.subresource)) throw notFoundPath();
+}
+
+// checkNameSegment refuses a name that cannot be one path segment, as the store's key functions
+// (NamespaceKeyFunc, NoNamespaceKeyFunc) do.
+function checkNameSegment(name: string): void {
+  if (name === '') return;
+  const problems = isValidPathSegmentName(name);
+  if (problems.length > 0) throw badRequest(`Name parameter invalid: ${goQuote(name)}: ${problems.join(';')}`);
 }
 
 function aliasGroup(body: ReturnType<typeof apiGroup> & object, alias: string) {
