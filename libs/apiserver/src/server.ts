@@ -3,7 +3,7 @@
 // failure with a Status. It is plain node:http so that the same handler runs inside the Nest
 // gateway app and the all-in-one process.
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { hasProtobufCodec, methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
+import { badRequest, goQuote, hasProtobufCodec, isStatusError, isValidPathSegmentName, methodNotAllowed, methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
 import { ResourceDefinition } from '@plinth/registry';
 import { aggregatedDiscovery, aggregatedDiscoveryRequested, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import { createResource } from './handlers/create';
@@ -23,9 +23,12 @@ import { tracingEnabled } from '@plinth/telemetry';
 import { traceOperation, traceRequest } from './http/request-span';
 import { ApiServerMetrics } from './metrics';
 import { responseOptions, ResponseOptions, writeBody, writeError, writeText } from './http/respond';
+import { parseRequestTarget, RequestTarget, RequestTargetError } from './http/request-target';
+import { checkFraming, writeFramingError } from './http/framing';
+import { RequestBoundary } from './http/request-boundary';
 import { parseListOptions } from './list-options';
 import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate } from './negotiation';
-import { NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
+import { methodRouted, NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
 import { UserInfo } from '@plinth/rbac';
 import { authenticateAndImpersonate, authorizeRequest } from './auth/filter';
 import { RequestScope } from './scope';
@@ -52,6 +55,8 @@ export class ApiServer {
     // metrics measures each request for /metrics; absent in pipeline unit tests.
     readonly metrics: ApiServerMetrics | null = null,
     readonly limits: ServingLimits = { inflight: new MaxInflightLimit(0, 0), requestTimeoutMs: 60_000, lifecycle: new ServerLifecycle(context.clock) },
+    // boundary keeps what one request throws to that request.
+    readonly boundary: RequestBoundary = new RequestBoundary(metrics?.registry ?? null),
   ) {
     context.endWatchesOn(limits.lifecycle.watchesEnded);
   }
@@ -63,16 +68,30 @@ export class ApiServer {
 
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
     this.limits.lifecycle.track(res);
-    void this.serve(req, res);
+    this.boundary.run(req, res, () => this.serve(req, res));
   };
 
   // serve answers one request, measured for /metrics and, when this process exports traces, in
   // a server span.
   serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://plinth.invalid');
-    const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
-    const observation = this.metrics?.start(req, info, url.searchParams);
-    const serveRequest = () => this.serveRequestInTime(req, res, url, info);
+    const method = req.method ?? 'GET';
+    const framing = checkFraming(method, req.httpVersion, req.rawHeaders);
+    if (framing) {
+      writeFramingError(res, framing.code, framing.reason);
+      return Promise.resolve();
+    }
+    let target: RequestTarget;
+    try {
+      target = parseRequestTarget(method, req.url ?? '/');
+    } catch (err) {
+      if (!(err instanceof RequestTargetError)) throw err;
+      writeFramingError(res, 400, 'Bad Request');
+      return Promise.resolve();
+    }
+    const query = new URLSearchParams(target.rawQuery);
+    const info = parseRequestInfo(method, target.path, query);
+    const observation = this.metrics?.start(req, info, query);
+    const serveRequest = () => this.serveRequestInTime(req, res, query, info);
     const served = tracingEnabled() ? traceRequest(req, res, info, serveRequest) : serveRequest();
     if (!observation) return served;
     return served.then(() => this.metrics?.finish(observation, res.statusCode));
@@ -80,15 +99,14 @@ export class ApiServer {
 
   // serveRequestInTime answers 504 Timeout when a request that is not long-running takes longer
   // than the request timeout.
-  private serveRequestInTime(req: IncomingMessage, res: ServerResponse, url: URL, info: RequestInfo): Promise<void> {
-    if (isLongRunning(info)) return this.serveRequest(req, res, url, info);
-    return serveWithTimeout(() => this.serveRequest(req, res, url, info), this.limits.requestTimeoutMs, this.context.clock, () => {
+  private serveRequestInTime(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo): Promise<void> {
+    if (isLongRunning(info)) return this.serveRequest(req, res, query, info);
+    return serveWithTimeout(() => this.serveRequest(req, res, query, info), this.limits.requestTimeoutMs, this.context.clock, () => {
       writeError(res, requestTimeoutError(), { pretty: false, gzip: false, yaml: false, warnings: [], protobuf: errorPrefersProtobuf(req.headers.accept) });
     });
   }
 
-  private async serveRequest(req: IncomingMessage, res: ServerResponse, url: URL, info: RequestInfo): Promise<void> {
-    const query = url.searchParams;
+  private async serveRequest(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo): Promise<void> {
     const response = responseOptions(req, query, this.context.gate('APIResponseCompression'));
     let release: (() => void) | null = null;
     try {
@@ -99,6 +117,9 @@ export class ApiServer {
       if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
+      // An error that is not a Status is a fault of the server, which kube-apiserver would have
+      // panicked on; a client that went away is not.
+      if (!isStatusError(err) && !res.destroyed) this.boundary.report(req, err);
       // An error before the resource's negotiation (authentication, unknown paths) is a Status
       // in what the client accepts, protobuf included, as kube-apiserver negotiates errors.
       response.protobuf ??= errorPrefersProtobuf(req.headers.accept);
@@ -165,6 +186,8 @@ export class ApiServer {
     const def = this.context.catalog.lookup(group, info.version, info.resource);
     if (!def) throw notFoundPath();
     checkScope(def, info);
+    if (!methodRouted(req.method ?? 'GET', info)) throw methodNotAllowed();
+    checkNameSegment(info.name);
     if (def.deprecationWarning) response.warnings.push(def.deprecationWarning);
     const streaming = info.verb === 'watch';
     const groupVersion = def.group ? `${def.group}/${def.version}` : def.version;
@@ -265,6 +288,14 @@ function checkScope(def: ResourceDefinition, info: ResourceRequestInfo): void {
     if (info.name !== '' || info.verb === 'create' || info.verb === 'deletecollection') throw notFoundPath();
   }
   if (info.subresource !== '' && !(def.subresources ?? []).includes(info.subresource)) throw notFoundPath();
+}
+
+// checkNameSegment refuses a name that cannot be one path segment, as the store's key functions
+// (NamespaceKeyFunc, NoNamespaceKeyFunc) do.
+function checkNameSegment(name: string): void {
+  if (name === '') return;
+  const problems = isValidPathSegmentName(name);
+  if (problems.length > 0) throw badRequest(`Name parameter invalid: ${goQuote(name)}: ${problems.join(';')}`);
 }
 
 function aliasGroup(body: ReturnType<typeof apiGroup> & object, alias: string) {

@@ -87,6 +87,20 @@ export const conditionSchema: Schema = s.object(
   { required: ['type', 'status', 'lastTransitionTime', 'reason', 'message'], ref: 'io.k8s.apimachinery.pkg.apis.meta.v1.Condition' },
 );
 
+// deleteOptionsSchema is metav1.DeleteOptions, the body of a delete.
+export const deleteOptionsSchema: Schema = s.object(
+  {
+    apiVersion: s.string(),
+    kind: s.string(),
+    gracePeriodSeconds: s.int64(),
+    preconditions: s.object({ uid: s.string(), resourceVersion: s.string() }, { ref: 'io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions' }),
+    orphanDependents: s.bool(),
+    propagationPolicy: s.string(),
+    dryRun: s.atomicList(s.string()),
+  },
+  { ref: 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions' },
+);
+
 // kindSchema is the schema of a kind: its own properties plus apiVersion, kind and metadata.
 export function kindSchema(properties: Record<string, Schema>, description: string, options: Partial<Schema> = {}): Schema {
   return s.object(

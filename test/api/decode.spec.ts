@@ -1,0 +1,101 @@
+// Bodies are read as kube-apiserver reads them into the kind's Go struct: null is Go's zero
+// value, numbers and times must fit their Go type, and what Go refuses is a 400 that stores
+// nothing (issue 11, "values Kubernetes would refuse").
+import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
+import { client } from './http';
+
+const jobBody = (name: string, spec: string) =>
+  `{"metadata":{"name":"${name}"},"spec":{${spec}${spec ? ',' : ''}"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}}`;
+
+describe('API server: decoding values as Go does', () => {
+  let server: TestApiServer;
+  let request: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    server = await startTestApiServer();
+    request = client(server.url);
+  });
+
+  afterAll(() => server.stop());
+
+  const post = (path: string, raw: string, contentType = 'application/json') => request('POST', path, { raw, headers: { 'content-type': contentType } });
+
+  // expectRefused checks a 400 Status with the message, and that nothing was stored.
+  async function expectRefused(res: { status: number; json: { reason: string; message: string; kind: string } }, message: string, objectPath: string) {
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ kind: 'Status', reason: 'BadRequest', message });
+    expect((await request('GET', objectPath)).status).toBe(404);
+  }
+
+  describe('null', () => {
+    it('is an empty string in a label, an annotation and a finalizer, which validation then judges', async () => {
+      const created = await post('/api/v1/namespaces/default/serviceaccounts', '{"metadata":{"name":"null-labels","labels":{"a":null},"annotations":{"b":null}}}');
+      expect(created.status).toBe(201);
+      expect(created.json.metadata.labels).toEqual({ a: '' });
+      expect(created.json.metadata.annotations).toEqual({ b: '' });
+
+      const finalizer = await post('/api/v1/namespaces/default/serviceaccounts', '{"metadata":{"name":"null-finalizer","finalizers":[null]}}');
+      expect(finalizer.status).toBe(422);
+      expect(finalizer.json.reason).toBe('Invalid');
+      expect(finalizer.json.details.causes[0]).toEqual({ reason: 'FieldValueInvalid', message: 'Invalid value: "": name part must be non-empty', field: 'metadata.finalizers[0]' });
+      expect((await request('GET', '/api/v1/namespaces/default/serviceaccounts/null-finalizer')).status).toBe(404);
+    });
+
+    it('leaves a struct field at its zero value', async () => {
+      const created = await post('/apis/batch/v1/namespaces/default/jobs', jobBody('null-fields', '"parallelism":null,"activeDeadlineSeconds":null,"selector":null'));
+      expect(created.status).toBe(201);
+      expect(created.json.spec.parallelism).toBe(1);
+      expect(created.json.spec).not.toHaveProperty('activeDeadlineSeconds');
+
+      const pod = await post('/api/v1/namespaces/default/pods', '{"metadata":{"name":"null-spec"},"spec":null}');
+      expect(pod.status).toBe(422);
+      expect(pod.json.details.causes).toContainEqual({ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers' });
+    });
+  });
+
+  describe('numbers', () => {
+    it.each([
+      ['2147483648', 'number 2147483648'],
+      ['1e2', 'number 1e2'],
+      ['15.0', 'number 15.0'],
+      ['"2"', 'string'],
+    ])('refuses %s for an int32 field', async (literal, what) => {
+      const res = await post('/apis/batch/v1/namespaces/default/jobs', jobBody('int32', `"parallelism":${literal}`));
+      await expectRefused(res, `Job in version "v1" cannot be handled as a Job: json: cannot unmarshal ${what} into Go struct field JobSpec.spec.parallelism of type int32`, '/apis/batch/v1/namespaces/default/jobs/int32');
+    });
+
+    it('refuses an int64 beyond its range, and takes its largest value', async () => {
+      const res = await post('/apis/batch/v1/namespaces/default/jobs', jobBody('int64', '"activeDeadlineSeconds":9223372036854775808'));
+      await expectRefused(res, 'Job in version "v1" cannot be handled as a Job: json: cannot unmarshal number 9223372036854775808 into Go struct field JobSpec.spec.activeDeadlineSeconds of type int64', '/apis/batch/v1/namespaces/default/jobs/int64');
+      const ok = await post('/apis/batch/v1/namespaces/default/jobs', jobBody('int32-max', '"parallelism":2147483647'));
+      expect(ok.status).toBe(201);
+      expect(ok.json.spec.parallelism).toBe(2147483647);
+    });
+
+    it('refuses an update with such a number and keeps the object', async () => {
+      const created = await post('/apis/batch/v1/namespaces/default/jobs', jobBody('int-update', ''));
+      expect(created.status).toBe(201);
+      const body = JSON.stringify({ ...created.json, spec: { ...created.json.spec, parallelism: 0 } }).replace('"parallelism":0', '"parallelism":1e0');
+      const res = await request('PUT', '/apis/batch/v1/namespaces/default/jobs/int-update', { raw: body, headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBe('Job in version "v1" cannot be handled as a Job: json: cannot unmarshal number 1e0 into Go struct field JobSpec.spec.parallelism of type int32');
+      const after = await request('GET', '/apis/batch/v1/namespaces/default/jobs/int-update');
+      expect(after.json.metadata.resourceVersion).toBe(created.json.metadata.resourceVersion);
+    });
+  });
+
+  describe('times', () => {
+    it('refuses a time Go cannot parse with time.Parse\'s message, so that nothing unreadable is stored', async () => {
+      const res = await post('/apis/coordination.k8s.io/v1/namespaces/default/leases', '{"metadata":{"name":"bad-time"},"spec":{"acquireTime":"2020-13-45T99:99:99Z"}}');
+      await expectRefused(res, 'Lease in version "v1" cannot be handled as a Lease: parsing time "2020-13-45T99:99:99Z": month out of range', '/apis/coordination.k8s.io/v1/namespaces/default/leases/bad-time');
+
+      const protobufList = await request('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases', { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+      expect(protobufList.status).toBe(200);
+    });
+
+    it('refuses a number for a time as metav1.Time does', async () => {
+      const res = await post('/apis/coordination.k8s.io/v1/namespaces/default/leases', '{"metadata":{"name":"number-time"},"spec":{"acquireTime":5}}');
+      await expectRefused(res, 'Lease in version "v1" cannot be handled as a Lease: json: cannot unmarshal number into Go value of type string', '/apis/coordination.k8s.io/v1/namespaces/default/leases/number-time');
+    });
+  });
+});
