@@ -11,7 +11,7 @@ import { etcdBinary, findBinary, freePort, natsBinary, RunningProcess, startProc
 
 const root = join(__dirname, '../..');
 
-export type MemberName = 'etcd' | 'nats' | 'storage' | 'authz' | `gateway-${number}`;
+export type MemberName = 'etcd' | 'nats' | 'storage' | 'authz' | `gateway-${number}` | 'controllers';
 
 export interface Member {
   readonly name: MemberName;
@@ -31,6 +31,8 @@ export interface ClusterOptions {
   gatewayArgs?: (index: number) => string[];
   // started false leaves every member to the test to start.
   started?: boolean;
+  // controllers adds the controller manager (with one simulated node) through gateway 0.
+  controllers?: boolean;
 }
 
 export interface Answer {
@@ -131,6 +133,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     );
   });
 
+  if (options.controllers) {
+    member(
+      'controllers',
+      () => node('apps/controllers/src/main.ts', ['--kubeconfig', join(dir, 'gateway-0', 'controller-manager.kubeconfig'), '--simulated-nodes', '1', '--leader-elect=false']),
+      (proc) => waitForLine(proc, 'the controller manager', /node simulator running/),
+    );
+  }
   const stop = async () => {
     for (const m of [...members.values()].reverse()) {
       if (m.process) await m.process.stop();
