@@ -44,6 +44,8 @@ export interface Answer {
 export interface Cluster {
   readonly dir: string;
   readonly members: Map<MemberName, Member>;
+  // storageAddress is the storage service's host:port.
+  readonly storageAddress: string;
   gatewayPort(index: number): number;
   readonly ca: string;
   // request sends one HTTPS request to a gateway; agent keeps connections alive when given.
@@ -157,6 +159,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   return {
     dir,
     members,
+    storageAddress,
     get ca() {
       return caOf();
     },

@@ -3,6 +3,8 @@
 // answered or refused before it was read, the watch ends at an event boundary, and no object
 // is stored whose client saw an error.
 import { Agent } from 'node:https';
+import { KeyValue } from '@plinth/storage';
+import { GrpcObjectStore } from '@plinth/storage-grpc';
 import { Cluster, refusedBeforeRead, startCluster, until } from './cluster';
 
 const adminToken = 'admin-token';
@@ -119,3 +121,45 @@ async function openWatch(cluster: Cluster) {
   });
   return state;
 }
+
+describe('graceful shutdown of the storage service', () => {
+  let cluster: Cluster;
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+  }, 120_000);
+
+  afterAll(async () => {
+    cluster?.members.get('etcd')?.process.child.kill('SIGCONT');
+    await cluster?.stop();
+  });
+
+  it('answers the calls in flight before it closes the store and exits', async () => {
+    const etcd = cluster.members.get('etcd');
+    const storage = cluster.members.get('storage');
+    if (!etcd || !storage) throw new Error('no etcd or storage member');
+    const client = new GrpcObjectStore({ address: cluster.storageAddress });
+    try {
+      await client.currentRevision();
+      // With etcd paused, the writes wait in the storage service.
+      etcd.process.child.kill('SIGSTOP');
+      let exited: Promise<number | null>;
+      let writes: Promise<KeyValue>[];
+      try {
+        writes = [0, 1, 2].map((i) => client.create(`/registry/drained/${i}`, new TextEncoder().encode(`{"i":${i}}`)));
+        // The calls cross the loopback in a moment; give them that moment.
+        await new Promise((r) => setTimeout(r, 300));
+        exited = storage.kill('SIGTERM');
+        await new Promise((r) => setTimeout(r, 200));
+        expect(storage.process.child.exitCode).toBeNull();
+      } finally {
+        etcd.process.child.kill('SIGCONT');
+      }
+      const stored = await Promise.all(writes);
+      expect(stored.map((kv) => kv.key)).toEqual(['/registry/drained/0', '/registry/drained/1', '/registry/drained/2']);
+      expect(await exited).toBe(0);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
