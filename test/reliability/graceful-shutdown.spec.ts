@@ -5,7 +5,7 @@
 import { Agent } from 'node:https';
 import { KeyValue } from '@plinth/storage';
 import { GrpcObjectStore } from '@plinth/storage-grpc';
-import { Cluster, refusedBeforeRead, startCluster, until } from './cluster';
+import { Answer, Cluster, refusedBeforeRead, startCluster, until } from './cluster';
 
 const adminToken = 'admin-token';
 const serviceAccounts = '/api/v1/namespaces/default/serviceaccounts';
@@ -122,17 +122,50 @@ async function openWatch(cluster: Cluster) {
   return state;
 }
 
-describe('graceful shutdown of the storage service', () => {
+describe('graceful shutdown with --shutdown-send-retry-after, and of the storage service', () => {
   let cluster: Cluster;
 
   beforeAll(async () => {
-    cluster = await startCluster();
+    cluster = await startCluster({ gatewayArgs: () => ['--shutdown-send-retry-after'] });
   }, 120_000);
 
   afterAll(async () => {
     cluster?.members.get('etcd')?.process.child.kill('SIGCONT');
+    cluster?.members.get('storage')?.process.child.kill('SIGCONT');
     await cluster?.stop();
   });
+
+  it('refuses new requests with 429 while the gateway listens for the ones in flight, then exits', async () => {
+    const storage = cluster.members.get('storage');
+    const gateway = cluster.members.get('gateway-0');
+    if (!storage || !gateway) throw new Error('no storage or gateway member');
+    // With storage paused, a create stays in flight in the gateway.
+    storage.process.child.kill('SIGSTOP');
+    let held: Promise<Answer>;
+    let exited: Promise<number | null>;
+    try {
+      held = cluster.request(0, 'POST', serviceAccounts, adminToken, { metadata: { name: 'held' } });
+      await until(async () => /^apiserver_current_inflight_requests\{request_kind="mutating"\} 1$/m.test((await cluster.request(0, 'GET', '/metrics', adminToken)).body));
+      exited = gateway.kill('SIGTERM');
+      await until(async () => (await cluster.request(0, 'GET', '/version', adminToken)).status === 429);
+      const refused = await cluster.request(0, 'POST', serviceAccounts, adminToken, { metadata: { name: 'refused' } });
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBe('5');
+      expect(refused.headers.connection).toBe('close');
+      expect(refused.body).toBe('The apiserver is shutting down, please try again later.\n');
+      // Health checks are still answered (one that needs no storage, which is paused).
+      expect((await cluster.request(0, 'GET', '/readyz/shutdown', adminToken)).status).toBe(500);
+      expect((await cluster.request(0, 'GET', '/livez/ping', adminToken)).status).toBe(200);
+    } finally {
+      storage.process.child.kill('SIGCONT');
+    }
+    expect((await held).status).toBe(201);
+    expect(await exited).toBe(0);
+    await gateway.start();
+    const names = JSON.parse((await cluster.request(0, 'GET', serviceAccounts, adminToken)).body).items.map((i: { metadata: { name: string } }) => i.metadata.name);
+    expect(names).toContain('held');
+    expect(names).not.toContain('refused');
+  }, 60_000);
 
   it('answers the calls in flight before it closes the store and exits', async () => {
     const etcd = cluster.members.get('etcd');
