@@ -2,7 +2,10 @@
 // while the listener serves on for --shutdown-delay-duration, then every request is either
 // answered or refused before it was read, the watch ends at an event boundary, and no object
 // is stored whose client saw an error.
-import { Agent } from 'node:https';
+import { readFileSync } from 'node:fs';
+import { Agent, request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
+import { startPlinth } from '@plinth/testing-server';
 import { KeyValue } from '@plinth/storage';
 import { GrpcObjectStore } from '@plinth/storage-grpc';
 import { Answer, Cluster, refusedBeforeRead, startCluster, until } from './cluster';
@@ -193,6 +196,34 @@ describe('graceful shutdown with --shutdown-send-retry-after, and of the storage
       expect(await exited).toBe(0);
     } finally {
       await client.close();
+    }
+  }, 60_000);
+});
+
+describe('graceful shutdown of the all-in-one', () => {
+  it('fails /readyz at once, serves through the shutdown delay, and exits 0', async () => {
+    const plinth = await startPlinth(['--shutdown-delay-duration=3s', '--simulated-nodes', '0']);
+    try {
+      const pki = (name: string) => readFileSync(join(plinth.dataDir, 'pki', name), 'utf8');
+      const get = (path: string) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = httpsRequest({ host: '127.0.0.1', port: plinth.port, path, ca: pki('ca.crt'), cert: pki('admin.crt'), key: pki('admin.key'), agent: false }, (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (body += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      expect((await get('/readyz')).status).toBe(200);
+      process.kill(plinth.pid, 'SIGTERM');
+      await until(async () => (await get('/readyz')).status === 500);
+      expect((await get('/readyz?verbose')).body).toContain('[-]shutdown failed: reason withheld');
+      expect((await get('/api/v1/namespaces/default')).status).toBe(200);
+      expect(await plinth.exited).toBe(0);
+    } finally {
+      await plinth.stop();
     }
   }, 60_000);
 });
