@@ -98,4 +98,37 @@ describe('API server: decoding values as Go does', () => {
       await expectRefused(res, 'Lease in version "v1" cannot be handled as a Lease: json: cannot unmarshal number into Go value of type string', '/apis/coordination.k8s.io/v1/namespaces/default/leases/number-time');
     });
   });
+
+  describe('YAML bodies', () => {
+    const yamlPost = (path: string, text: string) => post(path, text, 'application/yaml');
+
+    it.each([
+      ['.inf', '+Inf'],
+      ['-.inf', '-Inf'],
+      ['.nan', 'NaN'],
+    ])('refuse %s, which JSON cannot hold, and store nothing', async (literal, shown) => {
+      const res = await yamlPost('/apis/batch/v1/namespaces/default/jobs', `metadata:\n  name: yaml-inf\nspec:\n  parallelism: ${literal}\n`);
+      await expectRefused(res, `error converting YAML to JSON: json: unsupported value: ${shown}`, '/apis/batch/v1/namespaces/default/jobs/yaml-inf');
+    });
+
+    it('keeps a number beyond float64 as the string it was', async () => {
+      const res = await yamlPost('/apis/batch/v1/namespaces/default/jobs', 'metadata:\n  name: yaml-big\nspec:\n  parallelism: 1e400\n');
+      await expectRefused(res, 'Job in version "v1" cannot be handled as a Job: json: cannot unmarshal string into Go struct field JobSpec.spec.parallelism of type int32', '/apis/batch/v1/namespaces/default/jobs/yaml-big');
+      const label = await yamlPost('/api/v1/namespaces/default/serviceaccounts', 'metadata:\n  name: yaml-big-label\n  labels:\n    a: 1e400\n');
+      expect(label.status).toBe(201);
+      expect(label.json.metadata.labels).toEqual({ a: '1e400' });
+    });
+
+    it('reads YAML 1.1 booleans and integers as sigs.k8s.io/yaml does', async () => {
+      const suspended = await yamlPost('/apis/batch/v1/namespaces/default/jobs', 'metadata:\n  name: yaml-bool\nspec:\n  suspend: yes\n  parallelism: 0x2\n  completions: 010\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n');
+      expect(suspended.status).toBe(201);
+      expect(suspended.json.spec).toMatchObject({ suspend: true, parallelism: 2, completions: 8 });
+      // an unquoted "on" is a boolean, which a label value (a string) cannot take
+      const label = await yamlPost('/api/v1/namespaces/default/serviceaccounts', 'metadata:\n  name: yaml-on\n  labels:\n    a: on\n');
+      await expectRefused(label, 'ServiceAccount in version "v1" cannot be handled as a ServiceAccount: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string', '/api/v1/namespaces/default/serviceaccounts/yaml-on');
+      const quoted = await yamlPost('/api/v1/namespaces/default/serviceaccounts', 'metadata:\n  name: yaml-quoted\n  labels:\n    a: "on"\n');
+      expect(quoted.status).toBe(201);
+      expect(quoted.json.metadata.labels).toEqual({ a: 'on' });
+    });
+  });
 });

@@ -1,8 +1,8 @@
 // Reading and decoding request bodies: a size limit (413 above it), the accepted media types
 // (415 otherwise), YAML or JSON into an object.
 import { IncomingMessage } from 'node:http';
-import { parse as parseYaml } from 'yaml';
 import { badRequest, decodeProtobufObject, requestEntityTooLarge, unsupportedMediaType } from '@plinth/machinery';
+import { goYamlToJson } from './go-yaml';
 
 // maxRequestBodyBytes is kube-apiserver's default limit (3 MiB).
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -49,10 +49,11 @@ export function bodyFormat(req: IncomingMessage): 'json' | 'yaml' | 'protobuf' {
   throw unsupportedMediaType(decodableMediaTypes);
 }
 
-// yamlToJson turns a YAML body into JSON text, so that one field-validation path serves both.
+// yamlToJson turns a YAML body into JSON text as sigs.k8s.io/yaml does (YAML 1.1 scalars, see
+// goYamlToJson), so that one field-validation path serves both.
 export function yamlToJson(body: Buffer): string {
   try {
-    return JSON.stringify(parseYaml(body.toString('utf8')) ?? null);
+    return goYamlToJson(body.toString('utf8'));
   } catch (err) {
     throw badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
   }
