@@ -4,12 +4,13 @@
 // (default nats://127.0.0.1:4222).
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { withTracing } from '@plinth/nest';
+import { installLastResortLogging, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
 import { defaultServerFlags, FlagError, parseServerFlags } from '@plinth/apiserver';
 import { GatewayModule } from './gateway.module';
 
 async function main(): Promise<void> {
+  installLastResortLogging('plinth-gateway');
   let flags;
   try {
     flags = parseServerFlags(process.argv.slice(2), { ...defaultServerFlags, storageAddress: '127.0.0.1:7443', natsUrl: 'nats://127.0.0.1:4222', dataDir: '.plinth-gateway' });

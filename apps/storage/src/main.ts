@@ -4,12 +4,13 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { withTracing } from '@plinth/nest';
+import { installLastResortLogging, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
 import { storageConfigFromEnv } from './storage-config';
 import { StorageModule } from './storage.module';
 
 async function bootstrap(): Promise<void> {
+  installLastResortLogging('plinth-storage');
   const app = await NestFactory.createApplicationContext(withTracing(StorageModule.forConfig(storageConfigFromEnv(process.env)), startTracing('plinth-storage')), {
     logger: ['log', 'warn', 'error', 'fatal'],
   });

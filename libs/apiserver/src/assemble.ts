@@ -15,6 +15,8 @@ import { Authorizer } from './auth/ports';
 import { defaultVersion, ServerContext } from './server-context';
 import { CustomResourceDefinitionController } from './crd-controller';
 import { ApiServerMetrics, metricsRoute } from './metrics';
+import { ServerLifecycle } from './http/lifecycle';
+import { MaxInflightLimit } from './http/max-inflight';
 
 
 export interface AssembleOptions {
@@ -52,10 +54,16 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
   const registry = options.metrics ?? newProcessRegistry();
   const metrics = new ApiServerMetrics(registry);
   metrics.countStorageObjects(() => context.cachedObjectCounts());
-  return new ApiServer(context, healthChecks(options), [metricsRoute(registry), ...(options.extraRoutes?.(catalog) ?? [])], metrics);
+  const limits = {
+    inflight: new MaxInflightLimit(options.flags.maxRequestsInflight, options.flags.maxMutatingRequestsInflight),
+    requestTimeoutMs: options.flags.requestTimeoutMs,
+    lifecycle: new ServerLifecycle(context.clock),
+  };
+  const routes = [metricsRoute(registry), ...(options.extraRoutes?.(catalog) ?? [])];
+  return new ApiServer(context, healthChecks(options, limits.lifecycle), routes, metrics, limits);
 }
 
-function healthChecks(options: AssembleOptions): Record<HealthEndpoint, HealthCheck[]> {
+function healthChecks(options: AssembleOptions, lifecycle: ServerLifecycle): Record<HealthEndpoint, HealthCheck[]> {
   const ok = async () => undefined;
   const storage: HealthCheck = { name: 'etcd', check: async () => void (await options.storage.currentRevision()) };
   const common: HealthCheck[] = [
@@ -74,7 +82,16 @@ function healthChecks(options: AssembleOptions): Record<HealthEndpoint, HealthCh
   return {
     healthz: common,
     livez: common,
-    readyz: [...common, { name: 'informer-sync', check: ok }, { name: 'shutdown', check: ok }],
+    readyz: [
+      ...common,
+      { name: 'informer-sync', check: ok },
+      {
+        name: 'shutdown',
+        check: async () => {
+          if (lifecycle.shutdownRequested) throw new Error('process is shutting down');
+        },
+      },
+    ],
   };
 }
 

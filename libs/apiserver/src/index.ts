@@ -6,6 +6,8 @@ export { parseRequestInfo, RequestInfo } from './request-info';
 export { assembleApiServer, AssembleOptions } from './assemble';
 export { ensureSystemNamespaces, systemNamespaces } from './bootstrap';
 export { listenHttps } from './https';
+export { httpServerOptions, serveHttpAsGo } from './http/framing';
+export { RequestBoundary } from './http/request-boundary';
 export { ensureClusterPki, adminKubeconfig, controllerManagerKubeconfig, ClusterPki, KeyPairPem } from './pki';
 export { parseServerFlags, defaultServerFlags, ServerFlags, LeaderElectionSettings, FlagError, controllerEnabled } from './flags';
 export { parseFeatureGates, defaultFeatureGates, FeatureGateError } from './feature-gates';

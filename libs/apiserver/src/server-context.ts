@@ -43,6 +43,7 @@ export class ServerContext {
   private readonly stores = new Map<ResourceDefinition, ResourceStore>();
   private readonly caches = new Map<ResourceDefinition, WatchCache>();
   private readonly stopHooks: (() => void)[] = [];
+  private watchesEnd: AbortSignal = new AbortController().signal;
   readonly storage: RevisionTrackingStore;
 
   constructor(
@@ -85,6 +86,15 @@ export class ServerContext {
     for (const stop of this.stopHooks.splice(0)) stop();
     for (const cache of this.caches.values()) cache.stop();
     this.caches.clear();
+  }
+
+  // watchesEnded aborts when the server shuts down: open watches end at an event boundary.
+  get watchesEnded(): AbortSignal {
+    return this.watchesEnd;
+  }
+
+  endWatchesOn(signal: AbortSignal): void {
+    this.watchesEnd = signal;
   }
 
   // onStop registers work to stop with the server (the CRD controller).

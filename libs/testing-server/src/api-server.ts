@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalAuthorization } from '@plinth/authz';
 import { AddressInfo } from 'node:net';
-import { ApiServer, assembleApiServer, defaultServerFlags, ensureSystemNamespaces, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { ApiServer, assembleApiServer, defaultServerFlags, ensureSystemNamespaces, httpServerOptions, NonResourceRoute, openApiRoutes, serveHttpAsGo, ServerFlags } from '@plinth/apiserver';
 import { KubeObject } from '@plinth/api';
 import { ApiClient } from '@plinth/client';
 import { NamespaceController, ServiceAccountClients, ServiceAccountsController } from '@plinth/controller-manager';
@@ -54,7 +54,11 @@ export interface TestApiServer {
 // ServiceAccount (which new pods run as); the namespace controller starts work on a terminating
 // namespace at once, without Kubernetes' 5 s grace period, and both run on the real clock
 // whatever clock the server has.
-export async function startTestApiServer(flags: Partial<ServerFlags> = {}, options: { store?: ObjectStore; clock?: Clock } = {}): Promise<TestApiServer> {
+export async function startTestApiServer(
+  flags: Partial<ServerFlags> = {},
+  // extraRoutes are served before the OpenAPI routes (tests that inject a failing route).
+  options: { store?: ObjectStore; clock?: Clock; extraRoutes?: NonResourceRoute[] } = {},
+): Promise<TestApiServer> {
   const store = options.store ?? new EmbeddedObjectStore({ progressNotifyIntervalMs: 200 });
   const dir = mkdtempSync(join(tmpdir(), 'plinth-test-server-'));
   writeFileSync(join(dir, 'tokens.csv'), tokenFile);
@@ -68,10 +72,11 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
     storage: store,
     definitions,
     clock: options.clock,
-    extraRoutes: (catalog) => [openApiRoutes(catalog)],
+    extraRoutes: (catalog) => [...(options.extraRoutes ?? []), openApiRoutes(catalog)],
   });
   await ensureSystemNamespaces(apiServer);
-  const server: Server = createServer(apiServer.handle);
+  const server: Server = createServer(httpServerOptions, apiServer.handle);
+  serveHttpAsGo(server, apiServer.handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

@@ -1,11 +1,13 @@
 // ApiServerHost runs the API server inside a Nest application: it assembles the server over the
 // app's ObjectStore, creates the system namespaces, serves HTTPS and writes the admin
-// kubeconfig on bootstrap, and closes the listener on shutdown. With --nats-url it asks the
-// authz app over NATS; without, it runs RBAC in process.
+// kubeconfig on bootstrap. It stops as kube-apiserver does: /readyz fails at once, the listener
+// serves on for --shutdown-delay-duration, then the requests in flight finish (up to
+// --request-timeout) and watches end, and only then are its NATS and storage clients closed.
+// With --nats-url it asks the authz app over NATS; without, it runs RBAC in process.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Server } from 'node:https';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { connect, NatsConnection } from 'nats';
 import { adminKubeconfig, ApiServer, controllerManagerKubeconfig, assembleApiServer, Authorizer, ClusterPki, ensureClusterPki, ensureSystemNamespaces, listenHttps, openApiRoutes, ServerFlags } from '@plinth/apiserver';
 import { realClock } from '@plinth/machinery';
@@ -19,7 +21,7 @@ import { OBJECT_STORE } from '../storage/object-store.token';
 export const SERVER_FLAGS = Symbol('ServerFlags');
 
 @Injectable()
-export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ApiServerHost implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('apiserver');
   private https: Server | null = null;
   private compactor: HistoryCompactor | null = null;
@@ -85,16 +87,22 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
     this.markListening();
   }
 
+  // beforeApplicationShutdown drains the listener while every client is still open.
+  async beforeApplicationShutdown(signal?: string): Promise<void> {
+    if (!this.https || !this.apiServer) return;
+    this.logger.log(`${signal ?? 'shutdown'}: /readyz fails; serving ${this.flags.shutdownDelayMs} ms more, then draining`);
+    await this.apiServer.limits.lifecycle.shutdown(this.https, { delayMs: this.flags.shutdownDelayMs, gracePeriodMs: this.flags.requestTimeoutMs });
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    this.https?.closeAllConnections();
+    this.https?.close();
     this.compactor?.stop();
     this.authorization?.stop();
     this.natsAuthorizer?.close();
     this.apiServer?.close();
     if (this.nats && !this.nats.isClosed()) await this.nats.drain();
-    const https = this.https;
-    if (!https) return;
-    https.closeAllConnections();
-    await new Promise<void>((done) => https.close(() => done()));
+    await this.store.close();
   }
 
   // startAuthorizer asks the authz app over NATS when --nats-url is set; that app owns the
