@@ -203,6 +203,7 @@ export function jsonKind(value: unknown): string {
 // goTypeName is reflect.Type.String() of a field: string, int32, int64, float64, bool,
 // map[string]T, []T, or a package-qualified struct name (v1.ObjectMeta).
 function goTypeName(schema: Schema, kind: string, name: string, depth: number): string {
+  if (schema.goType) return schema.goType;
   if (schema.intOrString) return schema.format === 'quantity' ? 'resource.Quantity' : 'intstr.IntOrString';
   switch (schema.type) {
     case 'string':
