@@ -107,8 +107,11 @@ describe('API server: decoding values as Go does', () => {
       ['-.inf', '-Inf'],
       ['.nan', 'NaN'],
     ])('refuse %s, which JSON cannot hold, and store nothing', async (literal, shown) => {
-      const res = await yamlPost('/apis/batch/v1/namespaces/default/jobs', `metadata:\n  name: yaml-inf\nspec:\n  parallelism: ${literal}\n`);
-      await expectRefused(res, `error converting YAML to JSON: json: unsupported value: ${shown}`, '/apis/batch/v1/namespaces/default/jobs/yaml-inf');
+      const body = `metadata:\n  name: yaml-inf\nspec:\n  parallelism: ${literal}\n`;
+      const res = await yamlPost('/apis/batch/v1/namespaces/default/jobs', body);
+      // the summary of a body that is not JSON is its first 30 bytes in hex
+      const summary = `${Buffer.from(body).subarray(0, 30).toString('hex')} ...`;
+      await expectRefused(res, `the object provided is unrecognized (must be of type Job): json: unsupported value: ${shown} (${summary})`, '/apis/batch/v1/namespaces/default/jobs/yaml-inf');
     });
 
     it('keeps a number beyond float64 as the string it was', async () => {

@@ -92,6 +92,12 @@ describe('API server: refused patches', () => {
       await unchanged();
     });
 
+    it('refuses a configuration with .inf as sigs.k8s.io/yaml does', async () => {
+      const res = await patch('application/apply-patch+yaml', 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: target\n  labels:\n    a: .inf\n', '?fieldManager=tester');
+      expect(res.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'error decoding YAML: error converting YAML to JSON: json: unsupported value: +Inf' });
+      await unchanged();
+    });
+
     it('takes a configuration with both', async () => {
       const res = await patch('application/apply-patch+yaml', '{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"target","labels":{"a":"b"}}}', '?fieldManager=tester');
       expect(res.status).toBe(200);

@@ -39,7 +39,8 @@ export async function applyResource(scope: RequestScope, raw: string, options: W
     throw invalid({ group: 'meta.platform.io', kind: 'PatchOptions' }, '', [field.required(field.newPath('fieldManager'), 'is required for apply patch')]);
   }
   const force = queryBool(scope.query, 'force');
-  const text = yamlToJson(Buffer.from(raw));
+  // applyPatcher reads the configuration with sigs.k8s.io/yaml's Unmarshal
+  const text = yamlToJson(Buffer.from(raw), (message) => badRequest(`error decoding YAML: error converting YAML to JSON: ${message}`));
   checkApplyType(scope, JSON.parse(text));
   const applied = decodeText(scope, text, mode);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
