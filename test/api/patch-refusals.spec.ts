@@ -64,6 +64,12 @@ describe('API server: refused patches', () => {
       await unchanged();
     });
 
+    it('are a 400 in a JSON patch under Strict, named as such', async () => {
+      const res = await patch('application/json-patch+json', '[{"op":"add","op":"add","path":"/metadata/labels/x","value":"y"}]', '?fieldValidation=Strict');
+      expect(res.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'strict decoding error: json patch duplicate field "[0].op"' });
+      await unchanged();
+    });
+
     it('are a 422 on the patch in a strategic merge patch under Strict', async () => {
       const res = await patch('application/strategic-merge-patch+json', '{"metadata":{"labels":{"a":"1","a":"2"}}}', '?fieldValidation=Strict');
       expect(res.status).toBe(422);

@@ -41,7 +41,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   if (type === 'apply') return applyResource(scope, raw, options, mode);
   let parsed: StrictParseResult;
   try {
-    parsed = parseStrictJson(raw, { duplicates: mode !== FieldValidation.Ignore && type !== 'json' });
+    parsed = parseStrictJson(raw, { duplicates: mode !== FieldValidation.Ignore });
   } catch (err) {
     if (err instanceof JsonSyntaxError) throw badRequest(`error decoding patch: ${err.message}`);
     throw err;
@@ -78,18 +78,19 @@ function applyPatch(scope: RequestScope, type: Exclude<PatchType, 'apply'>, curr
   }
 }
 
-// checkPatchDuplicates reports the keys a merge or strategic merge patch repeats, as
-// kube-apiserver's strict decoding of the patch does: Warning headers under Warn; under Strict
-// a 400 for a merge patch and a 422 on the field "patch" for a strategic one.
+// checkPatchDuplicates reports the keys a patch repeats, as kube-apiserver's strict decoding of
+// the patch does: Warning headers under Warn; under Strict a 400 for a JSON or merge patch and
+// a 422 on the field "patch" for a strategic one. A JSON patch's errors say so ("json patch").
 function checkPatchDuplicates(scope: RequestScope, type: Exclude<PatchType, 'apply'>, patch: unknown, parsed: StrictParseResult, mode: FieldValidation): void {
-  const errors = [...new Set(parsed.duplicates.map((d) => `duplicate field ${goQuote(d.path)}`))];
+  const prefix = type === 'json' ? 'json patch ' : '';
+  const errors = [...new Set(parsed.duplicates.map((d) => `${prefix}duplicate field ${goQuote(d.path)}`))];
   if (errors.length === 0) return;
   if (mode === FieldValidation.Warn) {
     scope.response.warnings.push(...errors);
     return;
   }
   const message = `strict decoding error: ${errors.join(', ')}`;
-  if (type === 'merge') throw badRequest(message);
+  if (type !== 'strategic') throw badRequest(message);
   throw invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), goSprint(patch), message)]);
 }
 
