@@ -84,6 +84,26 @@ describe('API server: decoding values as Go does', () => {
     });
   });
 
+  describe('quantities', () => {
+    const pod = (name: string, cpu: string) => `{"metadata":{"name":"${name}"},"spec":{"containers":[{"name":"c","image":"busybox","resources":{"limits":{"cpu":${cpu}}}}]}}`;
+
+    it('refuses text ParseQuantity refuses when decoding, as resource.Quantity.UnmarshalJSON does', async () => {
+      const res = await post('/api/v1/namespaces/default/pods', pod('bad-quantity', '"abc"'));
+      await expectRefused(res, "Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", '/api/v1/namespaces/default/pods/bad-quantity');
+      const bool = await post('/api/v1/namespaces/default/pods', pod('bool-quantity', 'true'));
+      await expectRefused(bool, "Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", '/api/v1/namespaces/default/pods/bool-quantity');
+    });
+
+    it('stores a number as the quantity\'s string, and text without the space around it', async () => {
+      const res = await post('/api/v1/namespaces/default/pods', pod('number-quantity', '1e2'));
+      expect(res.status).toBe(201);
+      expect(res.json.spec.containers[0].resources.limits.cpu).toBe('100');
+      const spaced = await post('/api/v1/namespaces/default/pods', pod('spaced-quantity', '" 250m "'));
+      expect(spaced.status).toBe(201);
+      expect(spaced.json.spec.containers[0].resources.limits.cpu).toBe('250m');
+    });
+  });
+
   describe('times', () => {
     it('refuses a time Go cannot parse with time.Parse\'s message, so that nothing unreadable is stored', async () => {
       const res = await post('/apis/coordination.k8s.io/v1/namespaces/default/leases', '{"metadata":{"name":"bad-time"},"spec":{"acquireTime":"2020-13-45T99:99:99Z"}}');
