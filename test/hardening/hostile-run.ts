@@ -41,6 +41,10 @@ export class HostileRunner {
     for (const ns of new Set(fixtures.map((f) => f.collection.split('/namespaces/')[1].split('/')[0]))) {
       const made = await this.admin('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
       if (made.status !== 201 && made.status !== 409) throw new Error(`namespace ${ns}: ${made.status} ${made.body}`);
+      // Pods need the namespace's default ServiceAccount, which no controller makes in the
+      // distributed run.
+      const account = await this.admin('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
+      if (account.status !== 201 && account.status !== 409) throw new Error(`default ServiceAccount of ${ns}: ${account.status} ${account.body}`);
     }
     for (const fixture of fixtures) {
       const made = await this.admin('POST', fixture.collection, fixture.manifest);
