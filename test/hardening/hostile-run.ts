@@ -7,6 +7,7 @@ import { ForgedCredential } from './hostile-case';
 import { Forged } from './credentials';
 import { fixtures } from './fixtures';
 import { KUBERNETES_SERVER_ERRORS } from './generate';
+import { pollutionKey } from './mutators';
 import { ClientTimeout, RawAnswer, requestBytes, sendRaw } from './raw-client';
 import { readStatus } from './status-body';
 
@@ -125,6 +126,9 @@ export class HostileRunner {
     if (c.expect === 'unauthorized' && answer.status !== 401) problems.push(`expected 401, got ${answer.status}: ${text()}`);
     if (c.expect === 'forbidden' && answer.status !== 403) problems.push(`expected 403, got ${answer.status}: ${text()}`);
     if (c.expect === 'refused' && !(answer.status >= 400 && answer.status < 500)) problems.push(`expected a 4xx refusal, got ${answer.status}: ${text()}`);
+    // An accepted body with prototype keys must not come back with what they carried: Kubernetes
+    // drops unknown fields, and a map of strings cannot hold an object.
+    if (answer.status < 300 && c.body?.includes(pollutionKey) && answer.body.includes(pollutionKey)) problems.push(`accepted, and the answer carries ${pollutionKey}: ${text()}`);
     const contentType = answer.headers['content-type'] ?? '';
     // Go's server answers framing errors itself, in text; a Status is required of the rest.
     const statusRequired = answer.status >= 400 && c.method !== 'HEAD' && (!c.framing || contentType !== '' && !contentType.startsWith('text/plain'));
