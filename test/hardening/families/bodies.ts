@@ -144,37 +144,38 @@ function nestedUnknown(depth: number): Buffer {
 const manyEntries = (n: number) => Array.from({ length: n }, (_, j): [string, string] => [`k${j}`, 'v']);
 
 // structuralProtobuf are ServiceAccount bodies whose structure lies: lengths past the end, wrong
-// wire types, envelopes that do not match, overlong varints, big maps.
-const structuralProtobuf: [string, (name: string) => Buffer][] = [
-  ['no-magic', (name) => serviceAccount({ name })],
-  ['only-magic', () => protobufMagic],
-  ['empty', () => Buffer.alloc(0)],
-  ['kind-mismatch', (name) => envelope('v1', 'Pod', serviceAccount({ name }))],
-  ['unknown-kind', (name) => envelope('v1', 'NoSuchKind', serviceAccount({ name }))],
-  ['bad-api-version', (name) => envelope('no/such/v1', 'ServiceAccount', serviceAccount({ name }))],
-  ['empty-type-meta', (name) => envelope('', '', serviceAccount({ name }))],
-  ['content-encoding', (name) => Buffer.concat([envelope('v1', 'ServiceAccount', serviceAccount({ name })), bytesField(3, 'gzip')])],
-  ['content-type-json', (name) => Buffer.concat([envelope('v1', 'ServiceAccount', serviceAccount({ name })), bytesField(4, 'application/json')])],
-  ['length-past-end', (name) => Buffer.concat([protobufMagic, tag(2, 2), varint(1 << 20), serviceAccount({ name })])],
-  ['huge-length', (name) => Buffer.concat([protobufMagic, tag(2, 2), varint(2n ** 63n), serviceAccount({ name })])],
-  ['negative-length', (name) => envelope('v1', 'ServiceAccount', Buffer.concat([tag(1, 2), varint(-1), serviceAccount({ name })]))],
-  ['name-as-varint', () => envelope('v1', 'ServiceAccount', Buffer.concat([bytesField(1, varintField(1, 7)), mapEntries(12, [['k', 'v']])]))],
-  ['group-wire-type', (name) => envelope('v1', 'ServiceAccount', Buffer.concat([tag(1, 3), serviceAccount({ name }), tag(1, 4)]))],
-  ['unterminated-group', (name) => envelope('v1', 'ServiceAccount', Buffer.concat([serviceAccount({ name }), tag(9, 3)]))],
-  ['wire-type-7', (name) => envelope('v1', 'ServiceAccount', Buffer.concat([serviceAccount({ name }), tag(9, 7)]))],
-  ['field-zero', (name) => envelope('v1', 'ServiceAccount', Buffer.concat([serviceAccount({ name }), tag(0, 0), varint(1)]))],
-  ['overlong-varint', (name) => envelope('v1', 'ServiceAccount', Buffer.concat([serviceAccount({ name }), tag(4, 0), Buffer.alloc(11, 0xff)]))],
-  ['map-entry-without-key', (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, extraMeta: bytesField(12, bytesField(2, 'v')) }))],
-  ['map-entry-wrong-types', (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, extraMeta: bytesField(12, Buffer.concat([varintField(1, 5), varintField(2, 6)])) }))],
-  ['invalid-utf8-name', () => envelope('v1', 'ServiceAccount', serviceAccount({ name: '', extraMeta: bytesField(1, Buffer.from([0xc3, 0x28])) }))],
-  ['nul-in-label', (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, labels: [['a\u0000b', 'v']] }))],
-  ['duplicate-map-keys', (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, annotations: [['k', 'a'], ['k', 'b']] }))],
-  ['proto-map-key', (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, annotations: [['__proto__', 'x'], ['constructor', 'y']] }))],
-  ['big-map', (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, annotations: manyEntries(4000) }))],
-  ['big-label-map', (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, labels: manyEntries(4000) }))],
-  ['deep-unknown-nesting', (name) => envelope('v1', 'ServiceAccount', Buffer.concat([serviceAccount({ name }), nestedUnknown(2000)]))],
-  ['negative-generation', (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, extraMeta: varintField(7, -1) }))],
-  ['bad-timestamp', (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, extraMeta: bytesField(8, Buffer.concat([varintField(1, 2n ** 62n), varintField(2, 2 ** 31 - 1)])) }))],
+// wire types, envelopes that do not match, overlong varints, big maps. The flag says Kubernetes
+// refuses the body (gogo-protobuf's Unmarshal, the envelope's checks, or validation).
+const structuralProtobuf: [string, boolean, (name: string) => Buffer][] = [
+  ['no-magic', true, (name) => serviceAccount({ name })],
+  ['only-magic', true, () => protobufMagic],
+  ['empty', true, () => Buffer.alloc(0)],
+  ['kind-mismatch', true, (name) => envelope('v1', 'Pod', serviceAccount({ name }))],
+  ['unknown-kind', true, (name) => envelope('v1', 'NoSuchKind', serviceAccount({ name }))],
+  ['bad-api-version', true, (name) => envelope('no/such/v1', 'ServiceAccount', serviceAccount({ name }))],
+  ['empty-type-meta', true, (name) => envelope('', '', serviceAccount({ name }))],
+  ['content-encoding', true, (name) => Buffer.concat([envelope('v1', 'ServiceAccount', serviceAccount({ name })), bytesField(3, 'gzip')])],
+  ['content-type-json', false, (name) => Buffer.concat([envelope('v1', 'ServiceAccount', serviceAccount({ name })), bytesField(4, 'application/json')])],
+  ['length-past-end', true, (name) => Buffer.concat([protobufMagic, tag(2, 2), varint(1 << 20), serviceAccount({ name })])],
+  ['huge-length', true, (name) => Buffer.concat([protobufMagic, tag(2, 2), varint(2n ** 63n), serviceAccount({ name })])],
+  ['negative-length', true, (name) => envelope('v1', 'ServiceAccount', Buffer.concat([tag(1, 2), varint(-1), serviceAccount({ name })]))],
+  ['name-as-varint', true, () => envelope('v1', 'ServiceAccount', Buffer.concat([bytesField(1, varintField(1, 7)), mapEntries(12, [['k', 'v']])]))],
+  ['group-wire-type', false, (name) => envelope('v1', 'ServiceAccount', Buffer.concat([tag(1, 3), serviceAccount({ name }), tag(1, 4)]))],
+  ['unterminated-group', true, (name) => envelope('v1', 'ServiceAccount', Buffer.concat([serviceAccount({ name }), tag(9, 3)]))],
+  ['wire-type-7', true, (name) => envelope('v1', 'ServiceAccount', Buffer.concat([serviceAccount({ name }), tag(9, 7)]))],
+  ['field-zero', true, (name) => envelope('v1', 'ServiceAccount', Buffer.concat([serviceAccount({ name }), tag(0, 0), varint(1)]))],
+  ['overlong-varint', true, (name) => envelope('v1', 'ServiceAccount', Buffer.concat([serviceAccount({ name }), tag(4, 0), Buffer.alloc(11, 0xff)]))],
+  ['map-entry-without-key', true, (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, extraMeta: bytesField(12, bytesField(2, 'v')) }))],
+  ['map-entry-wrong-types', true, (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, extraMeta: bytesField(12, Buffer.concat([varintField(1, 5), varintField(2, 6)])) }))],
+  ['invalid-utf8-name', true, () => envelope('v1', 'ServiceAccount', serviceAccount({ name: '', extraMeta: bytesField(1, Buffer.from([0xc3, 0x28])) }))],
+  ['nul-in-label', true, (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, labels: [['a\u0000b', 'v']] }))],
+  ['duplicate-map-keys', false, (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, annotations: [['k', 'a'], ['k', 'b']] }))],
+  ['proto-map-key', true, (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, annotations: [['__proto__', 'x'], ['constructor', 'y']] }))],
+  ['big-map', false, (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, annotations: manyEntries(2000) }))],
+  ['big-label-map', false, (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, labels: manyEntries(2000) }))],
+  ['deep-unknown-nesting', false, (name) => envelope('v1', 'ServiceAccount', Buffer.concat([serviceAccount({ name }), nestedUnknown(2000)]))],
+  ['negative-generation', false, (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, extraMeta: varintField(7, -1) }))],
+  ['bad-timestamp', false, (name) => envelope('v1', 'ServiceAccount', serviceAccount({ name, extraMeta: bytesField(8, Buffer.concat([varintField(1, 2n ** 62n), varintField(2, 2 ** 31 - 1)])) }))],
 ];
 
 // protobufBodies creates ServiceAccounts from protobuf bodies, structurally hostile or with damaged
@@ -186,8 +187,8 @@ export function protobufBodies(prng: Prng, count: number): CaseDraft[] {
     const accept: [string, string] = ['accept', prng.pick(['application/json', 'application/vnd.kubernetes.protobuf'])];
     const base = { family: 'protobuf-create', method: 'POST', path, headers: [protobuf, accept], credential: { kind: 'admin' as const }, snapshots: [path] };
     if (prng.chance(0.4)) {
-      const [damage, body] = prng.pick(structuralProtobuf);
-      return { ...base, tag: `protobuf:${damage}`, what: damage, body: body(name) };
+      const [damage, refused, body] = prng.pick(structuralProtobuf);
+      return { ...base, tag: `protobuf:${damage}`, what: damage, body: body(name), ...(refused ? { expect: 'refused' as const } : {}) };
     }
     const good = envelope('v1', 'ServiceAccount', serviceAccount({ name, labels: [['app', 'hostile']], annotations: [['k', 'v']] }));
     const m = mutateBytes(prng, good);
