@@ -84,6 +84,26 @@ describe('API server: decoding values as Go does', () => {
     });
   });
 
+  describe('quantities', () => {
+    const pod = (name: string, cpu: string) => `{"metadata":{"name":"${name}"},"spec":{"containers":[{"name":"c","image":"busybox","resources":{"limits":{"cpu":${cpu}}}}]}}`;
+
+    it('refuses text ParseQuantity refuses when decoding, as resource.Quantity.UnmarshalJSON does', async () => {
+      const res = await post('/api/v1/namespaces/default/pods', pod('bad-quantity', '"abc"'));
+      await expectRefused(res, "Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", '/api/v1/namespaces/default/pods/bad-quantity');
+      const bool = await post('/api/v1/namespaces/default/pods', pod('bool-quantity', 'true'));
+      await expectRefused(bool, "Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", '/api/v1/namespaces/default/pods/bool-quantity');
+    });
+
+    it('stores a number as the quantity\'s string, and text without the space around it', async () => {
+      const res = await post('/api/v1/namespaces/default/pods', pod('number-quantity', '1e2'));
+      expect(res.status).toBe(201);
+      expect(res.json.spec.containers[0].resources.limits.cpu).toBe('100');
+      const spaced = await post('/api/v1/namespaces/default/pods', pod('spaced-quantity', '" 250m "'));
+      expect(spaced.status).toBe(201);
+      expect(spaced.json.spec.containers[0].resources.limits.cpu).toBe('250m');
+    });
+  });
+
   describe('times', () => {
     it('refuses a time Go cannot parse with time.Parse\'s message, so that nothing unreadable is stored', async () => {
       const res = await post('/apis/coordination.k8s.io/v1/namespaces/default/leases', '{"metadata":{"name":"bad-time"},"spec":{"acquireTime":"2020-13-45T99:99:99Z"}}');
@@ -96,6 +116,42 @@ describe('API server: decoding values as Go does', () => {
     it('refuses a number for a time as metav1.Time does', async () => {
       const res = await post('/apis/coordination.k8s.io/v1/namespaces/default/leases', '{"metadata":{"name":"number-time"},"spec":{"acquireTime":5}}');
       await expectRefused(res, 'Lease in version "v1" cannot be handled as a Lease: json: cannot unmarshal number into Go value of type string', '/apis/coordination.k8s.io/v1/namespaces/default/leases/number-time');
+    });
+  });
+
+  describe('YAML bodies', () => {
+    const yamlPost = (path: string, text: string) => post(path, text, 'application/yaml');
+
+    it.each([
+      ['.inf', '+Inf'],
+      ['-.inf', '-Inf'],
+      ['.nan', 'NaN'],
+    ])('refuse %s, which JSON cannot hold, and store nothing', async (literal, shown) => {
+      const body = `metadata:\n  name: yaml-inf\nspec:\n  parallelism: ${literal}\n`;
+      const res = await yamlPost('/apis/batch/v1/namespaces/default/jobs', body);
+      // the summary of a body that is not JSON is its first 30 bytes in hex
+      const summary = `${Buffer.from(body).subarray(0, 30).toString('hex')} ...`;
+      await expectRefused(res, `the object provided is unrecognized (must be of type Job): json: unsupported value: ${shown} (${summary})`, '/apis/batch/v1/namespaces/default/jobs/yaml-inf');
+    });
+
+    it('keeps a number beyond float64 as the string it was', async () => {
+      const res = await yamlPost('/apis/batch/v1/namespaces/default/jobs', 'metadata:\n  name: yaml-big\nspec:\n  parallelism: 1e400\n');
+      await expectRefused(res, 'Job in version "v1" cannot be handled as a Job: json: cannot unmarshal string into Go struct field JobSpec.spec.parallelism of type int32', '/apis/batch/v1/namespaces/default/jobs/yaml-big');
+      const label = await yamlPost('/api/v1/namespaces/default/serviceaccounts', 'metadata:\n  name: yaml-big-label\n  labels:\n    a: 1e400\n');
+      expect(label.status).toBe(201);
+      expect(label.json.metadata.labels).toEqual({ a: '1e400' });
+    });
+
+    it('reads YAML 1.1 booleans and integers as sigs.k8s.io/yaml does', async () => {
+      const suspended = await yamlPost('/apis/batch/v1/namespaces/default/jobs', 'metadata:\n  name: yaml-bool\nspec:\n  suspend: yes\n  parallelism: 0x2\n  completions: 010\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n');
+      expect(suspended.status).toBe(201);
+      expect(suspended.json.spec).toMatchObject({ suspend: true, parallelism: 2, completions: 8 });
+      // an unquoted "on" is a boolean, which a label value (a string) cannot take
+      const label = await yamlPost('/api/v1/namespaces/default/serviceaccounts', 'metadata:\n  name: yaml-on\n  labels:\n    a: on\n');
+      await expectRefused(label, 'ServiceAccount in version "v1" cannot be handled as a ServiceAccount: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string', '/api/v1/namespaces/default/serviceaccounts/yaml-on');
+      const quoted = await yamlPost('/api/v1/namespaces/default/serviceaccounts', 'metadata:\n  name: yaml-quoted\n  labels:\n    a: "on"\n');
+      expect(quoted.status).toBe(201);
+      expect(quoted.json.metadata.labels).toEqual({ a: 'on' });
     });
   });
 });

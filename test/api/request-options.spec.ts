@@ -27,6 +27,7 @@ describe('API server: request options', () => {
       ['a grace period that is not an integer literal', '{"gracePeriodSeconds":1e2}', 'json: cannot unmarshal number 1e2 into Go struct field DeleteOptions.gracePeriodSeconds of type int64'],
       ['a string orphanDependents', '{"orphanDependents":"yes"}', 'json: cannot unmarshal string into Go struct field DeleteOptions.orphanDependents of type bool'],
       ['preconditions of the wrong type', '{"preconditions":[]}', 'json: cannot unmarshal array into Go struct field DeleteOptions.preconditions of type v1.Preconditions'],
+      ['a number for a uid', '{"preconditions":{"uid":5}}', 'json: cannot unmarshal number into Go struct field Preconditions.preconditions.uid of type types.UID'],
       ['an array', '[1]', 'couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'],
       ['another kind', '{"kind":"Pod"}', 'no kind "Pod" is registered for version "meta.k8s.io/v1" in scheme "k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme/register.go:27"'],
     ])('refuse %s with a 400, and delete nothing', async (_what, body, message) => {

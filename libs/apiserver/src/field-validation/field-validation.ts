@@ -191,5 +191,11 @@ export function decodeErrorStatus(err: StrictDecodingError | TypeDecodeError | B
     if (!version && (!data.group || data.group === target.group)) version = target.version;
     return badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${target.kind}: ${err.message}`);
   }
-  return badRequest(`the object provided is unrecognized (must be of type ${target.kind}): ${err.message} (${summarizeData(body, 30)})`);
+  return unrecognizedBody(target.kind, err.message, body);
+}
+
+// unrecognizedBody is transformDecodeError for a body whose kind could not be read: the target
+// kind, the decoder's message and a summary of the body.
+export function unrecognizedBody(kind: string, message: string, body: string | Buffer): StatusError {
+  return badRequest(`the object provided is unrecognized (must be of type ${kind}): ${message} (${summarizeData(body, 30)})`);
 }

@@ -16,11 +16,9 @@
 //   encoding/json errors carry no struct context ("into Go value of type int32").
 // Fields the schema does not describe are left to unknown-field handling.
 import type { Schema } from '@plinth/api';
+import { formatQuantity, parseQuantity } from '@plinth/registry';
 import { goTimeParseError } from './go-time';
 import type { NumberLiterals } from './strict-json';
-
-// quantityFormatError is resource.ErrFormatWrong.
-const quantityFormatError = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 export function decodeGoTypes(value: unknown, schema: Schema, kind: string, literals?: NumberLiterals): string | null {
   const decoder = new GoDecoder(kind, literals);
@@ -126,17 +124,30 @@ class GoDecoder {
   }
 
   // intOrString is intstr.IntOrString.UnmarshalJSON (a string, else an int32 through
-  // encoding/json) and resource.Quantity.UnmarshalJSON (ParseQuantity of the text).
+  // encoding/json) and resource.Quantity.UnmarshalJSON.
   private intOrString(container: Container, key: string | number, schema: Schema): void {
     const value = (container as Record<string | number, unknown>)[key];
+    if (schema.format === 'quantity') return this.quantity(container, key);
     if (typeof value === 'string') return;
-    if (schema.format === 'quantity') {
-      if (typeof value !== 'number') throw new UnmarshalerError(quantityFormatError);
-      return;
-    }
     if (typeof value !== 'number') throw new UnmarshalerError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type int32`);
     const literal = this.literal(container, key);
     if (!fitsInteger(literal, { type: 'integer', format: 'int32' })) throw new UnmarshalerError(`json: cannot unmarshal number ${literal} into Go value of type int32`);
+  }
+
+  // quantity is resource.Quantity.UnmarshalJSON: ParseQuantity of the text (without quotes and
+  // surrounding space), whose error ends the decoding. A number becomes its canonical string, a
+  // string loses the space around it.
+  private quantity(container: Container, key: string | number): void {
+    const value = (container as Record<string | number, unknown>)[key];
+    const text = typeof value === 'string' ? value : typeof value === 'number' ? this.literal(container, key) : JSON.stringify(value);
+    let parsed;
+    try {
+      parsed = parseQuantity(text.trim());
+    } catch (err) {
+      throw new UnmarshalerError((err as Error).message);
+    }
+    if (typeof value === 'number') (container as Record<string | number, unknown>)[key] = formatQuantity(parsed);
+    else if (text.trim() !== value) (container as Record<string | number, unknown>)[key] = text.trim();
   }
 
   // time is metav1.Time's (and MicroTime's) UnmarshalJSON: a string, in RFC 3339 form.
@@ -203,6 +214,7 @@ export function jsonKind(value: unknown): string {
 // goTypeName is reflect.Type.String() of a field: string, int32, int64, float64, bool,
 // map[string]T, []T, or a package-qualified struct name (v1.ObjectMeta).
 function goTypeName(schema: Schema, kind: string, name: string, depth: number): string {
+  if (schema.goType) return schema.goType;
   if (schema.intOrString) return schema.format === 'quantity' ? 'resource.Quantity' : 'intstr.IntOrString';
   switch (schema.type) {
     case 'string':

@@ -13,5 +13,6 @@ export {
   parseFieldValidation,
   applyFieldValidation,
   decodeErrorStatus,
+  unrecognizedBody,
 } from './field-validation';
 export type { OptionsKind, DataKind, GroupVersionKind, FieldValidationResult } from './field-validation';
