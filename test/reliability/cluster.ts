@@ -111,7 +111,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   member('nats', () => startProcess(findBinary(natsBinary), ['-a', '127.0.0.1', '-p', String(natsPort)]), (proc) => waitForPort(proc, natsPort, 'nats-server'));
   member(
     'storage',
-    () => node('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcdUrl, PLINTH_STORAGE_ADDRESS: storageAddress }),
+    // Plaintext on loopback: these tests are about faults, not about the links' TLS.
+    () => node('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcdUrl, PLINTH_STORAGE_ADDRESS: storageAddress, PLINTH_STORAGE_INSECURE: 'true' }),
     (proc) => waitForLine(proc, 'the storage service', /storage service listening on (\S+:\d+)/),
   );
   member(
@@ -127,7 +128,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         // Every replica serves with the same PKI, as the chart's Secret gives them.
         if (index > 0) copyPki(join(dir, 'gateway-0'), dataDir);
         return node('apps/gateway/src/main.ts', [
-          '--storage-address', storageAddress, '--nats-url', natsUrl, '--port', String(port),
+          '--storage-address', storageAddress, '--storage-insecure', '--nats-url', natsUrl, '--port', String(port),
           '--data-dir', dataDir, '--token-auth-file', join(dir, 'tokens.csv'), ...(options.gatewayArgs?.(index) ?? []),
         ]);
       },
