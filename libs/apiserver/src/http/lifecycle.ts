@@ -12,6 +12,7 @@
 // finish, and answers every new request (but health checks and /metrics) with kube-apiserver's
 // 429 "The apiserver is shutting down, please try again later.", `Retry-After: 5` and
 // `Connection: close`; it closes once they are done.
+import { setMaxListeners } from 'node:events';
 import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Clock } from '@plinth/machinery';
 
@@ -35,7 +36,10 @@ export class ServerLifecycle {
   private refusing = false;
   private onDrained: (() => void) | null = null;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(private readonly clock: Clock) {
+    // Every open watch listens on the signal.
+    setMaxListeners(0, this.watchesEnd.signal);
+  }
 
   // shutdownRequested is true from the signal on: /readyz's shutdown check fails.
   get shutdownRequested(): boolean {
