@@ -3,6 +3,7 @@
 // is lost), and the request timeout answers 504 and abandons the storage call. The storage
 // service is paused (SIGSTOP) to hold requests in flight deterministically.
 import { Agent } from 'node:https';
+import { performance } from 'node:perf_hooks';
 import { Answer, Cluster, startCluster, until } from './cluster';
 
 const adminToken = 'admin-token';
@@ -88,14 +89,16 @@ describe('overload', () => {
   }, 60_000);
 
   it('loses nothing under a steady load of twice the limit: every write is stored or refused with 429', async () => {
-    const outcomes: { name: string; status: number }[] = [];
+    const outcomes: { name: string; status: number; ms: number }[] = [];
     const started = Date.now();
     const worker = async (id: number) => {
       const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: cluster.ca });
       try {
         for (let i = 0; i < 40; i++) {
           const name = `steady-${id}-${i}`;
-          outcomes.push({ name, status: (await create(0, aliceToken, name, agent)).status });
+          const sent = performance.now();
+          const { status } = await create(0, aliceToken, name, agent);
+          outcomes.push({ name, status, ms: performance.now() - sent });
         }
       } finally {
         agent.destroy();
@@ -109,9 +112,11 @@ describe('overload', () => {
     const refused = outcomes.filter((o) => o.status === 429);
     expect(created.filter((o) => !stored.has(o.name))).toEqual([]);
     expect(refused.filter((o) => stored.has(o.name))).toEqual([]);
+    const median = (list: { ms: number }[]) => (list.length ? list.map((o) => o.ms).sort((a, b) => a - b)[list.length >> 1].toFixed(1) : '-');
     console.log(
       `overload at 2x --max-mutating-requests-inflight=${limit}: ${outcomes.length} creates in ${seconds.toFixed(1)} s, ` +
-        `${created.length} created (${((created.length / seconds) | 0)}/s), ${refused.length} refused with 429 (${((100 * refused.length) / outcomes.length).toFixed(0)}%)`,
+        `${created.length} created (${(created.length / seconds) | 0}/s, median ${median(created)} ms), ` +
+        `${refused.length} refused with 429 and Retry-After: 1 (${((100 * refused.length) / outcomes.length).toFixed(0)}%, median ${median(refused)} ms)`,
     );
   }, 120_000);
 
