@@ -86,6 +86,9 @@ describe('overload', () => {
     expect(stored.has('one-more')).toBe(false);
     // The seats are free again.
     expect((await create(0, aliceToken, 'after')).status).toBe(201);
+    expect((await cluster.request(0, 'GET', '/metrics', adminToken)).body).toMatch(
+      /^apiserver_request_terminations_total\{code="429",component="apiserver",group="",resource="serviceaccounts",scope="resource",subresource="",verb="POST",version="v1"\} 5$/m,
+    );
   }, 60_000);
 
   it('loses nothing under a steady load of twice the limit: every write is stored or refused with 429', async () => {
@@ -149,8 +152,10 @@ describe('overload', () => {
       const next = await cluster.request(1, 'GET', `${serviceAccounts}/too-slow`, adminToken, undefined, agent);
       expect(next.status).toBe(200);
       expect(JSON.parse(next.body).metadata.name).toBe('too-slow');
-      // The dropped answer is not a failure of the server.
-      expect((await cluster.request(1, 'GET', '/metrics', adminToken)).body).toMatch(/^apiserver_request_panics_total 0$/m);
+      // The dropped answer is not a failure of the server; the timeout is a termination.
+      const metrics = (await cluster.request(1, 'GET', '/metrics', adminToken)).body;
+      expect(metrics).toMatch(/^apiserver_request_panics_total 0$/m);
+      expect(metrics).toMatch(/^apiserver_request_terminations_total\{code="504",component="apiserver",group="",resource="serviceaccounts",scope="resource",subresource="",verb="POST",version="v1"\} 1$/m);
     } finally {
       agent.destroy();
     }
