@@ -60,6 +60,7 @@ describe('overload', () => {
         expect(answer.status).toBe(429);
         expect(answer.headers['retry-after']).toBe('1');
         expect(answer.headers['content-type']).toBe('text/plain; charset=utf-8');
+        expect(answer.headers['cache-control']).toBe('no-cache, private');
         expect(answer.body).toBe('Too many requests, please try again later.\n');
       }
       held = answers;
