@@ -140,7 +140,7 @@ describe('faults under load', () => {
     expect(count('gateway-0', /link to storage back after/g)).toBe(count('gateway-0', /link to storage lost/g));
     expect(count('storage', /link to etcd lost/g)).toBeLessThanOrEqual(1);
     expect(count('storage', /link to etcd back after/g)).toBe(count('storage', /link to etcd lost/g));
-  }, 300_000);
+  }, 120_000);
 });
 
 // ResumingWatch watches ServiceAccounts as a reflector does: when its stream ends or breaks it
