@@ -7,7 +7,7 @@ import { badRequest, notFound, unsupportedMediaType } from '@plinth/machinery';
 import { applyJsonPatch, applyStrategicMergePatch, mergePatch } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
 import { decodeText } from '../decode';
-import { parseFieldValidation } from '../field-validation';
+import { FieldValidation, nestingError, parseFieldValidation } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
@@ -16,7 +16,7 @@ import { parseWriteOptions } from '../write-options';
 
 export const patchMediaTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
-type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 function patchTypeOf(mediaType: string): PatchType {
   switch (mediaType) {
@@ -45,6 +45,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   } catch (err) {
     throw badRequest(`error decoding patch: ${(err as Error).message}`);
   }
+  checkPatchNesting(type, mode, raw, patch);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const result = await scope.store.update(
     namespaceOf(scope),
@@ -72,4 +73,16 @@ function applyPatch(scope: RequestScope, type: Exclude<PatchType, 'apply'>, curr
     case 'strategic':
       return applyStrategicMergePatch(current, patch, scope.def.schema);
   }
+}
+
+// checkPatchNesting refuses a patch nested deeper than encoding/json decodes, before the patch
+// (which recurses) is applied, with the answer of the decoder kube-apiserver runs for the patch
+// type: the strict decoder under Warn and Strict ("error decoding patch: ..."), json-patch's
+// decoders under Ignore, and the strategic merge decoder's error as it is.
+export function checkPatchNesting(type: Exclude<PatchType, 'apply'>, mode: FieldValidation, raw: string, patch: unknown): void {
+  const error = nestingError(raw, patch);
+  if (error === null) return;
+  if (type === 'strategic') throw badRequest(error);
+  if (mode === FieldValidation.Ignore) throw badRequest(type === 'merge' ? 'Invalid JSON Patch' : error);
+  throw badRequest(`error decoding patch: ${error}`);
 }

@@ -10,6 +10,8 @@ import { mediaTypeOf, readBody } from '../http/body';
 import { writeAny } from '../output';
 import { namespaceOf, RequestScope } from '../scope';
 import { parseWriteOptions } from '../write-options';
+import { nestingError, parseFieldValidation } from '../field-validation';
+import { checkPatchNesting, PatchType } from './patch';
 
 interface Scale {
   kind: 'Scale';
@@ -68,6 +70,12 @@ export async function serveScale(scope: RequestScope): Promise<void> {
     throw badRequest(`error decoding patch: ${(err as Error).message}`);
   }
   const mediaType = mediaTypeOf(scope.req);
+  const patchType = scalePatchTypes[mediaType];
+  if (scope.info.verb === 'patch' && patchType) checkPatchNesting(patchType, parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions'), body.toString('utf8'), parsed);
+  if (scope.info.verb === 'update') {
+    const error = nestingError(body.toString('utf8'), parsed);
+    if (error !== null) throw badRequest(`couldn't get version/kind; json parse error: ${error}`);
+  }
   const result = await scope.store.update(
     namespace,
     scope.info.name,
@@ -89,6 +97,12 @@ export async function serveScale(scope: RequestScope): Promise<void> {
   );
   writeAny(scope, 200, toScale(result.object, scale));
 }
+
+const scalePatchTypes: Record<string, Exclude<PatchType, 'apply'>> = {
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/json-patch+json': 'json',
+};
 
 function scaleFromRequest(scope: RequestScope, current: Scale, body: unknown, mediaType: string): Partial<Scale> {
   if (scope.info.verb === 'update') return (body ?? {}) as Partial<Scale>;

@@ -3,6 +3,7 @@
 import { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { badRequest, decodeProtobufObject, requestEntityTooLarge, unsupportedMediaType } from '@plinth/machinery';
+import { yamlNestingError } from './yaml-depth';
 
 // maxRequestBodyBytes is kube-apiserver's default limit (3 MiB).
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -51,8 +52,11 @@ export function bodyFormat(req: IncomingMessage): 'json' | 'yaml' | 'protobuf' {
 
 // yamlToJson turns a YAML body into JSON text, so that one field-validation path serves both.
 export function yamlToJson(body: Buffer): string {
+  const text = body.toString('utf8');
+  const nesting = yamlNestingError(text);
+  if (nesting !== null) throw badRequest(`error converting YAML to JSON: ${nesting}`);
   try {
-    return JSON.stringify(parseYaml(body.toString('utf8')) ?? null);
+    return JSON.stringify(parseYaml(text) ?? null);
   } catch (err) {
     throw badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
   }
