@@ -33,8 +33,19 @@ import { UserInfo } from '@plinth/rbac';
 import { authenticateAndImpersonate, authorizeRequest } from './auth/filter';
 import { RequestScope } from './scope';
 import { ServerContext } from './server-context';
+import { ServerLifecycle } from './http/lifecycle';
+import { isLongRunning, MaxInflightLimit, writeTooManyRequests } from './http/max-inflight';
+import { requestTimeoutError, serveWithTimeout } from './http/request-timeout';
 
 const healthEndpoints = new Set<string>(['healthz', 'livez', 'readyz']);
+
+// ServingLimits are the filters kube-apiserver runs around every handler: the in-flight
+// limit, the request timeout and the graceful-termination lifecycle.
+export interface ServingLimits {
+  inflight: MaxInflightLimit;
+  requestTimeoutMs: number;
+  lifecycle: ServerLifecycle;
+}
 
 export class ApiServer {
   constructor(
@@ -43,9 +54,12 @@ export class ApiServer {
     private readonly extraRoutes: NonResourceRoute[] = [],
     // metrics measures each request for /metrics; absent in pipeline unit tests.
     readonly metrics: ApiServerMetrics | null = null,
+    readonly limits: ServingLimits = { inflight: new MaxInflightLimit(0, 0), requestTimeoutMs: 60_000, lifecycle: new ServerLifecycle(context.clock) },
     // boundary keeps what one request throws to that request.
     readonly boundary: RequestBoundary = new RequestBoundary(metrics?.registry ?? null),
-  ) {}
+  ) {
+    context.endWatchesOn(limits.lifecycle.watchesEnded);
+  }
 
   // close stops the watch caches; the HTTP listener is its owner's to close.
   close(): void {
@@ -53,6 +67,7 @@ export class ApiServer {
   }
 
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
+    this.limits.lifecycle.track(res);
     this.boundary.run(req, res, () => this.serve(req, res));
   };
 
@@ -76,15 +91,29 @@ export class ApiServer {
     const query = new URLSearchParams(target.rawQuery);
     const info = parseRequestInfo(method, target.path, query);
     const observation = this.metrics?.start(req, info, query);
-    const served = tracingEnabled() ? traceRequest(req, res, info, () => this.serveRequest(req, res, query, info)) : this.serveRequest(req, res, query, info);
+    const serveRequest = () => this.serveRequestInTime(req, res, query, info);
+    const served = tracingEnabled() ? traceRequest(req, res, info, serveRequest) : serveRequest();
     if (!observation) return served;
     return served.then(() => this.metrics?.finish(observation, res.statusCode));
   }
 
+  // serveRequestInTime answers 504 Timeout when a request that is not long-running takes longer
+  // than the request timeout.
+  private serveRequestInTime(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo): Promise<void> {
+    if (isLongRunning(info)) return this.serveRequest(req, res, query, info);
+    return serveWithTimeout(() => this.serveRequest(req, res, query, info), this.limits.requestTimeoutMs, this.context.clock, () => {
+      writeError(res, requestTimeoutError(), { pretty: false, gzip: false, yaml: false, warnings: [], protobuf: errorPrefersProtobuf(req.headers.accept) });
+    });
+  }
+
   private async serveRequest(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo): Promise<void> {
     const response = responseOptions(req, query, this.context.gate('APIResponseCompression'));
+    let release: (() => void) | null = null;
     try {
       const user = await this.authenticate(req, info, response);
+      release = this.limits.inflight.admit(info, user);
+      if (!release) return writeTooManyRequests(res);
+      await this.authorize(info, user);
       if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
@@ -95,6 +124,8 @@ export class ApiServer {
       // in what the client accepts, protobuf included, as kube-apiserver negotiates errors.
       response.protobuf ??= errorPrefersProtobuf(req.headers.accept);
       writeError(res, err, response);
+    } finally {
+      release?.();
     }
   }
 
@@ -136,14 +167,18 @@ export class ApiServer {
     res.end('404 page not found\n');
   }
 
-  // authenticate runs authentication, impersonation and authorization; without an auth
-  // context (pipeline unit tests only) every request acts as a privileged user.
+  // authenticate runs authentication and impersonation; without an auth context (pipeline
+  // unit tests only) every request acts as a privileged user.
   private async authenticate(req: IncomingMessage, info: RequestInfo, response: ResponseOptions): Promise<UserInfo> {
     const auth = this.context.auth;
     if (!auth) return { name: 'system:apiserver', uid: '', groups: ['system:masters', 'system:authenticated'], extra: {} };
-    const user = await authenticateAndImpersonate(req, auth, response.warnings);
-    await authorizeRequest(info, user, info.isResourceRequest ? this.servedGroup(info.group) : '', auth);
-    return user;
+    return authenticateAndImpersonate(req, auth, response.warnings);
+  }
+
+  // authorize runs after the in-flight limit, as kube-apiserver's filters do.
+  private async authorize(info: RequestInfo, user: UserInfo): Promise<void> {
+    const auth = this.context.auth;
+    if (auth) await authorizeRequest(info, user, info.isResourceRequest ? this.servedGroup(info.group) : '', auth);
   }
 
   private async serveResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, response: ResponseOptions, user: UserInfo): Promise<void> {

@@ -10,8 +10,8 @@ import { mediaTypeOf, readBody } from '../http/body';
 import { writeAny } from '../output';
 import { namespaceOf, RequestScope } from '../scope';
 import { parseWriteOptions } from '../write-options';
-import { nestingError, parseFieldValidation } from '../field-validation';
-import { checkPatchNesting, PatchType } from './patch';
+import { JsonSyntaxError, nestingError, parseFieldValidation } from '../field-validation';
+import { patchDecodeError, PatchType } from './patch';
 
 interface Scale {
   kind: 'Scale';
@@ -71,10 +71,11 @@ export async function serveScale(scope: RequestScope): Promise<void> {
   }
   const mediaType = mediaTypeOf(scope.req);
   const patchType = scalePatchTypes[mediaType];
-  if (scope.info.verb === 'patch' && patchType) checkPatchNesting(patchType, parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions'), body.toString('utf8'), parsed);
-  if (scope.info.verb === 'update') {
-    const error = nestingError(body.toString('utf8'), parsed);
-    if (error !== null) throw badRequest(`couldn't get version/kind; json parse error: ${error}`);
+  const nesting = nestingError(body.toString('utf8'), parsed);
+  if (nesting !== null) {
+    const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
+    if (scope.info.verb === 'patch' && patchType) throw patchDecodeError(patchType, mode, new JsonSyntaxError(nesting, 0));
+    throw badRequest(`couldn't get version/kind; json parse error: ${nesting}`);
   }
   const result = await scope.store.update(
     namespace,

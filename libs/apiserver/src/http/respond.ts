@@ -79,6 +79,8 @@ export function toStatusError(err: unknown): StatusError {
 export function writeError(res: ServerResponse, err: unknown, options: ResponseOptions): void {
   const statusError = toStatusError(err);
   const status: Status = statusError.errStatus;
+  // An answer already given (the request timed out meanwhile) stays as it was.
+  if (res.writableEnded) return;
   if (res.headersSent) {
     res.destroy();
     return;
