@@ -153,5 +153,20 @@ describe('API server: decoding values as Go does', () => {
       expect(quoted.status).toBe(201);
       expect(quoted.json.metadata.labels).toEqual({ a: 'on' });
     });
+
+    it('take the last of repeated keys, which fieldValidation=Strict refuses as yaml.v2 strict decoding does', async () => {
+      const body = (name: string) => `metadata:\n  name: ${name}\n  labels:\n    a: "1"\n    a: "2"\n`;
+      const ignored = await yamlPost('/api/v1/namespaces/default/serviceaccounts?fieldValidation=Ignore', body('yaml-repeat-ignore'));
+      expect(ignored.status).toBe(201);
+      expect(ignored.json.metadata.labels).toEqual({ a: '2' });
+      const warned = await yamlPost('/api/v1/namespaces/default/serviceaccounts', body('yaml-repeat-warn'));
+      expect(warned.status).toBe(201);
+      const strict = await yamlPost('/api/v1/namespaces/default/serviceaccounts?fieldValidation=Strict', body('yaml-repeat-strict'));
+      await expectRefused(
+        strict,
+        'ServiceAccount in version "v1" cannot be handled as a ServiceAccount: strict decoding error: yaml: unmarshal errors:\n  line 5: key "a" already set in map',
+        '/api/v1/namespaces/default/serviceaccounts/yaml-repeat-strict',
+      );
+    });
   });
 });

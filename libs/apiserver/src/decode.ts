@@ -4,7 +4,8 @@
 import { KubeObject } from '@plinth/api';
 import { badRequest } from '@plinth/machinery';
 import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, OptionsKind, parseFieldValidation, StrictDecodingError, TypeDecodeError, unrecognizedBody } from './field-validation';
-import { bodyFormat, bodyToJson, readBody } from './http/body';
+import { bodyFormat, bodyToJson, mediaTypeOf, readBody } from './http/body';
+import { goYamlStrictError } from './http/go-yaml';
 import { clientApiVersion, RequestScope } from './scope';
 
 export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind): Promise<KubeObject> {
@@ -12,13 +13,15 @@ export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind):
   bodyFormat(scope.req);
   const raw = await readBody(scope.req);
   const text = bodyToJson(scope.req, raw, (message) => unrecognizedBody(scope.def.kind, message, raw));
-  return decodeText(scope, text, mode);
+  // the strict YAML serializer also reads the YAML strictly, for the keys JSON no longer repeats
+  const yamlStrictError = mode !== FieldValidation.Ignore && mediaTypeOf(scope.req) === 'application/yaml' ? goYamlStrictError(raw.toString('utf8')) : null;
+  return decodeText(scope, text, mode, yamlStrictError ? [yamlStrictError] : []);
 }
 
-export function decodeText(scope: RequestScope, text: string, mode: FieldValidation): KubeObject {
+export function decodeText(scope: RequestScope, text: string, mode: FieldValidation, extraStrictErrors: readonly string[] = []): KubeObject {
   let result;
   try {
-    result = applyFieldValidation(text, scope.def.schema, mode, scope.def.unstructured ? undefined : scope.def.kind);
+    result = applyFieldValidation(text, scope.def.schema, mode, scope.def.unstructured ? undefined : scope.def.kind, extraStrictErrors);
   } catch (err) {
     if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) {
       throw decodeErrorStatus(err, { group: scope.def.group, version: scope.def.version, kind: scope.def.kind }, text);

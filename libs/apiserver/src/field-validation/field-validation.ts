@@ -122,7 +122,9 @@ function isUnder(path: string, ancestor: string): boolean {
 // goKind names the Go type a built-in kind's body decodes into, whose JSON types are then
 // checked and whose nulls become Go's zero values (decodeGoTypes); custom resources (no Go type:
 // their schema validation checks types) pass none.
-export function applyFieldValidation(body: string | Buffer, schema: Schema, mode: FieldValidation, goKind?: string): FieldValidationResult {
+// extraStrictErrors are strict errors found before JSON (a YAML body's repeated keys); they
+// follow the JSON ones, as the serializer appends them.
+export function applyFieldValidation(body: string | Buffer, schema: Schema, mode: FieldValidation, goKind?: string, extraStrictErrors: readonly string[] = []): FieldValidationResult {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   let parsed: StrictParseResult;
   try {
@@ -146,7 +148,7 @@ export function applyFieldValidation(body: string | Buffer, schema: Schema, mode
     for (const path of unknown) errors.push({ offset: offsets.get(path) ?? Number.MAX_SAFE_INTEGER, message: `unknown field ${goQuote(path)}` });
     errors.sort((a, b) => a.offset - b.offset);
   }
-  const messages = [...new Set(errors.map((e) => e.message))].slice(0, maxStrictErrors);
+  const messages = [...new Set([...errors.map((e) => e.message), ...extraStrictErrors])].slice(0, maxStrictErrors);
 
   if (mode === FieldValidation.Strict && messages.length > 0) throw new StrictDecodingError(messages, dataKind);
   return { object, warnings: messages };
