@@ -484,6 +484,13 @@ describe('API server: custom resource definitions', () => {
     expect(negative.status).toBe(422);
     expect(negative.json.message).toBe('Scale.autoscaling "p" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
 
+    // the Scale is read as Go reads it into autoscaling/v1 Scale: replicas is an int32
+    const overflow = await request('PUT', '/apis/example.com/v1/namespaces/default/pools/p/scale', { body: { ...got.json, metadata: { name: 'p', namespace: 'default' }, spec: { replicas: 2 ** 31 } } });
+    expect(overflow.json).toMatchObject({ code: 400, message: 'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal number 2147483648 into Go struct field ScaleSpec.spec.replicas of type int32' });
+    const patchedOverflow = await request('PATCH', '/apis/example.com/v1/namespaces/default/pools/p/scale', { raw: '{"spec":{"replicas":1.5}}', headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patchedOverflow.json).toMatchObject({ code: 400, message: 'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal number 1.5 into Go struct field ScaleSpec.spec.replicas of type int32' });
+    expect((await request('GET', '/apis/example.com/v1/namespaces/default/pools/p')).json.spec.replicas).toBe(5);
+
     const stale = await request('PUT', '/apis/example.com/v1/namespaces/default/pools/p/scale', { body: { ...got.json, spec: { replicas: 1 } } });
     expect(stale.status).toBe(409);
     await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/pools.example.com');

@@ -169,4 +169,27 @@ describe('API server: decoding values as Go does', () => {
       );
     });
   });
+
+  describe('subresource bodies', () => {
+    it('read a Binding as Go reads it, and bind nothing when it is refused', async () => {
+      expect((await post('/api/v1/namespaces/default/pods', '{"metadata":{"name":"bind-me"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}')).status).toBe(201);
+      const res = await post('/api/v1/namespaces/default/pods/bind-me/binding', '{"metadata":{"name":"bind-me"},"target":"node-1"}');
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ reason: 'BadRequest', message: 'Binding in version "v1" cannot be handled as a Binding: json: cannot unmarshal string into Go struct field Binding.target of type v1.ObjectReference' });
+      expect((await request('GET', '/api/v1/namespaces/default/pods/bind-me')).json.spec.nodeName).toBeUndefined();
+    });
+
+    it('read a TokenRequest as Go reads it', async () => {
+      expect((await post('/api/v1/namespaces/default/serviceaccounts', '{"metadata":{"name":"token-me"}}')).status).toBe(201);
+      const res = await post('/api/v1/namespaces/default/serviceaccounts/token-me/token', '{"spec":{"expirationSeconds":1e4}}');
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ reason: 'BadRequest', message: 'TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal number 1e4 into Go struct field TokenRequestSpec.spec.expirationSeconds of type int64' });
+      const audiences = await post('/api/v1/namespaces/default/serviceaccounts/token-me/token', '{"spec":{"audiences":"api"}}');
+      expect(audiences.json.message).toBe('TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal string into Go struct field TokenRequestSpec.spec.audiences of type []string');
+      const ok = await post('/api/v1/namespaces/default/serviceaccounts/token-me/token', '{"spec":{"expirationSeconds":3600}}');
+      expect(ok.status).toBe(201);
+      expect(typeof ok.json.status.token).toBe('string');
+    });
+  });
 });
+
