@@ -113,6 +113,14 @@ describe('API server: decoding values as Go does', () => {
       expect(protobufList.status).toBe(200);
     });
 
+    it('stores a time Go accepts as Go writes it back, which every encoding can then carry', async () => {
+      const res = await post('/apis/coordination.k8s.io/v1/namespaces/default/leases', '{"metadata":{"name":"odd-time"},"spec":{"acquireTime":"2020-01-01T1:00:00.500000+01:00"}}');
+      expect(res.status).toBe(201);
+      expect(res.json.spec.acquireTime).toBe('2020-01-01T00:00:00.500000Z');
+      const protobufList = await request('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases', { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+      expect(protobufList.status).toBe(200);
+    });
+
     it('refuses a number for a time as metav1.Time does', async () => {
       const res = await post('/apis/coordination.k8s.io/v1/namespaces/default/leases', '{"metadata":{"name":"number-time"},"spec":{"acquireTime":5}}');
       await expectRefused(res, 'Lease in version "v1" cannot be handled as a Lease: json: cannot unmarshal number into Go value of type string', '/apis/coordination.k8s.io/v1/namespaces/default/leases/number-time');

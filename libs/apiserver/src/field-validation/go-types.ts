@@ -17,7 +17,7 @@
 // Fields the schema does not describe are left to unknown-field handling.
 import type { Schema } from '@plinth/api';
 import { formatQuantity, parseQuantity } from '@plinth/registry';
-import { goTimeParseError } from './go-time';
+import { parseGoTime } from './go-time';
 import type { NumberLiterals } from './strict-json';
 
 export function decodeGoTypes(value: unknown, schema: Schema, kind: string, literals?: NumberLiterals): string | null {
@@ -74,7 +74,7 @@ class GoDecoder {
     if (schema.intOrString) return this.intOrString(container, key, schema);
     switch (schema.type) {
       case 'string':
-        if (schema.format === 'date-time') return this.time(value, schema);
+        if (schema.format === 'date-time') return this.time(container, key, schema);
         if (typeof value !== 'string') save(jsonKind(value));
         return;
       case 'boolean':
@@ -150,11 +150,14 @@ class GoDecoder {
     else if (text.trim() !== value) (container as Record<string | number, unknown>)[key] = text.trim();
   }
 
-  // time is metav1.Time's (and MicroTime's) UnmarshalJSON: a string, in RFC 3339 form.
-  private time(value: unknown, schema: Schema): void {
+  // time is metav1.Time's (and MicroTime's) UnmarshalJSON: a string, in RFC 3339 form, which
+  // the object then holds as Go writes it back (in UTC).
+  private time(container: Container, key: string | number, schema: Schema): void {
+    const value = (container as Record<string | number, unknown>)[key];
     if (typeof value !== 'string') throw new UnmarshalerError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type string`);
-    const error = goTimeParseError(value, schema.ref?.endsWith('.MicroTime') ? 'RFC3339Micro' : 'RFC3339');
-    if (error) throw new UnmarshalerError(error);
+    const parsed = parseGoTime(value, schema.ref?.endsWith('.MicroTime') ? 'RFC3339Micro' : 'RFC3339');
+    if (parsed.error !== undefined) throw new UnmarshalerError(parsed.error);
+    if (parsed.text !== value) (container as Record<string | number, unknown>)[key] = parsed.text;
   }
 }
 

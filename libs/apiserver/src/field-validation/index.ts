@@ -4,7 +4,8 @@ export { JsonSyntaxError, parseStrictJson, findDuplicates, keyOffsets } from './
 export type { DuplicateField, StrictParseResult, StrictParseOptions, NumberLiterals } from './strict-json';
 export { unknownFields, prune } from './unknown-fields';
 export { goTypeError, decodeGoTypes } from './go-types';
-export { goTimeParseError } from './go-time';
+export { goTimeParseError, parseGoTime } from './go-time';
+export type { GoTime, GoTimeLayout } from './go-time';
 export {
   FieldValidation,
   StrictDecodingError,
