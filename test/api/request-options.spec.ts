@@ -78,6 +78,22 @@ describe('API server: request options', () => {
     });
   });
 
+  describe('label selectors', () => {
+    it('read `a in ()` as labels.Parse does: the set of the empty value', async () => {
+      expect((await request('POST', accounts, { body: { metadata: { name: 'label-empty', labels: { a: '' } } } })).status).toBe(201);
+      expect((await request('POST', accounts, { body: { metadata: { name: 'label-set', labels: { a: 'x' } } } })).status).toBe(201);
+      const res = await request('GET', `${accounts}?labelSelector=${encodeURIComponent('a in ()')}`);
+      expect(res.status).toBe(200);
+      expect(res.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['label-empty']);
+    });
+
+    it('end a token at NUL as the lexer does, so that what follows is a parse error', async () => {
+      const res = await request('GET', `${accounts}?labelSelector=${encodeURIComponent('a=b\u0000c')}`);
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ reason: 'BadRequest', message: "found 'c', expected: ',' or 'end of string'" });
+    });
+  });
+
   describe('fieldManager', () => {
     it('refuses control characters as ValidateFieldManager does, and stores nothing', async () => {
       const res = await request('POST', `${accounts}?fieldManager=${encodeURIComponent('é\u0001b\u007f')}`, { body: { metadata: { name: 'manager-control' } } });

@@ -31,11 +31,6 @@ export function decodeGoTypes(value: unknown, schema: Schema, kind: string, lite
   return decoder.saved;
 }
 
-// goTypeError is decodeGoTypes on a copy: the error alone, the value untouched.
-export function goTypeError(value: unknown, schema: Schema, kind: string): string | null {
-  return decodeGoTypes(structuredClone(value), schema, kind);
-}
-
 // UnmarshalerError is an error of a type's own UnmarshalJSON, which stops encoding/json.
 class UnmarshalerError extends Error {}
 
