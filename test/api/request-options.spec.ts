@@ -65,7 +65,9 @@ describe('API server: request options', () => {
       ['limit=', 'strconv.ParseInt: parsing "": invalid syntax'],
       ['timeoutSeconds=99999999999999999999', 'strconv.ParseInt: parsing "99999999999999999999": value out of range'],
       ['resourceVersion=99999999999999999999', 'invalid resource version: 99999999999999999999'],
-    ])('refuse %s on a list with a 400', async (query, message) => {
+      ['watch=1&resourceVersion=18446744073709551616', 'invalid resource version: 18446744073709551616'],
+      ['watch=1&timeoutSeconds=1e3', 'strconv.ParseInt: parsing "1e3": invalid syntax'],
+    ])('refuse %s on a list or watch with a 400', async (query, message) => {
       const res = await request('GET', `${accounts}?${query}`);
       expect(res.status).toBe(400);
       expect(res.json).toMatchObject({ kind: 'Status', reason: 'BadRequest', message });
