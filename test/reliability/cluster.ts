@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { etcdBinary, findBinary, freePort, natsBinary, RunningProcess, startProcess, waitForOutput, waitForPort } from '@plinth/testing';
+import { etcdBinary, findBinary, freePort, natsBinary, RunningProcess, startProcess, waitForPort } from '@plinth/testing';
 
 const root = join(__dirname, '../..');
 
@@ -18,6 +18,9 @@ export interface Member {
   process: RunningProcess;
   // start starts the member (again) on its port and data; it resolves once it serves.
   start(): Promise<void>;
+  // launch starts the process without waiting for it to serve; ready waits.
+  launch(): void;
+  ready(): Promise<void>;
   // kill sends the signal and resolves with the exit code once the process is gone.
   kill(signal: NodeJS.Signals): Promise<number | null>;
 }
@@ -26,6 +29,8 @@ export interface ClusterOptions {
   gateways?: number;
   // gatewayArgs are added to the command line of the gateway of that index.
   gatewayArgs?: (index: number) => string[];
+  // started false leaves every member to the test to start.
+  started?: boolean;
 }
 
 export interface Answer {
@@ -65,7 +70,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       name,
       process: null as unknown as RunningProcess,
       async start() {
+        m.launch();
+        await m.ready();
+      },
+      launch() {
         m.process = launch();
+      },
+      async ready() {
         await ready(m.process);
       },
       kill(signal) {
@@ -97,12 +108,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   member(
     'storage',
     () => node('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcdUrl, PLINTH_STORAGE_ADDRESS: storageAddress }),
-    (proc) => waitForOutput(proc, 'the storage service', /storage service listening on (\S+:\d+)/),
+    (proc) => waitForLine(proc, 'the storage service', /storage service listening on (\S+:\d+)/),
   );
   member(
     'authz',
     () => node('apps/authz/src/main.ts', ['--storage-address', storageAddress, `--nats-url=${natsUrl}`]),
-    (proc) => waitForOutput(proc, 'the authz service', /authz serving on (\S+)/),
+    (proc) => waitForLine(proc, 'the authz service', /authz serving on (\S+)/),
   );
   gatewayPorts.forEach((port, index) => {
     const dataDir = join(dir, `gateway-${index}`);
@@ -116,11 +127,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
           '--data-dir', dataDir, '--token-auth-file', join(dir, 'tokens.csv'), ...(options.gatewayArgs?.(index) ?? []),
         ]);
       },
-      (proc) => waitForOutput(proc, `gateway ${index}`, /serving on https:\/\/[^\s]*:(\d+)/, 90_000),
+      (proc) => waitForLine(proc, `gateway ${index}`, /serving on https:\/\/[^\s]*:(\d+)/),
     );
   });
 
-  let ca = '';
   const stop = async () => {
     for (const m of [...members.values()].reverse()) {
       if (m.process) await m.process.stop();
@@ -128,21 +138,24 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (const m of members.values()) await m.start();
-    ca = readFileSync(join(dir, 'gateway-0', 'pki', 'ca.crt'), 'utf8');
+    if (options.started !== false) for (const m of members.values()) await m.start();
   } catch (err) {
     await stop();
     throw err;
   }
+  let caText = '';
+  const caOf = () => (caText ||= readFileSync(join(dir, 'gateway-0', 'pki', 'ca.crt'), 'utf8'));
   return {
     dir,
     members,
-    ca,
+    get ca() {
+      return caOf();
+    },
     gatewayPort: (index) => gatewayPorts[index],
-    request: (gateway, method, path, token, body, agent) => send(gatewayPorts[gateway], ca, method, path, token, body, agent),
+    request: (gateway, method, path, token, body, agent) => send(gatewayPorts[gateway], caOf(), method, path, token, body, agent),
     openStream: (gateway, path, token) =>
       new Promise((resolve, reject) => {
-        const req = httpsRequest({ host: '127.0.0.1', port: gatewayPorts[gateway], path, ca, agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
+        const req = httpsRequest({ host: '127.0.0.1', port: gatewayPorts[gateway], path, ca: caOf(), agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
           res.resume();
           res.on('error', () => undefined);
           resolve({ status: res.statusCode ?? 0, close: () => req.destroy() });
@@ -195,6 +208,15 @@ export class ResponseCutError extends Error {
 export function refusedBeforeRead(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException).code;
   return !(err instanceof ResponseCutError) && (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE');
+}
+
+// waitForLine waits until the process has printed a line matching pattern (since it started,
+// as far as its kept output goes), failing if it exits first.
+async function waitForLine(proc: RunningProcess, name: string, pattern: RegExp, timeoutMs = 90_000): Promise<void> {
+  await until(() => {
+    if (proc.child.exitCode !== null || proc.child.signalCode !== null) throw new Error(`${name} exited (${proc.child.exitCode ?? proc.child.signalCode}):\n${proc.output()}`);
+    return pattern.test(proc.output());
+  }, timeoutMs);
 }
 
 // until waits for a condition, polling it.

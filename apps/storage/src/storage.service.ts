@@ -4,7 +4,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { HistoryCompactor, ObjectStore } from '@plinth/storage';
 import { StorageServer, startStorageServer } from '@plinth/storage-grpc';
-import { StorageConfig, describeStorageBackend } from './storage-config';
+import { StorageConfig, describeServing, describeStorageBackend } from './storage-config';
 
 export const STORAGE_CONFIG = Symbol('StorageConfig');
 // STORAGE_BACKEND is the store the service serves: etcd or the embedded store.
@@ -27,9 +27,9 @@ export class StorageService implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationBootstrap(): Promise<void> {
     this.logger.log(`storage backend: ${describeStorageBackend(this.config.backend)}`);
-    this.server = await startStorageServer(this.store, { address: this.config.address });
+    this.server = await startStorageServer(this.store, { address: this.config.address, tls: this.config.tls });
     this.compactor.start();
-    this.logger.log(`storage service listening on ${this.server.address}`);
+    this.logger.log(`storage service listening on ${this.server.address}, ${describeServing(this.config.tls)}`);
   }
 
   async onApplicationShutdown(): Promise<void> {

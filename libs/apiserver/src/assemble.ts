@@ -1,6 +1,6 @@
 // assembleApiServer builds a ready ApiServer from flags, a store and the type definitions: the
 // one composition used by the all-in-one process, the gateway app and the tests.
-import { Clock, isStatusError, realClock } from '@plinth/machinery';
+import { Clock, isStatusError, LinkState, realClock } from '@plinth/machinery';
 import { ServiceAccountTokenLookup } from '@plinth/authn';
 import { ObjectStore } from '@plinth/storage';
 import { Registry, registerProcessMetrics } from '@plinth/metrics';
@@ -32,6 +32,10 @@ export interface AssembleOptions {
   // metrics is the registry /metrics serves and the request metrics go to; a new one with the
   // process metrics when absent.
   metrics?: Registry;
+  // storageLink hears how the server's reads of storage fare (logged once when lost and back).
+  storageLink?: LinkState;
+  // readyChecks are added to /readyz: what else the server waits for (the authz service).
+  readyChecks?: HealthCheck[];
 }
 
 export function assembleApiServer(options: AssembleOptions): ApiServer {
@@ -45,6 +49,7 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
     watchCache: options.flags.watchCache,
   }, auth);
   context.serviceAccountTokens = serviceAccountTokenSigning(options.flags);
+  if (options.storageLink) context.storageLink = options.storageLink;
   // A service-account token dies with its account (and bound pod or secret), as
   // --service-account-lookup does by default.
   if (authentication.serviceAccountTokens) authentication.serviceAccountTokens.lookup = objectLookup(context);
@@ -85,6 +90,7 @@ function healthChecks(options: AssembleOptions, lifecycle: ServerLifecycle): Rec
     readyz: [
       ...common,
       { name: 'informer-sync', check: ok },
+      ...(options.readyChecks ?? []),
       {
         name: 'shutdown',
         check: async () => {

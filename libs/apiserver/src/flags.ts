@@ -15,7 +15,18 @@ export interface ServerFlags {
   historyWindowSeconds: number;
   etcdServers: string[];
   storageAddress: string;
+  // The storage link's mutual TLS (the gateway's CA, certificate and key), or storageInsecure
+  // for plaintext in local development.
+  storageCAFile: string;
+  storageCertFile: string;
+  storageKeyFile: string;
+  storageInsecure: boolean;
   natsUrl: string;
+  // natsCAFile turns on TLS to NATS (the CA of its serving certificate); natsUser and
+  // natsPasswordFile are the gateway's NATS credentials.
+  natsCAFile: string;
+  natsUser: string;
+  natsPasswordFile: string;
   // watchCache serves gets and lists from per-resource watch caches (kube-apiserver's
   // --watch-cache).
   watchCache: boolean;
@@ -87,7 +98,14 @@ export const defaultServerFlags: ServerFlags = {
   historyWindowSeconds: 300,
   etcdServers: [],
   storageAddress: '',
+  storageCAFile: '',
+  storageCertFile: '',
+  storageKeyFile: '',
+  storageInsecure: false,
   natsUrl: '',
+  natsCAFile: '',
+  natsUser: '',
+  natsPasswordFile: '',
   watchCache: true,
   tokenAuthFile: '',
   clientCAFile: '',
@@ -159,7 +177,14 @@ const setters: Record<string, Setter> = {
   'history-window': (f, v) => (f.historyWindowSeconds = int('history-window', v)),
   'etcd-servers': (f, v) => (f.etcdServers = v.split(',').filter(Boolean)),
   'storage-address': (f, v) => (f.storageAddress = v),
+  'storage-ca-file': (f, v) => (f.storageCAFile = v),
+  'storage-cert-file': (f, v) => (f.storageCertFile = v),
+  'storage-key-file': (f, v) => (f.storageKeyFile = v),
+  'storage-insecure': (f, v) => (f.storageInsecure = bool('storage-insecure', v)),
   'nats-url': (f, v) => (f.natsUrl = v),
+  'nats-ca-file': (f, v) => (f.natsCAFile = v),
+  'nats-user': (f, v) => (f.natsUser = v),
+  'nats-password-file': (f, v) => (f.natsPasswordFile = v),
   'watch-cache': (f, v) => (f.watchCache = bool('watch-cache', v)),
   'token-auth-file': (f, v) => (f.tokenAuthFile = v),
   'client-ca-file': (f, v) => (f.clientCAFile = v),
@@ -194,7 +219,7 @@ const setters: Record<string, Setter> = {
   },
 };
 
-const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth', 'leader-elect']);
+const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth', 'leader-elect', 'storage-insecure']);
 
 function list(value: string): string[] {
   return value.split(',').map((v) => v.trim()).filter(Boolean);

@@ -13,4 +13,7 @@ export { parseServerFlags, defaultServerFlags, ServerFlags, LeaderElectionSettin
 export { parseFeatureGates, defaultFeatureGates, FeatureGateError } from './feature-gates';
 export { openApiRoutes } from './openapi';
 export { Authorizer, Authenticator, AuthenticationOutcome } from './auth/ports';
+export { DeferredAuthorizer } from './auth/deferred-authorizer';
+export { ServerLifecycle, ShutdownTiming } from './http/lifecycle';
+export { registerLinkMetric } from './metrics';
 export { authenticationConfig, serviceAccountTokenSigning, defaultServiceAccountIssuer } from './auth/config';
