@@ -8,7 +8,7 @@
 // Strict errors come in document order, duplicates and unknown fields interleaved, each message
 // once, at most 100 (sigs.k8s.io/json saveStrictError); a key that is both unknown and duplicated
 // is reported as unknown only, and nothing below an unknown field is reported.
-import type { Schema } from '@plinth/api';
+import { objectMetaSchema, Schema } from '@plinth/api';
 import { badRequest, field, invalid, StatusError } from '@plinth/machinery';
 import { goQuote } from '@plinth/machinery';
 import { JsonSyntaxError, keyOffsets, parseStrictJson, StrictParseResult } from './strict-json';
@@ -134,7 +134,10 @@ export function applyFieldValidation(body: string | Buffer, schema: Schema, mode
     throw err;
   }
   const { object, dataKind } = interpret(parsed.value);
-  const typeError = goKind === undefined ? null : decodeGoTypes(object, schema, goKind, parsed.literals);
+  // A custom resource has no Go type, but its metadata is read into ObjectMeta all the same
+  // (apiextensions' GetObjectMeta round-trips it through JSON, so paths start at ObjectMeta).
+  const typeError =
+    goKind !== undefined ? decodeGoTypes(object, schema, goKind, parsed.literals) : isPlainObject(object.metadata) ? decodeGoTypes(object.metadata, objectMetaSchema, 'ObjectMeta', parsed.literals) : null;
   if (typeError) throw new TypeDecodeError(typeError, dataKind);
   const unknown = prune(object, schema);
   if (mode === FieldValidation.Ignore) return { object, warnings: [] };
@@ -200,4 +203,8 @@ export function decodeErrorStatus(err: StrictDecodingError | TypeDecodeError | B
 // kind, the decoder's message and a summary of the body.
 export function unrecognizedBody(kind: string, message: string, body: string | Buffer): StatusError {
   return badRequest(`the object provided is unrecognized (must be of type ${kind}): ${message} (${summarizeData(body, 30)})`);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
