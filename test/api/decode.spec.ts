@@ -104,6 +104,23 @@ describe('API server: decoding values as Go does', () => {
     });
   });
 
+  describe('numbers in patches', () => {
+    it.each([
+      ['application/merge-patch+json', '1e2'],
+      ['application/strategic-merge-patch+json', '15.0'],
+      ['application/merge-patch+json', '2147483648'],
+    ])('refuses %s with parallelism %s and keeps the object', async (contentType, literal) => {
+      const name = `patch-number-${literal.replace(/\W/g, '')}-${contentType.length}`;
+      const created = await post('/apis/batch/v1/namespaces/default/jobs', jobBody(name, ''));
+      expect(created.status).toBe(201);
+      const res = await request('PATCH', `/apis/batch/v1/namespaces/default/jobs/${name}`, { raw: `{"spec":{"parallelism":${literal}}}`, headers: { 'content-type': contentType } });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ reason: 'BadRequest', message: `Job in version "v1" cannot be handled as a Job: json: cannot unmarshal number ${literal} into Go struct field JobSpec.spec.parallelism of type int32` });
+      const after = await request('GET', `/apis/batch/v1/namespaces/default/jobs/${name}`);
+      expect(after.json.metadata.resourceVersion).toBe(created.json.metadata.resourceVersion);
+    });
+  });
+
   describe('times', () => {
     it('refuses a time Go cannot parse with time.Parse\'s message, so that nothing unreadable is stored', async () => {
       const res = await post('/apis/coordination.k8s.io/v1/namespaces/default/leases', '{"metadata":{"name":"bad-time"},"spec":{"acquireTime":"2020-13-45T99:99:99Z"}}');

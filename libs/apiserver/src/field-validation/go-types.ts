@@ -21,7 +21,16 @@ import { parseGoTime } from './go-time';
 import type { NumberLiterals } from './strict-json';
 
 export function decodeGoTypes(value: unknown, schema: Schema, kind: string, literals?: NumberLiterals): string | null {
-  const decoder = new GoDecoder(kind, literals);
+  return runDecoder(new GoDecoder(kind, literals, true), value, schema, kind);
+}
+
+// checkGoTypes is decodeGoTypes without changing the value: the error alone (for a patch, whose
+// nulls mean "remove", checked before it is applied).
+export function checkGoTypes(value: unknown, schema: Schema, kind: string, literals?: NumberLiterals): string | null {
+  return runDecoder(new GoDecoder(kind, literals, false), value, schema, kind);
+}
+
+function runDecoder(decoder: GoDecoder, value: unknown, schema: Schema, kind: string): string | null {
   try {
     decoder.struct(value, schema, kind, []);
   } catch (err) {
@@ -42,8 +51,14 @@ class GoDecoder {
 
   constructor(
     private readonly kind: string,
-    private readonly literals?: NumberLiterals,
+    private readonly literals: NumberLiterals | undefined,
+    // writes tells whether the decoder leaves the value as Go would hold it.
+    private readonly writes: boolean,
   ) {}
+
+  private set(container: Container, key: string | number, value: unknown): void {
+    if (this.writes) (container as Record<string | number, unknown>)[key] = value;
+  }
 
   struct(value: unknown, schema: Schema, struct: string, path: string[]): void {
     if (!isPlainObject(value)) return;
@@ -52,7 +67,7 @@ class GoDecoder {
       if (!Object.prototype.hasOwnProperty.call(properties, name)) continue;
       const field = properties[name];
       if (value[name] === null) {
-        if (!keepsNull(field)) delete value[name];
+        if (!keepsNull(field) && this.writes) delete value[name];
         continue;
       }
       this.value(value, name, field, struct, [...path, name], name);
@@ -105,7 +120,7 @@ class GoDecoder {
   private element(container: Container, key: string | number, schema: Schema, struct: string, path: string[], name: string): void {
     const value = (container as Record<string | number, unknown>)[key];
     if (value === null) {
-      (container as Record<string | number, unknown>)[key] = zeroValue(schema);
+      this.set(container, key, zeroValue(schema));
       return;
     }
     if (isStruct(schema) && isPlainObject(value)) return this.struct(value, schema, structName(schema, this.kind, name, path.length), path);
@@ -141,8 +156,8 @@ class GoDecoder {
     } catch (err) {
       throw new UnmarshalerError((err as Error).message);
     }
-    if (typeof value === 'number') (container as Record<string | number, unknown>)[key] = formatQuantity(parsed);
-    else if (text.trim() !== value) (container as Record<string | number, unknown>)[key] = text.trim();
+    if (typeof value === 'number') this.set(container, key, formatQuantity(parsed));
+    else if (text.trim() !== value) this.set(container, key, text.trim());
   }
 
   // time is metav1.Time's (and MicroTime's) UnmarshalJSON: a string, in RFC 3339 form, which
@@ -152,7 +167,7 @@ class GoDecoder {
     if (typeof value !== 'string') throw new UnmarshalerError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type string`);
     const parsed = parseGoTime(value, schema.ref?.endsWith('.MicroTime') ? 'RFC3339Micro' : 'RFC3339');
     if (parsed.error !== undefined) throw new UnmarshalerError(parsed.error);
-    if (parsed.text !== value) (container as Record<string | number, unknown>)[key] = parsed.text;
+    if (parsed.text !== value) this.set(container, key, parsed.text);
   }
 }
 
