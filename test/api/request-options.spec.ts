@@ -39,6 +39,13 @@ describe('API server: request options', () => {
       expect((await request('DELETE', `${accounts}/delete-body`)).status).toBe(200);
     });
 
+    it('are read alone when present, as kube-apiserver reads the query only without a body', async () => {
+      await account('delete-body-only');
+      const res = await request('DELETE', `${accounts}/delete-body-only?gracePeriodSeconds=not-read&propagationPolicy=Nope`, { raw: '{"propagationPolicy":"Background"}', headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(200);
+      expect((await request('GET', `${accounts}/delete-body-only`)).status).toBe(404);
+    });
+
     it('takes a well-typed body', async () => {
       await account('delete-typed');
       const res = await request('DELETE', `${accounts}/delete-typed`, { raw: '{"kind":"DeleteOptions","apiVersion":"v1","gracePeriodSeconds":0,"propagationPolicy":"Background"}', headers: { 'content-type': 'application/json' } });
