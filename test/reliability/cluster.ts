@@ -11,7 +11,7 @@ import { etcdBinary, findBinary, freePort, natsBinary, RunningProcess, startProc
 
 const root = join(__dirname, '../..');
 
-export type MemberName = 'etcd' | 'nats' | 'storage' | 'authz' | `gateway-${number}`;
+export type MemberName = 'etcd' | 'nats' | 'storage' | 'authz' | `gateway-${number}` | 'controllers';
 
 export interface Member {
   readonly name: MemberName;
@@ -31,6 +31,8 @@ export interface ClusterOptions {
   gatewayArgs?: (index: number) => string[];
   // started false leaves every member to the test to start.
   started?: boolean;
+  // controllers adds the controller manager (with one simulated node) through gateway 0.
+  controllers?: boolean;
 }
 
 export interface Answer {
@@ -42,6 +44,8 @@ export interface Answer {
 export interface Cluster {
   readonly dir: string;
   readonly members: Map<MemberName, Member>;
+  // storageAddress is the storage service's host:port.
+  readonly storageAddress: string;
   gatewayPort(index: number): number;
   readonly ca: string;
   // request sends one HTTPS request to a gateway; agent keeps connections alive when given.
@@ -107,7 +111,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   member('nats', () => startProcess(findBinary(natsBinary), ['-a', '127.0.0.1', '-p', String(natsPort)]), (proc) => waitForPort(proc, natsPort, 'nats-server'));
   member(
     'storage',
-    () => node('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcdUrl, PLINTH_STORAGE_ADDRESS: storageAddress }),
+    // Plaintext on loopback: these tests are about faults, not about the links' TLS.
+    () => node('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcdUrl, PLINTH_STORAGE_ADDRESS: storageAddress, PLINTH_STORAGE_INSECURE: 'true' }),
     (proc) => waitForLine(proc, 'the storage service', /storage service listening on (\S+:\d+)/),
   );
   member(
@@ -123,7 +128,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         // Every replica serves with the same PKI, as the chart's Secret gives them.
         if (index > 0) copyPki(join(dir, 'gateway-0'), dataDir);
         return node('apps/gateway/src/main.ts', [
-          '--storage-address', storageAddress, '--nats-url', natsUrl, '--port', String(port),
+          '--storage-address', storageAddress, '--storage-insecure', '--nats-url', natsUrl, '--port', String(port),
           '--data-dir', dataDir, '--token-auth-file', join(dir, 'tokens.csv'), ...(options.gatewayArgs?.(index) ?? []),
         ]);
       },
@@ -131,6 +136,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     );
   });
 
+  if (options.controllers) {
+    member(
+      'controllers',
+      () => node('apps/controllers/src/main.ts', ['--kubeconfig', join(dir, 'gateway-0', 'controller-manager.kubeconfig'), '--simulated-nodes', '1', '--leader-elect=false']),
+      (proc) => waitForLine(proc, 'the controller manager', /node simulator running/),
+    );
+  }
   const stop = async () => {
     for (const m of [...members.values()].reverse()) {
       if (m.process) await m.process.stop();
@@ -148,6 +160,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   return {
     dir,
     members,
+    storageAddress,
     get ca() {
       return caOf();
     },
