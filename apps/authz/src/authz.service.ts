@@ -5,7 +5,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { connect, NatsConnection } from 'nats';
 import { LocalAuthorization } from '@plinth/authz';
-import { AuthorizerService, PolicyChangedPublisher, publishPolicyChanged, serveAuthorizer } from '@plinth/authz-nats';
+import { AuthorizerService, natsConnectionOptions, PolicyChangedPublisher, publishPolicyChanged, serveAuthorizer } from '@plinth/authz-nats';
 import { realClock } from '@plinth/machinery';
 import { builtinDefinitions } from '@plinth/registry';
 import { ObjectStore } from '@plinth/storage';
@@ -33,15 +33,14 @@ export class AuthzService implements OnApplicationBootstrap, OnApplicationShutdo
     this.authorization = new LocalAuthorization(this.store, builtinDefinitions(), realClock, this.warn('authorization'));
     // start creates the missing bootstrap policy and resolves once the policy is loaded.
     await this.authorization.start();
-    // The connection retries for ever once made: a NATS restart must not end the service.
-    this.nc = await connect({ servers: this.config.natsUrl.split(','), name: 'plinth-authz', maxReconnectAttempts: -1 });
+    this.nc = await connect(natsConnectionOptions(this.config.nats, 'plinth-authz'));
     const publisher = publishPolicyChanged(this.nc, { onError: this.warn('publishing a policy change') });
     this.publisher = publisher;
     this.stopPublishing = this.authorization.cache.onChange(() => publisher.changed());
     this.service = await serveAuthorizer(this.nc, this.authorization.authorizer, { onError: this.warn('answering') });
     // Gateways may hold decisions taken before this replica loaded the policy.
     publisher.changed();
-    this.logger.log(`authz serving on ${this.config.natsUrl}`);
+    this.logger.log(`authz serving on ${this.config.nats.url}`);
   }
 
   async onApplicationShutdown(): Promise<void> {

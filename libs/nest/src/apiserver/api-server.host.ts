@@ -11,7 +11,7 @@ import { adminKubeconfig, ApiServer, controllerManagerKubeconfig, assembleApiSer
 import { realClock } from '@plinth/machinery';
 import { defaultRegistry } from '@plinth/metrics';
 import { LocalAuthorization } from '@plinth/authz';
-import { NatsAuthorizer } from '@plinth/authz-nats';
+import { NatsAuthorizer, natsConnectionOptions } from '@plinth/authz-nats';
 import { builtinDefinitions, ResourceDefinition } from '@plinth/registry';
 import { HistoryCompactor, ObjectStore } from '@plinth/storage';
 import { OBJECT_STORE } from '../storage/object-store.token';
@@ -102,7 +102,8 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
   // bootstrap and aggregation run here.
   private async startAuthorizer(definitions: ResourceDefinition[]): Promise<Authorizer> {
     if (this.flags.natsUrl) {
-      this.nats = await connect({ servers: this.flags.natsUrl.split(','), name: 'plinth-gateway', maxReconnectAttempts: -1 });
+      const link = { url: this.flags.natsUrl, caFile: this.flags.natsCAFile, user: this.flags.natsUser, passwordFile: this.flags.natsPasswordFile };
+      this.nats = await connect(natsConnectionOptions(link, 'plinth-gateway'));
       this.natsAuthorizer = new NatsAuthorizer(this.nats);
       await this.natsAuthorizer.ready();
       return this.natsAuthorizer;
