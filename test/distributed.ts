@@ -39,12 +39,19 @@ export interface DistributedPlinth {
   readonly storageAddress: string;
   readonly natsUrl: string;
   request(method: string, path: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
+  // port and ca are the gateway's HTTPS port and the cluster CA (PEM) it serves with.
+  port: number;
+  ca: string;
+  // serviceAccountKey is the gateway's service-account signing key (PEM).
+  serviceAccountKey: string;
+  // gatewayExited tells whether the gateway process has ended.
+  gatewayExited(): boolean;
   stop(): Promise<void>;
 }
 
 export async function startDistributed(env: NodeJS.ProcessEnv): Promise<DistributedPlinth> {
   const dir = mkdtempSync(join(tmpdir(), 'plinth-distributed-'));
-  writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,admin-uid,"system:masters"\nalice-token,alice,alice-uid,"developers"\n');
+  writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,admin-uid,"system:masters"\nalice-token,alice,alice-uid,"developers"\nbob-token,bob,bob-uid\n');
   const processes: RunningProcess[] = [];
   let etcd: EtcdServer | undefined;
   let nats: NatsServer | undefined;
@@ -81,12 +88,17 @@ export async function startDistributed(env: NodeJS.ProcessEnv): Promise<Distribu
     ]);
     const port = Number(await waitForOutput(gateway, 'the gateway', /serving on https:\/\/[^\s]*:(\d+)/));
     const ca = readFileSync(join(dir, 'gateway', 'pki', 'ca.crt'), 'utf8');
+    const serviceAccountKey = readFileSync(join(dir, 'gateway', 'pki', 'sa.key'), 'utf8');
     return {
       adminKubeconfig: join(dir, 'gateway', 'admin.kubeconfig'),
       pki,
       storageAddress,
       natsUrl: nats.url,
       request: (method, path, token, body, headers) => send(port, ca, method, path, token, body, headers),
+      port,
+      ca,
+      serviceAccountKey,
+      gatewayExited: () => gateway.child.exitCode !== null || gateway.child.signalCode !== null,
       stop,
     };
   } catch (err) {

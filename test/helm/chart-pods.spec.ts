@@ -113,7 +113,8 @@ describe('helm/plinth pods, run as processes', () => {
         etcd: { external: { endpoints: etcd.endpoint } },
         nats: { external: { url: nats.url } },
         storage: { port: ports.storage },
-        gateway: { securePort: ports.gateway },
+        // Stopped at the end without load balancers to wait for.
+        gateway: { securePort: ports.gateway, shutdownDelayDuration: '0s' },
         controllers: { metricsPort: ports.metrics, replicas: 1 },
         nodeSimulator: { nodes: 1 },
         otel: { endpoint: receiver.endpoint },

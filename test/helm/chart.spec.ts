@@ -7,7 +7,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { controllerWorkers, loadControllerManagerConfiguration } from '@plinth/config';
+import { controllerWorkers, loadControllerManagerConfiguration, parseDuration } from '@plinth/config';
 import { renderChart } from './render/chart';
 
 const root = join(__dirname, '../..');
@@ -146,6 +146,16 @@ describe('helm/plinth', () => {
       expect(c.ports).toEqual([{ name: 'https', containerPort: values.gateway.securePort }]);
       expect(argValue(gateway, '--secure-port')).toBe(String(values.gateway.securePort));
       expect(find(objects, 'Service', 'ctl-gateway').spec.ports).toEqual([{ name: 'https', port: 443, targetPort: 'https' }]);
+    });
+
+    it('gives a stopping gateway time for its preStop pause, shutdown delay and drain, /readyz failing for two probe periods', () => {
+      const gateway = find(objects, 'Deployment', 'ctl-gateway');
+      const c = container(gateway);
+      expect(c.lifecycle.preStop.exec.command).toEqual(['sleep', String(values.gateway.preStopSleepSeconds)]);
+      const delaySeconds = parseDuration(argValue(gateway, '--shutdown-delay-duration') ?? '') / 1000;
+      const requestTimeoutSeconds = parseDuration(argValue(gateway, '--request-timeout') ?? '') / 1000;
+      expect(delaySeconds).toBeGreaterThanOrEqual(2 * c.readinessProbe.periodSeconds);
+      expect(gateway.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(values.gateway.preStopSleepSeconds + delaySeconds + requestTimeoutSeconds);
     });
 
     it('wires the components to each other through their Services', () => {

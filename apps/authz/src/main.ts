@@ -6,13 +6,14 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { withTracing } from '@plinth/nest';
+import { installLastResortLogging, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
 import { StorageLinkError } from '@plinth/storage-grpc';
 import { FlagError, parseAuthzConfig } from './authz-config';
 import { AuthzModule } from './authz.module';
 
 async function bootstrap(): Promise<void> {
+  installLastResortLogging('plinth-authz');
   let authz;
   try {
     authz = AuthzModule.forConfig(parseAuthzConfig(process.argv.slice(2), process.env));

@@ -6,13 +6,14 @@
 // --nats-ca-file (TLS), --nats-user and --nats-password-file.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { withTracing } from '@plinth/nest';
+import { installLastResortLogging, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
 import { defaultServerFlags, FlagError, parseServerFlags } from '@plinth/apiserver';
 import { StorageLinkError } from '@plinth/storage-grpc';
 import { GatewayModule } from './gateway.module';
 
 async function main(): Promise<void> {
+  installLastResortLogging('plinth-gateway');
   let gateway;
   try {
     const flags = parseServerFlags(process.argv.slice(2), { ...defaultServerFlags, storageAddress: '127.0.0.1:7443', natsUrl: 'nats://127.0.0.1:4222', dataDir: '.plinth-gateway' });

@@ -4,12 +4,13 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { withTracing } from '@plinth/nest';
+import { installLastResortLogging, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
 import { FlagError, parseStorageConfig } from './storage-config';
 import { StorageModule } from './storage.module';
 
 async function bootstrap(): Promise<void> {
+  installLastResortLogging('plinth-storage');
   let config;
   try {
     config = parseStorageConfig(process.argv.slice(2), process.env);

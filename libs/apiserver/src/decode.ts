@@ -3,14 +3,15 @@
 // apiVersion and kind defaulted to the endpoint's and checked against it.
 import { KubeObject } from '@plinth/api';
 import { badRequest } from '@plinth/machinery';
-import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, OptionsKind, parseFieldValidation, StrictDecodingError, TypeDecodeError } from './field-validation';
+import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, OptionsKind, parseFieldValidation, StrictDecodingError, TypeDecodeError, unrecognizedBody } from './field-validation';
 import { bodyFormat, bodyToJson, readBody } from './http/body';
 import { clientApiVersion, RequestScope } from './scope';
 
 export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind): Promise<KubeObject> {
   const mode = parseFieldValidation(scope.query.get('fieldValidation'), optionsKind);
   bodyFormat(scope.req);
-  const text = bodyToJson(scope.req, await readBody(scope.req));
+  const raw = await readBody(scope.req);
+  const text = bodyToJson(scope.req, raw, (message) => unrecognizedBody(scope.def.kind, message, raw));
   return decodeText(scope, text, mode);
 }
 

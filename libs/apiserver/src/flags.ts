@@ -62,6 +62,16 @@ export interface ServerFlags {
   namespaceSyncPeriodMs: number;
   // leaderElection is the controller manager's Generic.LeaderElection (--leader-elect-* flags).
   leaderElection: LeaderElectionSettings;
+  // maxRequestsInflight and maxMutatingRequestsInflight bound the read-only and the mutating
+  // requests served at once (long-running ones not counted); 0: no bound.
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+  // requestTimeoutMs ends a request that is not long-running with 504 Timeout; it also bounds
+  // how long a shutdown waits for the requests in flight (kube-apiserver's ShutdownTimeout).
+  requestTimeoutMs: number;
+  // shutdownDelayMs is how long a server told to stop keeps serving with /readyz failing, so
+  // that load balancers stop sending it traffic first.
+  shutdownDelayMs: number;
 }
 
 // LeaderElectionSettings is LeaderElectionConfiguration with durations in milliseconds; the
@@ -116,6 +126,10 @@ export const defaultServerFlags: ServerFlags = {
   minResyncPeriodMs: 12 * 3600 * 1000,
   namespaceSyncPeriodMs: 5 * 60 * 1000,
   leaderElection: { leaderElect: true, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000, resourceName: 'kube-controller-manager', resourceNamespace: 'kube-system' },
+  maxRequestsInflight: 400,
+  maxMutatingRequestsInflight: 200,
+  requestTimeoutMs: 60_000,
+  shutdownDelayMs: 0,
 };
 
 type Setter = (flags: ServerFlags, value: string) => void;
@@ -131,6 +145,18 @@ const duration = (name: string, value: string): number => {
   } catch (err) {
     throw new FlagError(`invalid argument "${value}" for "--${name}" flag: ${(err as Error).message}`);
   }
+};
+
+const positiveDuration = (name: string, value: string): number => {
+  const ms = duration(name, value);
+  if (ms <= 0) throw new FlagError(`invalid argument "${value}" for "--${name}" flag: must be positive`);
+  return ms;
+};
+
+const nonNegativeDuration = (name: string, value: string): number => {
+  const ms = duration(name, value);
+  if (ms < 0) throw new FlagError(`invalid argument "${value}" for "--${name}" flag: must not be negative`);
+  return ms;
 };
 
 const bool = (name: string, value: string): boolean => {
@@ -183,6 +209,10 @@ const setters: Record<string, Setter> = {
   'leader-elect-resource-lock': (_f, v) => {
     if (v !== 'leases') throw new FlagError(`invalid argument "${v}" for "--leader-elect-resource-lock" flag: only leases is supported`);
   },
+  'max-requests-inflight': (f, v) => (f.maxRequestsInflight = int('max-requests-inflight', v)),
+  'max-mutating-requests-inflight': (f, v) => (f.maxMutatingRequestsInflight = int('max-mutating-requests-inflight', v)),
+  'request-timeout': (f, v) => (f.requestTimeoutMs = positiveDuration('request-timeout', v)),
+  'shutdown-delay-duration': (f, v) => (f.shutdownDelayMs = nonNegativeDuration('shutdown-delay-duration', v)),
   'metrics-bind-address': (f, v) => {
     if (!/^(\[[0-9a-fA-F:.]+\]|[^:]*):\d+$/.test(v)) throw new FlagError(`invalid argument "${v}" for "--metrics-bind-address" flag: must be host:port`);
     f.metricsBindAddress = v;

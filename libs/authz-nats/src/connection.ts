@@ -1,10 +1,10 @@
-// The NATS link of the gateway and the authz service: TLS to nats-server, each process under
-// its own user, and the permissions nats-server gives each user so that neither can play the
-// other's part. natsPermissions is the one table of those permissions: the test harness writes
-// it into its nats-server configuration, and the chart's configuration is checked against it.
+// connectNats opens the connection an app keeps for its life: it waits for a NATS server that
+// is not up yet (the apps start in any order), reconnects for ever after, and reports to the
+// process's `nats` link when it is lost and back. Over TLS and under the app's own user when
+// its NatsLinkSettings say so.
 import { readFileSync } from 'node:fs';
-import { ConnectionOptions } from 'nats';
-import { subjectsFor } from './protocol';
+import { connect, ConnectionOptions, NatsConnection } from 'nats';
+import { LinkState } from '@plinth/machinery';
 
 // NatsLinkSettings are a process's flags for NATS.
 export interface NatsLinkSettings {
@@ -19,12 +19,11 @@ export interface NatsLinkSettings {
 
 export class NatsLinkError extends Error {}
 
-// natsConnectionOptions are the nats.js options for the settings; the connection retries for
-// ever once made (a NATS restart must not end the process).
-export function natsConnectionOptions(link: NatsLinkSettings, name: string): ConnectionOptions {
+// natsSecurityOptions are the nats.js TLS and credential options of the settings.
+export function natsSecurityOptions(link: NatsLinkSettings): Pick<ConnectionOptions, 'tls' | 'user' | 'pass'> {
   if (link.user && !link.passwordFile) throw new NatsLinkError('--nats-user needs --nats-password-file');
   if (!link.user && link.passwordFile) throw new NatsLinkError('--nats-password-file needs --nats-user');
-  const options: ConnectionOptions = { servers: link.url.split(','), name, maxReconnectAttempts: -1 };
+  const options: Pick<ConnectionOptions, 'tls' | 'user' | 'pass'> = {};
   if (link.caFile) options.tls = { ca: readFileSync(link.caFile, 'utf8') };
   if (link.user) {
     options.user = link.user;
@@ -33,45 +32,35 @@ export function natsConnectionOptions(link: NatsLinkSettings, name: string): Con
   return options;
 }
 
-// NatsPermissions are a nats-server user's permissions (its configuration's publish and
-// subscribe allow lists).
-export interface NatsPermissions {
-  publish: string[];
-  subscribe: string[];
-  // allowResponses lets the user reply to the requests it received (nats-server's
-  // allow_responses), without a publish permission on the requesters' inboxes.
-  allowResponses: boolean;
+export interface NatsConnectOptions {
+  // settings are the URLs (comma-separated), TLS and credentials.
+  settings: NatsLinkSettings;
+  // name is how the server lists the connection.
+  name: string;
+  link: LinkState;
+  // reconnectTimeWaitMs is the wait between two attempts on one server (500 when absent).
+  reconnectTimeWaitMs?: number;
 }
 
-// natsPermissions: only authz subscribes to the authorization subjects and publishes policy
-// changes; only the gateway publishes authorization requests, and it hears the answers on its
-// inbox and the policy changes.
-export function natsPermissions(subjectPrefix?: string): { authz: NatsPermissions; gateway: NatsPermissions } {
-  const subjects = subjectsFor(subjectPrefix);
-  const questions = [subjects.authorize, subjects.rules, subjects.rbacWrite];
-  return {
-    authz: { publish: [subjects.policyChanged], subscribe: questions, allowResponses: true },
-    gateway: { publish: questions, subscribe: ['_INBOX.>', subjects.policyChanged], allowResponses: false },
-  };
-}
-
-export interface NatsUser {
-  user: string;
-  password: string;
-  permissions: NatsPermissions;
-}
-
-// natsServerAuthorization is the authorization block of a nats-server configuration file for
-// the users (nats-server's configuration accepts JSON syntax).
-export function natsServerAuthorization(users: NatsUser[]): string {
-  const entry = (u: NatsUser) => ({
-    user: u.user,
-    password: u.password,
-    permissions: {
-      publish: { allow: u.permissions.publish },
-      subscribe: { allow: u.permissions.subscribe },
-      ...(u.permissions.allowResponses ? { allow_responses: true } : {}),
-    },
+export async function connectNats(options: NatsConnectOptions): Promise<NatsConnection> {
+  options.link.waiting();
+  const nc = await connect({
+    ...natsSecurityOptions(options.settings),
+    servers: options.settings.url.split(','),
+    name: options.name,
+    waitOnFirstConnect: true,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: options.reconnectTimeWaitMs ?? 500,
+    reconnectJitter: 200,
   });
-  return `authorization: ${JSON.stringify({ users: users.map(entry) }, null, 2)}\n`;
+  void followLink(nc, options.link);
+  return nc;
+}
+
+async function followLink(nc: NatsConnection, link: LinkState): Promise<void> {
+  link.ok();
+  for await (const status of nc.status()) {
+    if (status.type === 'disconnect') link.failed(new Error(`disconnected from ${String(status.data)}`));
+    else if (status.type === 'reconnect') link.ok();
+  }
 }

@@ -1,11 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
+import { Server as HttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalAuthorization } from '@plinth/authz';
 import { AddressInfo } from 'node:net';
-import { ApiServer, assembleApiServer, defaultServerFlags, ensureSystemNamespaces, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { ApiServer, assembleApiServer, defaultServerFlags, ensureClusterPki, ensureSystemNamespaces, httpServerOptions, listenHttps, NonResourceRoute, openApiRoutes, serveHttpAsGo, ServerFlags } from '@plinth/apiserver';
 import { KubeObject } from '@plinth/api';
 import { ApiClient } from '@plinth/client';
 import { NamespaceController, ServiceAccountClients, ServiceAccountsController } from '@plinth/controller-manager';
@@ -44,7 +45,20 @@ export interface TestApiServer {
   readonly url: string;
   readonly apiServer: ApiServer;
   readonly store: ObjectStore;
+  // ca is the cluster CA's certificate (PEM) when the server serves HTTPS, '' otherwise.
+  readonly ca: string;
+  // serviceAccountKey is the service-account signing key (PEM).
+  readonly serviceAccountKey: string;
   stop(): Promise<void>;
+}
+
+export interface TestApiServerOptions {
+  store?: ObjectStore;
+  clock?: Clock;
+  // https serves over TLS with a cluster PKI made for the run, whose CA is also the client CA.
+  https?: boolean;
+  // extraRoutes are served before the OpenAPI routes (tests that inject a failing route).
+  extraRoutes?: NonResourceRoute[];
 }
 
 // startTestApiServer serves the real API server handler over plain HTTP on a free loopback port,
@@ -54,29 +68,40 @@ export interface TestApiServer {
 // ServiceAccount (which new pods run as); the namespace controller starts work on a terminating
 // namespace at once, without Kubernetes' 5 s grace period, and both run on the real clock
 // whatever clock the server has.
-export async function startTestApiServer(flags: Partial<ServerFlags> = {}, options: { store?: ObjectStore; clock?: Clock } = {}): Promise<TestApiServer> {
+export async function startTestApiServer(flags: Partial<ServerFlags> = {}, options: TestApiServerOptions = {}): Promise<TestApiServer> {
   const store = options.store ?? new EmbeddedObjectStore({ progressNotifyIntervalMs: 200 });
   const dir = mkdtempSync(join(tmpdir(), 'plinth-test-server-'));
   writeFileSync(join(dir, 'tokens.csv'), tokenFile);
-  writeFileSync(join(dir, 'sa.key'), generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
+  const serviceAccountKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  writeFileSync(join(dir, 'sa.key'), serviceAccountKey);
+  const clusterPki = options.https ? ensureClusterPki(dir, { dns: ['localhost'], ips: ['127.0.0.1'] }) : undefined;
   const definitions = builtinDefinitions();
   const authorization = new LocalAuthorization(store, definitions, options.clock ?? realClock);
   await authorization.start();
   const apiServer = assembleApiServer({
     authorizer: authorization.authorizer,
-    flags: { ...defaultServerFlags, tokenAuthFile: join(dir, 'tokens.csv'), serviceAccountSigningKeyFile: join(dir, 'sa.key'), ...flags },
+    flags: { ...defaultServerFlags, tokenAuthFile: join(dir, 'tokens.csv'), serviceAccountSigningKeyFile: join(dir, 'sa.key'), ...(clusterPki ? { clientCAFile: clusterPki.files.ca } : {}), ...flags },
     storage: store,
     definitions,
     clock: options.clock,
-    extraRoutes: (catalog) => [openApiRoutes(catalog)],
+    extraRoutes: (catalog) => [...(options.extraRoutes ?? []), openApiRoutes(catalog)],
   });
   await ensureSystemNamespaces(apiServer);
-  const server: Server = createServer(apiServer.handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
-  const root = new ApiClient({ server: url, caPem: '', token: testTokens.admin, userAgent: 'kube-controller-manager/v1.28.0' });
-  const identities = new ServiceAccountClients(root, { server: url, caPem: '', userAgent: 'kube-controller-manager/v1.28.0' }, realClock);
+  let server: Server | HttpsServer;
+  let url: string;
+  if (clusterPki) {
+    const served = await listenHttps(apiServer, clusterPki, '127.0.0.1', 0);
+    server = served.server;
+    url = `https://127.0.0.1:${served.port}`;
+  } else {
+    server = createServer(httpServerOptions, apiServer.handle);
+    serveHttpAsGo(server, apiServer.handle);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  const ca = clusterPki?.ca.cert ?? '';
+  const root = new ApiClient({ server: url, caPem: ca, token: testTokens.admin, userAgent: 'kube-controller-manager/v1.28.0' });
+  const identities = new ServiceAccountClients(root, { server: url, caPem: ca, userAgent: 'kube-controller-manager/v1.28.0' }, realClock);
   const namespaces = new NamespaceController(await identities.clientFor('namespace-controller'), realClock, { deletionGracePeriodMs: 0 });
   await namespaces.start();
   const serviceAccounts = new ServiceAccountsController(await identities.clientFor('service-account-controller'), root, realClock);
@@ -86,6 +111,8 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
     url,
     apiServer,
     store,
+    ca,
+    serviceAccountKey,
     async stop() {
       await namespaces.stop();
       await serviceAccounts.stop();

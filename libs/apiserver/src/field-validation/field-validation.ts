@@ -12,7 +12,7 @@ import type { Schema } from '@plinth/api';
 import { badRequest, field, invalid, StatusError } from '@plinth/machinery';
 import { goQuote } from '@plinth/machinery';
 import { JsonSyntaxError, keyOffsets, parseStrictJson, StrictParseResult } from './strict-json';
-import { goTypeError, jsonKind } from './go-types';
+import { decodeGoTypes, jsonKind } from './go-types';
 import { prune } from './unknown-fields';
 
 export const FieldValidation = {
@@ -120,18 +120,19 @@ function isUnder(path: string, ancestor: string): boolean {
 // answer; under Strict any strict error throws StrictDecodingError. An unreadable body throws
 // BodyDecodeError. Both become a 400 through decodeErrorStatus.
 // goKind names the Go type a built-in kind's body decodes into, whose JSON types are then
-// checked; custom resources (no Go type: their schema validation checks types) pass none.
+// checked and whose nulls become Go's zero values (decodeGoTypes); custom resources (no Go type:
+// their schema validation checks types) pass none.
 export function applyFieldValidation(body: string | Buffer, schema: Schema, mode: FieldValidation, goKind?: string): FieldValidationResult {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   let parsed: StrictParseResult;
   try {
-    parsed = parseStrictJson(text, { duplicates: mode !== FieldValidation.Ignore });
+    parsed = parseStrictJson(text, { duplicates: mode !== FieldValidation.Ignore, numberLiterals: goKind !== undefined });
   } catch (err) {
     if (err instanceof JsonSyntaxError) throw new BodyDecodeError(err.message);
     throw err;
   }
   const { object, dataKind } = interpret(parsed.value);
-  const typeError = goKind === undefined ? null : goTypeError(object, schema, goKind);
+  const typeError = goKind === undefined ? null : decodeGoTypes(object, schema, goKind, parsed.literals);
   if (typeError) throw new TypeDecodeError(typeError, dataKind);
   const unknown = prune(object, schema);
   if (mode === FieldValidation.Ignore) return { object, warnings: [] };
@@ -190,5 +191,11 @@ export function decodeErrorStatus(err: StrictDecodingError | TypeDecodeError | B
     if (!version && (!data.group || data.group === target.group)) version = target.version;
     return badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${target.kind}: ${err.message}`);
   }
-  return badRequest(`the object provided is unrecognized (must be of type ${target.kind}): ${err.message} (${summarizeData(body, 30)})`);
+  return unrecognizedBody(target.kind, err.message, body);
+}
+
+// unrecognizedBody is transformDecodeError for a body whose kind could not be read: the target
+// kind, the decoder's message and a summary of the body.
+export function unrecognizedBody(kind: string, message: string, body: string | Buffer): StatusError {
+  return badRequest(`the object provided is unrecognized (must be of type ${kind}): ${message} (${summarizeData(body, 30)})`);
 }

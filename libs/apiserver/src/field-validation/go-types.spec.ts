@@ -1,5 +1,6 @@
 import { builtinDefinitions, ResourceDefinition } from '@plinth/registry';
-import { goTypeError } from './go-types';
+import { parseStrictJson } from './strict-json';
+import { decodeGoTypes, goTypeError } from './go-types';
 
 const definition = (kind: string): ResourceDefinition => {
   const def = builtinDefinitions().find((d) => d.kind === kind);
@@ -7,6 +8,12 @@ const definition = (kind: string): ResourceDefinition => {
   return def;
 };
 const check = (kind: string, object: unknown) => goTypeError(object, definition(kind).schema, kind);
+// decode reads JSON text as the server does: the value (changed in place) and the error.
+const decode = (kind: string, text: string) => {
+  const { value, literals } = parseStrictJson(text, { numberLiterals: true });
+  const error = decodeGoTypes(value, definition(kind).schema, kind, literals);
+  return { value, error };
+};
 
 describe('goTypeError', () => {
   it('accepts well-typed objects, nulls and fields the schema does not describe', () => {
@@ -43,6 +50,38 @@ describe('goTypeError', () => {
     const ds = (maxUnavailable: unknown) => ({ spec: { updateStrategy: { rollingUpdate: { maxUnavailable } } } });
     expect(check('DaemonSet', ds(1))).toBeNull();
     expect(check('DaemonSet', ds('25%'))).toBeNull();
-    expect(check('DaemonSet', ds(true))).toMatch(/^json: cannot unmarshal bool into Go struct field \w+\.spec\.updateStrategy\.rollingUpdate\.maxUnavailable of type intstr\.IntOrString$/);
+    // IntOrString.UnmarshalJSON decodes a non-string with the standard encoding/json, whose
+    // error the outer decoder (sigs.k8s.io/json) gives no struct context
+    expect(check('DaemonSet', ds(true))).toBe('json: cannot unmarshal bool into Go value of type int32');
+    expect(check('DaemonSet', ds(2 ** 31))).toBe('json: cannot unmarshal number 2147483648 into Go value of type int32');
+  });
+
+  it('reads null as encoding/json does: a struct field keeps its zero value, an element becomes one', () => {
+    const { value, error } = decode('Pod', '{"metadata":{"name":null,"labels":{"a":null},"annotations":{"b":null},"finalizers":[null],"ownerReferences":[null]},"spec":{"containers":[{"name":"c","image":"i","ports":[null],"resources":{"limits":{"cpu":null}}}],"activeDeadlineSeconds":null}}');
+    expect(error).toBeNull();
+    expect(value).toEqual({
+      metadata: { labels: { a: '' }, annotations: { b: '' }, finalizers: [''], ownerReferences: [{}] },
+      spec: { containers: [{ name: 'c', image: 'i', ports: [{}], resources: { limits: { cpu: '0' } } }] },
+    });
+  });
+
+  it('takes only integer literals that fit the field, as strconv.ParseInt and OverflowInt', () => {
+    const job = (parallelism: string) => decode('Job', `{"spec":{"parallelism":${parallelism}}}`).error;
+    expect(job('2147483647')).toBeNull();
+    expect(job('-2147483648')).toBeNull();
+    expect(job('2147483648')).toBe('json: cannot unmarshal number 2147483648 into Go struct field JobSpec.spec.parallelism of type int32');
+    expect(job('-2147483649')).toBe('json: cannot unmarshal number -2147483649 into Go struct field JobSpec.spec.parallelism of type int32');
+    expect(job('1e2')).toBe('json: cannot unmarshal number 1e2 into Go struct field JobSpec.spec.parallelism of type int32');
+    expect(job('15.0')).toBe('json: cannot unmarshal number 15.0 into Go struct field JobSpec.spec.parallelism of type int32');
+    const deadline = (n: string) => decode('Job', `{"spec":{"activeDeadlineSeconds":${n}}}`).error;
+    expect(deadline('9223372036854775807')).toBeNull();
+    expect(deadline('9223372036854775808')).toBe('json: cannot unmarshal number 9223372036854775808 into Go struct field JobSpec.spec.activeDeadlineSeconds of type int64');
+    // a number inside a string is no literal
+    expect(decode('Job', '{"metadata":{"name":"1.5e3"},"spec":{"parallelism":2}}').error).toBeNull();
+  });
+
+  it('answers the error of a UnmarshalJSON method over an earlier wrong type, as it stops decoding', () => {
+    const { error } = decode('Lease', '{"metadata":{"name":5},"spec":{"acquireTime":"2020-13-45T99:99:99Z"}}');
+    expect(error).toBe('parsing time "2020-13-45T99:99:99Z": month out of range');
   });
 });

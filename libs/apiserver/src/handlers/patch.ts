@@ -3,11 +3,11 @@
 // an update (retried when another writer got in first and the patch named no
 // resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
-import { badRequest, notFound, unsupportedMediaType } from '@plinth/machinery';
-import { applyJsonPatch, applyStrategicMergePatch, mergePatch } from '@plinth/patch';
+import { badRequest, field, goQuote, invalid, notFound, unsupportedMediaType } from '@plinth/machinery';
+import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
 import { decodeText } from '../decode';
-import { parseFieldValidation } from '../field-validation';
+import { FieldValidation, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
@@ -39,12 +39,15 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
   const raw = (await readBody(scope.req)).toString('utf8');
   if (type === 'apply') return applyResource(scope, raw, options, mode);
-  let patch: unknown;
+  let parsed: StrictParseResult;
   try {
-    patch = JSON.parse(raw);
+    parsed = parseStrictJson(raw, { duplicates: mode !== FieldValidation.Ignore });
   } catch (err) {
-    throw badRequest(`error decoding patch: ${(err as Error).message}`);
+    if (err instanceof JsonSyntaxError) throw badRequest(`error decoding patch: ${err.message}`);
+    throw err;
   }
+  const patch = parsed.value;
+  checkPatchDuplicates(scope, type, patch, parsed, mode);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const result = await scope.store.update(
     namespaceOf(scope),
@@ -52,6 +55,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     async (current) => {
       if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
       const patched = decodeText(scope, JSON.stringify(applyPatch(scope, type, current, patch)), mode);
+      checkName(scope, patched);
       await admitRbacWrite(scope, patched, current);
       await admitPod(scope, patched, current);
       return patched;
@@ -71,5 +75,33 @@ function applyPatch(scope: RequestScope, type: Exclude<PatchType, 'apply'>, curr
       return mergePatch(current, patch);
     case 'strategic':
       return applyStrategicMergePatch(current, patch, scope.def.schema);
+  }
+}
+
+// checkPatchDuplicates reports the keys a patch repeats, as kube-apiserver's strict decoding of
+// the patch does: Warning headers under Warn; under Strict a 400 for a JSON or merge patch and
+// a 422 on the field "patch" for a strategic one. A JSON patch's errors say so ("json patch").
+function checkPatchDuplicates(scope: RequestScope, type: Exclude<PatchType, 'apply'>, patch: unknown, parsed: StrictParseResult, mode: FieldValidation): void {
+  const prefix = type === 'json' ? 'json patch ' : '';
+  const errors = [...new Set(parsed.duplicates.map((d) => `${prefix}duplicate field ${goQuote(d.path)}`))];
+  if (errors.length === 0) return;
+  if (mode === FieldValidation.Warn) {
+    scope.response.warnings.push(...errors);
+    return;
+  }
+  const message = `strict decoding error: ${errors.join(', ')}`;
+  if (type !== 'strategic') throw badRequest(message);
+  throw invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), goSprint(patch), message)]);
+}
+
+// checkName is the patch handler's checkName: the patched object keeps the name and namespace
+// of the URL (a patch that removes metadata, or replaces or deletes the whole object, does not).
+function checkName(scope: RequestScope, patched: KubeObject): void {
+  const name = patched.metadata.name ?? '';
+  if (name !== scope.info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${scope.info.name})`);
+  const namespace = namespaceOf(scope);
+  const objectNamespace = patched.metadata.namespace ?? '';
+  if (namespace && objectNamespace && objectNamespace !== namespace) {
+    throw badRequest(`the namespace of the object (${objectNamespace}) does not match the namespace on the URL (${namespace})`);
   }
 }

@@ -91,4 +91,12 @@ describe('protobuf envelope and messages', () => {
     expect(() => decodeProtobufObject(Uint8Array.from(envelope('stable.example.com/v1', 'CronTab', [])))).toThrow('no kind "CronTab" is registered for version "stable.example.com/v1"');
     expect(() => decodeProtobufObject(Uint8Array.from(envelope('v1', 'Namespace', [0x0a, 0x05, 0x0a])))).toThrow('runs past the end');
   });
+
+  it('refuses field number 0 and numbers past 29 bits, as gogo-protobuf does, instead of skipping them', () => {
+    // metadata {name: "a"}, then a varint under field 0.
+    expect(() => decodeProtobufObject(Uint8Array.from(envelope('v1', 'Namespace', [0x0a, 0x03, 0x0a, 0x01, 0x61, 0x00, 0x01])))).toThrow('illegal tag 0 (wire type 0)');
+    // The same under field 2^29 (key 2^32: five varint bytes).
+    expect(() => decodeProtobufObject(Uint8Array.from(envelope('v1', 'Namespace', [0x0a, 0x03, 0x0a, 0x01, 0x61, 0x80, 0x80, 0x80, 0x80, 0x10, 0x01])))).toThrow('illegal tag 536870912 (wire type 0)');
+    expect(decodeProtobufObject(Uint8Array.from(envelope('v1', 'Namespace', [0x0a, 0x03, 0x0a, 0x01, 0x61]))).object).toMatchObject({ metadata: { name: 'a' } });
+  });
 });

@@ -28,9 +28,12 @@ export function readFields(data: Uint8Array): Field[] {
     }
   };
   while (pos < data.length) {
-    const key = Number(varint());
-    const number = key >>> 3;
-    const wireType = key & 7;
+    const key = varint();
+    const number = Number(key >> 3n);
+    const wireType = Number(key & 7n);
+    // Field numbers start at 1 and fit in 29 bits; gogo-protobuf's generated Unmarshal refuses a
+    // tag outside them (illegal tag) rather than skip it.
+    if (number <= 0 || number > 0x1fffffff) throw new ProtobufError(`illegal tag ${number} (wire type ${wireType})`);
     switch (wireType) {
       case 0:
         fields.push({ number, wireType, varint: varint() });

@@ -9,7 +9,8 @@ import { connect, NatsConnection, NatsError } from 'nats';
 import { resourceAttributes } from '@plinth/rbac';
 import { LinkPki, makeLinkPki, NatsServer, startNats } from '@plinth/testing';
 import { NatsAuthorizer } from './client';
-import { natsConnectionOptions, NatsLinkError, natsPermissions, natsServerAuthorization } from './connection';
+import { NatsLinkError, natsSecurityOptions } from './connection';
+import { natsPermissions, natsServerAuthorization } from './permissions';
 import { Authorizer, subjectsFor } from './protocol';
 import { AuthorizerService, publishPolicyChanged, serveAuthorizer } from './server';
 
@@ -37,7 +38,7 @@ describe('NATS link with TLS and identities', () => {
   const connectAs = async (who: 'gateway' | 'authz') => {
     const passwordFile = join(pki.dir, `${who}.password`);
     writeFileSync(passwordFile, `${passwords[who]}\n`);
-    const nc = await connect(natsConnectionOptions({ url: nats.url, caFile: pki.internalCaFile, user: who, passwordFile }, `plinth-${who}`));
+    const nc = await connect({ servers: nats.url, name: `plinth-${who}`, ...natsSecurityOptions({ url: nats.url, caFile: pki.internalCaFile, user: who, passwordFile }) });
     connections.push(nc);
     return nc;
   };
@@ -110,7 +111,7 @@ describe('NATS link with TLS and identities', () => {
   });
 
   it('names a password file without a user and a user without one', () => {
-    expect(() => natsConnectionOptions({ url: nats.url, caFile: '', user: 'gateway', passwordFile: '' }, 'x')).toThrow(new NatsLinkError('--nats-user needs --nats-password-file'));
-    expect(() => natsConnectionOptions({ url: nats.url, caFile: '', user: '', passwordFile: '/p' }, 'x')).toThrow(new NatsLinkError('--nats-password-file needs --nats-user'));
+    expect(() => natsSecurityOptions({ url: nats.url, caFile: '', user: 'gateway', passwordFile: '' })).toThrow(new NatsLinkError('--nats-user needs --nats-password-file'));
+    expect(() => natsSecurityOptions({ url: nats.url, caFile: '', user: '', passwordFile: '/p' })).toThrow(new NatsLinkError('--nats-password-file needs --nats-user'));
   });
 });

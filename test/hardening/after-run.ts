@@ -1,0 +1,30 @@
+// Checks after a hostile run, by behaviour, so that they hold for a server in another process
+// too: a fresh object reads back with nothing but what was written (an inherited property on
+// Object.prototype shows up wherever the server copies with for..in or reads a missing field),
+// a user without rights is still refused, and the server still answers its health check.
+import { pollutionKey } from './mutators';
+import { HostileRunner, HostileTarget, requestTimeoutMs } from './hostile-run';
+import { hostileNamespace } from './fixtures';
+import { requestBytes, sendRaw } from './raw-client';
+
+export async function behaviourAfterRun(target: HostileTarget): Promise<{ pollutedAnswers: string[]; unprivilegedList: number; healthz: string }> {
+  const runner = new HostileRunner(target);
+  const name = `after-run-${Date.now()}`;
+  const answers = [
+    await runner.admin('POST', `/api/v1/namespaces/${hostileNamespace}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' } }),
+    await runner.admin('GET', `/api/v1/namespaces/${hostileNamespace}/configmaps/${name}`),
+    await runner.admin('GET', '/api/v1/namespaces/default'),
+    await runner.admin('GET', '/version'),
+  ];
+  const pollutedAnswers = answers.map((a) => a.body.toString('utf8')).filter((text) => text.includes(pollutionKey));
+  const unprivileged = await sendRaw(target, requestBytes('GET', '/api/v1/secrets', [['authorization', `Bearer ${target.unprivilegedToken}`]]), { timeoutMs: requestTimeoutMs });
+  const healthz = await runner.admin('GET', '/healthz');
+  return { pollutedAnswers, unprivilegedList: unprivileged.status, healthz: `${healthz.status} ${healthz.body.toString()}` };
+}
+
+// failureReport is the message a failed run ends with: how to run the same cases again, then
+// every failure.
+export function failureReport(seed: number, total: number, failures: string[]): string {
+  if (failures.length === 0) return '';
+  return `${failures.length} problems in ${total} hostile requests; HARDENING_SEED=${seed} generates the same cases:\n${failures.slice(0, 200).join('\n')}`;
+}

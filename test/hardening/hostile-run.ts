@@ -1,0 +1,167 @@
+// runHostileCases sends every case to a target, one at a time, and collects what broke an
+// invariant: a 5xx kube-apiserver would not give, an error that is not a Status with the HTTP
+// status as its code, a status other than the expected refusal, no answer within the client's
+// timeout, or a refused request that changed the objects it aimed at.
+import { caseLabel, HostileCase } from './hostile-case';
+import { ForgedCredential } from './hostile-case';
+import { Forged } from './credentials';
+import { fixtures } from './fixtures';
+import { KUBERNETES_SERVER_ERRORS } from './generate';
+import { pollutionKey } from './mutators';
+import { ClientTimeout, RawAnswer, requestBytes, sendRaw } from './raw-client';
+import { readStatus } from './status-body';
+
+export interface HostileTarget {
+  port: number;
+  ca: string;
+  adminToken: string;
+  // unprivilegedToken is a user with no grants beyond the bootstrap policy's.
+  unprivilegedToken: string;
+  forge(forged: ForgedCredential): Forged;
+}
+
+// requestTimeoutMs bounds every answer: a hostile request that stalls the server fails the case.
+export const requestTimeoutMs = 10_000;
+
+const readOnly = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export class HostileRunner {
+  private readonly snapshots = new Map<string, string>();
+
+  constructor(private readonly target: HostileTarget) {}
+
+  // admin sends an ordinary request as the administrator.
+  async admin(method: string, path: string, body?: unknown): Promise<RawAnswer> {
+    const headers: [string, string][] = [['authorization', `Bearer ${this.target.adminToken}`], ['accept', 'application/json']];
+    if (body !== undefined) headers.push(['content-type', 'application/json']);
+    return sendRaw(this.target, requestBytes(method, path, headers, body === undefined ? undefined : Buffer.from(JSON.stringify(body))), { timeoutMs: requestTimeoutMs });
+  }
+
+  // ensureFixtures creates the namespaces and fixtures that are missing.
+  async ensureFixtures(): Promise<void> {
+    for (const ns of new Set(fixtures.map((f) => f.collection.split('/namespaces/')[1].split('/')[0]))) {
+      const made = await this.admin('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+      if (made.status !== 201 && made.status !== 409) throw new Error(`namespace ${ns}: ${made.status} ${made.body}`);
+      // Pods need the namespace's default ServiceAccount, which no controller makes in the
+      // distributed run.
+      const account = await this.admin('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
+      if (account.status !== 201 && account.status !== 409) throw new Error(`default ServiceAccount of ${ns}: ${account.status} ${account.body}`);
+    }
+    for (const fixture of fixtures) {
+      const made = await this.admin('POST', fixture.collection, fixture.manifest);
+      if (made.status !== 201 && made.status !== 409) throw new Error(`fixture in ${fixture.collection}: ${made.status} ${made.body}`);
+    }
+  }
+
+  // snapshot is the names and resourceVersions of a collection's objects.
+  async snapshot(collection: string): Promise<string> {
+    const list = await this.admin('GET', collection);
+    if (list.status !== 200) return `${list.status}`;
+    const items = (JSON.parse(list.body.toString()).items ?? []) as { metadata: { name: string; resourceVersion: string; deletionTimestamp?: string } }[];
+    return items.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}${o.metadata.deletionTimestamp ? '(deleting)' : ''}`).join(' ');
+  }
+
+  private credentialHeaders(c: HostileCase): { headers: [string, string][]; forged?: Forged } {
+    switch (c.credential.kind) {
+      case 'admin':
+        return { headers: [['authorization', `Bearer ${this.target.adminToken}`]] };
+      case 'unprivileged':
+        return { headers: [['authorization', `Bearer ${this.target.unprivilegedToken}`]] };
+      case 'none':
+        return { headers: [] };
+      case 'header':
+        return { headers: [['authorization', c.credential.value]] };
+      case 'forged': {
+        const forged = this.target.forge(c.credential.forged);
+        return { headers: forged.authorization ? [['authorization', forged.authorization]] : [], forged };
+      }
+    }
+  }
+
+  private bytesOf(c: HostileCase, headers: [string, string][]): Buffer {
+    if (c.framing) {
+      const auth = headers.map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      return Buffer.from((c.body ?? Buffer.alloc(0)).toString('utf8').replace('{auth}', auth), 'utf8');
+    }
+    return requestBytes(c.method, c.path, [...headers, ...c.headers], c.body);
+  }
+
+  // run sends one case and answers its status (0: none) and what it broke, if anything.
+  async run(c: HostileCase): Promise<{ status: number; problems: string[] }> {
+    const { headers, forged } = this.credentialHeaders(c);
+    const mutating = c.framing || !readOnly.has(c.method);
+    for (const collection of c.snapshots) if (mutating && !this.snapshots.has(collection)) this.snapshots.set(collection, await this.snapshot(collection));
+    let answer: RawAnswer;
+    try {
+      answer = await sendRaw(this.target, this.bytesOf(c, headers), { clientCert: forged?.clientCert, timeoutMs: requestTimeoutMs, head: c.method === 'HEAD' });
+    } catch (err) {
+      if (err instanceof ClientTimeout) return { status: 0, problems: [`no answer: ${err.message}`] };
+      return { status: 0, problems: [`the connection failed before any answer: ${(err as Error).message}`] };
+    }
+    const problems = this.check(c, answer);
+    if (mutating) {
+      const refused = answer.status === 0 || answer.status >= 400;
+      if (refused) {
+        for (const collection of c.snapshots) {
+          const before = this.snapshots.get(collection);
+          const after = await this.snapshot(collection);
+          if (after !== before) problems.push(`refused with ${answer.status} but ${collection} changed:\n  before: ${before}\n  after:  ${after}`);
+          this.snapshots.set(collection, after);
+        }
+      } else {
+        // What an accepted request changed may reach past its collections (a deletecollection
+        // across namespaces, a fixture made again): every snapshot is taken afresh.
+        if (c.method === 'DELETE' || c.framing) await this.ensureFixtures();
+        this.snapshots.clear();
+      }
+    }
+    return { status: answer.status, problems };
+  }
+
+  private check(c: HostileCase, answer: RawAnswer): string[] {
+    const problems: string[] = [];
+    const text = () => answer.body.toString('utf8').slice(0, 300);
+    if (answer.status === 0) return [`the connection closed without an answer${answer.body.length ? `: ${text()}` : ''}`];
+    if (answer.status >= 500 && !KUBERNETES_SERVER_ERRORS.some((e) => e.status === answer.status && e.matches(c, answer.body.toString('utf8')))) problems.push(`answered ${answer.status}: ${text()}`);
+    if (c.expect === 'unauthorized' && answer.status !== 401) problems.push(`expected 401, got ${answer.status}: ${text()}`);
+    if (c.expect === 'forbidden' && answer.status !== 403) problems.push(`expected 403, got ${answer.status}: ${text()}`);
+    if (c.expect === 'refused' && !(answer.status >= 400 && answer.status < 500)) problems.push(`expected a 4xx refusal, got ${answer.status}: ${text()}`);
+    // An accepted body with prototype keys must not come back with what they carried: Kubernetes
+    // drops unknown fields, and a map of strings cannot hold an object.
+    if (answer.status < 300 && c.body?.includes(pollutionKey) && answer.body.includes(pollutionKey)) problems.push(`accepted, and the answer carries ${pollutionKey}: ${text()}`);
+    const contentType = answer.headers['content-type'] ?? '';
+    // Go's server answers framing errors itself, in text; a Status is required of the rest.
+    const statusRequired = answer.status >= 400 && c.method !== 'HEAD' && (!c.framing || contentType !== '' && !contentType.startsWith('text/plain'));
+    if (statusRequired && !kubernetesTextAnswer(answer)) {
+      const status = readStatus(contentType, answer.body);
+      if (typeof status === 'string') problems.push(`the ${answer.status} answer is ${status}`);
+      else if (status.kind !== 'Status' || status.apiVersion !== 'v1' || status.code !== answer.status) problems.push(`the ${answer.status} answer is not a Status of code ${answer.status}: ${JSON.stringify(status)}`);
+    }
+    return problems;
+  }
+}
+
+// kubernetesTextAnswer is kube-apiserver's answer to a path no API group serves: the Go mux's
+// plain-text 404, not a Status.
+function kubernetesTextAnswer(answer: RawAnswer): boolean {
+  return answer.status === 404 && (answer.headers['content-type'] ?? '').startsWith('text/plain') && answer.body.toString() === '404 page not found\n';
+}
+
+export interface HostileReport {
+  failures: string[];
+  statuses: Map<number, number>;
+}
+
+// runHostileCases runs every case in order and reports each failure under the case's label.
+export async function runHostileCases(target: HostileTarget, cases: HostileCase[]): Promise<HostileReport> {
+  const runner = new HostileRunner(target);
+  await runner.ensureFixtures();
+  const failures: string[] = [];
+  const statuses = new Map<number, number>();
+  for (const c of cases) {
+    const { status, problems } = await runner.run(c);
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    for (const problem of problems) failures.push(`${caseLabel(c)}\n    ${problem}`);
+  }
+  return { failures, statuses };
+}

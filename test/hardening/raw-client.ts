@@ -1,0 +1,119 @@
+// sendRaw writes a request exactly as given, over its own TLS connection, and reads the answer
+// until the server ends the connection (the request says Connection: close) or the client's
+// timeout passes: paths are sent as written, any method and header bytes included, which
+// node:https's client would refuse or normalise.
+import { connect } from 'node:tls';
+
+export interface RawAnswer {
+  // status is 0 when the server closed the connection without an answer.
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface RawTarget {
+  port: number;
+  ca: string;
+}
+
+export interface ClientCertificate {
+  certPem: string;
+  keyPem: string;
+}
+
+export class ClientTimeout extends Error {}
+
+export function sendRaw(target: RawTarget, bytes: Buffer, options: { clientCert?: ClientCertificate; timeoutMs: number; head?: boolean }): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: target.port, ca: target.ca, ...(options.clientCert ? { cert: options.clientCert.certPem, key: options.clientCert.keyPem } : {}) });
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const finish = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (err) reject(err);
+      else resolve(parseAnswer(Buffer.concat(chunks), options.head ?? false));
+    };
+    const timer = setTimeout(() => finish(new ClientTimeout(`no complete answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    socket.once('secureConnect', () => socket.write(bytes));
+    socket.on('data', (c: Buffer) => {
+      chunks.push(c);
+      if (complete(Buffer.concat(chunks), options.head ?? false)) finish();
+    });
+    // A reset after (part of) an answer still ends the answer.
+    socket.on('error', (err) => (chunks.length ? finish() : finish(err)));
+    socket.on('end', () => finish());
+    socket.on('close', () => finish());
+  });
+}
+
+const headerEnd = Buffer.from('\r\n\r\n');
+
+// finalAnswer skips interim (1xx) answers, as to Expect: 100-continue, but not 101.
+function finalAnswer(data: Buffer): Buffer {
+  let at = 0;
+  for (;;) {
+    const status = data.subarray(at + 9, at + 12).toString('latin1');
+    const end = data.indexOf(headerEnd, at);
+    if (end < 0 || !/^1\d\d$/.test(status) || status === '101') return data.subarray(at);
+    at = end + 4;
+  }
+}
+
+// complete tells whether the bytes hold a whole answer, so the client need not wait for the
+// server to close a connection it keeps open despite Connection: close.
+function complete(answer: Buffer, head: boolean): boolean {
+  const data = finalAnswer(answer);
+  const end = data.indexOf(headerEnd);
+  if (end < 0) return false;
+  const text = data.subarray(0, end).toString('latin1');
+  const status = Number(text.slice(9, 12));
+  if (head || status === 204 || status === 304 || status === 101) return true;
+  const length = /\r\ncontent-length: *(\d+)/i.exec(text);
+  if (length) return data.length >= end + 4 + Number(length[1]);
+  if (/\r\ntransfer-encoding: *chunked/i.test(text)) return data.subarray(-5).toString('latin1') === '0\r\n\r\n';
+  return false;
+}
+
+export function parseAnswer(answer: Buffer, head: boolean): RawAnswer {
+  const data = finalAnswer(answer);
+  const end = data.indexOf(headerEnd);
+  if (end < 0 || !data.subarray(0, 5).equals(Buffer.from('HTTP/'))) return { status: 0, headers: {}, body: data };
+  const lines = data.subarray(0, end).toString('latin1').split('\r\n');
+  const status = Number(lines[0].slice(9, 12));
+  const headers: Record<string, string> = {};
+  for (const line of lines.slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  let body = head ? Buffer.alloc(0) : data.subarray(end + 4);
+  if (headers['content-length'] !== undefined) body = body.subarray(0, Number(headers['content-length']));
+  else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) body = dechunk(body);
+  return { status, headers, body };
+}
+
+function dechunk(data: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = data.indexOf('\r\n', at);
+    if (lineEnd < 0) break;
+    const size = parseInt(data.subarray(at, lineEnd).toString('latin1'), 16);
+    if (!(size > 0)) break;
+    parts.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+  return Buffer.concat(parts);
+}
+
+// requestBytes writes an HTTP/1.1 request: the path as given, the headers in order (values as
+// UTF-8 bytes), Content-Length from the body, Connection: close.
+export function requestBytes(method: string, path: string, headers: [string, string][], body?: Buffer): Buffer {
+  let head = `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n`;
+  for (const [name, value] of headers) head += `${name}: ${value}\r\n`;
+  if (body !== undefined) head += `Content-Length: ${body.length}\r\n`;
+  head += 'Connection: close\r\n\r\n';
+  return body === undefined ? Buffer.from(head, 'utf8') : Buffer.concat([Buffer.from(head, 'utf8'), body]);
+}
