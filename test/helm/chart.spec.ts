@@ -22,6 +22,7 @@ const knownKinds: Record<string, string[]> = {
   'apps/v1': ['Deployment', 'StatefulSet'],
   'monitoring.coreos.com/v1': ['ServiceMonitor'],
   'policy/v1': ['PodDisruptionBudget'],
+  'networking.k8s.io/v1': ['NetworkPolicy'],
 };
 
 function render(values: Record<string, unknown> = {}): Manifest[] {
@@ -127,10 +128,10 @@ describe('helm/plinth', () => {
         'Deployment/ctl-authz',
         'Deployment/ctl-controllers',
         'Deployment/ctl-gateway',
-        'Deployment/ctl-nats',
         'Deployment/ctl-node-simulator',
         'Deployment/ctl-storage',
         'StatefulSet/ctl-etcd',
+        'StatefulSet/ctl-nats',
       ]);
     });
 
@@ -163,15 +164,15 @@ describe('helm/plinth', () => {
       const authz = find(objects, 'Deployment', 'ctl-authz');
       const storage = find(objects, 'Deployment', 'ctl-storage');
       const storageAddress = serviceAddress(objects, 'ctl-storage', 'grpc');
-      const natsUrl = `nats://${serviceAddress(objects, 'ctl-nats', 'client')}`;
+      const natsUrl = `tls://${serviceAddress(objects, 'ctl-nats', 'client')}`;
       for (const w of [gateway, authz]) {
         expect(argValue(w, '--storage-address')).toBe(storageAddress);
         expect(argValue(w, '--nats-url')).toBe(natsUrl);
       }
-      expect(envOf(storage)).toMatchObject({ PLINTH_ETCD_ENDPOINTS: `http://${serviceAddress(objects, 'ctl-etcd', 'client')}`, PLINTH_STORAGE_ADDRESS: '0.0.0.0:7443' });
+      expect(envOf(storage)).toMatchObject({ PLINTH_ETCD_SERVERS: `https://${serviceAddress(objects, 'ctl-etcd', 'client')}`, PLINTH_STORAGE_ADDRESS: '0.0.0.0:7443' });
       expect(container(storage).args).toEqual(['apps/storage/src/main.ts']);
       const etcd = find(objects, 'StatefulSet', 'ctl-etcd');
-      expect(etcd.spec.serviceName).toBe('ctl-etcd');
+      expect(etcd.spec.serviceName).toBe('ctl-etcd-peers');
       expect(etcd.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe(values.etcd.persistence.size);
     });
 
@@ -206,7 +207,7 @@ describe('helm/plinth', () => {
     });
 
     it('lets drains take the replicated components down one pod at a time', () => {
-      expect(objects.filter((o) => o.kind === 'PodDisruptionBudget').map((o) => o.metadata.name)).toEqual(['ctl-gateway', 'ctl-authz', 'ctl-controllers']);
+      expect(objects.filter((o) => o.kind === 'PodDisruptionBudget').map((o) => o.metadata.name)).toEqual(['ctl-gateway', 'ctl-authz', 'ctl-controllers', 'ctl-storage', 'ctl-etcd', 'ctl-nats']);
       expect(render({ ...pki, podDisruptionBudgets: false }).some((o) => o.kind === 'PodDisruptionBudget')).toBe(false);
     });
 
@@ -237,7 +238,7 @@ describe('helm/plinth', () => {
     });
 
     it('uses the external etcd and NATS', () => {
-      expect(envOf(find(objects, 'Deployment', 'ctl-storage')).PLINTH_ETCD_ENDPOINTS).toBe('https://etcd-a:2379,https://etcd-b:2379');
+      expect(envOf(find(objects, 'Deployment', 'ctl-storage')).PLINTH_ETCD_SERVERS).toBe('https://etcd-a:2379,https://etcd-b:2379');
       for (const name of ['ctl-gateway', 'ctl-authz']) expect(argValue(find(objects, 'Deployment', name), '--nats-url')).toBe('nats://nats.messaging:4222');
     });
 
@@ -294,7 +295,7 @@ describe('helm/plinth', () => {
       expect(managed.some((o) => o.kind === 'Secret' && o.metadata.name === 'ctl-pki')).toBe(false);
       for (const name of ['ctl-gateway', 'ctl-controllers']) {
         const volumes = find(managed, 'Deployment', name).spec.template.spec.volumes;
-        expect(volumes.filter((v: Manifest) => v.secret).map((v: Manifest) => v.secret.secretName)).toEqual(['managed-pki']);
+        expect(new Set(volumes.filter((v: Manifest) => v.secret).map((v: Manifest) => v.secret.secretName))).toEqual(new Set(['managed-pki']));
       }
     });
   });
