@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { etcdBinary, findBinary, freePort, natsBinary, RunningProcess, startProcess, waitForPort } from '@plinth/testing';
+import { etcdBinary, findBinary, freePort, makeLinkPki, natsBinary, RunningProcess, startProcess, storageClientFlags, storageServingFlags, waitForPort } from '@plinth/testing';
 
 const root = join(__dirname, '../..');
 
@@ -58,6 +58,8 @@ export interface Cluster {
 
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'plinth-reliability-'));
+  // The storage link is mutual TLS, as in a cluster.
+  const pki = makeLinkPki();
   writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,admin-uid,"system:masters"\nalice-token,alice,alice-uid,"developers"\n');
   const [etcdPort, etcdPeerPort, natsPort, storagePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const gatewayPorts: number[] = [];
@@ -111,13 +113,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   member('nats', () => startProcess(findBinary(natsBinary), ['-a', '127.0.0.1', '-p', String(natsPort)]), (proc) => waitForPort(proc, natsPort, 'nats-server'));
   member(
     'storage',
-    // Plaintext on loopback: these tests are about faults, not about the links' TLS.
-    () => node('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcdUrl, PLINTH_STORAGE_ADDRESS: storageAddress, PLINTH_STORAGE_INSECURE: 'true' }),
+    () => node('apps/storage/src/main.ts', storageServingFlags(pki), { PLINTH_ETCD_ENDPOINTS: etcdUrl, PLINTH_STORAGE_ADDRESS: storageAddress }),
     (proc) => waitForLine(proc, 'the storage service', /storage service listening on (\S+:\d+)/),
   );
   member(
     'authz',
-    () => node('apps/authz/src/main.ts', ['--storage-address', storageAddress, `--nats-url=${natsUrl}`]),
+    () => node('apps/authz/src/main.ts', ['--storage-address', storageAddress, ...storageClientFlags(pki.authzClient), `--nats-url=${natsUrl}`]),
     (proc) => waitForLine(proc, 'the authz service', /authz serving on (\S+)/),
   );
   gatewayPorts.forEach((port, index) => {
@@ -128,7 +129,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         // Every replica serves with the same PKI, as the chart's Secret gives them.
         if (index > 0) copyPki(join(dir, 'gateway-0'), dataDir);
         return node('apps/gateway/src/main.ts', [
-          '--storage-address', storageAddress, '--storage-insecure', '--nats-url', natsUrl, '--port', String(port),
+          '--storage-address', storageAddress, ...storageClientFlags(pki.gatewayClient), '--nats-url', natsUrl, '--port', String(port),
           '--data-dir', dataDir, '--token-auth-file', join(dir, 'tokens.csv'), ...(options.gatewayArgs?.(index) ?? []),
         ]);
       },
@@ -148,6 +149,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       if (m.process) await m.process.stop();
     }
     rmSync(dir, { recursive: true, force: true });
+    pki.remove();
   };
   try {
     if (options.started !== false) for (const m of members.values()) await m.start();

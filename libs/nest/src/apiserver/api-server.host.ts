@@ -153,7 +153,8 @@ export class ApiServerHost implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async connectAuthorizer(deferred: DeferredAuthorizer): Promise<void> {
-    const nats = await connectNats({ servers: this.flags.natsUrl, name: 'plinth-gateway', link: this.links.nats });
+    const settings = { url: this.flags.natsUrl, caFile: this.flags.natsCAFile, user: this.flags.natsUser, passwordFile: this.flags.natsPasswordFile };
+    const nats = await connectNats({ settings, name: 'plinth-gateway', link: this.links.nats });
     if (this.stopped) return void (await nats.close());
     this.nats = nats;
     this.natsAuthorizer = new NatsAuthorizer(nats);
