@@ -37,8 +37,6 @@ export function generateCases(seed: number): HostileCase[] {
 // hasTag tells whether one of a case's damages (tags joined by "+") ends with the tag.
 export const hasTag = (c: HostileCase, tag: string) => c.tag.split('+').some((t) => t === tag || t.endsWith(`:${tag}`));
 
-const bodyText = (c: HostileCase) => c.body?.toString('utf8') ?? '';
-
 // PendingFix leaves cases out of the run until the fix they wait for lands, with the reason.
 export interface PendingFix {
   reason: string;
