@@ -5,7 +5,7 @@
 import { credentials, Client, Metadata, ServiceError, status } from '@grpc/grpc-js';
 import { connect, NatsConnection } from 'nats';
 import { subjectsFor } from '@plinth/authz-nats';
-import { startDistributed, DistributedPlinth } from '../telemetry/distributed';
+import { startDistributed, DistributedPlinth } from '../distributed';
 import { rawTlsRequest } from './tls';
 
 describe('hostile input against the distributed services', () => {
