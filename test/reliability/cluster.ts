@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { etcdBinary, findBinary, freePort, makeLinkPki, natsBinary, RunningProcess, startProcess, storageClientFlags, storageServingFlags, waitForPort } from '@plinth/testing';
+import { etcdBinary, findBinary, freePort, LinkPki, makeLinkPki, natsBinary, RunningProcess, startProcess, storageClientFlags, storageServingFlags, waitForPort } from '@plinth/testing';
 
 const root = join(__dirname, '../..');
 
@@ -46,6 +46,8 @@ export interface Cluster {
   readonly members: Map<MemberName, Member>;
   // storageAddress is the storage service's host:port.
   readonly storageAddress: string;
+  // pki holds the certificates of the storage link (the gateway's client certificate opens it).
+  readonly pki: LinkPki;
   gatewayPort(index: number): number;
   readonly ca: string;
   // request sends one HTTPS request to a gateway; agent keeps connections alive when given.
@@ -163,6 +165,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     dir,
     members,
     storageAddress,
+    pki,
     get ca() {
       return caOf();
     },

@@ -15,7 +15,8 @@ describe('hostile input against the distributed services', () => {
 
   beforeAll(async () => {
     plinth = await startDistributed({});
-    // A gateway, the only client allowed to ask the authz service, gone rogue.
+    // The hostile messages come from a caller the links let in: NATS's gateway user, the storage
+    // service's gateway certificate.
     const { user, password } = plinth.pki.nats.gateway;
     nats = await connect({ servers: plinth.natsUrl, tls: { caFile: plinth.pki.internalCaFile }, user, pass: password });
   }, 120000);
@@ -64,8 +65,8 @@ describe('hostile input against the distributed services', () => {
   });
 
   it('answers gRPC messages the storage service cannot read with a status, and lives', async () => {
-    // The gateway's identity, the storage service's allowed client, sending what it cannot read.
-    const client = new Client(plinth.storageAddress.replace('127.0.0.1', 'localhost'), storageClientCredentials(plinth.pki.gatewayClient));
+    const port = plinth.storageAddress.slice(plinth.storageAddress.lastIndexOf(':') + 1);
+    const client = new Client(`localhost:${port}`, storageClientCredentials(plinth.pki.gatewayClient));
     try {
       const garbage = Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]);
       for (const method of ['Get', 'List', 'Create', 'Update', 'Delete', 'Compact']) {
@@ -79,6 +80,7 @@ describe('hostile input against the distributed services', () => {
             (error) => resolve(error ?? null),
           );
         });
+        // INTERNAL is the service failing to read the message: the call got past TLS to it.
         expect({ method, code: err?.code }).toEqual({ method, code: status.INTERNAL });
       }
       const stream = client.makeBidiStreamRequest('/plinth.storage.v1.ObjectStore/Exchange', (value: Buffer) => value, (value: Buffer) => value);
