@@ -24,6 +24,11 @@ export interface DistributedPlinth {
   serviceAccountKey: string;
   // gatewayExited tells whether the gateway process has ended.
   gatewayExited(): boolean;
+  // natsUrl and storageAddress are where the authz and storage services listen.
+  natsUrl: string;
+  storageAddress: string;
+  // exited names the apps (storage, authz, gateway) whose process has ended.
+  exited(): string[];
   stop(): Promise<void>;
 }
 
@@ -48,11 +53,12 @@ export async function startDistributed(env: NodeJS.ProcessEnv): Promise<Distribu
   };
   try {
     [etcd, nats] = await Promise.all([startEtcd(), startNats()]);
-    const storage = run('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcd.endpoint, PLINTH_STORAGE_ADDRESS: '127.0.0.1:0' });
+    // The storage link runs in plaintext here (--storage-insecure): these tests are not about its TLS.
+    const storage = run('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcd.endpoint, PLINTH_STORAGE_ADDRESS: '127.0.0.1:0', PLINTH_STORAGE_INSECURE: 'true' });
     const storageAddress = await waitForOutput(storage, 'the storage service', /storage service listening on (\S+:\d+)/);
     const authz = run('apps/authz/src/main.ts', ['--storage-address', storageAddress, `--nats-url=${nats.url}`]);
     await waitForOutput(authz, 'the authz service', /authz serving on (\S+)/);
-    const gateway = run('apps/gateway/src/main.ts', ['--storage-address', storageAddress, '--nats-url', nats.url, '--port', '0', '--data-dir', join(dir, 'gateway'), '--token-auth-file', join(dir, 'tokens.csv')]);
+    const gateway = run('apps/gateway/src/main.ts', ['--storage-insecure', '--storage-address', storageAddress, '--nats-url', nats.url, '--port', '0', '--data-dir', join(dir, 'gateway'), '--token-auth-file', join(dir, 'tokens.csv')]);
     const port = Number(await waitForOutput(gateway, 'the gateway', /serving on https:\/\/[^\s]*:(\d+)/));
     const ca = readFileSync(join(dir, 'gateway', 'pki', 'ca.crt'), 'utf8');
     const serviceAccountKey = readFileSync(join(dir, 'gateway', 'pki', 'sa.key'), 'utf8');
@@ -62,6 +68,12 @@ export async function startDistributed(env: NodeJS.ProcessEnv): Promise<Distribu
       ca,
       serviceAccountKey,
       gatewayExited: () => gateway.child.exitCode !== null || gateway.child.signalCode !== null,
+      natsUrl: nats.url,
+      storageAddress,
+      exited: () =>
+        Object.entries({ storage, authz, gateway })
+          .filter(([, proc]) => proc.child.exitCode !== null || proc.child.signalCode !== null)
+          .map(([name]) => name),
       stop,
     };
   } catch (err) {

@@ -3,7 +3,7 @@
 // an update (retried when another writer got in first and the patch named no
 // resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
-import { badRequest, field, goQuote, invalid, notFound, unsupportedMediaType } from '@plinth/machinery';
+import { badRequest, field, goQuote, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
 import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
 import { decodeText } from '../decode';
@@ -16,7 +16,7 @@ import { parseWriteOptions } from '../write-options';
 
 export const patchMediaTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
-type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 function patchTypeOf(mediaType: string): PatchType {
   switch (mediaType) {
@@ -43,7 +43,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   try {
     parsed = parseStrictJson(raw, { duplicates: mode !== FieldValidation.Ignore, numberLiterals: !scope.def.unstructured });
   } catch (err) {
-    if (err instanceof JsonSyntaxError) throw badRequest(`error decoding patch: ${err.message}`);
+    if (err instanceof JsonSyntaxError) throw patchDecodeError(type, mode, err);
     throw err;
   }
   const patch = parsed.value;
@@ -77,6 +77,18 @@ function applyPatch(scope: RequestScope, type: Exclude<PatchType, 'apply'>, curr
     case 'strategic':
       return applyStrategicMergePatch(current, patch, scope.def.schema);
   }
+}
+
+// patchDecodeError answers a patch that does not decode. A patch nested too deep (refused while
+// decoding, before the patch, which recurses, is applied) gets the answer of the decoder
+// kube-apiserver runs for the patch type: the strict decoder under Warn and Strict ("error
+// decoding patch: ..."), json-patch's decoders under Ignore, and the strategic merge decoder's
+// error as it is.
+export function patchDecodeError(type: Exclude<PatchType, 'apply'>, mode: FieldValidation, err: JsonSyntaxError): StatusError {
+  if (!err.message.endsWith('exceeded max depth')) return badRequest(`error decoding patch: ${err.message}`);
+  if (type === 'strategic') return badRequest(err.message);
+  if (mode === FieldValidation.Ignore) return badRequest(type === 'merge' ? 'Invalid JSON Patch' : err.message);
+  return badRequest(`error decoding patch: ${err.message}`);
 }
 
 // checkPatchDuplicates reports the keys a patch repeats, as kube-apiserver's strict decoding of

@@ -11,6 +11,8 @@ import { mediaTypeOf, readBody } from '../http/body';
 import { writeAny } from '../output';
 import { namespaceOf, RequestScope } from '../scope';
 import { parseWriteOptions } from '../write-options';
+import { JsonSyntaxError, nestingError, parseFieldValidation } from '../field-validation';
+import { patchDecodeError, PatchType } from './patch';
 
 interface Scale {
   kind: 'Scale';
@@ -72,6 +74,13 @@ export async function serveScale(scope: RequestScope): Promise<void> {
     }
   }
   const mediaType = mediaTypeOf(scope.req);
+  const patchType = scalePatchTypes[mediaType];
+  const nesting = nestingError(body, parsed);
+  if (nesting !== null) {
+    const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
+    if (scope.info.verb === 'patch' && patchType) throw patchDecodeError(patchType, mode, new JsonSyntaxError(nesting, 0));
+    throw badRequest(`couldn't get version/kind; json parse error: ${nesting}`);
+  }
   const result = await scope.store.update(
     namespace,
     scope.info.name,
@@ -95,6 +104,12 @@ export async function serveScale(scope: RequestScope): Promise<void> {
 }
 
 const scaleTarget = { group: 'autoscaling', version: 'v1', kind: 'Scale', schema: scaleSchema };
+
+const scalePatchTypes: Record<string, Exclude<PatchType, 'apply'>> = {
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/json-patch+json': 'json',
+};
 
 // scaleFromRequest is the Scale asked for: an update's body, or the current Scale patched, read
 // as Go reads it into the Scale struct.
