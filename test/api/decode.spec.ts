@@ -159,6 +159,13 @@ describe('API server: decoding values as Go does', () => {
       await expectRefused(res, `the object provided is unrecognized (must be of type Job): json: unsupported value: ${shown} (${summary})`, '/apis/batch/v1/namespaces/default/jobs/yaml-inf');
     });
 
+    it('refuses a sequence as a map key, as yaml.v2 cannot make it a Go map key', async () => {
+      const body = 'metadata:\n  name: yaml-key\n  labels:\n    ? [a, b]\n    : x\n';
+      const res = await yamlPost('/api/v1/namespaces/default/serviceaccounts', body);
+      const summary = `${Buffer.from(body).subarray(0, 30).toString('hex')} ...`;
+      await expectRefused(res, `the object provided is unrecognized (must be of type ServiceAccount): yaml: invalid map key: []interface {}{"a", "b"} (${summary})`, '/api/v1/namespaces/default/serviceaccounts/yaml-key');
+    });
+
     it('keeps a number beyond float64 as the string it was', async () => {
       const res = await yamlPost('/apis/batch/v1/namespaces/default/jobs', 'metadata:\n  name: yaml-big\nspec:\n  parallelism: 1e400\n');
       await expectRefused(res, 'Job in version "v1" cannot be handled as a Job: json: cannot unmarshal string into Go struct field JobSpec.spec.parallelism of type int32', '/apis/batch/v1/namespaces/default/jobs/yaml-big');
