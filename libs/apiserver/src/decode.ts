@@ -3,7 +3,7 @@
 // apiVersion and kind defaulted to the endpoint's and checked against it.
 import { KubeObject, Schema } from '@plinth/api';
 import { badRequest } from '@plinth/machinery';
-import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, OptionsKind, parseFieldValidation, StrictDecodingError, TypeDecodeError, unrecognizedBody } from './field-validation';
+import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, FieldValidationResult, OptionsKind, parseFieldValidation, StrictDecodingError, TypeDecodeError, unrecognizedBody } from './field-validation';
 import { bodyFormat, bodyToJson, mediaTypeOf, readBody } from './http/body';
 import { goYamlStrictError } from './http/go-yaml';
 import { clientApiVersion, RequestScope } from './scope';
@@ -19,15 +19,8 @@ export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind):
 }
 
 export function decodeText(scope: RequestScope, text: string, mode: FieldValidation, extraStrictErrors: readonly string[] = []): KubeObject {
-  let result;
-  try {
-    result = applyFieldValidation(text, scope.def.schema, mode, scope.def.unstructured ? undefined : scope.def.kind, extraStrictErrors);
-  } catch (err) {
-    if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) {
-      throw decodeErrorStatus(err, { group: scope.def.group, version: scope.def.version, kind: scope.def.kind }, text);
-    }
-    throw err;
-  }
+  const { group, version, kind, schema, unstructured } = scope.def;
+  const result = decodeWithStatus(text, { group, version, kind, schema }, mode, unstructured ? undefined : kind, extraStrictErrors);
   scope.response.warnings.push(...result.warnings);
   const object = result.object as KubeObject;
   if (object === null || typeof object !== 'object' || Array.isArray(object)) {
@@ -64,8 +57,13 @@ export interface KindTarget {
 // decodeKindText reads a JSON body into target's Go struct with decodeText's errors: values of
 // the wrong type, numbers and times Go refuses are 400s; unknown fields are dropped.
 export function decodeKindText(text: string, target: KindTarget, mode: FieldValidation = FieldValidation.Ignore): Record<string, unknown> {
+  return decodeWithStatus(text, target, mode, target.kind, []).object;
+}
+
+// decodeWithStatus is applyFieldValidation whose decode errors are the handlers' 400 Status.
+function decodeWithStatus(text: string, target: KindTarget, mode: FieldValidation, goKind: string | undefined, extraStrictErrors: readonly string[]): FieldValidationResult {
   try {
-    return applyFieldValidation(text, target.schema, mode, target.kind).object;
+    return applyFieldValidation(text, target.schema, mode, goKind, extraStrictErrors);
   } catch (err) {
     if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) throw decodeErrorStatus(err, target, text);
     throw err;
