@@ -159,6 +159,15 @@ describe('API server: decoding values as Go does', () => {
       await expectRefused(res, `the object provided is unrecognized (must be of type Job): json: unsupported value: ${shown} (${summary})`, '/apis/batch/v1/namespaces/default/jobs/yaml-inf');
     });
 
+    it('summarizes the YAML as sent when it is no object', async () => {
+      const body = '- a\n- b\n';
+      const res = await yamlPost('/api/v1/namespaces/default/serviceaccounts', body);
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBe(
+        `the object provided is unrecognized (must be of type ServiceAccount): couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" } (${Buffer.from(body).toString('hex')})`,
+      );
+    });
+
     it('refuses a sequence as a map key, as yaml.v2 cannot make it a Go map key', async () => {
       const body = 'metadata:\n  name: yaml-key\n  labels:\n    ? [a, b]\n    : x\n';
       const res = await yamlPost('/api/v1/namespaces/default/serviceaccounts', body);

@@ -15,12 +15,14 @@ export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind):
   const text = bodyToJson(scope.req, raw, (message) => unrecognizedBody(scope.def.kind, message, raw));
   // the strict YAML serializer also reads the YAML strictly, for the keys JSON no longer repeats
   const yamlStrictError = mode !== FieldValidation.Ignore && mediaTypeOf(scope.req) === 'application/yaml' ? goYamlStrictError(raw.toString('utf8')) : null;
-  return decodeText(scope, text, mode, yamlStrictError ? [yamlStrictError] : []);
+  return decodeText(scope, text, mode, yamlStrictError ? [yamlStrictError] : [], raw);
 }
 
-export function decodeText(scope: RequestScope, text: string, mode: FieldValidation, extraStrictErrors: readonly string[] = []): KubeObject {
+// decodeText decodes the JSON text of a body; original is the body as sent (YAML, protobuf), which
+// an unreadable body's message summarizes.
+export function decodeText(scope: RequestScope, text: string, mode: FieldValidation, extraStrictErrors: readonly string[] = [], original: string | Buffer = text): KubeObject {
   const { group, version, kind, schema, unstructured } = scope.def;
-  const result = decodeWithStatus(text, { group, version, kind, schema }, mode, unstructured ? undefined : kind, extraStrictErrors);
+  const result = decodeWithStatus(text, { group, version, kind, schema }, mode, unstructured ? undefined : kind, extraStrictErrors, original);
   scope.response.warnings.push(...result.warnings);
   const object = result.object as KubeObject;
   if (object === null || typeof object !== 'object' || Array.isArray(object)) {
@@ -57,15 +59,15 @@ export interface KindTarget {
 // decodeKindText reads a JSON body into target's Go struct with decodeText's errors: values of
 // the wrong type, numbers and times Go refuses are 400s; unknown fields are dropped.
 export function decodeKindText(text: string, target: KindTarget, mode: FieldValidation = FieldValidation.Ignore): Record<string, unknown> {
-  return decodeWithStatus(text, target, mode, target.kind, []).object;
+  return decodeWithStatus(text, target, mode, target.kind, [], text).object;
 }
 
 // decodeWithStatus is applyFieldValidation whose decode errors are the handlers' 400 Status.
-function decodeWithStatus(text: string, target: KindTarget, mode: FieldValidation, goKind: string | undefined, extraStrictErrors: readonly string[]): FieldValidationResult {
+function decodeWithStatus(text: string, target: KindTarget, mode: FieldValidation, goKind: string | undefined, extraStrictErrors: readonly string[], original: string | Buffer): FieldValidationResult {
   try {
     return applyFieldValidation(text, target.schema, mode, goKind, extraStrictErrors);
   } catch (err) {
-    if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) throw decodeErrorStatus(err, target, text);
+    if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) throw decodeErrorStatus(err, target, original);
     throw err;
   }
 }
