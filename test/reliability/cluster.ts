@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { etcdBinary, findBinary, freePort, natsBinary, RunningProcess, startProcess, waitForPort } from '@plinth/testing';
+import { etcdBinary, findBinary, freePort, LinkPki, makeLinkPki, natsBinary, RunningProcess, startProcess, storageClientFlags, storageServingFlags, waitForPort } from '@plinth/testing';
 
 const root = join(__dirname, '../..');
 
-export type MemberName = 'etcd' | 'nats' | 'storage' | 'authz' | `gateway-${number}`;
+export type MemberName = 'etcd' | 'nats' | 'storage' | 'authz' | `gateway-${number}` | 'controllers';
 
 export interface Member {
   readonly name: MemberName;
@@ -31,6 +31,8 @@ export interface ClusterOptions {
   gatewayArgs?: (index: number) => string[];
   // started false leaves every member to the test to start.
   started?: boolean;
+  // controllers adds the controller manager (with one simulated node) through gateway 0.
+  controllers?: boolean;
 }
 
 export interface Answer {
@@ -42,6 +44,10 @@ export interface Answer {
 export interface Cluster {
   readonly dir: string;
   readonly members: Map<MemberName, Member>;
+  // storageAddress is the storage service's host:port.
+  readonly storageAddress: string;
+  // pki holds the certificates of the storage link (the gateway's client certificate opens it).
+  readonly pki: LinkPki;
   gatewayPort(index: number): number;
   readonly ca: string;
   // request sends one HTTPS request to a gateway; agent keeps connections alive when given.
@@ -54,6 +60,8 @@ export interface Cluster {
 
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'plinth-reliability-'));
+  // The storage link is mutual TLS, as in a cluster.
+  const pki = makeLinkPki();
   writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,admin-uid,"system:masters"\nalice-token,alice,alice-uid,"developers"\n');
   const [etcdPort, etcdPeerPort, natsPort, storagePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const gatewayPorts: number[] = [];
@@ -107,12 +115,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   member('nats', () => startProcess(findBinary(natsBinary), ['-a', '127.0.0.1', '-p', String(natsPort)]), (proc) => waitForPort(proc, natsPort, 'nats-server'));
   member(
     'storage',
-    () => node('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcdUrl, PLINTH_STORAGE_ADDRESS: storageAddress }),
+    () => node('apps/storage/src/main.ts', storageServingFlags(pki), { PLINTH_ETCD_ENDPOINTS: etcdUrl, PLINTH_STORAGE_ADDRESS: storageAddress }),
     (proc) => waitForLine(proc, 'the storage service', /storage service listening on (\S+:\d+)/),
   );
   member(
     'authz',
-    () => node('apps/authz/src/main.ts', ['--storage-address', storageAddress, `--nats-url=${natsUrl}`]),
+    () => node('apps/authz/src/main.ts', ['--storage-address', storageAddress, ...storageClientFlags(pki.authzClient), `--nats-url=${natsUrl}`]),
     (proc) => waitForLine(proc, 'the authz service', /authz serving on (\S+)/),
   );
   gatewayPorts.forEach((port, index) => {
@@ -123,7 +131,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         // Every replica serves with the same PKI, as the chart's Secret gives them.
         if (index > 0) copyPki(join(dir, 'gateway-0'), dataDir);
         return node('apps/gateway/src/main.ts', [
-          '--storage-address', storageAddress, '--nats-url', natsUrl, '--port', String(port),
+          '--storage-address', storageAddress, ...storageClientFlags(pki.gatewayClient), '--nats-url', natsUrl, '--port', String(port),
           '--data-dir', dataDir, '--token-auth-file', join(dir, 'tokens.csv'), ...(options.gatewayArgs?.(index) ?? []),
         ]);
       },
@@ -131,11 +139,19 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     );
   });
 
+  if (options.controllers) {
+    member(
+      'controllers',
+      () => node('apps/controllers/src/main.ts', ['--kubeconfig', join(dir, 'gateway-0', 'controller-manager.kubeconfig'), '--simulated-nodes', '1', '--leader-elect=false']),
+      (proc) => waitForLine(proc, 'the controller manager', /node simulator running/),
+    );
+  }
   const stop = async () => {
     for (const m of [...members.values()].reverse()) {
       if (m.process) await m.process.stop();
     }
     rmSync(dir, { recursive: true, force: true });
+    pki.remove();
   };
   try {
     if (options.started !== false) for (const m of members.values()) await m.start();
@@ -148,6 +164,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   return {
     dir,
     members,
+    storageAddress,
+    pki,
     get ca() {
       return caOf();
     },

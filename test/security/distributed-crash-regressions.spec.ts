@@ -2,10 +2,11 @@
 // and gateway over NATS, each its own process): the gateway survives the requests that killed
 // the all-in-one, and the storage and authz services survive messages they cannot read, each
 // answering with an error and serving on.
-import { credentials, Client, Metadata, ServiceError, status } from '@grpc/grpc-js';
+import { Client, Metadata, ServiceError, status } from '@grpc/grpc-js';
 import { connect, NatsConnection } from 'nats';
 import { subjectsFor } from '@plinth/authz-nats';
-import { startDistributed, DistributedPlinth } from '../telemetry/distributed';
+import { storageClientCredentials } from '@plinth/storage-grpc';
+import { startDistributed, DistributedPlinth } from '../distributed';
 import { rawTlsRequest } from './tls';
 
 describe('hostile input against the distributed services', () => {
@@ -14,7 +15,10 @@ describe('hostile input against the distributed services', () => {
 
   beforeAll(async () => {
     plinth = await startDistributed({});
-    nats = await connect({ servers: plinth.natsUrl });
+    // The hostile messages come from a caller the links let in: NATS's gateway user, the storage
+    // service's gateway certificate.
+    const { user, password } = plinth.pki.nats.gateway;
+    nats = await connect({ servers: plinth.natsUrl, tls: { caFile: plinth.pki.internalCaFile }, user, pass: password });
   }, 120000);
 
   afterAll(async () => {
@@ -61,7 +65,8 @@ describe('hostile input against the distributed services', () => {
   });
 
   it('answers gRPC messages the storage service cannot read with a status, and lives', async () => {
-    const client = new Client(plinth.storageAddress, credentials.createInsecure());
+    const port = plinth.storageAddress.slice(plinth.storageAddress.lastIndexOf(':') + 1);
+    const client = new Client(`localhost:${port}`, storageClientCredentials(plinth.pki.gatewayClient));
     try {
       const garbage = Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]);
       for (const method of ['Get', 'List', 'Create', 'Update', 'Delete', 'Compact']) {

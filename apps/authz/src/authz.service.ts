@@ -37,14 +37,14 @@ export class AuthzService implements OnApplicationBootstrap, OnApplicationShutdo
     this.authorization = new LocalAuthorization(this.store, builtinDefinitions(), realClock, this.warn('authorization'), this.links.storage);
     // start creates the missing bootstrap policy and resolves once the policy is loaded.
     await this.authorization.start();
-    this.nc = await connectNats({ servers: this.config.natsUrl, name: 'plinth-authz', link: this.links.nats });
+    this.nc = await connectNats({ settings: this.config.nats, name: 'plinth-authz', link: this.links.nats });
     const publisher = publishPolicyChanged(this.nc, { onError: this.warn('publishing a policy change') });
     this.publisher = publisher;
     this.stopPublishing = this.authorization.cache.onChange(() => publisher.changed());
     this.service = await serveAuthorizer(this.nc, this.authorization.authorizer, { onError: this.warn('answering') });
     // Gateways may hold decisions taken before this replica loaded the policy.
     publisher.changed();
-    this.logger.log(`authz serving on ${this.config.natsUrl}`);
+    this.logger.log(`authz serving on ${this.config.nats.url}`);
   }
 
   async onApplicationShutdown(): Promise<void> {

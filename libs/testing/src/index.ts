@@ -5,4 +5,4 @@ export { startNats, NatsServer, NatsOptions } from './nats';
 export { startProcess, waitForPort, waitForOutput, RunningProcess } from './process';
 export { FakeClock } from './fake-clock';
 export { startOtlpReceiver, OtlpReceiver, ReceivedSpan } from './otlp-receiver';
-export { makeLinkPki, LinkPki, LinkTls } from './pki';
+export { makeLinkPki, LinkPki, LinkTls, NatsCredentials, storageServingFlags, etcdClientFlags, storageClientFlags, natsClientFlags } from './pki';

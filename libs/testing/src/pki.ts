@@ -5,6 +5,7 @@
 // certificate; an etcd CA for etcd's serving (and peer) certificate and the storage service's
 // etcd client certificate. For refusal tests it adds a client certificate the internal CA
 // signed for an identity nobody allows, and a plinth-gateway certificate from another CA.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +35,16 @@ export interface LinkPki {
   refusedClient: LinkTls;
   // foreignGatewayClient says CN=plinth-gateway, signed by a CA nobody trusts.
   foreignGatewayClient: LinkTls;
+  // nats are the NATS users of the gateway and authz (plinth-gateway, plinth-authz), with
+  // random passwords, also written to passwordFile.
+  nats: Record<'gateway' | 'authz', NatsCredentials>;
   remove(): void;
+}
+
+export interface NatsCredentials {
+  user: string;
+  password: string;
+  passwordFile: string;
 }
 
 const loopback = { dns: ['localhost'], ips: ['127.0.0.1', '::1'] };
@@ -57,6 +67,10 @@ export function makeLinkPki(): LinkPki {
     return { caFile, certFile: write(`${name}.crt`, pair.cert), keyFile: write(`${name}.key`, pair.key) };
   };
   const client = (commonName: string) => ({ commonName, usage: 'client' as const });
+  const natsUser = (who: 'gateway' | 'authz'): NatsCredentials => {
+    const password = randomBytes(18).toString('base64url');
+    return { user: `plinth-${who}`, password, passwordFile: write(`nats-${who}.password`, password) };
+  };
   return {
     dir,
     internalCa,
@@ -70,6 +84,26 @@ export function makeLinkPki(): LinkPki {
     etcdClient: issue('etcd-client', etcdCa, etcdCaFile, client('plinth-storage')),
     refusedClient: issue('intruder', internalCa, internalCaFile, client('plinth-intruder')),
     foreignGatewayClient: issue('foreign-gateway', foreignCa, foreignCaFile, client('plinth-gateway')),
+    nats: { gateway: natsUser('gateway'), authz: natsUser('authz') },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+// The command-line flags of each end of the links, for tests that start the processes.
+export function storageServingFlags(pki: LinkPki): string[] {
+  const { certFile, keyFile, caFile } = pki.storageServer;
+  return ['--tls-cert-file', certFile, '--tls-private-key-file', keyFile, '--client-ca-file', caFile];
+}
+
+export function etcdClientFlags(pki: LinkPki): string[] {
+  const { caFile, certFile, keyFile } = pki.etcdClient;
+  return ['--etcd-cafile', caFile, '--etcd-certfile', certFile, '--etcd-keyfile', keyFile];
+}
+
+export function storageClientFlags(client: LinkTls): string[] {
+  return ['--storage-ca-file', client.caFile, '--storage-cert-file', client.certFile, '--storage-key-file', client.keyFile];
+}
+
+export function natsClientFlags(pki: LinkPki, who: 'gateway' | 'authz'): string[] {
+  return ['--nats-ca-file', pki.internalCaFile, '--nats-user', pki.nats[who].user, '--nats-password-file', pki.nats[who].passwordFile];
 }

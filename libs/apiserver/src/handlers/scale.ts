@@ -64,6 +64,8 @@ export async function serveScale(scope: RequestScope): Promise<void> {
   }
   const options = parseWriteOptions(scope.query, scope.info.verb === 'patch' ? 'PatchOptions' : 'UpdateOptions');
   const body = (await readBody(scope.req)).toString('utf8');
+  const mediaType = mediaTypeOf(scope.req);
+  const patchType = scalePatchTypes[mediaType];
   let parsed: unknown;
   if (scope.info.verb === 'update') parsed = decodeKindText(body, scaleTarget);
   else {
@@ -72,14 +74,12 @@ export async function serveScale(scope: RequestScope): Promise<void> {
     } catch (err) {
       throw badRequest(`error decoding patch: ${(err as Error).message}`);
     }
-  }
-  const mediaType = mediaTypeOf(scope.req);
-  const patchType = scalePatchTypes[mediaType];
-  const nesting = nestingError(body, parsed);
-  if (nesting !== null) {
-    const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
-    if (scope.info.verb === 'patch' && patchType) throw patchDecodeError(patchType, mode, new JsonSyntaxError(nesting, 0));
-    throw badRequest(`couldn't get version/kind; json parse error: ${nesting}`);
+    const nesting = nestingError(body, parsed);
+    if (nesting !== null) {
+      const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
+      if (patchType) throw patchDecodeError(patchType, mode, new JsonSyntaxError(nesting, 0));
+      throw badRequest(`couldn't get version/kind; json parse error: ${nesting}`);
+    }
   }
   const result = await scope.store.update(
     namespace,
@@ -103,13 +103,13 @@ export async function serveScale(scope: RequestScope): Promise<void> {
   writeAny(scope, 200, toScale(result.object, scale));
 }
 
-const scaleTarget = { group: 'autoscaling', version: 'v1', kind: 'Scale', schema: scaleSchema };
-
 const scalePatchTypes: Record<string, Exclude<PatchType, 'apply'>> = {
   'application/merge-patch+json': 'merge',
   'application/strategic-merge-patch+json': 'strategic',
   'application/json-patch+json': 'json',
 };
+
+const scaleTarget = { group: 'autoscaling', version: 'v1', kind: 'Scale', schema: scaleSchema };
 
 // scaleFromRequest is the Scale asked for: an update's body, or the current Scale patched, read
 // as Go reads it into the Scale struct.

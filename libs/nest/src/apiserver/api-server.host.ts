@@ -117,7 +117,11 @@ export class ApiServerHost implements OnApplicationBootstrap, BeforeApplicationS
   async beforeApplicationShutdown(signal?: string): Promise<void> {
     if (!this.https || !this.apiServer) return;
     this.logger.log(`${signal ?? 'shutdown'}: /readyz fails; serving ${this.flags.shutdownDelayMs} ms more, then draining`);
-    await this.apiServer.limits.lifecycle.shutdown(this.https, { delayMs: this.flags.shutdownDelayMs, gracePeriodMs: this.flags.requestTimeoutMs });
+    await this.apiServer.limits.lifecycle.shutdown(this.https, {
+      delayMs: this.flags.shutdownDelayMs,
+      gracePeriodMs: this.flags.requestTimeoutMs,
+      sendRetryAfter: this.flags.shutdownSendRetryAfter,
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -149,7 +153,8 @@ export class ApiServerHost implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async connectAuthorizer(deferred: DeferredAuthorizer): Promise<void> {
-    const nats = await connectNats({ servers: this.flags.natsUrl, name: 'plinth-gateway', link: this.links.nats });
+    const settings = { url: this.flags.natsUrl, caFile: this.flags.natsCAFile, user: this.flags.natsUser, passwordFile: this.flags.natsPasswordFile };
+    const nats = await connectNats({ settings, name: 'plinth-gateway', link: this.links.nats });
     if (this.stopped) return void (await nats.close());
     this.nats = nats;
     this.natsAuthorizer = new NatsAuthorizer(nats);
