@@ -12,9 +12,11 @@ describe('tokenizeLiterals', () => {
     expect(roundTrip('{"a":1e2,"b":[15.0,2],"c":{"d":9223372036854775808},"e":"1e2"}')).toBe('{"a":1e2,"b":[15.0,2],"c":{"d":9223372036854775808},"e":"1e2"}');
   });
 
-  it('leaves strategic merge directives and JSON patch tests alone', () => {
+  it('leaves strategic merge directives and JSON patch paths alone', () => {
     expect(roundTrip('{"$setElementOrder/x":[1.0],"x":[1.0]}')).toBe('{"$setElementOrder/x":[1],"x":[1.0]}');
-    expect(roundTrip('[{"op":"test","path":"/a","value":1.0},{"op":"add","path":"/b","value":2.50}]', true)).toBe('[{"op":"test","path":"/a","value":1},{"op":"add","path":"/b","value":2.50}]');
+    expect(roundTrip('[{"op":"test","path":"/a","value":1.0},{"op":"add","path":"/b","value":2.50},{"op":"remove","path":"/c","value":3.0}]', true)).toBe(
+      '[{"op":"test","path":"/a","value":1.0},{"op":"add","path":"/b","value":2.50},{"op":"remove","path":"/c","value":3}]',
+    );
   });
 
   it('never turns a string of the body into a number', () => {

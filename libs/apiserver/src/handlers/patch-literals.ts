@@ -16,9 +16,10 @@ const noTokens: LiteralTokens = { restore: (json) => json };
 const numberGrammar = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
 
 // tokenizeLiterals replaces, in place, the inexact numbers of the patch's values by tokens. A
-// JSON patch has its values under add and replace operations; merge patches everywhere but in
-// strategic merge directives ($setElementOrder/..., $deleteFromPrimitiveList/..., $retainKeys),
-// which compare values with the object's.
+// JSON patch has its values under add, replace and test operations (a test compares the raw
+// JSON, so 1e2 equals only 1e2); merge patches everywhere but in strategic merge directives
+// ($setElementOrder/..., $deleteFromPrimitiveList/..., $retainKeys), which compare values with
+// the object's.
 export function tokenizeLiterals(patch: unknown, literals: NumberLiterals | undefined, jsonPatch: boolean): LiteralTokens {
   if (!literals) return noTokens;
   const nonce = randomUUID();
@@ -41,7 +42,7 @@ export function tokenizeLiterals(patch: unknown, literals: NumberLiterals | unde
   if (jsonPatch) {
     if (!Array.isArray(patch)) return noTokens;
     for (const op of patch) {
-      if (op !== null && typeof op === 'object' && (op.op === 'add' || op.op === 'replace')) visit(op, 'value');
+      if (op !== null && typeof op === 'object' && (op.op === 'add' || op.op === 'replace' || op.op === 'test')) visit(op, 'value');
     }
   } else {
     visit({ patch }, 'patch');
