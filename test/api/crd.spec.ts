@@ -223,6 +223,21 @@ describe('API server: custom resource definitions', () => {
     expect(rule.json.message).toBe('Widget.example.com "w4" is invalid: spec.replicas: Invalid value: "object": replicas must not exceed maxReplicas');
   });
 
+  it('refuses metadata of the wrong JSON types with 400, in creates and patches alike', async () => {
+    const path = '/apis/example.com/v1/namespaces/default/widgets';
+    const created = await request('POST', path, { body: { ...widget('typed', { size: 'small' }), metadata: { name: 'typed', labels: { app: 100 } } } });
+    expect({ status: created.status, message: created.json.message }).toEqual({
+      status: 400,
+      message:
+        'Widget in version "v1" cannot be handled as a Widget: metadata: Invalid value: map[string]interface {}{"labels":map[string]interface {}{"app":100}, "name":"typed"}: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string',
+    });
+    expect((await request('POST', path, { body: { ...widget('typed', { size: 'small' }), metadata: 'typed' } })).status).toBe(400);
+    expect((await request('POST', path, { body: widget('typed', { size: 'small' }) })).status).toBe(201);
+    const patched = await request('PATCH', `${path}/typed`, { raw: '{"metadata":{"finalizers":"x"}}', headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patched.status).toBe(400);
+    expect(patched.json.message).toContain('json: cannot unmarshal string into Go struct field ObjectMeta.finalizers of type []string');
+  });
+
   it('runs transition rules on update and bumps generation on spec changes only', async () => {
     await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w5', { size: 'small', name: 'abc' }) });
     const renamed = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/w5', {

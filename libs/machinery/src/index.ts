@@ -15,5 +15,6 @@ export * from './selectors/labels';
 export * from './selectors/label-selector';
 export * from './selectors/fields';
 export { goQuote, compareStrings } from './go/strings';
+export { formatGoFloat } from './go/format';
 export * from './protobuf';
 export * from './user';

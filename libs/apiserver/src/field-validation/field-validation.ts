@@ -12,7 +12,7 @@ import type { Schema } from '@plinth/api';
 import { badRequest, field, invalid, StatusError } from '@plinth/machinery';
 import { goQuote } from '@plinth/machinery';
 import { JsonSyntaxError, keyOffsets, parseStrictJson, StrictParseResult } from './strict-json';
-import { goTypeError, jsonKind } from './go-types';
+import { customResourceMetadataError, goTypeError, jsonKind } from './go-types';
 import { prune } from './unknown-fields';
 
 export const FieldValidation = {
@@ -120,7 +120,8 @@ function isUnder(path: string, ancestor: string): boolean {
 // answer; under Strict any strict error throws StrictDecodingError. An unreadable body throws
 // BodyDecodeError. Both become a 400 through decodeErrorStatus.
 // goKind names the Go type a built-in kind's body decodes into, whose JSON types are then
-// checked; custom resources (no Go type: their schema validation checks types) pass none.
+// checked; custom resources (no Go type: their schema validation checks types) pass none, and
+// only their metadata is checked, against ObjectMeta.
 export function applyFieldValidation(body: string | Buffer, schema: Schema, mode: FieldValidation, goKind?: string): FieldValidationResult {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   let parsed: StrictParseResult;
@@ -131,7 +132,7 @@ export function applyFieldValidation(body: string | Buffer, schema: Schema, mode
     throw err;
   }
   const { object, dataKind } = interpret(parsed.value);
-  const typeError = goKind === undefined ? null : goTypeError(object, schema, goKind);
+  const typeError = goKind === undefined ? customResourceMetadataError(object, schema) : goTypeError(object, schema, goKind);
   if (typeError) throw new TypeDecodeError(typeError, dataKind);
   const unknown = prune(object, schema);
   if (mode === FieldValidation.Ignore) return { object, warnings: [] };

@@ -1,5 +1,5 @@
 import { builtinDefinitions, ResourceDefinition } from '@plinth/registry';
-import { goTypeError } from './go-types';
+import { customResourceMetadataError, goSyntax, goTypeError } from './go-types';
 
 const definition = (kind: string): ResourceDefinition => {
   const def = builtinDefinitions().find((d) => d.kind === kind);
@@ -44,5 +44,29 @@ describe('goTypeError', () => {
     expect(check('DaemonSet', ds(1))).toBeNull();
     expect(check('DaemonSet', ds('25%'))).toBeNull();
     expect(check('DaemonSet', ds(true))).toMatch(/^json: cannot unmarshal bool into Go struct field \w+\.spec\.updateStrategy\.rollingUpdate\.maxUnavailable of type intstr\.IntOrString$/);
+  });
+});
+
+describe('customResourceMetadataError', () => {
+  const schema = definition('Namespace').schema;
+
+  it('accepts well-typed, null and absent metadata', () => {
+    expect(customResourceMetadataError({ metadata: { name: 'a', labels: { x: 'y' }, finalizers: ['f'] } }, schema)).toBeNull();
+    expect(customResourceMetadataError({ metadata: null }, schema)).toBeNull();
+    expect(customResourceMetadataError({ spec: 1 }, schema)).toBeNull();
+  });
+
+  it('refuses metadata that does not decode into ObjectMeta, printing it with %#v as field.Invalid does', () => {
+    expect(customResourceMetadataError({ metadata: { name: 'a', labels: { app: 100 } } }, schema)).toBe(
+      'metadata: Invalid value: map[string]interface {}{"labels":map[string]interface {}{"app":100}, "name":"a"}: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string',
+    );
+    expect(customResourceMetadataError({ metadata: { finalizers: 'x' } }, schema)).toBe(
+      'metadata: Invalid value: map[string]interface {}{"finalizers":"x"}: json: cannot unmarshal string into Go struct field ObjectMeta.finalizers of type []string',
+    );
+    expect(customResourceMetadataError({ metadata: 'x' }, schema)).toBe('metadata: Invalid value: "x": json: cannot unmarshal string into Go value of type v1.ObjectMeta');
+  });
+
+  it('prints unstructured values as Go\'s %#v', () => {
+    expect(goSyntax({ b: [1, 1.5, null, true], a: 'x' })).toBe('map[string]interface {}{"a":"x", "b":[]interface {}{1, 1.5, interface {}(nil), true}}');
   });
 });

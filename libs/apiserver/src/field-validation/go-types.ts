@@ -8,10 +8,37 @@
 // else as Kubernetes names its struct types (<Kind>Spec, <Kind>Status, the field's name).
 // Fields the schema does not describe are left to unknown-field handling; null fits any field.
 import type { Schema } from '@plinth/api';
-import { goQuote } from '@plinth/machinery';
+import { compareStrings, formatGoFloat, goQuote } from '@plinth/machinery';
 
 export function goTypeError(value: unknown, schema: Schema, kind: string): string | null {
   return checkStruct(value, schema, kind, [], kind);
+}
+
+// customResourceMetadataError is what the custom resource handler's schema coercion
+// (objectmeta.GetObjectMeta, a round trip of metadata through metav1.ObjectMeta) makes of
+// metadata of the wrong JSON types, which field.Invalid prints with %#v:
+//   metadata: Invalid value: map[string]interface {}{"labels":1}: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type map[string]string
+export function customResourceMetadataError(object: unknown, schema: Schema): string | null {
+  if (!isPlainObject(object) || !Object.prototype.hasOwnProperty.call(object, 'metadata')) return null;
+  const metadata = object.metadata;
+  const metadataSchema = schema.properties?.metadata;
+  if (metadata === null || !metadataSchema) return null;
+  const error = isPlainObject(metadata) ? checkStruct(metadata, metadataSchema, 'ObjectMeta', [], 'ObjectMeta') : `json: cannot unmarshal ${jsonKind(metadata)} into Go value of type v1.ObjectMeta`;
+  return error && `metadata: Invalid value: ${goSyntax(metadata)}: ${error}`;
+}
+
+// goSyntax is Go's %#v of a value decoded as unstructured JSON: maps (keys sorted) and slices
+// of interface {}, int64 for integral numbers, float64 for the others.
+export function goSyntax(value: unknown): string {
+  if (value === null || value === undefined) return 'interface {}(nil)';
+  if (Array.isArray(value)) return `[]interface {}{${value.map(goSyntax).join(', ')}}`;
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value).sort(compareStrings);
+    return `map[string]interface {}{${keys.map((k) => `${goQuote(k)}:${goSyntax(value[k])}`).join(', ')}}`;
+  }
+  if (typeof value === 'string') return goQuote(value);
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : formatGoFloat(value);
+  return String(value);
 }
 
 function checkStruct(value: Record<string, unknown> | unknown, schema: Schema, struct: string, path: string[], kind: string): string | null {
