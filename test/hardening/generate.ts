@@ -51,7 +51,7 @@ export interface PendingFix {
 export const PENDING_FIXES: PendingFix[] = [
   {
     reason: 'issue 11 part A (crash 2): an unknown field whose name is not Latin-1 puts the raw name in the Warning header, which Node refuses; the request never answers (in-process: an uncaught rejection)',
-    matches: (c) => hasTag(c, 'key:non-latin1') || hasTag(c, 'key:emoji') || (c.family === 'patch-json' && /"path":"[^"]*[^\u0000-\u00ff]/u.test(bodyText(c))),
+    matches: (c) => hasTag(c, 'key:non-latin1') || hasTag(c, 'key:emoji') || (c.family === 'patch-json' && /"path":"[^"]*[\u0100-\u{10FFFF}]/u.test(bodyText(c))),
   },
   {
     reason: 'issue 11 part A (crash 1): a path that starts with // makes new URL() throw outside any handler; the request never answers',
