@@ -39,14 +39,18 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function startStorageService(etcdEndpoint: string): Promise<{ address: string; stop(): Promise<void> }> {
+// startStorageService serves plaintext (--storage-insecure) unless given the flags of its
+// TLS files (storageServingFlags of @plinth/testing).
+export async function startStorageService(etcdEndpoint: string, tlsFlags: string[] = ['--storage-insecure']): Promise<{ address: string; stop(): Promise<void> }> {
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}/storage`] : [];
-  const proc = await startNode('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcdEndpoint, PLINTH_STORAGE_ADDRESS: '127.0.0.1:0' }, /listening on (\S+:\d+)/, profile);
+  const proc = await startNode('apps/storage/src/main.ts', tlsFlags, { PLINTH_ETCD_ENDPOINTS: etcdEndpoint, PLINTH_STORAGE_ADDRESS: '127.0.0.1:0' }, /listening on (\S+:\d+)/, profile);
   return { address: proc.match[1], stop: proc.stop };
 }
 
+// startAuthz and startGateway reach the storage service in plaintext (--storage-insecure),
+// as startStorageService serves by default.
 export async function startAuthz(storageAddress: string, natsUrl: string): Promise<{ stop(): Promise<void> }> {
-  const proc = await startNode('apps/authz/src/main.ts', ['--storage-address', storageAddress, '--nats-url', natsUrl], {}, /authz serving on/);
+  const proc = await startNode('apps/authz/src/main.ts', ['--storage-address', storageAddress, '--storage-insecure', '--nats-url', natsUrl], {}, /authz serving on/);
   return { stop: proc.stop };
 }
 
@@ -54,7 +58,7 @@ export async function startGateway(storageAddress: string, natsUrl: string, extr
   const dataDir = mkdtempSync(join(tmpdir(), 'plinth-bench-gw-'));
   // BENCH_PROFILE_DIR writes a CPU profile of the gateway there (open it in Chrome DevTools).
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const proc = await startNode('apps/gateway/src/main.ts', ['--storage-address', storageAddress, '--nats-url', natsUrl, '--port', '0', '--data-dir', dataDir, ...extraArgs], {}, /serving on https:\/\/[^\s]*:(\d+)/, profile);
+  const proc = await startNode('apps/gateway/src/main.ts', ['--storage-address', storageAddress, '--storage-insecure', '--nats-url', natsUrl, '--port', '0', '--data-dir', dataDir, ...extraArgs], {}, /serving on https:\/\/[^\s]*:(\d+)/, profile);
   return {
     port: Number(proc.match[1]),
     dataDir,

@@ -1,9 +1,10 @@
-// The storage section: the gRPC storage service (a separate process, over etcd) beside the
-// etcd3 client doing the same work directly on the same etcd, in one run.
+// The storage section: the gRPC storage service (a separate process, over etcd, plaintext)
+// beside the etcd3 client doing the same work directly on the same etcd, in one run; then what
+// mutual TLS costs on the storage link: the same service plaintext beside mutual TLS.
 import { Etcd3, IRangeResponse } from 'etcd3';
-import { GrpcObjectStore } from '@plinth/storage-grpc';
+import { GrpcObjectStore, storageClientCredentials } from '@plinth/storage-grpc';
 import { KeyValue, ObjectStore, WatchEvent } from '@plinth/storage';
-import { startEtcd } from '@plinth/testing';
+import { makeLinkPki, startEtcd, storageServingFlags } from '@plinth/testing';
 import { startStorageService } from './processes';
 import { Figures, formatRow, header, runConcurrent, summarize } from './stats';
 
@@ -107,6 +108,8 @@ export async function storageBench(counts: { writes: number; reads: number; list
     rows.push(['list 1,000 (pages of 500), 4 in flight', rawList, svcList]);
     rows.push(['create → watch event (sequential)', await raw.watchLatency(counts.watches), await svc.watchLatency(counts.watches)]);
     for (const [name, r, s] of rows) lines.push(formatRow(name, r, s));
+    lines.push('', `storage link: plaintext (--storage-insecure) vs mutual TLS, ${inFlight} in flight`, header);
+    for (const line of await tlsCost(etcdServer.endpoint, svc, counts)) lines.push(line);
   } finally {
     await store.close();
     etcd.close();
@@ -114,4 +117,26 @@ export async function storageBench(counts: { writes: number; reads: number; list
     await etcdServer.stop();
   }
   return lines;
+}
+
+// tlsCost measures create and get through a second storage service on the same etcd serving
+// mutual TLS, beside the plaintext one.
+async function tlsCost(etcdEndpoint: string, plaintext: Side, counts: { writes: number; reads: number }): Promise<string[]> {
+  const pki = makeLinkPki();
+  const service = await startStorageService(etcdEndpoint, storageServingFlags(pki));
+  const port = service.address.slice(service.address.lastIndexOf(':') + 1);
+  const store = new GrpcObjectStore({ address: `localhost:${port}`, credentials: storageClientCredentials(pki.gatewayClient) });
+  try {
+    const tls = serviceSide(store, '/bench/tls/');
+    await runConcurrent(200, inFlight, (i) => tls.create(100000 + i));
+    const plainCreate = await runConcurrent(counts.writes, inFlight, (i) => plaintext.create(200000 + i));
+    const tlsCreate = await runConcurrent(counts.writes, inFlight, tls.create);
+    const plainGet = await runConcurrent(counts.reads, inFlight, plaintext.get);
+    const tlsGet = await runConcurrent(counts.reads, inFlight, tls.get);
+    return [formatRow('create', plainCreate, tlsCreate), formatRow('get', plainGet, tlsGet)];
+  } finally {
+    await store.close();
+    await service.stop();
+    pki.remove();
+  }
 }

@@ -1,7 +1,14 @@
 // helm-pki-values writes the values file with the PKI helm/plinth needs, for a release in a
 // namespace: a cluster CA, the API serving certificate for the gateway Service's names, the
 // admin client certificate, the service-account signing key, and the controller manager's
-// kubeconfig (as system:kube-controller-manager, not admin) pointing at the gateway Service. Every gateway replica mounts the same PKI.
+// kubeconfig (as system:kube-controller-manager, not admin) pointing at the gateway Service.
+// Every gateway replica mounts the same PKI. Then the links behind the gateway: an internal CA
+// (whose key is not kept: nothing in the cluster issues certificates) signing the storage
+// service's serving certificate, the gateway's and authz's client certificates for it
+// (CN=plinth-gateway, CN=plinth-authz) and NATS's serving certificate; the NATS passwords of
+// the gateway and authz users; and an etcd CA signing the etcd members' certificate (serving
+// and peer, for every member of the StatefulSet) and the storage service's etcd client
+// certificate.
 //
 //   node -r ./tools/register.js tools/helm-pki-values.ts --release plinth --namespace plinth > pki.yaml
 //
@@ -10,7 +17,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { randomBytes } from 'node:crypto';
 import { controllerManagerKubeconfig, ensureClusterPki } from '@plinth/apiserver';
+import { issueCertificate, newCertificateAuthority } from '@plinth/pki';
 
 export interface PkiValuesOptions {
   release: string;
@@ -37,12 +46,54 @@ export function pkiValues(options: PkiValuesOptions): { pki: Record<string, stri
       adminKey: pki.admin.key,
       serviceAccountKey: readFileSync(pki.files.serviceAccountKey, 'utf8'),
       controllersKubeconfig: controllerManagerKubeconfig(`https://${service}.${options.namespace}.svc${port}`, pki),
+      ...linkValues(options),
     };
     // node-forge writes PEM with CRLF; plain newlines keep the values file readable.
     return { pki: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.replace(/\r\n/g, '\n')])) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+// serviceNames are the names a Service is reached by inside the cluster.
+function serviceNames(service: string, namespace: string): string[] {
+  return [service, `${service}.${namespace}`, `${service}.${namespace}.svc`, `${service}.${namespace}.svc.cluster.local`];
+}
+
+// linkValues are the certificates and passwords of the links behind the gateway.
+function linkValues(options: PkiValuesOptions): Record<string, string> {
+  const { release, namespace } = options;
+  const internalCa = newCertificateAuthority(`${release}-internal-ca`);
+  const etcdCa = newCertificateAuthority(`${release}-etcd-ca`);
+  const loopback = { ips: ['127.0.0.1'] };
+  const storage = issueCertificate(internalCa, { commonName: 'plinth-storage', usage: 'server', dns: [...serviceNames(`${release}-storage`, namespace), 'localhost'], ...loopback });
+  const gateway = issueCertificate(internalCa, { commonName: 'plinth-gateway', usage: 'client' });
+  const authz = issueCertificate(internalCa, { commonName: 'plinth-authz', usage: 'client' });
+  const nats = issueCertificate(internalCa, { commonName: 'plinth-nats', usage: 'server', dns: [...serviceNames(`${release}-nats`, namespace), 'localhost'], ...loopback });
+  // The etcd members are <release>-etcd-N.<release>-etcd-peers: a wildcard covers any replica count.
+  const peers = `${release}-etcd-peers`;
+  const etcdNames = [...serviceNames(`${release}-etcd`, namespace), ...serviceNames(peers, namespace).map((name) => `*.${name}`), 'localhost'];
+  const etcd = issueCertificate(etcdCa, { commonName: 'plinth-etcd', usage: 'peer', dns: etcdNames, ...loopback });
+  const etcdClient = issueCertificate(etcdCa, { commonName: 'plinth-storage', usage: 'client' });
+  const password = () => randomBytes(24).toString('base64url');
+  return {
+    internalCaCrt: internalCa.cert,
+    storageCrt: storage.cert,
+    storageKey: storage.key,
+    gatewayStorageCrt: gateway.cert,
+    gatewayStorageKey: gateway.key,
+    authzStorageCrt: authz.cert,
+    authzStorageKey: authz.key,
+    natsCrt: nats.cert,
+    natsKey: nats.key,
+    natsGatewayPassword: password(),
+    natsAuthzPassword: password(),
+    etcdCaCrt: etcdCa.cert,
+    etcdCrt: etcd.cert,
+    etcdKey: etcd.key,
+    etcdClientCrt: etcdClient.cert,
+    etcdClientKey: etcdClient.key,
+  };
 }
 
 function main(argv: string[]): void {

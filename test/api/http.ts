@@ -1,4 +1,6 @@
 // A small HTTP client for API tests: JSON in, JSON (or text) out, headers kept.
+import { connect as netConnect } from 'node:net';
+
 export interface HttpResponse {
   status: number;
   headers: Headers;
@@ -96,3 +98,59 @@ export const podManifest = (name: string, spec: Record<string, unknown> = {}) =>
   metadata: { name },
   spec: { containers: [{ name: 'c', image: 'busybox' }], ...spec },
 });
+
+export interface RawHttpAnswer {
+  statusLine: string;
+  headers: Record<string, string>;
+  body: string;
+  // closed says the server ended the connection after the answer.
+  closed: boolean;
+}
+
+// rawHttp writes bytes as they are on a new TCP connection (a client with broken framing) and
+// reads the answer up to the end of the connection, or of the body its Content-Length gives
+// when the server keeps the connection open.
+export function rawHttp(base: string, request: string | Buffer): Promise<RawHttpAnswer> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = netConnect({ host: url.hostname, port: Number(url.port) }, () => socket.write(request));
+    const chunks: Buffer[] = [];
+    const parse = (closed: boolean): RawHttpAnswer | null => {
+      const data = Buffer.concat(chunks);
+      const end = data.indexOf('\r\n\r\n');
+      if (end < 0) return null;
+      const [statusLine, ...lines] = data.subarray(0, end).toString('utf8').split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const body = data.subarray(end + 4);
+      if (!closed && (headers['content-length'] === undefined || body.length < Number(headers['content-length']))) return null;
+      return { statusLine, headers, body: body.toString('utf8'), closed };
+    };
+    let settled = false;
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const answer = parse(false);
+      // An answer that closes the connection is read to its end, to see the close.
+      if (answer && answer.headers.connection !== 'close' && !settled) {
+        settled = true;
+        socket.destroy();
+        resolve(answer);
+      }
+    });
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      const answer = parse(true);
+      if (answer) resolve(answer);
+      else reject(new Error(`the connection ended without an answer: ${JSON.stringify(Buffer.concat(chunks).toString('latin1'))}`));
+    };
+    socket.on('end', finish);
+    socket.on('close', finish);
+    socket.on('error', (err) => {
+      if (chunks.length > 0) finish();
+      else if (!settled) {
+        settled = true;
+        reject(err);
+      }
+    });
+  });
+}

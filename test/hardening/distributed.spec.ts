@@ -2,7 +2,7 @@
 // authz and gateway apps each in its own process. The same hostile requests as the all-in-one's
 // run; the gateway's own state is checked by behaviour (after-run.ts) and by its process still
 // running.
-import { DistributedPlinth, startDistributed } from '../telemetry/distributed';
+import { DistributedPlinth, startDistributed } from '../distributed';
 import { behaviourAfterRun, failureReport } from './after-run';
 import { credentialForger } from './credentials';
 import { runnableCases } from './generate';

@@ -39,8 +39,6 @@ export function generateCases(seed: number): HostileCase[] {
 // hasTag tells whether one of a case's damages (tags joined by "+") ends with the tag.
 export const hasTag = (c: HostileCase, tag: string) => c.tag.split('+').some((t) => t === tag || t.endsWith(`:${tag}`));
 
-const bodyText = (c: HostileCase) => c.body?.toString('utf8') ?? '';
-
 // PendingFix leaves cases out of the run until the fix they wait for lands, with the reason.
 export interface PendingFix {
   reason: string;
@@ -50,32 +48,9 @@ export interface PendingFix {
 // PENDING_FIXES are the cases left out of the run, each until the named fix lands in main.
 export const PENDING_FIXES: PendingFix[] = [
   {
-    reason: 'issue 11 part A (crash 2): an unknown field whose name is not Latin-1 puts the raw name in the Warning header, which Node refuses; the request never answers (in-process: an uncaught rejection)',
-    matches: (c) => hasTag(c, 'key:non-latin1') || hasTag(c, 'key:emoji') || (c.family === 'patch-json' && /"path":"[^"]*[\u0100-\u{10FFFF}]/u.test(bodyText(c))),
-  },
-  {
-    reason: 'issue 11 part A (crash 1): a path that starts with // makes new URL() throw outside any handler; the request never answers',
-    matches: (c) => c.family === 'path' && c.path.startsWith('//'),
-  },
-  {
-    reason: 'issue 11 part A (paths): the names . and .. are resolved as dot segments before routing (DELETE .../serviceaccounts/.. deletes the namespace), and a POST to a named object\'s path creates it; Kubernetes answers 400 and 405',
-    matches: (c) => c.tag === 'path:dot-name' || c.tag === 'path:post-to-named',
-  },
-  {
-    reason: 'issue 11 part A (framing): CONNECT is closed without an answer (Node has no connect listener); Go answers it',
-    matches: (c) => c.tag === 'framing:connect',
-  },
-  {
-    reason: 'issue 11 part A (framing): headers past Node\'s 16 KiB get an empty 431; Go accepts up to 1 MiB',
-    matches: (c) => c.tag === 'header:oversized-header',
-  },
-  {
-    reason: 'issue 11 part B: DeleteOptions of the wrong types are ignored and the object deleted; Kubernetes answers 400 and deletes nothing',
-    matches: (c) => c.family === 'delete-options' && c.expect === 'refused',
-  },
-  {
-    reason: 'issue 11 part B: null (or a YAML 1e400/.inf/.nan, which becomes null) as a label, annotation or selector value answers 500 (s is not iterable); Go decodes it to ""',
-    matches: (c) => (hasTag(c, 'value:null') || hasTag(c, 'scalar:huge-float') || hasTag(c, 'scalar:inf') || hasTag(c, 'scalar:minus-inf') || hasTag(c, 'scalar:nan') || hasTag(c, 'scalar:tilde') || (c.family.startsWith('yaml') && hasTag(c, 'value:huge-exponent'))) && /labels|annotations|finalizers|matchLabels/.test(c.what),
+    reason:
+      'issue 11 part A (framing): Content-Length together with Transfer-Encoding: chunked answers 501 "Unsupported transfer encoding"; Go\'s server lets chunked override the length (RFC 7230 3.3.3) and serves the request, so kube-apiserver answers its handler\'s 400',
+    matches: (c) => c.tag === 'framing:length-and-chunked',
   },
 ];
 
@@ -99,6 +74,11 @@ export interface KubernetesServerError {
 const strategicPlainErrors = /"message":"(unknown patch type: |expected a .*, but received a |map: .* does not contain declared merge key: |merging lists cannot yet be specified in the patch|list element types are not identical: |no elements in any of the given slices|The order in patch list:|expected slice or array type, but got: |cannot merge lists without merge key for |unexpected patch strategy: )/;
 
 export const KUBERNETES_SERVER_ERRORS: KubernetesServerError[] = [
+  {
+    status: 501,
+    reason: 'a transfer coding other than chunked: Go\'s server answers 501 Not Implemented ("Unsupported transfer encoding") before any handler',
+    matches: (c, body) => c.tag === 'framing:unknown-transfer-encoding' && body === 'Unsupported transfer encoding',
+  },
   {
     status: 500,
     reason: 'impersonation headers with groups, a uid or extras but no user: the impersonation filter answers InternalError ("requested [...] without impersonating a user")',

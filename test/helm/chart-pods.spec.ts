@@ -1,6 +1,7 @@
 // The chart's pods as processes: the storage, authz, gateway, controller manager and node
 // simulator containers of a rendering run here with the arguments, environment and mounted
-// Secret and ConfigMap files the chart gives them (etcd and NATS external, the cluster's
+// Secret and ConfigMap files the chart gives them (etcd and NATS external, secured with the
+// PKI values as the chart's own would be: every link TLS; the cluster's
 // Service names pointed at loopback). The gateway's probes answer, the controller manager's
 // kubeconfig reaches the API, a Job runs to completion on the simulated nodes, Prometheus's
 // token reads /metrics, and every component exports its traces under the name the chart gives
@@ -11,6 +12,7 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { natsPermissions, natsServerAuthorization } from '@plinth/authz-nats';
 import { EtcdServer, freePort, NatsServer, OtlpReceiver, RunningProcess, startEtcd, startNats, startOtlpReceiver, startProcess, waitForPort } from '@plinth/testing';
 import { kubectl } from '@plinth/testing-server';
 import { renderChart } from './render/chart';
@@ -91,7 +93,11 @@ describe('helm/plinth pods, run as processes', () => {
       const mount = mounts.find((m: string) => value.includes(`=${m}`));
       return mount ? value.replace(`=${mount}`, `=${containerPath(mount)}`) : value;
     });
-    const env = Object.fromEntries((container.env ?? []).filter((e: Manifest) => 'value' in e).map((e: Manifest) => [e.name, localHosts(e.value)]));
+    const inPod = (value: string) => {
+      const mount = mounts.find((m: string) => value.startsWith(`${m}/`));
+      return mount ? `${containerPath(mount)}${value.slice(mount.length)}` : value;
+    };
+    const env = Object.fromEntries((container.env ?? []).filter((e: Manifest) => 'value' in e).map((e: Manifest) => [e.name, inPod(localHosts(e.value))]));
     const proc = startProcess(process.execPath, ['-r', join(root, 'tools/register.js'), ...args], { ...process.env, ...env });
     processes.push(proc);
     return proc;
@@ -101,11 +107,25 @@ describe('helm/plinth pods, run as processes', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'plinth-chart-pods-'));
-    [etcd, nats, receiver] = await Promise.all([startEtcd(), startNats(), startOtlpReceiver()]);
-    ports = { storage: await freePort(), gateway: await freePort(), metrics: await freePort() };
     const pki = parse(
       execFileSync(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'tools/helm-pki-values.ts'), '--release', release.name, '--namespace', release.namespace], { cwd: root, encoding: 'utf8' }),
     ) as Record<string, unknown>;
+    // etcd and NATS run outside the chart, secured with the chart's PKI values: etcd requires
+    // the storage service's client certificate, NATS serves TLS to the two users.
+    const links = (pki as { pki: Record<string, string> }).pki;
+    const file = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text, { mode: 0o600 });
+      return join(dir, name);
+    };
+    const etcdTls = { caFile: file('etcd-ca.crt', links.etcdCaCrt), certFile: file('etcd.crt', links.etcdCrt), keyFile: file('etcd.key', links.etcdKey) };
+    const permissions = natsPermissions();
+    const authorization = natsServerAuthorization([
+      { user: 'plinth-gateway', password: links.natsGatewayPassword, permissions: permissions.gateway },
+      { user: 'plinth-authz', password: links.natsAuthzPassword, permissions: permissions.authz },
+    ]);
+    const natsTls = { certFile: file('nats.crt', links.natsCrt), keyFile: file('nats.key', links.natsKey) };
+    [etcd, nats, receiver] = await Promise.all([startEtcd({ tls: etcdTls }), startNats({ tls: natsTls, authorization }), startOtlpReceiver()]);
+    ports = { storage: await freePort(), gateway: await freePort(), metrics: await freePort() };
     const { manifests } = renderChart(join(root, 'helm/plinth'), {
       ...release,
       values: {
@@ -113,7 +133,8 @@ describe('helm/plinth pods, run as processes', () => {
         etcd: { external: { endpoints: etcd.endpoint } },
         nats: { external: { url: nats.url } },
         storage: { port: ports.storage },
-        gateway: { securePort: ports.gateway },
+        // Stopped at the end without load balancers to wait for.
+        gateway: { securePort: ports.gateway, shutdownDelayDuration: '0s' },
         controllers: { metricsPort: ports.metrics, replicas: 1 },
         nodeSimulator: { nodes: 1 },
         otel: { endpoint: receiver.endpoint },

@@ -2,12 +2,16 @@
 // chart keeps to), for the default values and for overrides: every document parses as YAML and
 // is a known kind, selectors select their pods, Services reach named container ports, mounts
 // name existing Secrets and ConfigMaps, and arguments and environment follow the values.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { controllerWorkers, loadControllerManagerConfiguration } from '@plinth/config';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { natsBinary, findBinary } from '@plinth/testing';
+import { natsPermissions } from '@plinth/authz-nats';
+import { controllerWorkers, loadControllerManagerConfiguration, parseDuration } from '@plinth/config';
 import { renderChart } from './render/chart';
 
 const root = join(__dirname, '../..');
@@ -22,6 +26,7 @@ const knownKinds: Record<string, string[]> = {
   'apps/v1': ['Deployment', 'StatefulSet'],
   'monitoring.coreos.com/v1': ['ServiceMonitor'],
   'policy/v1': ['PodDisruptionBudget'],
+  'networking.k8s.io/v1': ['NetworkPolicy'],
 };
 
 function render(values: Record<string, unknown> = {}): Manifest[] {
@@ -108,6 +113,14 @@ function checkConsistency(objects: Manifest[]): void {
   }
 }
 
+// selects evaluates a label selector (matchLabels and In expressions) on a pod's labels.
+function selects(selector: Manifest, labels: Record<string, string>): boolean {
+  if (!selector) return false;
+  const byLabels = subset(selector.matchLabels ?? {}, labels);
+  const byExpressions = (selector.matchExpressions ?? []).every((e: Manifest) => e.operator === 'In' && e.values.includes(labels[e.key]));
+  return byLabels && byExpressions;
+}
+
 // serviceAddress is host:port of a Service port, as the components are given it.
 const serviceAddress = (objects: Manifest[], name: string, portName: string) => `${name}:${find(objects, 'Service', name).spec.ports.find((p: Manifest) => p.name === portName).port}`;
 
@@ -127,10 +140,10 @@ describe('helm/plinth', () => {
         'Deployment/ctl-authz',
         'Deployment/ctl-controllers',
         'Deployment/ctl-gateway',
-        'Deployment/ctl-nats',
         'Deployment/ctl-node-simulator',
         'Deployment/ctl-storage',
         'StatefulSet/ctl-etcd',
+        'StatefulSet/ctl-nats',
       ]);
     });
 
@@ -148,20 +161,30 @@ describe('helm/plinth', () => {
       expect(find(objects, 'Service', 'ctl-gateway').spec.ports).toEqual([{ name: 'https', port: 443, targetPort: 'https' }]);
     });
 
+    it('gives a stopping gateway time for its preStop pause, shutdown delay and drain, /readyz failing for two probe periods', () => {
+      const gateway = find(objects, 'Deployment', 'ctl-gateway');
+      const c = container(gateway);
+      expect(c.lifecycle.preStop.exec.command).toEqual(['sleep', String(values.gateway.preStopSleepSeconds)]);
+      const delaySeconds = parseDuration(argValue(gateway, '--shutdown-delay-duration') ?? '') / 1000;
+      const requestTimeoutSeconds = parseDuration(argValue(gateway, '--request-timeout') ?? '') / 1000;
+      expect(delaySeconds).toBeGreaterThanOrEqual(2 * c.readinessProbe.periodSeconds);
+      expect(gateway.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(values.gateway.preStopSleepSeconds + delaySeconds + requestTimeoutSeconds);
+    });
+
     it('wires the components to each other through their Services', () => {
       const gateway = find(objects, 'Deployment', 'ctl-gateway');
       const authz = find(objects, 'Deployment', 'ctl-authz');
       const storage = find(objects, 'Deployment', 'ctl-storage');
       const storageAddress = serviceAddress(objects, 'ctl-storage', 'grpc');
-      const natsUrl = `nats://${serviceAddress(objects, 'ctl-nats', 'client')}`;
+      const natsUrl = `tls://${serviceAddress(objects, 'ctl-nats', 'client')}`;
       for (const w of [gateway, authz]) {
         expect(argValue(w, '--storage-address')).toBe(storageAddress);
         expect(argValue(w, '--nats-url')).toBe(natsUrl);
       }
-      expect(envOf(storage)).toMatchObject({ PLINTH_ETCD_ENDPOINTS: `http://${serviceAddress(objects, 'ctl-etcd', 'client')}`, PLINTH_STORAGE_ADDRESS: '0.0.0.0:7443' });
+      expect(envOf(storage)).toMatchObject({ PLINTH_ETCD_SERVERS: `https://${serviceAddress(objects, 'ctl-etcd', 'client')}`, PLINTH_STORAGE_ADDRESS: '0.0.0.0:7443' });
       expect(container(storage).args).toEqual(['apps/storage/src/main.ts']);
       const etcd = find(objects, 'StatefulSet', 'ctl-etcd');
-      expect(etcd.spec.serviceName).toBe('ctl-etcd');
+      expect(etcd.spec.serviceName).toBe('ctl-etcd-peers');
       expect(etcd.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe(values.etcd.persistence.size);
     });
 
@@ -196,7 +219,7 @@ describe('helm/plinth', () => {
     });
 
     it('lets drains take the replicated components down one pod at a time', () => {
-      expect(objects.filter((o) => o.kind === 'PodDisruptionBudget').map((o) => o.metadata.name)).toEqual(['ctl-gateway', 'ctl-authz', 'ctl-controllers']);
+      expect(objects.filter((o) => o.kind === 'PodDisruptionBudget').map((o) => o.metadata.name)).toEqual(['ctl-gateway', 'ctl-authz', 'ctl-controllers', 'ctl-storage', 'ctl-etcd', 'ctl-nats']);
       expect(render({ ...pki, podDisruptionBudgets: false }).some((o) => o.kind === 'PodDisruptionBudget')).toBe(false);
     });
 
@@ -204,6 +227,176 @@ describe('helm/plinth', () => {
       for (const w of workloads(objects)) expect(Object.keys(envOf(w)).filter((name) => name.startsWith('OTEL_'))).toEqual([]);
       expect(argValue(find(objects, 'Deployment', 'ctl-gateway'), '--token-auth-file')).toBeUndefined();
       expect(objects.some((o) => o.kind === 'Secret' && o.metadata.name === 'ctl-tokens')).toBe(false);
+    });
+  });
+
+  describe('the links behind the gateway', () => {
+    const objects = render(pki);
+    const secret = find(objects, 'Secret', 'ctl-pki');
+    const data = (key: string) => Buffer.from(secret.data[key], 'base64').toString('utf8');
+    const certificate = (key: string) => new X509Certificate(data(key));
+    const mountedFile = (workload: Manifest, path: string) => {
+      const mount = container(workload).volumeMounts.find((m: Manifest) => path.startsWith(`${m.mountPath}/`));
+      const volume = workload.spec.template.spec.volumes.find((v: Manifest) => v.name === mount.name);
+      const item = volume.secret.items.find((i: Manifest) => i.path === path.slice(mount.mountPath.length + 1));
+      return item.key as string;
+    };
+
+    it('gives the gateway and authz their own storage client certificates and NATS users, and the storage service its serving certificate', () => {
+      const internalCa = certificate('internal-ca.crt');
+      for (const [name, cn, user] of [['ctl-gateway', 'plinth-gateway', 'plinth-gateway'], ['ctl-authz', 'plinth-authz', 'plinth-authz']]) {
+        const w = find(objects, 'Deployment', name);
+        const flag = (f: string) => argValue(w, f) ?? '';
+        const client = certificate(mountedFile(w, flag('--storage-cert-file')));
+        expect(client.subject).toBe(`CN=${cn}`);
+        expect(client.verify(internalCa.publicKey)).toBe(true);
+        expect(mountedFile(w, flag('--storage-ca-file'))).toBe('internal-ca.crt');
+        expect(mountedFile(w, flag('--storage-key-file'))).toBe(`${name.slice(4)}-storage.key`);
+        expect(flag('--nats-user')).toBe(user);
+        expect(mountedFile(w, flag('--nats-ca-file'))).toBe('internal-ca.crt');
+        expect(data(mountedFile(w, flag('--nats-password-file')))).toMatch(/^[\w-]{32}$/);
+        expect(container(w).args).not.toContain('--storage-insecure');
+      }
+      const storage = find(objects, 'Deployment', 'ctl-storage');
+      const env = envOf(storage);
+      expect(env.PLINTH_ALLOWED_CLIENTS).toBe('CN=plinth-gateway,CN=plinth-authz,CN=plinth-controller-manager');
+      expect(env.PLINTH_STORAGE_INSECURE).toBeUndefined();
+      const serving = certificate(mountedFile(storage, env.PLINTH_TLS_CERT_FILE));
+      expect(serving.subjectAltName).toContain('DNS:ctl-storage');
+      expect(serving.subjectAltName).toContain('DNS:ctl-storage.plinth-system.svc');
+      expect(serving.verify(internalCa.publicKey)).toBe(true);
+      expect(mountedFile(storage, env.PLINTH_CLIENT_CA_FILE)).toBe('internal-ca.crt');
+      // The storage service's etcd client certificate is of the etcd CA, which the members trust.
+      const etcdCa = certificate('etcd-ca.crt');
+      expect(certificate(mountedFile(storage, env.PLINTH_ETCD_CERTFILE)).verify(etcdCa.publicKey)).toBe(true);
+      expect(certificate(mountedFile(storage, env.PLINTH_ETCD_CERTFILE)).verify(internalCa.publicKey)).toBe(false);
+      expect(mountedFile(storage, env.PLINTH_ETCD_CAFILE)).toBe('etcd-ca.crt');
+      expect(storage.spec.replicas).toBe(2);
+    });
+
+    it('serves etcd over TLS to clients and peers, with a certificate for every member\'s stable name', () => {
+      const etcd = find(objects, 'StatefulSet', 'ctl-etcd');
+      const args = container(etcd).args as string[];
+      expect(args).toEqual(expect.arrayContaining(['--listen-client-urls=https://0.0.0.0:2379', '--client-cert-auth', '--peer-client-cert-auth', '--initial-cluster-state=new']));
+      expect(argValue(etcd, '--initial-cluster')).toBe('ctl-etcd-0=https://ctl-etcd-0.ctl-etcd-peers.plinth-system.svc:2380');
+      const names = certificate('etcd.crt').subjectAltName ?? '';
+      expect(names).toContain('DNS:*.ctl-etcd-peers.plinth-system.svc');
+      expect(names).toContain('DNS:ctl-etcd');
+      expect(envOf(find(objects, 'Deployment', 'ctl-storage')).PLINTH_ETCD_SERVERS).toBe('https://ctl-etcd:2379');
+    });
+
+    it('configures NATS with TLS and exactly the permissions natsPermissions gives each user, in a file nats-server accepts', () => {
+      for (const replicas of [1, 3]) {
+        const conf = find(render({ ...pki, nats: { replicas } }), 'ConfigMap', 'ctl-nats').data['nats.conf'] as string;
+        const users = Object.fromEntries(
+          [...conf.matchAll(/\{user: "([^"]+)", password: \$(\w+), permissions: (\{.*\})\},?$/gm)].map(([, user, variable, permissions]) => [user, { variable, permissions: JSON.parse(permissions) }]),
+        );
+        const expected = natsPermissions();
+        const asConfig = (p: { publish: string[]; subscribe: string[]; allowResponses: boolean }) => ({
+          publish: { allow: p.publish },
+          subscribe: { allow: p.subscribe },
+          ...(p.allowResponses ? { allow_responses: true } : {}),
+        });
+        expect(users).toEqual({
+          'plinth-gateway': { variable: 'NATS_GATEWAY_PASSWORD', permissions: asConfig(expected.gateway) },
+          'plinth-authz': { variable: 'NATS_AUTHZ_PASSWORD', permissions: asConfig(expected.authz) },
+        });
+        const dir = mkdtempSync(join(tmpdir(), 'plinth-nats-conf-'));
+        try {
+          writeFileSync(join(dir, 'nats.crt'), data('nats.crt'));
+          writeFileSync(join(dir, 'nats.key'), data('nats.key'));
+          writeFileSync(join(dir, 'nats.conf'), conf.replace(/\/etc\/nats\/tls\//g, `${dir}/`));
+          const checked = spawnSync(findBinary(natsBinary), ['-c', join(dir, 'nats.conf'), '-t'], { encoding: 'utf8', env: { NATS_GATEWAY_PASSWORD: 'a', NATS_AUTHZ_PASSWORD: 'b' } });
+          expect({ status: checked.status, output: `${checked.stdout}${checked.stderr}`.trim() }).toEqual({ status: 0, output: expect.stringMatching(/configuration file .* is valid$/) });
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+        expect(conf.includes('cluster: {')).toBe(replicas > 1);
+      }
+    });
+
+    it('rolls every pod that reads the PKI when its values change', () => {
+      const checksums = (objs: Manifest[]) => Object.fromEntries(workloads(objs).map((w) => [w.metadata.name, w.spec.template.metadata.annotations['checksum/pki']]));
+      const before = checksums(objects);
+      const after = checksums(render({ ...pki, pki: { ...(pki.pki as object), natsAuthzPassword: 'rotated' } }));
+      expect(Object.keys(before).sort()).toEqual(['ctl-authz', 'ctl-controllers', 'ctl-etcd', 'ctl-gateway', 'ctl-nats', 'ctl-node-simulator', 'ctl-storage']);
+      for (const name of Object.keys(before)) {
+        expect(before[name]).toMatch(/^[0-9a-f]{64}$/);
+        expect(after[name]).not.toBe(before[name]);
+      }
+    });
+  });
+
+  describe('highly available', () => {
+    const objects = render({ ...pki, etcd: { replicas: 3 }, nats: { replicas: 3 } });
+
+    it('forms a three-member etcd cluster of stable peer names, one member per node', () => {
+      checkConsistency(objects);
+      const etcd = find(objects, 'StatefulSet', 'ctl-etcd');
+      expect(etcd.spec.replicas).toBe(3);
+      expect(etcd.spec.serviceName).toBe('ctl-etcd-peers');
+      expect(find(objects, 'Service', 'ctl-etcd-peers').spec).toMatchObject({ clusterIP: 'None', publishNotReadyAddresses: true });
+      expect(argValue(etcd, '--initial-cluster')?.split(',')).toEqual([0, 1, 2].map((i) => `ctl-etcd-${i}=https://ctl-etcd-${i}.ctl-etcd-peers.plinth-system.svc:2380`));
+      expect(argValue(etcd, '--initial-advertise-peer-urls')).toBe('https://$(POD_NAME).ctl-etcd-peers.plinth-system.svc:2380');
+      const [required] = etcd.spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution;
+      expect(required.topologyKey).toBe('kubernetes.io/hostname');
+      expect(subset(required.labelSelector.matchLabels, etcd.spec.template.metadata.labels)).toBe(true);
+      // A drain takes one member: two of three keep the quorum.
+      expect(find(objects, 'PodDisruptionBudget', 'ctl-etcd').spec.maxUnavailable).toBe(1);
+    });
+
+    it('forms a three-member NATS cluster whose members route to each other', () => {
+      const conf = find(objects, 'ConfigMap', 'ctl-nats').data['nats.conf'] as string;
+      expect([...conf.matchAll(/"(nats-route:\/\/[^"]+)"/g)].map((m) => m[1])).toEqual([0, 1, 2].map((i) => `nats-route://ctl-nats-${i}.ctl-nats-peers:6222`));
+      expect(find(objects, 'StatefulSet', 'ctl-nats').spec.replicas).toBe(3);
+    });
+
+    it('spreads the replicas of every Plinth component over nodes', () => {
+      for (const w of workloads(objects).filter((o) => o.metadata.name !== 'ctl-etcd' && o.metadata.name !== 'ctl-node-simulator')) {
+        const [preferred] = w.spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution;
+        expect(preferred.podAffinityTerm.topologyKey).toBe('kubernetes.io/hostname');
+        expect(preferred.podAffinityTerm.labelSelector.matchLabels).toEqual(w.spec.selector.matchLabels);
+      }
+    });
+  });
+
+  describe('NetworkPolicies', () => {
+    const objects = render(pki);
+    const policy = (name: string) => find(objects, 'NetworkPolicy', name).spec;
+    const admitted = (name: string) => {
+      const spec = policy(name);
+      const pods = workloads(objects).filter((w) => subset(spec.podSelector.matchLabels, w.spec.template.metadata.labels));
+      expect(pods).toHaveLength(1);
+      const ports = pods[0].spec.template.spec.containers[0].ports;
+      return spec.ingress.map((rule: Manifest) => ({
+        port: rule.ports.map((p: Manifest) => (ports.some((c: Manifest) => c.name === p.port) ? p.port : `missing ${p.port}`)).join(','),
+        from: rule.from
+          ? workloads(objects)
+              .filter((w) => rule.from.some((peer: Manifest) => selects(peer.podSelector, w.spec.template.metadata.labels)))
+              .map((w) => w.metadata.name)
+              .sort()
+          : 'anyone',
+      }));
+    };
+
+    it('lets only gateway, authz and controller manager reach storage, only storage reach etcd, only gateway and authz reach NATS, and anyone the gateway', () => {
+      expect(admitted('ctl-storage')).toEqual([{ port: 'grpc', from: ['ctl-authz', 'ctl-controllers', 'ctl-gateway'] }]);
+      expect(admitted('ctl-etcd')).toEqual([
+        { port: 'client', from: ['ctl-storage'] },
+        { port: 'peer', from: ['ctl-etcd'] },
+      ]);
+      expect(admitted('ctl-nats')).toEqual([
+        { port: 'client', from: ['ctl-authz', 'ctl-gateway'] },
+        { port: 'route', from: ['ctl-nats'] },
+      ]);
+      expect(admitted('ctl-gateway')).toEqual([{ port: 'https', from: 'anyone' }]);
+      for (const name of ['ctl-storage', 'ctl-etcd', 'ctl-nats', 'ctl-gateway']) expect(policy(name).policyTypes).toEqual(['Ingress']);
+    });
+
+    it('are left out when networkPolicy.enabled is false, and for an external etcd or NATS', () => {
+      expect(render({ ...pki, networkPolicy: { enabled: false } }).some((o) => o.kind === 'NetworkPolicy')).toBe(false);
+      const external = render({ ...pki, etcd: { external: { endpoints: 'https://e:2379' } }, nats: { external: { url: 'tls://n:4222' } } });
+      expect(external.filter((o) => o.kind === 'NetworkPolicy').map((o) => o.metadata.name)).toEqual(['ctl-storage', 'ctl-gateway']);
     });
   });
 
@@ -227,7 +420,7 @@ describe('helm/plinth', () => {
     });
 
     it('uses the external etcd and NATS', () => {
-      expect(envOf(find(objects, 'Deployment', 'ctl-storage')).PLINTH_ETCD_ENDPOINTS).toBe('https://etcd-a:2379,https://etcd-b:2379');
+      expect(envOf(find(objects, 'Deployment', 'ctl-storage')).PLINTH_ETCD_SERVERS).toBe('https://etcd-a:2379,https://etcd-b:2379');
       for (const name of ['ctl-gateway', 'ctl-authz']) expect(argValue(find(objects, 'Deployment', name), '--nats-url')).toBe('nats://nats.messaging:4222');
     });
 
@@ -284,7 +477,7 @@ describe('helm/plinth', () => {
       expect(managed.some((o) => o.kind === 'Secret' && o.metadata.name === 'ctl-pki')).toBe(false);
       for (const name of ['ctl-gateway', 'ctl-controllers']) {
         const volumes = find(managed, 'Deployment', name).spec.template.spec.volumes;
-        expect(volumes.filter((v: Manifest) => v.secret).map((v: Manifest) => v.secret.secretName)).toEqual(['managed-pki']);
+        expect(new Set(volumes.filter((v: Manifest) => v.secret).map((v: Manifest) => v.secret.secretName))).toEqual(new Set(['managed-pki']));
       }
     });
   });

@@ -26,6 +26,14 @@ describe('Go template subset', () => {
     expect(render('{{ if eq .kind "x" "y" }}match{{ end }}{{ if ne .kind "y" }}!{{ end }}', { kind: 'y' })).toBe('match');
   });
 
+  it('has Sprig\'s sha256sum, until, join, int and gt', () => {
+    expect(render('{{ .s | sha256sum }}', { s: 'abc' })).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(render('{{ range $i := until (int .n) }}{{ if $i }},{{ end }}m{{ $i }}{{ end }}', { n: 3 })).toBe('m0,m1,m2');
+    expect(render('{{ join "," .l }}', { l: ['CN=a', 'O=b'] })).toBe('CN=a,O=b');
+    expect(render('{{ if gt (int .n) 1 }}many{{ else }}one{{ end }}', { n: 1 })).toBe('one');
+    expect(render('{{ if gt (int .n) 1 }}many{{ else }}one{{ end }}', { n: 3 })).toBe('many');
+  });
+
   it('ranges over lists and maps (in key order) with variables, and else when empty', () => {
     expect(render('{{ range .l }}[{{ . }}]{{ end }}', { l: ['a', 'b'] })).toBe('[a][b]');
     expect(render('{{ range $i, $v := .l }}{{ $i }}={{ $v }};{{ end }}', { l: ['a', 'b'] })).toBe('0=a;1=b;');

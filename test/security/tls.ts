@@ -4,6 +4,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
+import { connect as tlsConnect } from 'node:tls';
 import { join } from 'node:path';
 import { md, pki } from 'node-forge';
 
@@ -152,4 +153,50 @@ export async function eventually(check: () => Promise<void>, timeoutMs = 10000):
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+}
+
+export interface RawResponse {
+  statusLine: string;
+  // headers keeps each header line's value as the bytes sent, read as UTF-8 (Go writes UTF-8).
+  headers: [name: string, value: string][];
+  body: string;
+  // closed says the server closed the connection after answering.
+  closed: boolean;
+}
+
+// rawTlsRequest writes the bytes given on a new TLS connection, as a client with broken
+// framing would, and reads the answer up to the connection's end (or, for an answer that leaves
+// the connection open, up to its Content-Length).
+export function rawTlsRequest(port: number, ca: string, request: string | Buffer, clientCert?: KeyPair): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({ host: '127.0.0.1', port, ca, servername: 'localhost', ...(clientCert ? { cert: clientCert.certPem, key: clientCert.keyPem } : {}) }, () => {
+      socket.write(request);
+    });
+    const chunks: Buffer[] = [];
+    const parse = (closed: boolean): RawResponse | null => {
+      const data = Buffer.concat(chunks);
+      const end = data.indexOf('\r\n\r\n');
+      if (end < 0) return null;
+      const [statusLine, ...lines] = data.subarray(0, end).toString('utf8').split('\r\n');
+      const headers = lines.map((line): [string, string] => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]);
+      const body = data.subarray(end + 4);
+      const length = headers.find(([name]) => name === 'content-length');
+      if (!closed && (!length || body.length < Number(length[1]))) return null;
+      return { statusLine, headers, body: body.toString('utf8'), closed };
+    };
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const answer = parse(false);
+      if (answer) {
+        socket.destroy();
+        resolve(answer);
+      }
+    });
+    socket.on('end', () => {
+      const answer = parse(true);
+      if (answer) resolve(answer);
+      else reject(new Error(`the connection ended without an answer: ${JSON.stringify(Buffer.concat(chunks).toString('latin1'))}`));
+    });
+    socket.on('error', reject);
+  });
 }

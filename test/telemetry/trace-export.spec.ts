@@ -7,7 +7,7 @@
 // app's flush on SIGTERM.
 import { randomBytes } from 'node:crypto';
 import { OtlpReceiver, startOtlpReceiver } from '@plinth/testing';
-import { DistributedPlinth, startDistributed } from './distributed';
+import { DistributedPlinth, startDistributed } from '../distributed';
 
 const SERVER = 2;
 const CLIENT = 3;

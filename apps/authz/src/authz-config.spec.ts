@@ -1,17 +1,38 @@
 import { FlagError, parseAuthzConfig } from './authz-config';
 
+const noTls = { caFile: '', certFile: '', keyFile: '', insecure: false };
+const noNatsAuth = { caFile: '', user: '', passwordFile: '' };
+
 describe('parseAuthzConfig', () => {
   it('uses the defaults when nothing is set', () => {
-    expect(parseAuthzConfig([], {})).toEqual({ storageAddress: '127.0.0.1:7443', natsUrl: 'nats://127.0.0.1:4222' });
+    expect(parseAuthzConfig([], {})).toEqual({ storageAddress: '127.0.0.1:7443', storage: noTls, nats: { url: 'nats://127.0.0.1:4222', ...noNatsAuth } });
   });
 
   it('takes the environment, and flags over it in both forms', () => {
     const env = { PLINTH_STORAGE_ADDRESS: 'storage:7443', PLINTH_NATS_URL: 'nats://nats:4222' };
-    expect(parseAuthzConfig([], env)).toEqual({ storageAddress: 'storage:7443', natsUrl: 'nats://nats:4222' });
-    expect(parseAuthzConfig(['--storage-address=10.0.0.1:1', '--nats-url', 'nats://10.0.0.2:4222'], env)).toEqual({
+    expect(parseAuthzConfig([], env)).toMatchObject({ storageAddress: 'storage:7443', nats: { url: 'nats://nats:4222' } });
+    expect(parseAuthzConfig(['--storage-address=10.0.0.1:1', '--nats-url', 'nats://10.0.0.2:4222'], env)).toMatchObject({
       storageAddress: '10.0.0.1:1',
-      natsUrl: 'nats://10.0.0.2:4222',
+      nats: { url: 'nats://10.0.0.2:4222' },
     });
+  });
+
+  it('takes the storage link\'s TLS files or --storage-insecure, and NATS TLS and credentials', () => {
+    const env = {
+      PLINTH_STORAGE_CA_FILE: '/s/ca.crt',
+      PLINTH_STORAGE_CERT_FILE: '/s/tls.crt',
+      PLINTH_STORAGE_KEY_FILE: '/s/tls.key',
+      PLINTH_NATS_CA_FILE: '/n/ca.crt',
+      PLINTH_NATS_USER: 'authz',
+      PLINTH_NATS_PASSWORD_FILE: '/n/password',
+    };
+    expect(parseAuthzConfig([], env)).toEqual({
+      storageAddress: '127.0.0.1:7443',
+      storage: { caFile: '/s/ca.crt', certFile: '/s/tls.crt', keyFile: '/s/tls.key', insecure: false },
+      nats: { url: 'nats://127.0.0.1:4222', caFile: '/n/ca.crt', user: 'authz', passwordFile: '/n/password' },
+    });
+    expect(parseAuthzConfig(['--storage-insecure'], {}).storage.insecure).toBe(true);
+    expect(parseAuthzConfig(['--storage-insecure=false'], { PLINTH_STORAGE_INSECURE: 'true' }).storage.insecure).toBe(false);
   });
 
   it.each([
@@ -19,6 +40,7 @@ describe('parseAuthzConfig', () => {
     [['--nats-url'], 'flag needs an argument: --nats-url'],
     [['--nats-url='], 'flag --nats-url needs a non-empty value'],
     [['nats://x'], 'unexpected argument: nats://x'],
+    [['--storage-insecure=maybe'], 'invalid value "maybe" for --storage-insecure: must be true or false'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseAuthzConfig(argv, {})).toThrow(new FlagError(message));
   });

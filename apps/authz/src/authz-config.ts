@@ -1,34 +1,53 @@
 // The authz service's configuration: flags, falling back to the environment, then defaults.
-//   --storage-address  PLINTH_STORAGE_ADDRESS  the storage service's host:port (127.0.0.1:7443)
-//   --nats-url         PLINTH_NATS_URL         the NATS server(s), comma-separated (nats://127.0.0.1:4222)
+//   --storage-address     PLINTH_STORAGE_ADDRESS     the storage service's host:port (127.0.0.1:7443)
+//   --storage-ca-file     PLINTH_STORAGE_CA_FILE     the CA of the storage service's certificate
+//   --storage-cert-file   PLINTH_STORAGE_CERT_FILE   authz's client certificate for the storage service
+//   --storage-key-file    PLINTH_STORAGE_KEY_FILE    its key
+//   --storage-insecure    PLINTH_STORAGE_INSECURE    plaintext to the storage service (local development only)
+//   --nats-url            PLINTH_NATS_URL            the NATS server(s), comma-separated (nats://127.0.0.1:4222)
+//   --nats-ca-file        PLINTH_NATS_CA_FILE        TLS to NATS, trusting this CA
+//   --nats-user           PLINTH_NATS_USER           authz's NATS user
+//   --nats-password-file  PLINTH_NATS_PASSWORD_FILE  the file holding its password
+import { ProcessFlagError, readProcessFlags } from '@plinth/config';
+import { NatsLinkSettings } from '@plinth/authz-nats';
+import { StorageLinkSettings } from '@plinth/storage-grpc';
+
 export interface AuthzConfig {
   storageAddress: string;
-  natsUrl: string;
+  storage: StorageLinkSettings;
+  nats: NatsLinkSettings;
 }
 
-export const defaultAuthzConfig: AuthzConfig = { storageAddress: '127.0.0.1:7443', natsUrl: 'nats://127.0.0.1:4222' };
+export { ProcessFlagError as FlagError };
 
-export class FlagError extends Error {}
-
-const flags: Record<string, keyof AuthzConfig> = { 'storage-address': 'storageAddress', 'nats-url': 'natsUrl' };
+const table = {
+  storageAddress: { flag: 'storage-address', env: 'PLINTH_STORAGE_ADDRESS' },
+  storageCaFile: { flag: 'storage-ca-file', env: 'PLINTH_STORAGE_CA_FILE' },
+  storageCertFile: { flag: 'storage-cert-file', env: 'PLINTH_STORAGE_CERT_FILE' },
+  storageKeyFile: { flag: 'storage-key-file', env: 'PLINTH_STORAGE_KEY_FILE' },
+  storageInsecure: { flag: 'storage-insecure', env: 'PLINTH_STORAGE_INSECURE', boolean: true },
+  natsUrl: { flag: 'nats-url', env: 'PLINTH_NATS_URL' },
+  natsCaFile: { flag: 'nats-ca-file', env: 'PLINTH_NATS_CA_FILE' },
+  natsUser: { flag: 'nats-user', env: 'PLINTH_NATS_USER' },
+  natsPasswordFile: { flag: 'nats-password-file', env: 'PLINTH_NATS_PASSWORD_FILE' },
+};
 
 // parseAuthzConfig reads --name=value and --name value forms; unknown flags are an error.
 export function parseAuthzConfig(argv: string[], env: NodeJS.ProcessEnv): AuthzConfig {
-  const config: AuthzConfig = {
-    storageAddress: env.PLINTH_STORAGE_ADDRESS || defaultAuthzConfig.storageAddress,
-    natsUrl: env.PLINTH_NATS_URL || defaultAuthzConfig.natsUrl,
+  const values = readProcessFlags(table, argv, env);
+  return {
+    storageAddress: values.storageAddress ?? '127.0.0.1:7443',
+    storage: {
+      caFile: values.storageCaFile ?? '',
+      certFile: values.storageCertFile ?? '',
+      keyFile: values.storageKeyFile ?? '',
+      insecure: values.storageInsecure === 'true',
+    },
+    nats: {
+      url: values.natsUrl ?? 'nats://127.0.0.1:4222',
+      caFile: values.natsCaFile ?? '',
+      user: values.natsUser ?? '',
+      passwordFile: values.natsPasswordFile ?? '',
+    },
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) throw new FlagError(`unexpected argument: ${arg}`);
-    const eq = arg.indexOf('=');
-    const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
-    const field = flags[name];
-    if (!field) throw new FlagError(`unknown flag: --${name}`);
-    if (eq < 0 && i + 1 >= argv.length) throw new FlagError(`flag needs an argument: --${name}`);
-    const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-    if (value === '') throw new FlagError(`flag --${name} needs a non-empty value`);
-    config[field] = value;
-  }
-  return config;
 }

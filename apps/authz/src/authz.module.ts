@@ -2,18 +2,19 @@
 // answering over NATS.
 import { DynamicModule, Module } from '@nestjs/common';
 import { ObjectStore } from '@plinth/storage';
-import { GrpcObjectStore } from '@plinth/storage-grpc';
+import { GrpcObjectStore, storageLinkCredentials } from '@plinth/storage-grpc';
 import { AuthzConfig } from './authz-config';
 import { AUTHZ_CONFIG, AUTHZ_STORE, AuthzService } from './authz.service';
 
 @Module({})
 export class AuthzModule {
   static forConfig(config: AuthzConfig): DynamicModule {
+    const credentials = storageLinkCredentials(config.storage);
     return {
       module: AuthzModule,
       providers: [
         { provide: AUTHZ_CONFIG, useValue: config },
-        { provide: AUTHZ_STORE, useFactory: (): ObjectStore => new GrpcObjectStore({ address: config.storageAddress }) },
+        { provide: AUTHZ_STORE, useFactory: (): ObjectStore => new GrpcObjectStore({ address: config.storageAddress, credentials }) },
         AuthzService,
       ],
     };

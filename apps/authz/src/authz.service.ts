@@ -1,12 +1,15 @@
 // AuthzService is RBAC as a service: the policy cache over the storage service, the ClusterRole
 // aggregator and the bootstrap policy (LocalAuthorization), answering gateways over NATS and
-// telling them when the policy changed. It owns the shutdown order: stop taking questions and
-// answer those received, drain NATS, then stop following storage and close it.
+// telling them when the policy changed. It starts whatever is down: it waits for storage (to
+// write the bootstrap policy and load the policy) and then for NATS, retrying meanwhile, and
+// logs once when either link is lost and once when it is back. It owns the shutdown order: stop
+// taking questions and answer those received, drain NATS, then stop following storage and
+// close it.
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { connect, NatsConnection } from 'nats';
+import { NatsConnection } from 'nats';
 import { LocalAuthorization } from '@plinth/authz';
-import { AuthorizerService, PolicyChangedPublisher, publishPolicyChanged, serveAuthorizer } from '@plinth/authz-nats';
-import { realClock } from '@plinth/machinery';
+import { AuthorizerService, connectNats, PolicyChangedPublisher, publishPolicyChanged, serveAuthorizer } from '@plinth/authz-nats';
+import { LinkState, realClock } from '@plinth/machinery';
 import { builtinDefinitions } from '@plinth/registry';
 import { ObjectStore } from '@plinth/storage';
 import { AuthzConfig } from './authz-config';
@@ -23,6 +26,7 @@ export class AuthzService implements OnApplicationBootstrap, OnApplicationShutdo
   private publisher: PolicyChangedPublisher | null = null;
   private stopPublishing: (() => void) | null = null;
   private service: AuthorizerService | null = null;
+  private readonly links = { storage: new LinkState('storage', (line) => this.logger.warn(line)), nats: new LinkState('nats', (line) => this.logger.warn(line)) };
 
   constructor(
     @Inject(AUTHZ_CONFIG) private readonly config: AuthzConfig,
@@ -30,18 +34,17 @@ export class AuthzService implements OnApplicationBootstrap, OnApplicationShutdo
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.authorization = new LocalAuthorization(this.store, builtinDefinitions(), realClock, this.warn('authorization'));
+    this.authorization = new LocalAuthorization(this.store, builtinDefinitions(), realClock, this.warn('authorization'), this.links.storage);
     // start creates the missing bootstrap policy and resolves once the policy is loaded.
     await this.authorization.start();
-    // The connection retries for ever once made: a NATS restart must not end the service.
-    this.nc = await connect({ servers: this.config.natsUrl.split(','), name: 'plinth-authz', maxReconnectAttempts: -1 });
+    this.nc = await connectNats({ settings: this.config.nats, name: 'plinth-authz', link: this.links.nats });
     const publisher = publishPolicyChanged(this.nc, { onError: this.warn('publishing a policy change') });
     this.publisher = publisher;
     this.stopPublishing = this.authorization.cache.onChange(() => publisher.changed());
     this.service = await serveAuthorizer(this.nc, this.authorization.authorizer, { onError: this.warn('answering') });
     // Gateways may hold decisions taken before this replica loaded the policy.
     publisher.changed();
-    this.logger.log(`authz serving on ${this.config.natsUrl}`);
+    this.logger.log(`authz serving on ${this.config.nats.url}`);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,27 +1,30 @@
 // The authz service: RBAC over the storage service, answering gateways over NATS. Run it with
 // `node -r ./tools/register.js apps/authz/src/main.ts [--storage-address host:port]
-// [--nats-url nats://host:port]`; authz-config.ts lists its flags and environment. Replicas
+// [--storage-ca-file ...] [--nats-url nats://host:port] [--nats-ca-file ...]`; authz-config.ts
+// lists its flags and environment. Replicas
 // share the load in one NATS queue group.
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { withTracing } from '@plinth/nest';
+import { installLastResortLogging, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
+import { StorageLinkError } from '@plinth/storage-grpc';
 import { FlagError, parseAuthzConfig } from './authz-config';
 import { AuthzModule } from './authz.module';
 
 async function bootstrap(): Promise<void> {
-  let config;
+  installLastResortLogging('plinth-authz');
+  let authz;
   try {
-    config = parseAuthzConfig(process.argv.slice(2), process.env);
+    authz = AuthzModule.forConfig(parseAuthzConfig(process.argv.slice(2), process.env));
   } catch (err) {
-    if (err instanceof FlagError) {
+    if (err instanceof FlagError || err instanceof StorageLinkError) {
       console.error(`Error: ${err.message}`);
       process.exit(2);
     }
     throw err;
   }
-  const app = await NestFactory.createApplicationContext(withTracing(AuthzModule.forConfig(config), startTracing('plinth-authz')), { logger: ['log', 'warn', 'error', 'fatal'] });
+  const app = await NestFactory.createApplicationContext(withTracing(authz, startTracing('plinth-authz')), { logger: ['log', 'warn', 'error', 'fatal'] });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 }

@@ -6,7 +6,7 @@
 // `--simulated-nodes N` and `--feature-gates` as the all-in-one.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { withMetrics, withTracing } from '@plinth/nest';
+import { installLastResortLogging, withMetrics, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
 import { readFileSync } from 'node:fs';
 import { defaultServerFlags, FlagError, LeaderElectionSettings, parseServerFlags, ServerFlags } from '@plinth/apiserver';
@@ -52,6 +52,7 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
+  installLastResortLogging('plinth-controllers');
   const argv = process.argv.slice(2);
   let fromConfig: Partial<Pick<ServerFlags, 'controllers' | 'controllerWorkers' | 'minResyncPeriodMs' | 'namespaceSyncPeriodMs' | 'leaderElection'>> = {};
   let migrationEnabled = false;

@@ -1,19 +1,22 @@
 // GatewayModule is the distributed API server: the same ApiServerHost as the all-in-one, over
-// the storage service reached through gRPC (--storage-address).
+// the storage service reached through gRPC (--storage-address) over mutual TLS
+// (--storage-ca-file, --storage-cert-file, --storage-key-file) or, in local development,
+// plaintext (--storage-insecure).
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServerFlags } from '@plinth/apiserver';
 import { ApiServerHost, OBJECT_STORE, SERVER_FLAGS } from '@plinth/nest';
 import { ObjectStore } from '@plinth/storage';
-import { GrpcObjectStore } from '@plinth/storage-grpc';
+import { GrpcObjectStore, storageLinkCredentials } from '@plinth/storage-grpc';
 
 @Module({})
 export class GatewayModule {
   static forFlags(flags: ServerFlags): DynamicModule {
+    const credentials = storageLinkCredentials({ caFile: flags.storageCAFile, certFile: flags.storageCertFile, keyFile: flags.storageKeyFile, insecure: flags.storageInsecure });
     return {
       module: GatewayModule,
       providers: [
         { provide: SERVER_FLAGS, useValue: flags },
-        { provide: OBJECT_STORE, useFactory: (): ObjectStore => new GrpcObjectStore({ address: flags.storageAddress }) },
+        { provide: OBJECT_STORE, useFactory: (): ObjectStore => new GrpcObjectStore({ address: flags.storageAddress, credentials }) },
         ApiServerHost,
       ],
     };

@@ -2,12 +2,13 @@
 // one process. Flags follow `npm start --`, e.g. `npm start -- --data-dir /tmp/p --port 7443`.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { withMetrics, withTracing } from '@plinth/nest';
+import { installLastResortLogging, withMetrics, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
 import { FlagError, parseServerFlags } from '@plinth/apiserver';
 import { PlinthModule } from './plinth.module';
 
 async function main(): Promise<void> {
+  installLastResortLogging('plinth');
   let flags;
   try {
     flags = parseServerFlags(process.argv.slice(2));

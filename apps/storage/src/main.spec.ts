@@ -1,8 +1,10 @@
-// The storage service as it runs in production: its own process over a real etcd, reached
-// through GrpcObjectStore, and stopped with SIGTERM.
+// The storage service as it runs in production: its own process over a real etcd that
+// requires client certificates, configured through its environment (as the chart does),
+// serving mutual TLS to GrpcObjectStore, and stopped with SIGTERM. Without TLS files or
+// --storage-insecure it refuses to start.
 import { join } from 'node:path';
-import { GrpcObjectStore } from '@plinth/storage-grpc';
-import { EtcdServer, RunningProcess, startEtcd, startProcess } from '@plinth/testing';
+import { GrpcObjectStore, storageClientCredentials } from '@plinth/storage-grpc';
+import { EtcdServer, LinkPki, makeLinkPki, RunningProcess, startEtcd, startProcess } from '@plinth/testing';
 
 const root = join(__dirname, '../../..');
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -28,26 +30,42 @@ function listening(service: RunningProcess, timeoutMs = 30000): Promise<string> 
 describe('storage service', () => {
   let etcd: EtcdServer;
   let service: RunningProcess;
+  let pki: LinkPki;
 
   beforeAll(async () => {
-    etcd = await startEtcd();
+    pki = makeLinkPki();
+    etcd = await startEtcd({ tls: pki.etcdServer });
   });
 
   afterAll(async () => {
     await service?.stop();
     await etcd?.stop();
+    pki?.remove();
   });
 
-  it('serves an etcd-backed store over gRPC and exits 0 on SIGTERM', async () => {
+  it('refuses to serve plaintext unless told to, naming the flags', async () => {
+    const refused = startProcess(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'apps/storage/src/main.ts'), '--storage-address=127.0.0.1:0'], { ...process.env, NO_COLOR: '1' });
+    const code = await new Promise<number | null>((resolve) => refused.child.once('exit', (c) => resolve(c)));
+    expect(code).toBe(2);
+    expect(refused.output()).toContain('Error: the storage service serves only mutual TLS: set --tls-cert-file, --tls-private-key-file and --client-ca-file');
+  }, 60000);
+
+  it('serves an etcd-backed store over mutual TLS and exits 0 on SIGTERM', async () => {
     service = startProcess(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'apps/storage/src/main.ts')], {
       ...process.env,
       NO_COLOR: '1',
-      PLINTH_ETCD_ENDPOINTS: etcd.endpoint,
+      PLINTH_ETCD_SERVERS: etcd.endpoint,
+      PLINTH_ETCD_CAFILE: pki.etcdClient.caFile,
+      PLINTH_ETCD_CERTFILE: pki.etcdClient.certFile,
+      PLINTH_ETCD_KEYFILE: pki.etcdClient.keyFile,
       PLINTH_STORAGE_ADDRESS: '127.0.0.1:0',
+      PLINTH_TLS_CERT_FILE: pki.storageServer.certFile,
+      PLINTH_TLS_PRIVATE_KEY_FILE: pki.storageServer.keyFile,
+      PLINTH_CLIENT_CA_FILE: pki.storageServer.caFile,
     });
     const address = await listening(service);
 
-    const store = new GrpcObjectStore({ address });
+    const store = new GrpcObjectStore({ address, credentials: storageClientCredentials(pki.gatewayClient) });
     try {
       const prefix = `/registry/e2e/${Date.now()}/`;
       const start = await store.currentRevision();

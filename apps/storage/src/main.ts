@@ -1,16 +1,27 @@
 // The storage service: a versioned object store (etcd or the embedded store) served over gRPC.
-// Run it with `node -r ./tools/register.js apps/storage/src/main.ts`; storage-config.ts lists
-// its environment.
+// Run it with `node -r ./tools/register.js apps/storage/src/main.ts [flags]`; storage-config.ts
+// lists its flags and their environment variables.
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { withTracing } from '@plinth/nest';
+import { installLastResortLogging, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
-import { storageConfigFromEnv } from './storage-config';
+import { FlagError, parseStorageConfig } from './storage-config';
 import { StorageModule } from './storage.module';
 
 async function bootstrap(): Promise<void> {
-  const app = await NestFactory.createApplicationContext(withTracing(StorageModule.forConfig(storageConfigFromEnv(process.env)), startTracing('plinth-storage')), {
+  installLastResortLogging('plinth-storage');
+  let config;
+  try {
+    config = parseStorageConfig(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (err instanceof FlagError) {
+      console.error(`Error: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const app = await NestFactory.createApplicationContext(withTracing(StorageModule.forConfig(config), startTracing('plinth-storage')), {
     logger: ['log', 'warn', 'error', 'fatal'],
   });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran, instead of

@@ -22,15 +22,29 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 
 {{- define "plinth.natsUrl" -}}
-{{ default (printf "nats://%s-nats:4222" .Release.Name) .Values.nats.external.url }}
+{{ default (printf "tls://%s-nats:4222" .Release.Name) .Values.nats.external.url }}
 {{- end }}
 
 {{- define "plinth.etcdEndpoints" -}}
-{{ default (printf "http://%s-etcd:2379" .Release.Name) .Values.etcd.external.endpoints }}
+{{ default (printf "https://%s-etcd:2379" .Release.Name) .Values.etcd.external.endpoints }}
 {{- end }}
 
 {{- define "plinth.storageAddress" -}}
 {{ printf "%s-storage:%v" .Release.Name .Values.storage.port }}
+{{- end }}
+
+{{/* etcdTls: the storage service talks TLS to etcd (always to the chart's own). */}}
+{{- define "plinth.etcdTls" -}}
+{{- if or (not .Values.etcd.external.endpoints) .Values.etcd.external.tls }}true{{ end }}
+{{- end }}
+
+{{/* Pod annotations: a checksum of the PKI values rolls the pods when a certificate changes
+(the processes read their certificates at start), then the operator's own. */}}
+{{- define "plinth.podAnnotations" -}}
+checksum/pki: {{ toYaml .Values.pki | sha256sum | quote }}
+{{- with .Values.podAnnotations }}
+{{ toYaml . }}
+{{- end }}
 {{- end }}
 
 {{/* Pod settings shared by the Plinth components. */}}

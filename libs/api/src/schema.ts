@@ -23,12 +23,16 @@ export interface Schema {
   patchStrategy?: string;
   // ref names a shared definition (for OpenAPI output); the schema is inlined all the same.
   ref?: string;
+  // goType names the field's Go type where type and format do not tell it (types.UID), for
+  // the decoder's error messages.
+  goType?: string;
 }
 
 type Props = Record<string, Schema>;
 
 export const s = {
   string: (description?: string): Schema => ({ type: 'string', ...(description ? { description } : {}) }),
+  uid: (description?: string): Schema => ({ type: 'string', goType: 'types.UID', ...(description ? { description } : {}) }),
   enumOf: (values: string[], description?: string): Schema => ({ type: 'string', enum: values, ...(description ? { description } : {}) }),
   int32: (description?: string): Schema => ({ type: 'integer', format: 'int32', ...(description ? { description } : {}) }),
   int64: (description?: string): Schema => ({ type: 'integer', format: 'int64', ...(description ? { description } : {}) }),

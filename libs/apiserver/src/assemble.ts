@@ -1,6 +1,6 @@
 // assembleApiServer builds a ready ApiServer from flags, a store and the type definitions: the
 // one composition used by the all-in-one process, the gateway app and the tests.
-import { Clock, isStatusError, realClock } from '@plinth/machinery';
+import { Clock, isStatusError, LinkState, realClock } from '@plinth/machinery';
 import { ServiceAccountTokenLookup } from '@plinth/authn';
 import { ObjectStore } from '@plinth/storage';
 import { Registry, registerProcessMetrics } from '@plinth/metrics';
@@ -15,6 +15,8 @@ import { Authorizer } from './auth/ports';
 import { defaultVersion, ServerContext } from './server-context';
 import { CustomResourceDefinitionController } from './crd-controller';
 import { ApiServerMetrics, metricsRoute } from './metrics';
+import { ServerLifecycle } from './http/lifecycle';
+import { MaxInflightLimit } from './http/max-inflight';
 
 
 export interface AssembleOptions {
@@ -30,6 +32,10 @@ export interface AssembleOptions {
   // metrics is the registry /metrics serves and the request metrics go to; a new one with the
   // process metrics when absent.
   metrics?: Registry;
+  // storageLink hears how the server's reads of storage fare (logged once when lost and back).
+  storageLink?: LinkState;
+  // readyChecks are added to /readyz: what else the server waits for (the authz service).
+  readyChecks?: HealthCheck[];
 }
 
 export function assembleApiServer(options: AssembleOptions): ApiServer {
@@ -43,6 +49,7 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
     watchCache: options.flags.watchCache,
   }, auth);
   context.serviceAccountTokens = serviceAccountTokenSigning(options.flags);
+  if (options.storageLink) context.storageLink = options.storageLink;
   // A service-account token dies with its account (and bound pod or secret), as
   // --service-account-lookup does by default.
   if (authentication.serviceAccountTokens) authentication.serviceAccountTokens.lookup = objectLookup(context);
@@ -52,10 +59,16 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
   const registry = options.metrics ?? newProcessRegistry();
   const metrics = new ApiServerMetrics(registry);
   metrics.countStorageObjects(() => context.cachedObjectCounts());
-  return new ApiServer(context, healthChecks(options), [metricsRoute(registry), ...(options.extraRoutes?.(catalog) ?? [])], metrics);
+  const limits = {
+    inflight: new MaxInflightLimit(options.flags.maxRequestsInflight, options.flags.maxMutatingRequestsInflight),
+    requestTimeoutMs: options.flags.requestTimeoutMs,
+    lifecycle: new ServerLifecycle(context.clock),
+  };
+  const routes = [metricsRoute(registry), ...(options.extraRoutes?.(catalog) ?? [])];
+  return new ApiServer(context, healthChecks(options, limits.lifecycle), routes, metrics, limits);
 }
 
-function healthChecks(options: AssembleOptions): Record<HealthEndpoint, HealthCheck[]> {
+function healthChecks(options: AssembleOptions, lifecycle: ServerLifecycle): Record<HealthEndpoint, HealthCheck[]> {
   const ok = async () => undefined;
   const storage: HealthCheck = { name: 'etcd', check: async () => void (await options.storage.currentRevision()) };
   const common: HealthCheck[] = [
@@ -74,7 +87,17 @@ function healthChecks(options: AssembleOptions): Record<HealthEndpoint, HealthCh
   return {
     healthz: common,
     livez: common,
-    readyz: [...common, { name: 'informer-sync', check: ok }, { name: 'shutdown', check: ok }],
+    readyz: [
+      ...common,
+      { name: 'informer-sync', check: ok },
+      ...(options.readyChecks ?? []),
+      {
+        name: 'shutdown',
+        check: async () => {
+          if (lifecycle.shutdownRequested) throw new Error('process is shutting down');
+        },
+      },
+    ],
   };
 }
 

@@ -56,7 +56,7 @@ export class CustomResourceDefinitionController {
         remove: (object) => this.removed(object.metadata.name ?? ''),
       },
       this.clock,
-      this.onError,
+      this.context.storageLink,
     );
     this.informer.start();
   }

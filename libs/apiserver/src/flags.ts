@@ -15,7 +15,18 @@ export interface ServerFlags {
   historyWindowSeconds: number;
   etcdServers: string[];
   storageAddress: string;
+  // The storage link's mutual TLS (the gateway's CA, certificate and key), or storageInsecure
+  // for plaintext in local development.
+  storageCAFile: string;
+  storageCertFile: string;
+  storageKeyFile: string;
+  storageInsecure: boolean;
   natsUrl: string;
+  // natsCAFile turns on TLS to NATS (the CA of its serving certificate); natsUser and
+  // natsPasswordFile are the gateway's NATS credentials.
+  natsCAFile: string;
+  natsUser: string;
+  natsPasswordFile: string;
   // watchCache serves gets and lists from per-resource watch caches (kube-apiserver's
   // --watch-cache).
   watchCache: boolean;
@@ -51,6 +62,19 @@ export interface ServerFlags {
   namespaceSyncPeriodMs: number;
   // leaderElection is the controller manager's Generic.LeaderElection (--leader-elect-* flags).
   leaderElection: LeaderElectionSettings;
+  // maxRequestsInflight and maxMutatingRequestsInflight bound the read-only and the mutating
+  // requests served at once (long-running ones not counted); 0: no bound.
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+  // requestTimeoutMs ends a request that is not long-running with 504 Timeout; it also bounds
+  // how long a shutdown waits for the requests in flight (kube-apiserver's ShutdownTimeout).
+  requestTimeoutMs: number;
+  // shutdownDelayMs is how long a server told to stop keeps serving with /readyz failing, so
+  // that load balancers stop sending it traffic first.
+  shutdownDelayMs: number;
+  // shutdownSendRetryAfter keeps the listener open after the delay until the requests in
+  // flight are answered, refusing new ones with 429 and `Retry-After: 5`.
+  shutdownSendRetryAfter: boolean;
 }
 
 // LeaderElectionSettings is LeaderElectionConfiguration with durations in milliseconds; the
@@ -77,7 +101,14 @@ export const defaultServerFlags: ServerFlags = {
   historyWindowSeconds: 300,
   etcdServers: [],
   storageAddress: '',
+  storageCAFile: '',
+  storageCertFile: '',
+  storageKeyFile: '',
+  storageInsecure: false,
   natsUrl: '',
+  natsCAFile: '',
+  natsUser: '',
+  natsPasswordFile: '',
   watchCache: true,
   tokenAuthFile: '',
   clientCAFile: '',
@@ -98,6 +129,11 @@ export const defaultServerFlags: ServerFlags = {
   minResyncPeriodMs: 12 * 3600 * 1000,
   namespaceSyncPeriodMs: 5 * 60 * 1000,
   leaderElection: { leaderElect: true, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000, resourceName: 'kube-controller-manager', resourceNamespace: 'kube-system' },
+  maxRequestsInflight: 400,
+  maxMutatingRequestsInflight: 200,
+  requestTimeoutMs: 60_000,
+  shutdownDelayMs: 0,
+  shutdownSendRetryAfter: false,
 };
 
 type Setter = (flags: ServerFlags, value: string) => void;
@@ -113,6 +149,18 @@ const duration = (name: string, value: string): number => {
   } catch (err) {
     throw new FlagError(`invalid argument "${value}" for "--${name}" flag: ${(err as Error).message}`);
   }
+};
+
+const positiveDuration = (name: string, value: string): number => {
+  const ms = duration(name, value);
+  if (ms <= 0) throw new FlagError(`invalid argument "${value}" for "--${name}" flag: must be positive`);
+  return ms;
+};
+
+const nonNegativeDuration = (name: string, value: string): number => {
+  const ms = duration(name, value);
+  if (ms < 0) throw new FlagError(`invalid argument "${value}" for "--${name}" flag: must not be negative`);
+  return ms;
 };
 
 const bool = (name: string, value: string): boolean => {
@@ -133,7 +181,14 @@ const setters: Record<string, Setter> = {
   'history-window': (f, v) => (f.historyWindowSeconds = int('history-window', v)),
   'etcd-servers': (f, v) => (f.etcdServers = v.split(',').filter(Boolean)),
   'storage-address': (f, v) => (f.storageAddress = v),
+  'storage-ca-file': (f, v) => (f.storageCAFile = v),
+  'storage-cert-file': (f, v) => (f.storageCertFile = v),
+  'storage-key-file': (f, v) => (f.storageKeyFile = v),
+  'storage-insecure': (f, v) => (f.storageInsecure = bool('storage-insecure', v)),
   'nats-url': (f, v) => (f.natsUrl = v),
+  'nats-ca-file': (f, v) => (f.natsCAFile = v),
+  'nats-user': (f, v) => (f.natsUser = v),
+  'nats-password-file': (f, v) => (f.natsPasswordFile = v),
   'watch-cache': (f, v) => (f.watchCache = bool('watch-cache', v)),
   'token-auth-file': (f, v) => (f.tokenAuthFile = v),
   'client-ca-file': (f, v) => (f.clientCAFile = v),
@@ -158,13 +213,18 @@ const setters: Record<string, Setter> = {
   'leader-elect-resource-lock': (_f, v) => {
     if (v !== 'leases') throw new FlagError(`invalid argument "${v}" for "--leader-elect-resource-lock" flag: only leases is supported`);
   },
+  'max-requests-inflight': (f, v) => (f.maxRequestsInflight = int('max-requests-inflight', v)),
+  'max-mutating-requests-inflight': (f, v) => (f.maxMutatingRequestsInflight = int('max-mutating-requests-inflight', v)),
+  'request-timeout': (f, v) => (f.requestTimeoutMs = positiveDuration('request-timeout', v)),
+  'shutdown-delay-duration': (f, v) => (f.shutdownDelayMs = nonNegativeDuration('shutdown-delay-duration', v)),
+  'shutdown-send-retry-after': (f, v) => (f.shutdownSendRetryAfter = bool('shutdown-send-retry-after', v)),
   'metrics-bind-address': (f, v) => {
     if (!/^(\[[0-9a-fA-F:.]+\]|[^:]*):\d+$/.test(v)) throw new FlagError(`invalid argument "${v}" for "--metrics-bind-address" flag: must be host:port`);
     f.metricsBindAddress = v;
   },
 };
 
-const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth', 'leader-elect']);
+const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth', 'leader-elect', 'storage-insecure', 'shutdown-send-retry-after']);
 
 function list(value: string): string[] {
   return value.split(',').map((v) => v.trim()).filter(Boolean);

@@ -1,6 +1,6 @@
 // ListOptions: the query parameters of list and watch, parsed and validated as
 // k8s.io/apimachinery/pkg/apis/meta/internalversion/validation does (422 on ListOptions).
-import { badRequest, field, FieldError, invalid } from '@plinth/machinery';
+import { badRequest, field, FieldError, goQuote, invalid } from '@plinth/machinery';
 import { queryBool } from './request-info';
 
 export type ResourceVersionMatch = '' | 'Exact' | 'NotOlderThan';
@@ -18,11 +18,23 @@ export interface ListOptions {
   timeoutSeconds: number | undefined;
 }
 
-function integer(query: URLSearchParams, name: string): number | undefined {
+const int64Min = -(2n ** 63n);
+const int64Max = 2n ** 63n - 1n;
+
+// parseInt64 is strconv.ParseInt(value, 10, 64), with which the parameter codec converts an
+// integer query parameter; its error is the 400's message, as kube-apiserver answers it.
+export function parseInt64(value: string): number {
+  if (!/^[+-]?\d+$/.test(value)) throw badRequest(`strconv.ParseInt: parsing ${goQuote(value)}: invalid syntax`);
+  const n = BigInt(value);
+  if (n < int64Min || n > int64Max) throw badRequest(`strconv.ParseInt: parsing ${goQuote(value)}: value out of range`);
+  return Number(n);
+}
+
+// integer reads an int64 query parameter: absent is undefined, anything else (even empty) must
+// parse.
+export function integer(query: URLSearchParams, name: string): number | undefined {
   const value = query.get(name);
-  if (value === null || value === '') return undefined;
-  if (!/^-?\d+$/.test(value)) throw badRequest(`invalid value for ${name}: ${value}`);
-  return Number(value);
+  return value === null ? undefined : parseInt64(value);
 }
 
 export function parseListOptions(query: URLSearchParams, watch: boolean, watchListEnabled: boolean): ListOptions {
@@ -84,6 +96,7 @@ export function validateListOptions(options: ListOptions, watchListEnabled: bool
 // parseResourceVersion reads a resourceVersion the store understands: a non-negative integer.
 export function parseResourceVersion(value: string): number {
   if (value === '') return 0;
-  if (!/^\d+$/.test(value)) throw badRequest(`invalid resource version: ${value}`);
+  // strconv.ParseUint(value, 10, 64)
+  if (!/^\d+$/.test(value) || BigInt(value) >= 2n ** 64n) throw badRequest(`invalid resource version: ${value}`);
   return Number(value);
 }

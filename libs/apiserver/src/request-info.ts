@@ -29,7 +29,7 @@ export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
 const namespaceSubresources = new Set(['status', 'finalize']);
 
 export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
-  const parts = path.split('/').filter((p) => p !== '');
+  const parts = splitPath(path);
   const nonResource = (): NonResourceRequestInfo => ({ isResourceRequest: false, path, verb: method.toLowerCase(), parts });
   if (parts.length === 0 || (parts[0] !== 'api' && parts[0] !== 'apis')) return nonResource();
   const apiPrefix = parts[0] as 'api' | 'apis';
@@ -82,8 +82,32 @@ function httpVerb(method: string): string {
     case 'DELETE':
       return 'delete';
     default:
-      return method.toLowerCase();
+      // No verb: no route takes the method, which then gets 405 once authorized.
+      return '';
   }
+}
+
+// splitPath is requestinfo's splitPath: the path without its outer slashes, split on every
+// slash, empty segments kept (so "/api/v1/namespaces//pods" names the empty namespace, as in
+// kube-apiserver, rather than shifting the segments after it).
+function splitPath(path: string): string[] {
+  let start = 0;
+  let end = path.length;
+  while (start < end && path.charCodeAt(start) === 0x2f) start++;
+  while (end > start && path.charCodeAt(end - 1) === 0x2f) end--;
+  return start === end ? [] : path.slice(start, end).split('/');
+}
+
+// methodRouted says whether kube-apiserver has a route taking the request's method on its path
+// (go-restful answers 405 otherwise): a collection takes GET, POST and DELETE, an object GET,
+// PUT, PATCH and DELETE, a watch path GET, and a subresource POST only where it is made to be
+// created (binding, eviction, token).
+export function methodRouted(method: string, info: ResourceRequestInfo): boolean {
+  if (info.verb === '') return false;
+  if (info.verb === 'watch') return method === 'GET' || method === 'HEAD';
+  if (info.verb === 'create') return info.name === '' || info.subresource !== '';
+  if (info.verb === 'update' || info.verb === 'patch') return info.name !== '';
+  return true;
 }
 
 // isTrue is Go's strconv.ParseBool being true, which decides the watch verb.

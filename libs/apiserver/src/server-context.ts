@@ -1,6 +1,6 @@
 // ServerContext is what every stage of the API server shares: the served catalog, the stores,
 // the clock, feature gates and server options.
-import { Clock } from '@plinth/machinery';
+import { Clock, LinkState, unwatchedLink } from '@plinth/machinery';
 import { ObjectStore } from '@plinth/storage';
 import { resourcePrefix, ResourceCatalog, ResourceDefinition, ResourceStore } from '@plinth/registry';
 import { AuthContext } from './auth/filter';
@@ -39,10 +39,13 @@ export interface ServiceAccountTokenSigning {
 
 export class ServerContext {
   serviceAccountTokens: ServiceAccountTokenSigning | null = null;
+  // storageLink hears how the watch caches' and controllers' reads of storage fare.
+  storageLink: LinkState = unwatchedLink('storage');
 
   private readonly stores = new Map<ResourceDefinition, ResourceStore>();
   private readonly caches = new Map<ResourceDefinition, WatchCache>();
   private readonly stopHooks: (() => void)[] = [];
+  private watchesEnd: AbortSignal = new AbortController().signal;
   readonly storage: RevisionTrackingStore;
 
   constructor(
@@ -62,7 +65,7 @@ export class ServerContext {
     if (!this.options.watchCache || def.virtual) return null;
     let cache = this.caches.get(def);
     if (!cache) {
-      cache = new WatchCache(this.storeFor(def), this.clock);
+      cache = new WatchCache(this.storeFor(def), this.clock, this.storageLink);
       this.caches.set(def, cache);
       cache.start();
     }
@@ -85,6 +88,15 @@ export class ServerContext {
     for (const stop of this.stopHooks.splice(0)) stop();
     for (const cache of this.caches.values()) cache.stop();
     this.caches.clear();
+  }
+
+  // watchesEnded aborts when the server shuts down: open watches end at an event boundary.
+  get watchesEnded(): AbortSignal {
+    return this.watchesEnd;
+  }
+
+  endWatchesOn(signal: AbortSignal): void {
+    this.watchesEnd = signal;
   }
 
   // onStop registers work to stop with the server (the CRD controller).

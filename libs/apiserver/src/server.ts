@@ -3,7 +3,7 @@
 // failure with a Status. It is plain node:http so that the same handler runs inside the Nest
 // gateway app and the all-in-one process.
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { hasProtobufCodec, methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
+import { badRequest, goQuote, hasProtobufCodec, isStatusError, isValidPathSegmentName, methodNotAllowed, methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
 import { ResourceDefinition } from '@plinth/registry';
 import { aggregatedDiscovery, aggregatedDiscoveryRequested, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import { createResource } from './handlers/create';
@@ -23,15 +23,29 @@ import { tracingEnabled } from '@plinth/telemetry';
 import { traceOperation, traceRequest } from './http/request-span';
 import { ApiServerMetrics } from './metrics';
 import { responseOptions, ResponseOptions, writeBody, writeError, writeText } from './http/respond';
+import { parseRequestTarget, RequestTarget, RequestTargetError } from './http/request-target';
+import { checkFraming, writeFramingError } from './http/framing';
+import { RequestBoundary } from './http/request-boundary';
 import { parseListOptions } from './list-options';
 import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate } from './negotiation';
-import { NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
+import { methodRouted, NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
 import { UserInfo } from '@plinth/rbac';
 import { authenticateAndImpersonate, authorizeRequest } from './auth/filter';
 import { RequestScope } from './scope';
 import { ServerContext } from './server-context';
+import { ServerLifecycle } from './http/lifecycle';
+import { isLongRunning, MaxInflightLimit, writeTooManyRequests } from './http/max-inflight';
+import { requestTimeoutError, serveWithTimeout } from './http/request-timeout';
 
 const healthEndpoints = new Set<string>(['healthz', 'livez', 'readyz']);
+
+// ServingLimits are the filters kube-apiserver runs around every handler: the in-flight
+// limit, the request timeout and the graceful-termination lifecycle.
+export interface ServingLimits {
+  inflight: MaxInflightLimit;
+  requestTimeoutMs: number;
+  lifecycle: ServerLifecycle;
+}
 
 export class ApiServer {
   constructor(
@@ -40,7 +54,12 @@ export class ApiServer {
     private readonly extraRoutes: NonResourceRoute[] = [],
     // metrics measures each request for /metrics; absent in pipeline unit tests.
     readonly metrics: ApiServerMetrics | null = null,
-  ) {}
+    readonly limits: ServingLimits = { inflight: new MaxInflightLimit(0, 0), requestTimeoutMs: 60_000, lifecycle: new ServerLifecycle(context.clock) },
+    // boundary keeps what one request throws to that request.
+    readonly boundary: RequestBoundary = new RequestBoundary(metrics?.registry ?? null),
+  ) {
+    context.endWatchesOn(limits.lifecycle.watchesEnded);
+  }
 
   // close stops the watch caches; the HTTP listener is its owner's to close.
   close(): void {
@@ -48,32 +67,66 @@ export class ApiServer {
   }
 
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
-    void this.serve(req, res);
+    if (this.limits.lifecycle.refuse(req, res)) return;
+    this.limits.lifecycle.track(res);
+    this.boundary.run(req, res, () => this.serve(req, res));
   };
 
   // serve answers one request, measured for /metrics and, when this process exports traces, in
   // a server span.
   serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://plinth.invalid');
-    const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
-    const observation = this.metrics?.start(req, info, url.searchParams);
-    const served = tracingEnabled() ? traceRequest(req, res, info, () => this.serveRequest(req, res, url, info)) : this.serveRequest(req, res, url, info);
+    const method = req.method ?? 'GET';
+    const framing = checkFraming(method, req.httpVersion, req.rawHeaders);
+    if (framing) {
+      writeFramingError(res, framing.code, framing.reason);
+      return Promise.resolve();
+    }
+    let target: RequestTarget;
+    try {
+      target = parseRequestTarget(method, req.url ?? '/');
+    } catch (err) {
+      if (!(err instanceof RequestTargetError)) throw err;
+      writeFramingError(res, 400, 'Bad Request');
+      return Promise.resolve();
+    }
+    const query = new URLSearchParams(target.rawQuery);
+    const info = parseRequestInfo(method, target.path, query);
+    const observation = this.metrics?.start(req, info, query);
+    const serveRequest = () => this.serveRequestInTime(req, res, query, info);
+    const served = tracingEnabled() ? traceRequest(req, res, info, serveRequest) : serveRequest();
     if (!observation) return served;
     return served.then(() => this.metrics?.finish(observation, res.statusCode));
   }
 
-  private async serveRequest(req: IncomingMessage, res: ServerResponse, url: URL, info: RequestInfo): Promise<void> {
-    const query = url.searchParams;
+  // serveRequestInTime answers 504 Timeout when a request that is not long-running takes longer
+  // than the request timeout.
+  private serveRequestInTime(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo): Promise<void> {
+    if (isLongRunning(info)) return this.serveRequest(req, res, query, info);
+    return serveWithTimeout(() => this.serveRequest(req, res, query, info), this.limits.requestTimeoutMs, this.context.clock, () => {
+      writeError(res, requestTimeoutError(), { pretty: false, gzip: false, yaml: false, warnings: [], protobuf: errorPrefersProtobuf(req.headers.accept) });
+    });
+  }
+
+  private async serveRequest(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo): Promise<void> {
     const response = responseOptions(req, query, this.context.gate('APIResponseCompression'));
+    let release: (() => void) | null = null;
     try {
       const user = await this.authenticate(req, info, response);
+      release = this.limits.inflight.admit(info, user);
+      if (!release) return writeTooManyRequests(res);
+      await this.authorize(info, user);
       if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
+      // An error that is not a Status is a fault of the server, which kube-apiserver would have
+      // panicked on; a client that went away is not.
+      if (!isStatusError(err) && !res.destroyed) this.boundary.report(req, err);
       // An error before the resource's negotiation (authentication, unknown paths) is a Status
       // in what the client accepts, protobuf included, as kube-apiserver negotiates errors.
       response.protobuf ??= errorPrefersProtobuf(req.headers.accept);
       writeError(res, err, response);
+    } finally {
+      release?.();
     }
   }
 
@@ -115,14 +168,18 @@ export class ApiServer {
     res.end('404 page not found\n');
   }
 
-  // authenticate runs authentication, impersonation and authorization; without an auth
-  // context (pipeline unit tests only) every request acts as a privileged user.
+  // authenticate runs authentication and impersonation; without an auth context (pipeline
+  // unit tests only) every request acts as a privileged user.
   private async authenticate(req: IncomingMessage, info: RequestInfo, response: ResponseOptions): Promise<UserInfo> {
     const auth = this.context.auth;
     if (!auth) return { name: 'system:apiserver', uid: '', groups: ['system:masters', 'system:authenticated'], extra: {} };
-    const user = await authenticateAndImpersonate(req, auth, response.warnings);
-    await authorizeRequest(info, user, info.isResourceRequest ? this.servedGroup(info.group) : '', auth);
-    return user;
+    return authenticateAndImpersonate(req, auth, response.warnings);
+  }
+
+  // authorize runs after the in-flight limit, as kube-apiserver's filters do.
+  private async authorize(info: RequestInfo, user: UserInfo): Promise<void> {
+    const auth = this.context.auth;
+    if (auth) await authorizeRequest(info, user, info.isResourceRequest ? this.servedGroup(info.group) : '', auth);
   }
 
   private async serveResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, response: ResponseOptions, user: UserInfo): Promise<void> {
@@ -130,6 +187,8 @@ export class ApiServer {
     const def = this.context.catalog.lookup(group, info.version, info.resource);
     if (!def) throw notFoundPath();
     checkScope(def, info);
+    if (!methodRouted(req.method ?? 'GET', info)) throw methodNotAllowed();
+    checkNameSegment(info.name);
     if (def.deprecationWarning) response.warnings.push(def.deprecationWarning);
     const streaming = info.verb === 'watch';
     const groupVersion = def.group ? `${def.group}/${def.version}` : def.version;
@@ -230,6 +289,14 @@ function checkScope(def: ResourceDefinition, info: ResourceRequestInfo): void {
     if (info.name !== '' || info.verb === 'create' || info.verb === 'deletecollection') throw notFoundPath();
   }
   if (info.subresource !== '' && !(def.subresources ?? []).includes(info.subresource)) throw notFoundPath();
+}
+
+// checkNameSegment refuses a name that cannot be one path segment, as the store's key functions
+// (NamespaceKeyFunc, NoNamespaceKeyFunc) do.
+function checkNameSegment(name: string): void {
+  if (name === '') return;
+  const problems = isValidPathSegmentName(name);
+  if (problems.length > 0) throw badRequest(`Name parameter invalid: ${goQuote(name)}: ${problems.join(';')}`);
 }
 
 function aliasGroup(body: ReturnType<typeof apiGroup> & object, alias: string) {

@@ -22,7 +22,29 @@ export function parseWriteOptions(query: URLSearchParams, kind: WriteVerb): Writ
   const errs: FieldError[] = [];
   const dryRun = parseDryRun(query, errs);
   const fieldManager = query.get('fieldManager') ?? '';
-  if (fieldManager.length > 128) errs.push(field.tooLong(field.newPath('fieldManager'), '', 128));
+  errs.push(...validateFieldManager(fieldManager));
   if (errs.length > 0) throw invalid({ group: 'meta.platform.io', kind }, '', errs);
   return { dryRun, fieldManager };
+}
+
+const fieldManagerMaxLength = 128;
+
+// printable is unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
+const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+// validateFieldManager is ValidateFieldManager: at most 128 bytes, every character printable
+// (reported as %#U at its byte offset).
+export function validateFieldManager(fieldManager: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const path = field.newPath('fieldManager');
+  if (Buffer.byteLength(fieldManager, 'utf8') > fieldManagerMaxLength) errs.push(field.tooLong(path, '', fieldManagerMaxLength));
+  let offset = 0;
+  for (const ch of fieldManager) {
+    if (!printable.test(ch)) {
+      const code = (ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
+      errs.push(field.invalid(path, fieldManager, `invalid character U+${code} (at position ${offset})`));
+    }
+    offset += Buffer.byteLength(ch, 'utf8');
+  }
+  return errs;
 }

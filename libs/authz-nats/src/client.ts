@@ -1,7 +1,13 @@
 // NatsAuthorizer is the Authorizer of a remote authz service: the gateway asks it every
 // question over NATS request/reply and keeps the decisions for a short while, dropping them
-// all when the service publishes that the policy changed (and when the connection was lost,
-// since messages may have been missed meanwhile).
+// all when the service publishes that the policy changed. A lost connection keeps them: a
+// policy change missed meanwhile is bounded by their short lifetimes, exactly as a lost
+// message is, and the gateway goes on answering the questions it knows through a short NATS
+// outage.
+//
+// A question first waits a short while (firstAttemptMs), then is asked again within what is
+// left of timeoutMs: a replica that died holding it never answers, and the queue group hands
+// the second try to a replica still subscribed.
 //
 // system:masters is allowed without asking, as kube-apiserver's privileged-group authorizer
 // allows it in process before any webhook: the cluster's administrators keep access while the
@@ -21,8 +27,10 @@ import { headersWithContext, Operation, spanAttributes, spanNames } from './trac
 
 export interface NatsAuthorizerOptions {
   subjectPrefix?: string;
-  // timeoutMs bounds each request (5000 when absent).
+  // timeoutMs bounds each question, retries included (5000 when absent).
   timeoutMs?: number;
+  // firstAttemptMs bounds the first try of a question (1000 when absent).
+  firstAttemptMs?: number;
   // allowedTtlMs and deniedTtlMs are how long decisions are kept (10 s and 1 s when absent);
   // 0 keeps none.
   allowedTtlMs?: number;
@@ -41,6 +49,8 @@ export class AuthorizerUnavailableError extends Error {
 export class NatsAuthorizer implements Authorizer {
   private readonly subjects: Subjects;
   private readonly timeoutMs: number;
+  private readonly firstAttemptMs: number;
+  private readonly clock: Clock;
   private readonly cache: DecisionCache;
   private readonly policyChanged: Subscription;
   private readonly status: AsyncIterable<Status> & { stop?: () => void };
@@ -51,15 +61,17 @@ export class NatsAuthorizer implements Authorizer {
   ) {
     this.subjects = subjectsFor(options.subjectPrefix);
     this.timeoutMs = options.timeoutMs ?? 5000;
+    this.firstAttemptMs = Math.min(options.firstAttemptMs ?? 1000, this.timeoutMs);
+    this.clock = options.clock ?? realClock;
     this.cache = new DecisionCache({
       allowedTtlMs: options.allowedTtlMs ?? 10_000,
       deniedTtlMs: options.deniedTtlMs ?? 1_000,
       maxEntries: options.maxCachedDecisions ?? 8192,
-      clock: options.clock ?? realClock,
+      clock: this.clock,
     });
     this.policyChanged = nc.subscribe(this.subjects.policyChanged, { callback: () => this.cache.clear() });
     this.status = nc.status();
-    void this.clearOnReconnect();
+    void this.followConnection();
   }
 
   // ready resolves once the server has the policy-changed subscription.
@@ -113,13 +125,19 @@ export class NatsAuthorizer implements Authorizer {
       spanAttributes(subject),
       async () => {
         const headers: MsgHdrs | undefined = headersWithContext();
-        let reply;
-        try {
-          reply = await this.nc.request(subject, encode(request), { timeout: this.timeoutMs, headers });
-        } catch (err) {
-          throw this.unavailable(subject, err);
+        const data = encode(request);
+        const deadline = this.clock.now() + this.timeoutMs;
+        let attemptMs = this.firstAttemptMs;
+        for (;;) {
+          try {
+            const reply = await this.nc.request(subject, data, { timeout: attemptMs, headers });
+            return decodeReply<T>(reply.data);
+          } catch (err) {
+            const left = deadline - this.clock.now();
+            if (!(err instanceof NatsError && err.code === ErrorCode.Timeout) || left <= 0) throw this.unavailable(subject, err);
+            attemptMs = left;
+          }
         }
-        return decodeReply<T>(reply.data);
       },
       { kind: SpanKind.CLIENT },
     );
@@ -141,9 +159,11 @@ export class NatsAuthorizer implements Authorizer {
     }
   }
 
-  private async clearOnReconnect(): Promise<void> {
+  // followConnection keeps the decisions through a lost connection, but not the answers to
+  // questions in flight while it was lost.
+  private async followConnection(): Promise<void> {
     for await (const status of this.status) {
-      if (status.type === 'disconnect' || status.type === 'reconnect') this.cache.clear();
+      if (status.type === 'disconnect' || status.type === 'reconnect') this.cache.forgetQuestionsInFlight();
     }
   }
 }

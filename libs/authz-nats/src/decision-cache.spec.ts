@@ -43,6 +43,15 @@ describe('DecisionCache', () => {
     expect(cache.get('a')).toBeDefined();
   });
 
+  it('keeps its decisions but refuses answers asked before the connection was lost', () => {
+    cache.set('a', allow(), cache.generation);
+    const askedAt = cache.generation;
+    cache.forgetQuestionsInFlight();
+    cache.set('b', allow(), askedAt);
+    expect(cache.get('a')?.decision).toBe('Allow');
+    expect(cache.get('b')).toBeUndefined();
+  });
+
   it('drops the oldest decision beyond its bound', () => {
     for (const key of ['a', 'b', 'c', 'd']) cache.set(key, allow(), cache.generation);
     expect(cache.size).toBe(3);

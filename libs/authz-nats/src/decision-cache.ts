@@ -69,6 +69,12 @@ export class DecisionCache {
     this.gen++;
     this.entries.clear();
   }
+
+  // forgetQuestionsInFlight keeps the decisions but refuses the answers to questions asked
+  // before now.
+  forgetQuestionsInFlight(): void {
+    this.gen++;
+  }
 }
 
 // decisionKey names a question by all its attributes. Groups keep their order (the webhook's

@@ -1,7 +1,7 @@
 // The authorizer over a real nats-server: the same answers as in process, replicas sharing the
 // load, the decision cache and its invalidation, and the failures a gateway turns into 500s.
 import { connect, NatsConnection } from 'nats';
-import { NatsServer, startNats } from '@plinth/testing';
+import { findBinary, freePort, natsBinary, NatsServer, RunningProcess, startNats, startProcess, waitForPort } from '@plinth/testing';
 import {
   Attributes,
   authorize,
@@ -221,6 +221,66 @@ describe('authorization over NATS', () => {
       await Promise.all(replicas.map((r) => r.stop()));
     }
   });
+
+  it('asks again, within the timeout, a question the replica that took it never answers', async () => {
+    // The dying replica takes its share of the questions and never answers; once its
+    // connection is gone, the second try of each question reaches the live replica.
+    const dying = await connect({ servers: nats.url });
+    let taken = 0;
+    dying.subscribe('retry.authorize', { queue: 'plinth-authz', callback: () => taken++ });
+    await dying.flush();
+    const live = await serveAuthorizer(await open(), local, { subjectPrefix: 'retry' });
+    const remote = new NatsAuthorizer(await open(), { subjectPrefix: 'retry', allowedTtlMs: 0, deniedTtlMs: 0, timeoutMs: 20_000, firstAttemptMs: 500 });
+    try {
+      const questions = Array.from({ length: 20 }, (_, i) => resourceAttributes({ user: user(`user-${i}`, ['readers']), verb: 'get', resource: 'pods', namespace: 'default' }));
+      const answers = Promise.all(questions.map((q) => remote.authorize(q)));
+      await eventually(async () => taken > 0);
+      await dying.close();
+      expect((await answers).map((a) => a.decision)).toEqual(Array(20).fill('Allow'));
+    } finally {
+      remote.close();
+      await live.stop();
+    }
+  });
+
+  it('keeps fresh decisions through a NATS outage, answering them meanwhile without asking', async () => {
+    const port = await freePort();
+    const url = `nats://127.0.0.1:${port}`;
+    const startServer = async (): Promise<RunningProcess> => {
+      const proc = startProcess(findBinary(natsBinary), ['-a', '127.0.0.1', '-p', String(port)]);
+      await waitForPort(proc, port, 'nats-server');
+      return proc;
+    };
+    let server = await startServer();
+    const reconnecting = { servers: url, maxReconnectAttempts: -1, reconnectTimeWait: 50 };
+    const [serverSide, clientSide] = [await connect(reconnecting), await connect(reconnecting)];
+    const served = counting(local);
+    const service = await serveAuthorizer(serverSide, served, { subjectPrefix: 'outage' });
+    const remote = new NatsAuthorizer(clientSide, { subjectPrefix: 'outage', allowedTtlMs: 600_000 });
+    const seen: string[] = [];
+    void (async () => {
+      for await (const status of clientSide.status()) seen.push(status.type);
+    })();
+    try {
+      await remote.ready();
+      const bob = resourceAttributes({ user: user('bob', ['readers']), verb: 'list', resource: 'pods', namespace: 'default' });
+      expect((await remote.authorize(bob)).decision).toBe('Allow');
+      await server.stop();
+      await eventually(async () => seen.includes('disconnect'));
+      expect(remote.cachedDecisions).toBe(1);
+      expect((await remote.authorize(bob)).decision).toBe('Allow');
+      server = await startServer();
+      await eventually(async () => seen.includes('reconnect'), 15_000);
+      expect(remote.cachedDecisions).toBe(1);
+      expect((await remote.authorize(bob)).decision).toBe('Allow');
+      expect(served.calls).toBe(1);
+    } finally {
+      remote.close();
+      await service.stop();
+      await Promise.all([serverSide.close(), clientSide.close()]);
+      await server.stop();
+    }
+  }, 30_000);
 
   describe('the decision cache', () => {
     const prefix = 'cached';

@@ -1,7 +1,8 @@
 // LocalAuthorization is RBAC in the API server's own process (the all-in-one): the policy
 // cache over storage, the authorizer, the ClusterRole aggregator and the bootstrap policy. The
-// authz app runs the same pieces and answers over NATS.
-import { Clock } from '@plinth/machinery';
+// authz app runs the same pieces and answers over NATS. Storage may be down when it starts: the
+// bootstrap policy is written as soon as storage answers, retrying with backoff meanwhile.
+import { Clock, LinkState, retryUntilDone, unwatchedLink } from '@plinth/machinery';
 import { ObjectStore } from '@plinth/storage';
 import { ResourceDefinition, ResourceStore } from '@plinth/registry';
 import { ClusterRoleAggregator } from './aggregation-controller';
@@ -14,8 +15,15 @@ export class LocalAuthorization {
   readonly authorizer: LocalAuthorizer;
   private readonly aggregator: ClusterRoleAggregator;
   private readonly stores: Record<RbacKind, ResourceStore>;
+  private stopped = false;
 
-  constructor(storage: ObjectStore, definitions: ResourceDefinition[], clock: Clock, onError: (err: unknown) => void = () => undefined) {
+  constructor(
+    storage: ObjectStore,
+    definitions: ResourceDefinition[],
+    private readonly clock: Clock,
+    onError: (err: unknown) => void = () => undefined,
+    private readonly storageLink: LinkState = unwatchedLink('storage'),
+  ) {
     const stores = {} as Record<RbacKind, ResourceStore>;
     for (const kind of rbacKinds) {
       const def = definitions.find((d) => d.group === 'rbac.authorization.platform.io' && d.kind === kind);
@@ -23,20 +31,26 @@ export class LocalAuthorization {
       stores[kind] = new ResourceStore(def, storage, clock, new Map());
     }
     this.stores = stores;
-    this.cache = new RbacPolicyCache(stores, clock, onError);
+    this.cache = new RbacPolicyCache(stores, clock, storageLink);
     this.authorizer = new LocalAuthorizer(this.cache);
     this.aggregator = new ClusterRoleAggregator(this.cache, stores.ClusterRole, onError);
   }
 
   // start creates the missing bootstrap policy, then follows storage.
   async start(): Promise<void> {
-    await ensureBootstrapPolicy(this.stores.ClusterRole, this.stores.ClusterRoleBinding);
+    await retryUntilDone(() => ensureBootstrapPolicy(this.stores.ClusterRole, this.stores.ClusterRoleBinding), {
+      clock: this.clock,
+      link: this.storageLink,
+      stopped: () => this.stopped,
+    });
+    if (this.stopped) return;
     this.cache.start();
     this.aggregator.start();
     await this.cache.ready();
   }
 
   stop(): void {
+    this.stopped = true;
     this.aggregator.stop();
     this.cache.stop();
   }

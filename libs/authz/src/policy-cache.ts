@@ -2,7 +2,7 @@
 // ClusterRoleBindings in storage, through one StoreInformer per kind, and tells listeners when
 // the policy changed (the authz app publishes that, so gateways drop cached decisions).
 import { KubeObject } from '@plinth/api';
-import { Clock } from '@plinth/machinery';
+import { Clock, LinkState } from '@plinth/machinery';
 import { RbacPolicy } from '@plinth/rbac';
 import { ResourceStore, StoreInformer } from '@plinth/registry';
 
@@ -20,11 +20,11 @@ export class RbacPolicyCache {
   constructor(
     stores: Record<RbacKind, ResourceStore>,
     clock: Clock,
-    onError: (err: unknown) => void = () => undefined,
+    storageLink?: LinkState,
   ) {
     for (const kind of rbacKinds) {
       this.objects.set(kind, new Map());
-      this.informers.push(new StoreInformer(stores[kind], this.handlerFor(kind), clock, onError));
+      this.informers.push(new StoreInformer(stores[kind], this.handlerFor(kind), clock, storageLink));
     }
   }
 

@@ -18,3 +18,4 @@ export {
 } from './validation';
 export { controllerWorkers } from './workers';
 export type { ValidationOptions } from './validation';
+export { listValue, ProcessFlag, ProcessFlagError, readProcessFlags } from './process-flags';

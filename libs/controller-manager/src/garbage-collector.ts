@@ -5,6 +5,9 @@
 //   first, and loses the finalizer once no dependent with blockOwnerDeletion is left;
 // - an owner deleted with the orphan policy (finalizer orphan) has its ownerReferences removed
 //   from its dependents, then loses the finalizer.
+// An ownerReference the API would refuse today (null, or without apiVersion, kind, name or uid:
+// stored before it was validated, or written around the API) is skipped, and reported once per
+// object, rather than failing every sync of the object.
 import { KubeObject, OwnerReference } from '@plinth/api';
 import { ApiClient, Informer, resourcePath, runWorkers, WorkQueue } from '@plinth/client';
 import { Clock, isStatusError } from '@plinth/machinery';
@@ -33,6 +36,7 @@ export class GarbageCollector {
   private readonly queue: WorkQueue;
   private resources: Resource[] = [];
   private running: Promise<void> | null = null;
+  private readonly reportedBadReferences = new Set<string>();
 
   constructor(
     private readonly client: ApiClient,
@@ -74,12 +78,27 @@ export class GarbageCollector {
       .map(({ group, version, resource, kind, namespaced }) => ({ group, version, resource, kind, namespaced }));
   }
 
+  // ownerReferencesOf lists an object's well-formed owner references.
+  private ownerReferencesOf(object: KubeObject): OwnerReference[] {
+    const refs: unknown = object.metadata.ownerReferences;
+    if (refs === undefined || refs === null) return [];
+    const all: unknown[] = Array.isArray(refs) ? refs : [refs];
+    const wellFormed = all.filter(isWellFormedOwnerReference);
+    const uid = object.metadata.uid ?? '';
+    if (wellFormed.length < all.length && !this.reportedBadReferences.has(uid)) {
+      this.reportedBadReferences.add(uid);
+      const where = `${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name ?? ''}`;
+      this.onError(new Error(`garbage collector: ignoring ${all.length - wellFormed.length} malformed ownerReferences of ${where} (uid ${uid})`));
+    }
+    return wellFormed;
+  }
+
   private observe(object: KubeObject, resource: Resource): void {
     const uid = object.metadata.uid ?? '';
     const previous = this.nodes.get(uid);
-    for (const ref of previous?.object.metadata.ownerReferences ?? []) this.dependents.get(ref.uid)?.delete(uid);
+    for (const ref of previous ? this.ownerReferencesOf(previous.object) : []) this.dependents.get(ref.uid)?.delete(uid);
     this.nodes.set(uid, { object, resource });
-    for (const ref of object.metadata.ownerReferences ?? []) {
+    for (const ref of this.ownerReferencesOf(object)) {
       let set = this.dependents.get(ref.uid);
       if (!set) this.dependents.set(ref.uid, (set = new Set()));
       set.add(uid);
@@ -91,7 +110,8 @@ export class GarbageCollector {
   private forget(object: KubeObject): void {
     const uid = object.metadata.uid ?? '';
     this.nodes.delete(uid);
-    for (const ref of object.metadata.ownerReferences ?? []) {
+    this.reportedBadReferences.delete(uid);
+    for (const ref of this.ownerReferencesOf(object)) {
       this.dependents.get(ref.uid)?.delete(uid);
       this.queue.add(ref.uid);
     }
@@ -109,7 +129,7 @@ export class GarbageCollector {
   }
 
   private async collectIfOrphaned(node: Node): Promise<void> {
-    const refs = node.object.metadata.ownerReferences ?? [];
+    const refs = this.ownerReferencesOf(node.object);
     if (refs.length === 0 || node.object.metadata.deletionTimestamp) return;
     for (const ref of refs) if (await this.ownerExists(ref, node)) return;
     await this.ignoreGone(this.client.delete(this.pathOf(node), { propagationPolicy: 'Background', preconditions: { uid: node.object.metadata.uid } }));
@@ -140,7 +160,7 @@ export class GarbageCollector {
     for (const uid of this.dependents.get(owner.object.metadata.uid ?? '') ?? []) {
       const dependent = this.nodes.get(uid);
       if (!dependent) continue;
-      const ref = (dependent.object.metadata.ownerReferences ?? []).find((r) => r.uid === owner.object.metadata.uid);
+      const ref = this.ownerReferencesOf(dependent.object).find((r) => r.uid === owner.object.metadata.uid);
       if (ref?.blockOwnerDeletion) blocking++;
       if (!dependent.object.metadata.deletionTimestamp) {
         await this.ignoreGone(this.client.delete(this.pathOf(dependent), { propagationPolicy: 'Foreground', preconditions: { uid } }));
@@ -154,7 +174,7 @@ export class GarbageCollector {
     for (const uid of [...(this.dependents.get(ownerUid) ?? [])]) {
       const dependent = this.nodes.get(uid);
       if (!dependent) continue;
-      const refs = (dependent.object.metadata.ownerReferences ?? []).filter((r) => r.uid !== ownerUid);
+      const refs = this.ownerReferencesOf(dependent.object).filter((r) => r.uid !== ownerUid);
       await this.ignoreGone(
         this.client.patch(this.pathOf(dependent), 'merge', { metadata: { ownerReferences: refs.length ? refs : null, uid } }),
       );
@@ -183,4 +203,12 @@ export class GarbageCollector {
       throw err;
     }
   }
+}
+
+// isWellFormedOwnerReference holds for an owner reference validation accepts: an object with a
+// non-empty apiVersion, kind, name and uid.
+function isWellFormedOwnerReference(ref: unknown): ref is OwnerReference {
+  if (typeof ref !== 'object' || ref === null || Array.isArray(ref)) return false;
+  const r = ref as Record<string, unknown>;
+  return ['apiVersion', 'kind', 'name', 'uid'].every((k) => typeof r[k] === 'string' && r[k] !== '');
 }

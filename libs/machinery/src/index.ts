@@ -1,4 +1,5 @@
 export { Clock, Timer, realClock } from './clock';
+export { Backoff, BackoffOptions, LinkState, probeLink, retryUntilDone, RetryOptions, unwatchedLink } from './backoff';
 
 // errors, field and validation mirror Kubernetes' package names (errors.notFound(...),
 // field.required(...), validation.isQualifiedName(...)); errors and field share constructor names.
@@ -15,6 +16,5 @@ export * from './selectors/labels';
 export * from './selectors/label-selector';
 export * from './selectors/fields';
 export { goQuote, compareStrings } from './go/strings';
-export { formatGoFloat } from './go/format';
 export * from './protobuf';
 export * from './user';

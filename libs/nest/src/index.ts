@@ -5,3 +5,4 @@ export { inProcessCredentials } from './controllers/in-process-credentials';
 export { kubeconfigCredentials } from './controllers/kubeconfig-credentials';
 export { withTracing } from './telemetry/tracing.module';
 export { withMetrics } from './telemetry/metrics.module';
+export { installLastResortLogging } from './process/last-resort';

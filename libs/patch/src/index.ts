@@ -6,3 +6,4 @@ export { applyMergePatch, mergePatch } from './json-merge-patch';
 export { applyJsonPatch, defaultJSONPatchMaxCopyBytes, maxJSONPatchOperations } from './json-patch';
 export type { JsonPatchOperation, JsonPatchOptions } from './json-patch';
 export { applyStrategicMergePatch } from './strategic-merge-patch';
+export { goSprint } from './go-format';

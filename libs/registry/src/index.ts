@@ -21,6 +21,7 @@ export { builtinDefinitions } from './resources';
 export { StoreInformer, InformerHandler } from './store/informer';
 export { localSubjectAccessReviewBadRequest, selfSubjectRulesReviewBadRequest } from './resources/authorization';
 export { addDefaultTolerations, admitPriority, admitRuntimeClass, keepPriority, mergeTolerations, Toleration } from './resources/core';
+export { formatQuantity, parseQuantity } from './resources/core';
 export {
   copyImagePullSecrets,
   defaultServiceAccount,

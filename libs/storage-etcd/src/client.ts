@@ -8,6 +8,15 @@ export interface EtcdObjectStoreOptions {
   // requestTimeoutMs is the deadline of each request (not of watches). A request that cannot
   // reach etcd in time fails with Unreachable. Default 10 s.
   requestTimeoutMs?: number;
+  // tls is for https:// endpoints: the CA that signed etcd's serving certificate and, for
+  // etcd's --client-cert-auth, the client certificate and key (PEM).
+  tls?: EtcdTls;
+}
+
+export interface EtcdTls {
+  ca: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
 }
 
 const defaultRequestTimeoutMs = 10_000;
@@ -35,6 +44,7 @@ export function newEtcdClient(options: EtcdObjectStoreOptions): Etcd3 {
   const timeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs;
   return new Etcd3({
     hosts: options.endpoints,
+    credentials: options.tls && { rootCertificate: options.tls.ca, certChain: options.tls.cert, privateKey: options.tls.key },
     grpcOptions: {
       // Lists of a large prefix exceed gRPC's default 4 MiB; etcd's own client allows 2 GiB.
       'grpc.max_receive_message_length': 2 ** 31 - 1,

@@ -181,10 +181,12 @@ export class EtcdObjectStore implements ObjectStore {
   }
 
   private async read<T>(key: string, revision: number, request: () => Promise<T>): Promise<T> {
+    let unstarted = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         return await request();
       } catch (err) {
+        if (neverStarted(err) && unstarted++ === 0) continue;
         const interpreted = interpretEtcdError(err, key, revision);
         if (attempt < this.readAttempts && isStorageError(interpreted, StorageErrorCode.Unreachable)) continue;
         throw interpreted;
@@ -196,9 +198,24 @@ export class EtcdObjectStore implements ObjectStore {
     try {
       return await request();
     } catch (err) {
+      if (!neverStarted(err)) throw interpretEtcdError(err, key);
+    }
+    // A write that never started cannot have been applied: it is safe to send once more.
+    try {
+      return await request();
+    } catch (err) {
       throw interpretEtcdError(err, key);
     }
   }
+}
+
+// neverStarted recognises a call that never reached etcd: etcd 3.4 serves gRPC over TLS
+// through Go's HTTP/2 server, which refuses a stream (REFUSED_STREAM) that arrives while it
+// ends a cancelled watch stream, and etcd3 then replaces the channel the next call was
+// waiting on. The call can be sent again as it is.
+function neverStarted(err: unknown): boolean {
+  const message = err instanceof Error ? err.message : '';
+  return /Stream refused by server|Channel closed before call started/.test(message);
 }
 
 function checkRevision(revision: number | undefined): number {

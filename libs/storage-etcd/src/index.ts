@@ -1,2 +1,2 @@
 export { EtcdObjectStore } from './etcd-object-store';
-export { EtcdObjectStoreOptions } from './client';
+export { EtcdObjectStoreOptions, EtcdTls } from './client';

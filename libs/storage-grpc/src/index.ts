@@ -1,5 +1,18 @@
 export { createObjectStoreServiceImpl, ObjectStoreServiceOptions } from './server';
-export { startStorageServer, StorageServer, StorageServerOptions } from './storage-server';
+export { startStorageServer, StorageServer, StorageServerOptions, StorageServerTls } from './storage-server';
+export {
+  ClientIdentity,
+  ClientIdentityError,
+  defaultAllowedClients,
+  formatClientIdentity,
+  identityAllowed,
+  parseClientIdentities,
+  storageClientCredentials,
+  StorageLinkError,
+  storageLinkCredentials,
+  StorageLinkSettings,
+  TlsFiles,
+} from './tls';
 export { GrpcObjectStore, GrpcObjectStoreOptions } from './client';
 export { clientChannelOptions, serverChannelOptions, maxMessageBytes } from './channel-options';
 export { toStatus, toStorageError } from './status';

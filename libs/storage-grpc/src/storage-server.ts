@@ -5,14 +5,20 @@ import { storagev1 } from '@plinth/proto';
 import { ObjectStore } from '@plinth/storage';
 import { serverChannelOptions } from './channel-options';
 import { createObjectStoreServiceImpl } from './server';
+import { ClientIdentity, clientIdentityInterceptor, storageServerCredentials, TlsFiles } from './tls';
 
 export interface StorageServerOptions {
   // address is host:port to listen on; port 0 picks a free port.
   address: string;
-  // credentials default to plaintext.
-  credentials?: ServerCredentials;
+  // tls serves mutual TLS only, to the allowed client identities; without it the service is
+  // plaintext to anyone (loopback tests and --storage-insecure).
+  tls?: StorageServerTls;
   // channelOptions override serverChannelOptions one by one.
   channelOptions?: ChannelOptions;
+}
+
+export interface StorageServerTls extends TlsFiles {
+  allowedClients: readonly ClientIdentity[];
 }
 
 export interface StorageServer {
@@ -26,10 +32,11 @@ export interface StorageServer {
 
 export async function startStorageServer(store: ObjectStore, options: StorageServerOptions): Promise<StorageServer> {
   const stopping = new AbortController();
-  const server = new Server({ ...serverChannelOptions, ...options.channelOptions });
+  const interceptors = options.tls ? [clientIdentityInterceptor(options.tls.allowedClients)] : [];
+  const server = new Server({ ...serverChannelOptions, ...options.channelOptions, interceptors });
   server.addService(storagev1.ObjectStoreService, createObjectStoreServiceImpl(store, { signal: stopping.signal }));
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(options.address, options.credentials ?? ServerCredentials.createInsecure(), (err, bound) =>
+    server.bindAsync(options.address, options.tls ? storageServerCredentials(options.tls) : ServerCredentials.createInsecure(), (err, bound) =>
       err ? reject(err) : resolve(bound),
     );
   });

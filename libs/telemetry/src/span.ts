@@ -67,3 +67,11 @@ function recordError(span: Span, err: unknown, failure: boolean): void {
     span.addEvent('error', { 'error.type': err instanceof Error ? err.name : typeof err, 'error.message': message });
   }
 }
+
+// activeTraceId is the trace id of the active span, for logs; null outside any recorded trace.
+export function activeTraceId(): string | null {
+  const span = trace.getActiveSpan();
+  if (!span) return null;
+  const { traceId } = span.spanContext();
+  return trace.isSpanContextValid(span.spanContext()) ? traceId : null;
+}

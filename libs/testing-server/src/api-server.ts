@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalAuthorization } from '@plinth/authz';
 import { AddressInfo } from 'node:net';
-import { ApiServer, assembleApiServer, defaultServerFlags, ensureClusterPki, ensureSystemNamespaces, listenHttps, openApiRoutes, ServerFlags } from '@plinth/apiserver';
+import { ApiServer, assembleApiServer, defaultServerFlags, ensureClusterPki, ensureSystemNamespaces, httpServerOptions, listenHttps, NonResourceRoute, openApiRoutes, serveHttpAsGo, ServerFlags } from '@plinth/apiserver';
 import { KubeObject } from '@plinth/api';
 import { ApiClient } from '@plinth/client';
 import { NamespaceController, ServiceAccountClients, ServiceAccountsController } from '@plinth/controller-manager';
@@ -57,6 +57,8 @@ export interface TestApiServerOptions {
   clock?: Clock;
   // https serves over TLS with a cluster PKI made for the run, whose CA is also the client CA.
   https?: boolean;
+  // extraRoutes are served before the OpenAPI routes (tests that inject a failing route).
+  extraRoutes?: NonResourceRoute[];
 }
 
 // startTestApiServer serves the real API server handler over plain HTTP on a free loopback port,
@@ -82,7 +84,7 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
     storage: store,
     definitions,
     clock: options.clock,
-    extraRoutes: (catalog) => [openApiRoutes(catalog)],
+    extraRoutes: (catalog) => [...(options.extraRoutes ?? []), openApiRoutes(catalog)],
   });
   await ensureSystemNamespaces(apiServer);
   let server: Server | HttpsServer;
@@ -92,7 +94,8 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
     server = served.server;
     url = `https://127.0.0.1:${served.port}`;
   } else {
-    server = createServer(apiServer.handle);
+    server = createServer(httpServerOptions, apiServer.handle);
+    serveHttpAsGo(server, apiServer.handle);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }

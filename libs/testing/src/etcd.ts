@@ -14,14 +14,21 @@ export interface EtcdOptions {
   // progressNotifyInterval is how often etcd sends watch progress notifications (etcd's flag
   // syntax, e.g. '1s').
   progressNotifyInterval?: string;
+  // tls serves clients over TLS with this certificate and key, and requires a client
+  // certificate signed by the CA (etcd's --client-cert-auth).
+  tls?: { caFile: string; certFile: string; keyFile: string };
 }
 
-// startEtcd starts a real etcd on free loopback ports with a throw-away data directory.
+// startEtcd starts a real etcd on free loopback ports with a throw-away data directory; its
+// endpoint is https:// when it serves TLS.
 export async function startEtcd(options: EtcdOptions = {}): Promise<EtcdServer> {
   const binary = findBinary(etcdBinary);
   const [clientPort, peerPort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), 'plinth-etcd-'));
-  const client = `http://127.0.0.1:${clientPort}`;
+  const client = `${options.tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
+  const clientTls = options.tls
+    ? ['--cert-file', options.tls.certFile, '--key-file', options.tls.keyFile, '--trusted-ca-file', options.tls.caFile, '--client-cert-auth']
+    : [];
   const peer = `http://127.0.0.1:${peerPort}`;
   const proc = startProcess(binary, [
     '--name', 'plinth-test',
@@ -34,6 +41,7 @@ export async function startEtcd(options: EtcdOptions = {}): Promise<EtcdServer> 
     '--unsafe-no-fsync',
     '--experimental-watch-progress-notify-interval', options.progressNotifyInterval ?? '1s',
     '--log-level', 'error',
+    ...clientTls,
   ]);
   try {
     await waitForPort(proc, clientPort, 'etcd');

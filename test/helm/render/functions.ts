@@ -1,6 +1,7 @@
 // The template functions helm/plinth uses, with the semantics of Go's text/template builtins and
 // of Sprig/Helm where they come from (toYaml sorts keys and drops the final newline, as
 // sigs.k8s.io/yaml does; indent pads every line; quote is Go's %q).
+import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import { printValue, TemplateError, TemplateFunction, truthy, Value } from './template';
 
@@ -15,8 +16,13 @@ export const templateFunctions: Record<string, TemplateFunction> = {
   },
   printf: (format, ...args) => sprintf(String(format), args),
   b64enc: (text) => Buffer.from(printValue(text), 'utf8').toString('base64'),
+  sha256sum: (text) => createHash('sha256').update(printValue(text), 'utf8').digest('hex'),
+  join: (separator, list) => (Array.isArray(list) ? list.map((v) => printValue(v)).join(printValue(separator)) : printValue(list)),
+  int: (value) => Math.trunc(Number(value)),
+  until: (count) => Array.from({ length: Number(count) }, (_, i) => i),
   eq: (a, ...others) => others.some((b) => a === b),
   ne: (a, b) => a !== b,
+  gt: (a, b) => Number(a) > Number(b),
   not: (value) => !truthy(value),
   and: (...values) => values.find((v) => !truthy(v)) ?? values[values.length - 1],
   or: (...values) => values.find((v) => truthy(v)) ?? values[values.length - 1],

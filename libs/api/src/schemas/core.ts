@@ -30,7 +30,7 @@ export const objectReferenceSchema = obj(
     kind: s.string(),
     namespace: s.string(),
     name: s.string(),
-    uid: s.string(),
+    uid: s.uid(),
     apiVersion: s.string(),
     resourceVersion: s.string(),
     fieldPath: s.string(),
@@ -586,7 +586,7 @@ export const nodeSpecSchema = obj('NodeSpec', {
   configSource: obj('NodeConfigSource', {
     configMap: obj(
       'ConfigMapNodeConfigSource',
-      { namespace: s.string(), name: s.string(), uid: s.string(), resourceVersion: s.string(), kubeletConfigKey: s.string() },
+      { namespace: s.string(), name: s.string(), uid: s.uid(), resourceVersion: s.string(), kubeletConfigKey: s.string() },
       { required: ['namespace', 'name', 'kubeletConfigKey'] },
     ),
   }),

@@ -7,7 +7,7 @@ export const ownerReferenceSchema: Schema = s.object(
     apiVersion: s.string('API version of the referent.'),
     kind: s.string('Kind of the referent.'),
     name: s.string('Name of the referent.'),
-    uid: s.string('UID of the referent.'),
+    uid: s.uid('UID of the referent.'),
     controller: s.bool('If true, this reference points to the managing controller.'),
     blockOwnerDeletion: s.bool('If true, AND if the owner has the "foregroundDeletion" finalizer, then the owner cannot be deleted from the key-value store until this reference is removed.'),
   },
@@ -33,7 +33,7 @@ export const objectMetaSchema: Schema = s.object(
     generateName: s.string('GenerateName is an optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided.'),
     namespace: s.string('Namespace defines the space within which each name must be unique.'),
     selfLink: s.string('Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.'),
-    uid: s.string('UID is the unique in time and space value for this object.'),
+    uid: s.uid('UID is the unique in time and space value for this object.'),
     resourceVersion: s.string('An opaque value that represents the internal version of this object.'),
     generation: s.int64('A sequence number representing a specific generation of the desired state.'),
     creationTimestamp: s.time('CreationTimestamp is a timestamp representing the server time when this object was created.'),
@@ -85,6 +85,20 @@ export const conditionSchema: Schema = s.object(
     message: s.string(),
   },
   { required: ['type', 'status', 'lastTransitionTime', 'reason', 'message'], ref: 'io.k8s.apimachinery.pkg.apis.meta.v1.Condition' },
+);
+
+// deleteOptionsSchema is metav1.DeleteOptions, the body of a delete.
+export const deleteOptionsSchema: Schema = s.object(
+  {
+    apiVersion: s.string(),
+    kind: s.string(),
+    gracePeriodSeconds: s.int64(),
+    preconditions: s.object({ uid: s.uid(), resourceVersion: s.string() }, { ref: 'io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions' }),
+    orphanDependents: s.bool(),
+    propagationPolicy: s.string(),
+    dryRun: s.atomicList(s.string()),
+  },
+  { ref: 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions' },
 );
 
 // kindSchema is the schema of a kind: its own properties plus apiVersion, kind and metadata.

@@ -4,7 +4,7 @@
 // client always reads its writes; when the cache cannot catch up in time, the caller falls
 // back to storage.
 import { KubeObject } from '@plinth/api';
-import { Clock } from '@plinth/machinery';
+import { Clock, LinkState } from '@plinth/machinery';
 import { collectionPrefix, InformerHandler, ListPredicate, objectKey, ResourceStore, StoreInformer } from '@plinth/registry';
 import { encodeContinue, keyAfter } from '@plinth/storage';
 
@@ -32,9 +32,9 @@ export class WatchCache {
   constructor(
     private readonly store: ResourceStore,
     private readonly clock: Clock,
-    onError: (err: unknown) => void = () => undefined,
+    storageLink?: LinkState,
   ) {
-    this.informer = new StoreInformer(store, this.handler(), clock, onError);
+    this.informer = new StoreInformer(store, this.handler(), clock, storageLink);
   }
 
   start(): void {

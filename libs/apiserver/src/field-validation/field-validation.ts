@@ -8,11 +8,11 @@
 // Strict errors come in document order, duplicates and unknown fields interleaved, each message
 // once, at most 100 (sigs.k8s.io/json saveStrictError); a key that is both unknown and duplicated
 // is reported as unknown only, and nothing below an unknown field is reported.
-import type { Schema } from '@plinth/api';
+import { objectMetaSchema, Schema } from '@plinth/api';
 import { badRequest, field, invalid, StatusError } from '@plinth/machinery';
 import { goQuote } from '@plinth/machinery';
 import { JsonSyntaxError, keyOffsets, parseStrictJson, StrictParseResult } from './strict-json';
-import { customResourceMetadataError, goTypeError, jsonKind } from './go-types';
+import { decodeGoTypes, jsonKind } from './go-types';
 import { prune } from './unknown-fields';
 
 export const FieldValidation = {
@@ -120,19 +120,21 @@ function isUnder(path: string, ancestor: string): boolean {
 // answer; under Strict any strict error throws StrictDecodingError. An unreadable body throws
 // BodyDecodeError. Both become a 400 through decodeErrorStatus.
 // goKind names the Go type a built-in kind's body decodes into, whose JSON types are then
-// checked; custom resources (no Go type: their schema validation checks types) pass none, and
-// only their metadata is checked, against ObjectMeta.
-export function applyFieldValidation(body: string | Buffer, schema: Schema, mode: FieldValidation, goKind?: string): FieldValidationResult {
+// checked and whose nulls become Go's zero values (decodeGoTypes); custom resources (no Go type:
+// their schema validation checks types) pass none.
+// extraStrictErrors are strict errors found before JSON (a YAML body's repeated keys); they
+// follow the JSON ones, as the serializer appends them.
+export function applyFieldValidation(body: string | Buffer, schema: Schema, mode: FieldValidation, goKind?: string, extraStrictErrors: readonly string[] = []): FieldValidationResult {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   let parsed: StrictParseResult;
   try {
-    parsed = parseStrictJson(text, { duplicates: mode !== FieldValidation.Ignore });
+    parsed = parseStrictJson(text, { duplicates: mode !== FieldValidation.Ignore, numberLiterals: goKind !== undefined });
   } catch (err) {
     if (err instanceof JsonSyntaxError) throw new BodyDecodeError(err.message);
     throw err;
   }
   const { object, dataKind } = interpret(parsed.value);
-  const typeError = goKind === undefined ? customResourceMetadataError(object, schema) : goTypeError(object, schema, goKind);
+  const typeError = goKind !== undefined ? decodeGoTypes(object, schema, goKind, parsed.literals) : customResourceMetadataError(object.metadata, parsed.literals);
   if (typeError) throw new TypeDecodeError(typeError, dataKind);
   const unknown = prune(object, schema);
   if (mode === FieldValidation.Ignore) return { object, warnings: [] };
@@ -146,7 +148,7 @@ export function applyFieldValidation(body: string | Buffer, schema: Schema, mode
     for (const path of unknown) errors.push({ offset: offsets.get(path) ?? Number.MAX_SAFE_INTEGER, message: `unknown field ${goQuote(path)}` });
     errors.sort((a, b) => a.offset - b.offset);
   }
-  const messages = [...new Set(errors.map((e) => e.message))].slice(0, maxStrictErrors);
+  const messages = [...new Set([...errors.map((e) => e.message), ...extraStrictErrors])].slice(0, maxStrictErrors);
 
   if (mode === FieldValidation.Strict && messages.length > 0) throw new StrictDecodingError(messages, dataKind);
   return { object, warnings: messages };
@@ -191,5 +193,24 @@ export function decodeErrorStatus(err: StrictDecodingError | TypeDecodeError | B
     if (!version && (!data.group || data.group === target.group)) version = target.version;
     return badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${target.kind}: ${err.message}`);
   }
-  return badRequest(`the object provided is unrecognized (must be of type ${target.kind}): ${err.message} (${summarizeData(body, 30)})`);
+  return unrecognizedBody(target.kind, err.message, body);
+}
+
+// unrecognizedBody is transformDecodeError for a body whose kind could not be read: the target
+// kind, the decoder's message and a summary of the body.
+export function unrecognizedBody(kind: string, message: string, body: string | Buffer): StatusError {
+  return badRequest(`the object provided is unrecognized (must be of type ${kind}): ${message} (${summarizeData(body, 30)})`);
+}
+
+// customResourceMetadataError: a custom resource has no Go type, but its metadata is read into
+// ObjectMeta all the same (apiextensions' GetObjectMeta round-trips it through JSON, so paths
+// start at ObjectMeta, and metadata that is no object fails as a whole).
+function customResourceMetadataError(metadata: unknown, literals: StrictParseResult['literals']): string | null {
+  if (metadata === undefined || metadata === null) return null;
+  if (!isPlainObject(metadata)) return `json: cannot unmarshal ${jsonKind(metadata)} into Go value of type v1.ObjectMeta`;
+  return decodeGoTypes(metadata, objectMetaSchema, 'ObjectMeta', literals);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,14 +1,22 @@
 import { builtinDefinitions, ResourceDefinition } from '@plinth/registry';
-import { customResourceMetadataError, goSyntax, goTypeError } from './go-types';
+import { parseStrictJson } from './strict-json';
+import { decodeGoTypes } from './go-types';
 
 const definition = (kind: string): ResourceDefinition => {
   const def = builtinDefinitions().find((d) => d.kind === kind);
   if (!def) throw new Error(`no ${kind}`);
   return def;
 };
-const check = (kind: string, object: unknown) => goTypeError(object, definition(kind).schema, kind);
+// check is the error alone, on a copy of the object
+const check = (kind: string, object: unknown) => decodeGoTypes(structuredClone(object), definition(kind).schema, kind);
+// decode reads JSON text as the server does: the value (changed in place) and the error.
+const decode = (kind: string, text: string) => {
+  const { value, literals } = parseStrictJson(text, { numberLiterals: true });
+  const error = decodeGoTypes(value, definition(kind).schema, kind, literals);
+  return { value, error };
+};
 
-describe('goTypeError', () => {
+describe('decodeGoTypes', () => {
   it('accepts well-typed objects, nulls and fields the schema does not describe', () => {
     expect(check('Namespace', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a', labels: { x: 'y' } }, spec: { finalizers: ['kubernetes'] } })).toBeNull();
     expect(check('Job', { metadata: { name: null, annotations: null }, spec: { parallelism: null, template: { spec: { containers: [{ name: 'c', image: 'i' }] } } } })).toBeNull();
@@ -43,30 +51,38 @@ describe('goTypeError', () => {
     const ds = (maxUnavailable: unknown) => ({ spec: { updateStrategy: { rollingUpdate: { maxUnavailable } } } });
     expect(check('DaemonSet', ds(1))).toBeNull();
     expect(check('DaemonSet', ds('25%'))).toBeNull();
-    expect(check('DaemonSet', ds(true))).toMatch(/^json: cannot unmarshal bool into Go struct field \w+\.spec\.updateStrategy\.rollingUpdate\.maxUnavailable of type intstr\.IntOrString$/);
-  });
-});
-
-describe('customResourceMetadataError', () => {
-  const schema = definition('Namespace').schema;
-
-  it('accepts well-typed, null and absent metadata', () => {
-    expect(customResourceMetadataError({ metadata: { name: 'a', labels: { x: 'y' }, finalizers: ['f'] } }, schema)).toBeNull();
-    expect(customResourceMetadataError({ metadata: null }, schema)).toBeNull();
-    expect(customResourceMetadataError({ spec: 1 }, schema)).toBeNull();
+    // IntOrString.UnmarshalJSON decodes a non-string with the standard encoding/json, whose
+    // error the outer decoder (sigs.k8s.io/json) gives no struct context
+    expect(check('DaemonSet', ds(true))).toBe('json: cannot unmarshal bool into Go value of type int32');
+    expect(check('DaemonSet', ds(2 ** 31))).toBe('json: cannot unmarshal number 2147483648 into Go value of type int32');
   });
 
-  it('refuses metadata that does not decode into ObjectMeta, printing it with %#v as field.Invalid does', () => {
-    expect(customResourceMetadataError({ metadata: { name: 'a', labels: { app: 100 } } }, schema)).toBe(
-      'metadata: Invalid value: map[string]interface {}{"labels":map[string]interface {}{"app":100}, "name":"a"}: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string',
-    );
-    expect(customResourceMetadataError({ metadata: { finalizers: 'x' } }, schema)).toBe(
-      'metadata: Invalid value: map[string]interface {}{"finalizers":"x"}: json: cannot unmarshal string into Go struct field ObjectMeta.finalizers of type []string',
-    );
-    expect(customResourceMetadataError({ metadata: 'x' }, schema)).toBe('metadata: Invalid value: "x": json: cannot unmarshal string into Go value of type v1.ObjectMeta');
+  it('reads null as encoding/json does: a struct field keeps its zero value, an element becomes one', () => {
+    const { value, error } = decode('Pod', '{"metadata":{"name":null,"labels":{"a":null},"annotations":{"b":null},"finalizers":[null],"ownerReferences":[null]},"spec":{"containers":[{"name":"c","image":"i","ports":[null],"resources":{"limits":{"cpu":null}}}],"activeDeadlineSeconds":null}}');
+    expect(error).toBeNull();
+    expect(value).toEqual({
+      metadata: { labels: { a: '' }, annotations: { b: '' }, finalizers: [''], ownerReferences: [{}] },
+      spec: { containers: [{ name: 'c', image: 'i', ports: [{}], resources: { limits: { cpu: '0' } } }] },
+    });
   });
 
-  it('prints unstructured values as Go\'s %#v', () => {
-    expect(goSyntax({ b: [1, 1.5, null, true], a: 'x' })).toBe('map[string]interface {}{"a":"x", "b":[]interface {}{1, 1.5, interface {}(nil), true}}');
+  it('takes only integer literals that fit the field, as strconv.ParseInt and OverflowInt', () => {
+    const job = (parallelism: string) => decode('Job', `{"spec":{"parallelism":${parallelism}}}`).error;
+    expect(job('2147483647')).toBeNull();
+    expect(job('-2147483648')).toBeNull();
+    expect(job('2147483648')).toBe('json: cannot unmarshal number 2147483648 into Go struct field JobSpec.spec.parallelism of type int32');
+    expect(job('-2147483649')).toBe('json: cannot unmarshal number -2147483649 into Go struct field JobSpec.spec.parallelism of type int32');
+    expect(job('1e2')).toBe('json: cannot unmarshal number 1e2 into Go struct field JobSpec.spec.parallelism of type int32');
+    expect(job('15.0')).toBe('json: cannot unmarshal number 15.0 into Go struct field JobSpec.spec.parallelism of type int32');
+    const deadline = (n: string) => decode('Job', `{"spec":{"activeDeadlineSeconds":${n}}}`).error;
+    expect(deadline('9223372036854775807')).toBeNull();
+    expect(deadline('9223372036854775808')).toBe('json: cannot unmarshal number 9223372036854775808 into Go struct field JobSpec.spec.activeDeadlineSeconds of type int64');
+    // a number inside a string is no literal
+    expect(decode('Job', '{"metadata":{"name":"1.5e3"},"spec":{"parallelism":2}}').error).toBeNull();
+  });
+
+  it('answers the error of a UnmarshalJSON method over an earlier wrong type, as it stops decoding', () => {
+    const { error } = decode('Lease', '{"metadata":{"name":5},"spec":{"acquireTime":"2020-13-45T99:99:99Z"}}');
+    expect(error).toBe('parsing time "2020-13-45T99:99:99Z": month out of range');
   });
 });

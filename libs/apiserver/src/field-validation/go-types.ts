@@ -1,111 +1,211 @@
-// goTypeError finds what encoding/json (sigs.k8s.io/json, as kube-apiserver decodes built-in
-// kinds) refuses to store: a JSON value of the wrong type for its Go field. It answers the first
-// such error in document order, as encoding/json reports it:
-//   json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string
-// The field path is the JSON path from the root without list indices, the struct is the Go type
-// that holds the field, and the type is the field's Go type. Go type names are read from the
-// schema: scalars and maps exactly, structs from their definition name where the schema has one,
-// else as Kubernetes names its struct types (<Kind>Spec, <Kind>Status, the field's name).
-// Fields the schema does not describe are left to unknown-field handling; null fits any field.
+// decodeGoTypes reads a decoded JSON body as encoding/json (sigs.k8s.io/json, as kube-apiserver
+// decodes built-in kinds) reads it into the kind's Go struct, in place:
+// - null stores nothing: a struct field stays at its zero value (here: the field goes away), a
+//   map value or list element becomes its type's zero value ("" for a string, 0, false, {}).
+// - A value of the wrong JSON type is refused; encoding/json keeps decoding and answers the first
+//   such error in document order:
+//     json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string
+//   The field path is the JSON path from the root without list indices, the struct is the Go
+//   type that holds the field, and the type is the field's Go type. Go type names are read from
+//   the schema: scalars and maps exactly, structs from their definition name where the schema
+//   has one, else as Kubernetes names its struct types (<Kind>Spec, <Kind>Status, the field).
+// - Integers take only integer literals that fit their Go type (`1e2`, `15.0` and 2147483648
+//   are refused for int32: "number 1e2"), floats only finite ones.
+// - Types with their own UnmarshalJSON (metav1.Time, MicroTime, IntOrString, Quantity) end the
+//   decoding at once with their own error, which wins over an earlier wrong type; their inner
+//   encoding/json errors carry no struct context ("into Go value of type int32").
+// Fields the schema does not describe are left to unknown-field handling.
 import type { Schema } from '@plinth/api';
-import { compareStrings, formatGoFloat, goQuote } from '@plinth/machinery';
+import { formatQuantity, parseQuantity } from '@plinth/registry';
+import { parseGoTime } from './go-time';
+import type { NumberLiterals } from './strict-json';
 
-export function goTypeError(value: unknown, schema: Schema, kind: string): string | null {
-  return checkStruct(value, schema, kind, [], kind);
+export function decodeGoTypes(value: unknown, schema: Schema, kind: string, literals?: NumberLiterals): string | null {
+  return runDecoder(new GoDecoder(kind, literals, true), value, schema, kind);
 }
 
-// customResourceMetadataError is what the custom resource handler's schema coercion
-// (objectmeta.GetObjectMeta, a round trip of metadata through metav1.ObjectMeta) makes of
-// metadata of the wrong JSON types, which field.Invalid prints with %#v:
-//   metadata: Invalid value: map[string]interface {}{"labels":1}: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type map[string]string
-export function customResourceMetadataError(object: unknown, schema: Schema): string | null {
-  if (!isPlainObject(object) || !Object.prototype.hasOwnProperty.call(object, 'metadata')) return null;
-  const metadata = object.metadata;
-  const metadataSchema = schema.properties?.metadata;
-  if (metadata === null || !metadataSchema) return null;
-  const error = isPlainObject(metadata) ? checkStruct(metadata, metadataSchema, 'ObjectMeta', [], 'ObjectMeta') : `json: cannot unmarshal ${jsonKind(metadata)} into Go value of type v1.ObjectMeta`;
-  return error && `metadata: Invalid value: ${goSyntax(metadata)}: ${error}`;
+// checkGoTypes is decodeGoTypes without changing the value: the error alone (for a patch, whose
+// nulls mean "remove", checked before it is applied).
+export function checkGoTypes(value: unknown, schema: Schema, kind: string, literals?: NumberLiterals): string | null {
+  return runDecoder(new GoDecoder(kind, literals, false), value, schema, kind);
 }
 
-// goSyntax is Go's %#v of a value decoded as unstructured JSON: maps (keys sorted) and slices
-// of interface {}, int64 for integral numbers, float64 for the others.
-export function goSyntax(value: unknown): string {
-  if (value === null || value === undefined) return 'interface {}(nil)';
-  if (Array.isArray(value)) return `[]interface {}{${value.map(goSyntax).join(', ')}}`;
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value).sort(compareStrings);
-    return `map[string]interface {}{${keys.map((k) => `${goQuote(k)}:${goSyntax(value[k])}`).join(', ')}}`;
+function runDecoder(decoder: GoDecoder, value: unknown, schema: Schema, kind: string): string | null {
+  try {
+    decoder.struct(value, schema, kind, []);
+  } catch (err) {
+    if (err instanceof UnmarshalerError) return err.message;
+    throw err;
   }
-  if (typeof value === 'string') return goQuote(value);
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : formatGoFloat(value);
-  return String(value);
+  return decoder.saved;
 }
 
-function checkStruct(value: Record<string, unknown> | unknown, schema: Schema, struct: string, path: string[], kind: string): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const properties = schema.properties ?? {};
-  for (const [name, child] of Object.entries(value as Record<string, unknown>)) {
-    if (!Object.prototype.hasOwnProperty.call(properties, name)) continue;
-    const error = checkValue(child, properties[name], struct, [...path, name], kind, name);
-    if (error) return error;
+// UnmarshalerError is an error of a type's own UnmarshalJSON, which stops encoding/json.
+class UnmarshalerError extends Error {}
+
+type Container = Record<string, unknown> | unknown[];
+
+class GoDecoder {
+  // saved is encoding/json's savedError: the first wrong type met.
+  saved: string | null = null;
+
+  constructor(
+    private readonly kind: string,
+    private readonly literals: NumberLiterals | undefined,
+    // writes tells whether the decoder leaves the value as Go would hold it.
+    private readonly writes: boolean,
+  ) {}
+
+  private set(container: Container, key: string | number, value: unknown): void {
+    if (this.writes) (container as Record<string | number, unknown>)[key] = value;
   }
-  return null;
+
+  struct(value: unknown, schema: Schema, struct: string, path: string[]): void {
+    if (!isPlainObject(value)) return;
+    const properties = schema.properties ?? {};
+    for (const name of Object.keys(value)) {
+      if (!Object.prototype.hasOwnProperty.call(properties, name)) continue;
+      const field = properties[name];
+      if (value[name] === null) {
+        if (!keepsNull(field) && this.writes) delete value[name];
+        continue;
+      }
+      this.value(value, name, field, struct, [...path, name], name);
+    }
+  }
+
+  // value decodes container[key], a value that is not null.
+  private value(container: Container, key: string | number, schema: Schema, struct: string, path: string[], name: string): void {
+    const value = (container as Record<string | number, unknown>)[key];
+    if (keepsNull(schema)) return;
+    const save = (what: string) => {
+      this.saved ??= `json: cannot unmarshal ${what} into Go struct field ${struct}.${path.join('.')} of type ${goTypeName(schema, this.kind, name, path.length)}`;
+    };
+    if (schema.intOrString) return this.intOrString(container, key, schema);
+    switch (schema.type) {
+      case 'string':
+        if (schema.format === 'date-time') return this.time(container, key, schema);
+        if (typeof value !== 'string') save(jsonKind(value));
+        return;
+      case 'boolean':
+        if (typeof value !== 'boolean') save(jsonKind(value));
+        return;
+      case 'integer':
+        if (typeof value !== 'number') save(jsonKind(value));
+        else if (!fitsInteger(this.literal(container, key), schema)) save(`number ${this.literal(container, key)}`);
+        return;
+      case 'number':
+        if (typeof value !== 'number') save(jsonKind(value));
+        else if (!Number.isFinite(Number(this.literal(container, key)))) save(`number ${this.literal(container, key)}`);
+        return;
+      case 'array': {
+        if (!Array.isArray(value)) return save(jsonKind(value));
+        const items = schema.items;
+        if (!items) return;
+        for (let i = 0; i < value.length; i++) this.element(value, i, items, struct, path, singular(name));
+        return;
+      }
+    }
+    if (schema.type === 'object' || schema.properties || schema.additionalProperties) {
+      if (!isPlainObject(value)) return save(jsonKind(value));
+      if (isStruct(schema)) return this.struct(value, schema, structName(schema, this.kind, name, path.length), path);
+      const elements = schema.additionalProperties;
+      if (!elements) return;
+      for (const k of Object.keys(value)) this.element(value, k, elements, struct, path, name);
+    }
+  }
+
+  // element decodes a list element or map value (in the struct that holds the list or map):
+  // null is the element type's zero value.
+  private element(container: Container, key: string | number, schema: Schema, struct: string, path: string[], name: string): void {
+    const value = (container as Record<string | number, unknown>)[key];
+    if (value === null) {
+      this.set(container, key, zeroValue(schema));
+      return;
+    }
+    if (isStruct(schema) && isPlainObject(value)) return this.struct(value, schema, structName(schema, this.kind, name, path.length), path);
+    this.value(container, key, schema, struct, path, name);
+  }
+
+  // literal is the number's text as the body had it.
+  private literal(container: Container, key: string | number): string {
+    const literal = this.literals?.get(container)?.get(key);
+    return literal ?? String((container as Record<string | number, unknown>)[key]);
+  }
+
+  // intOrString is intstr.IntOrString.UnmarshalJSON (a string, else an int32 through
+  // encoding/json) and resource.Quantity.UnmarshalJSON.
+  private intOrString(container: Container, key: string | number, schema: Schema): void {
+    const value = (container as Record<string | number, unknown>)[key];
+    if (schema.format === 'quantity') return this.quantity(container, key);
+    if (typeof value === 'string') return;
+    if (typeof value !== 'number') throw new UnmarshalerError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type int32`);
+    const literal = this.literal(container, key);
+    if (!fitsInteger(literal, { type: 'integer', format: 'int32' })) throw new UnmarshalerError(`json: cannot unmarshal number ${literal} into Go value of type int32`);
+  }
+
+  // quantity is resource.Quantity.UnmarshalJSON: ParseQuantity of the text (without quotes and
+  // surrounding space), whose error ends the decoding. A number becomes its canonical string, a
+  // string loses the space around it.
+  private quantity(container: Container, key: string | number): void {
+    const value = (container as Record<string | number, unknown>)[key];
+    const text = typeof value === 'string' ? value : typeof value === 'number' ? this.literal(container, key) : JSON.stringify(value);
+    let parsed;
+    try {
+      parsed = parseQuantity(text.trim());
+    } catch (err) {
+      throw new UnmarshalerError((err as Error).message);
+    }
+    if (typeof value === 'number') this.set(container, key, formatQuantity(parsed));
+    else if (text.trim() !== value) this.set(container, key, text.trim());
+  }
+
+  // time is metav1.Time's (and MicroTime's) UnmarshalJSON: a string, in RFC 3339 form, which
+  // the object then holds as Go writes it back (in UTC).
+  private time(container: Container, key: string | number, schema: Schema): void {
+    const value = (container as Record<string | number, unknown>)[key];
+    if (typeof value !== 'string') throw new UnmarshalerError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type string`);
+    const parsed = parseGoTime(value, schema.ref?.endsWith('.MicroTime') ? 'RFC3339Micro' : 'RFC3339');
+    if (parsed.error !== undefined) throw new UnmarshalerError(parsed.error);
+    if (parsed.text !== value) this.set(container, key, parsed.text);
+  }
 }
 
-function checkValue(value: unknown, schema: Schema, struct: string, path: string[], kind: string, name: string): string | null {
-  if (value === null || schema.preserveUnknownFields || schema.embeddedResource) return null;
-  const mismatch = (what: string) => `json: cannot unmarshal ${what} into Go struct field ${struct}.${path.join('.')} of type ${goTypeName(schema, kind, name, path.length)}`;
-  if (schema.intOrString) {
-    return typeof value === 'string' || typeof value === 'number' ? null : mismatch(jsonKind(value));
-  }
+// keepsNull tells the schemas whose values are kept as they come (RawExtension, JSON).
+function keepsNull(schema: Schema): boolean {
+  return schema.preserveUnknownFields === true || schema.embeddedResource === true;
+}
+
+const integerRanges = {
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+};
+
+// fitsInteger is strconv.ParseInt(literal, 10, 64) and reflect's OverflowInt for the field.
+function fitsInteger(literal: string, schema: Schema): boolean {
+  if (!/^-?\d+$/.test(literal)) return false;
+  const [min, max] = schema.format === 'int32' ? integerRanges.int32 : integerRanges.int64;
+  const n = BigInt(literal);
+  return n >= min && n <= max;
+}
+
+// zeroValue is the JSON form of a Go type's zero value, for a null list element or map value.
+function zeroValue(schema: Schema): unknown {
+  if (keepsNull(schema)) return null;
+  if (schema.intOrString) return schema.format === 'quantity' ? '0' : 0;
   switch (schema.type) {
     case 'string':
-      if (schema.format === 'date-time') return timeError(value, schema);
-      return typeof value === 'string' ? null : mismatch(jsonKind(value));
+      return schema.format === 'date-time' ? null : '';
     case 'boolean':
-      return typeof value === 'boolean' ? null : mismatch(jsonKind(value));
-    case 'integer': {
-      if (typeof value !== 'number') return mismatch(jsonKind(value));
-      const bits = schema.format === 'int32' ? 31 : 63;
-      const fits = Number.isInteger(value) && Math.abs(value) <= 2 ** bits;
-      return fits ? null : mismatch(`number ${value}`);
-    }
+      return false;
+    case 'integer':
     case 'number':
-      return typeof value === 'number' ? null : mismatch(jsonKind(value));
-    case 'array': {
-      if (!Array.isArray(value)) return mismatch(jsonKind(value));
-      const items = schema.items;
-      if (!items) return null;
-      const itemStruct = structName(items, kind, singular(name), path.length);
-      for (const item of value) {
-        const error = isStruct(items) && isPlainObject(item) ? checkStruct(item, items, itemStruct, path, kind) : checkValue(item, items, struct, path, kind, singular(name));
-        if (error) return error;
-      }
-      return null;
-    }
+      return 0;
+    case 'array':
+      return [];
   }
-  if (schema.type === 'object' || schema.properties || schema.additionalProperties) {
-    if (!isPlainObject(value)) return mismatch(jsonKind(value));
-    if (isStruct(schema)) return checkStruct(value, schema, structName(schema, kind, name, path.length), path, kind);
-    const elements = schema.additionalProperties;
-    if (!elements) return null;
-    for (const element of Object.values(value)) {
-      const error = isStruct(elements) && isPlainObject(element) ? checkStruct(element, elements, structName(elements, kind, name, path.length), path, kind) : checkValue(element, elements, struct, path, kind, name);
-      if (error) return error;
-    }
-  }
-  return null;
+  return {};
 }
-
-// timeError is metav1.Time's (and MicroTime's) UnmarshalJSON: a string in RFC 3339 form.
-function timeError(value: unknown, schema: Schema): string | null {
-  if (typeof value !== 'string') return `json: cannot unmarshal ${jsonKind(value)} into Go value of type string`;
-  if (rfc3339.test(value)) return null;
-  const layout = schema.ref?.endsWith('.MicroTime') ? '2006-01-02T15:04:05.000000Z07:00' : '2006-01-02T15:04:05Z07:00';
-  return `parsing time ${goQuote(value)} as ${goQuote(layout)}: cannot parse ${goQuote(value)} as "2006"`;
-}
-
-const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 function isStruct(schema: Schema): boolean {
   return schema.properties !== undefined && !schema.additionalProperties;
@@ -127,6 +227,7 @@ export function jsonKind(value: unknown): string {
 // goTypeName is reflect.Type.String() of a field: string, int32, int64, float64, bool,
 // map[string]T, []T, or a package-qualified struct name (v1.ObjectMeta).
 function goTypeName(schema: Schema, kind: string, name: string, depth: number): string {
+  if (schema.goType) return schema.goType;
   if (schema.intOrString) return schema.format === 'quantity' ? 'resource.Quantity' : 'intstr.IntOrString';
   switch (schema.type) {
     case 'string':

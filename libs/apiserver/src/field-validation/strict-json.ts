@@ -28,14 +28,23 @@ export interface DuplicateField {
   offset: number;
 }
 
+// NumberLiterals holds the text of the numbers a JS number cannot stand for exactly as Go reads
+// them (a fraction, an exponent, or more than 15 digits: `1e2`, `15.0`, `9223372036854775808`),
+// by the container that holds them and their key or index.
+export type NumberLiterals = WeakMap<object, Map<string | number, string>>;
+
 export interface StrictParseResult {
   value: unknown;
   duplicates: DuplicateField[];
+  // literals is set when numberLiterals was asked for and the text has such numbers.
+  literals?: NumberLiterals;
 }
 
 export interface StrictParseOptions {
   // duplicates: false skips the duplicate scan (fieldValidation=Ignore decodes non-strictly).
   duplicates?: boolean;
+  // numberLiterals: true keeps the text of numbers that are not plain short integers.
+  numberLiterals?: boolean;
 }
 
 // parseStrictJson decodes a JSON document (a Buffer as UTF-8) and lists its duplicated keys in
@@ -43,6 +52,11 @@ export interface StrictParseOptions {
 export function parseStrictJson(input: string | Buffer, options: StrictParseOptions = {}): StrictParseResult {
   const text = typeof input === 'string' ? input : input.toString('utf8');
   const wantDuplicates = options.duplicates !== false;
+  if (options.numberLiterals && hasInexactNumber(text)) {
+    const parser = new Parser(text, new WeakMap());
+    const parsed = parser.parse();
+    return { value: parsed, duplicates: wantDuplicates ? findDuplicates(text) : [], literals: parser.literals };
+  }
   const value = goFaithfulToJsonParse(text) ? tryJsonParse(text) : notParsed;
   if (value === notParsed) {
     const parsed = parseJson(text);
@@ -57,6 +71,26 @@ export function parseStrictJson(input: string | Buffer, options: StrictParseOpti
 }
 
 const notParsed = Symbol('notParsed');
+
+// hasInexactNumber tells whether the text outside its strings has a number with a fraction, an
+// exponent, or 16 digits or more (all that JSON.parse may read as another number than Go).
+function hasInexactNumber(text: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = stringEnd(text, i);
+      if (i < 0) return false; // unterminated: the parser words the error
+      digits = 0;
+    } else if (isDigit(c)) {
+      if (++digits >= 16) return true;
+    } else {
+      if (digits > 0 && (c === 0x2e || c === 0x65 || c === 0x45)) return true;
+      digits = 0;
+    }
+  }
+  return false;
+}
 
 function tryJsonParse(text: string): unknown {
   try {
@@ -80,6 +114,20 @@ function goFaithfulToJsonParse(text: string): boolean {
 // parseJson is the parser alone: Go's value (U+FFFD for lone surrogates) and Go's errors.
 export function parseJson(text: string): unknown {
   return new Parser(text).parse();
+}
+
+// nestingError is encoding/json's error for a decoded value nested deeper than its 10,000 levels
+// (`invalid character '[' exceeded max depth`), or null: a value decoded by JSON.parse (which
+// nests without limit) is checked before anything recursive walks it.
+export function nestingError(text: string, value: unknown): string | null {
+  if (value === null || typeof value !== 'object' || measure(value).depth <= maxNestingDepth) return null;
+  try {
+    parseJson(text);
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) return err.message;
+    throw err;
+  }
+  return 'exceeded max depth';
 }
 
 // measure counts the object keys of a decoded value and its nesting depth, without recursion.
@@ -172,8 +220,12 @@ function hexValue(c: number): number {
   return -1;
 }
 
-// maxNestingDepth is encoding/json's limit on open objects and arrays.
-const maxNestingDepth = 10000;
+// maxNestingDepth is the limit on open objects and arrays, with encoding/json's error
+// ("exceeded max depth"). Go stops at 10,000; Plinth stops at 1,000, because the stages after
+// decoding (patches, pruning, managed fields) recurse on the JS stack, which 10,000 levels can
+// exhaust, and V8 ends the whole process when it compiles a regular expression with the stack
+// nearly exhausted. No Kubernetes object comes near 1,000 levels.
+export const maxNestingDepth = 1000;
 
 interface OpenContainer {
   object: Record<string, unknown> | null;
@@ -190,8 +242,22 @@ function setKey(obj: Record<string, unknown>, key: string, value: unknown): void
 // Parser is an RFC 8259 parser whose values and errors follow Go's encoding/json.
 class Parser {
   private pos = 0;
+  // pendingLiteral is the text of the last number read, when it is inexact.
+  private pendingLiteral: string | null = null;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    readonly literals?: NumberLiterals,
+  ) {}
+
+  // keepLiteral records the pending number literal under its container and key.
+  private keepLiteral(container: object, key: string | number): void {
+    if (this.pendingLiteral === null || !this.literals) return;
+    let byKey = this.literals.get(container);
+    if (!byKey) this.literals.set(container, (byKey = new Map()));
+    byKey.set(key, this.pendingLiteral);
+    this.pendingLiteral = null;
+  }
 
   // parse reads one value with an explicit stack of open containers, so that nesting is bounded
   // by Go's limit and not by the JS call stack.
@@ -228,6 +294,7 @@ class Parser {
         const next = this.peek();
         this.pos++;
         if (top.array) {
+          if (this.pendingLiteral !== null) this.keepLiteral(top.array, top.array.length);
           top.array.push(value);
           if (next === 0x2c) break;
           if (next !== 0x5d) {
@@ -236,6 +303,7 @@ class Parser {
           }
           value = top.array;
         } else if (top.object) {
+          if (this.pendingLiteral !== null) this.keepLiteral(top.object, top.key);
           setKey(top.object, top.key, value);
           if (next === 0x2c) {
             top.key = this.key();
@@ -408,7 +476,9 @@ class Parser {
       if (!isDigit(this.at())) this.fail('in exponent of numeric literal');
       this.digits();
     }
-    return Number(this.text.slice(start, this.pos));
+    const literal = this.text.slice(start, this.pos);
+    if (this.literals && (literal.length - (literal.startsWith('-') ? 1 : 0) >= 16 || /[.eE]/.test(literal))) this.pendingLiteral = literal;
+    return Number(literal);
   }
 
   private literal<T>(word: string, value: T): T {

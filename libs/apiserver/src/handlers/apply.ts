@@ -3,12 +3,13 @@
 // forced, and an object that does not exist is created (201).
 import { applyObject, statusResetFields } from '@plinth/apply';
 import { KubeObject } from '@plinth/api';
-import { field, invalid } from '@plinth/machinery';
+import { badRequest, field, invalid } from '@plinth/machinery';
 import { admitNamespacedCreate, admitPod, admitRbacWrite } from '../admission';
 import { authorizeRequest } from '../auth/filter';
 import { decodeText } from '../decode';
 import { FieldValidation } from '../field-validation';
 import { yamlToJson } from '../http/body';
+import { goYamlStrictError } from '../http/go-yaml';
 import { writeResult } from '../output';
 import { clientApiVersion, namespaceOf, RequestScope } from '../scope';
 import { queryBool } from '../request-info';
@@ -20,12 +21,41 @@ async function authorizeApplyCreate(scope: RequestScope): Promise<void> {
   await authorizeRequest({ ...scope.info, verb: 'create' }, scope.user, scope.def.group, auth);
 }
 
+// checkApplyType is the field manager's version check: an apply configuration names the
+// endpoint's apiVersion and kind (400 "invalid object type: <group>/<version>, Kind=<kind>").
+function checkApplyType(scope: RequestScope, body: unknown): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  const { apiVersion, kind } = body as { apiVersion?: unknown; kind?: unknown };
+  const version = typeof apiVersion === 'string' ? apiVersion : '';
+  const kindName = typeof kind === 'string' ? kind : '';
+  if ([scope.store.apiVersion, clientApiVersion(scope)].includes(version) && kindName === scope.def.kind) return;
+  // unstructured GroupVersionKind(): an apiVersion with more than one slash names nothing
+  const slashes = version.split('/').length - 1;
+  const gvk = slashes > 1 ? '/, Kind=' : `${slashes === 1 ? version : `/${version}`}, Kind=${kindName}`;
+  throw badRequest(`invalid object type: ${gvk}`);
+}
+
+// checkApplyYamlStrictly is applyPatcher's strict reading of the configuration
+// (yaml.UnmarshalStrict): its error refuses the request under Strict and warns under Warn.
+function checkApplyYamlStrictly(scope: RequestScope, raw: string, mode: FieldValidation): void {
+  if (mode === FieldValidation.Ignore) return;
+  const error = goYamlStrictError(raw);
+  if (!error) return;
+  const message = `error converting YAML to JSON: ${error}`;
+  if (mode === FieldValidation.Strict) throw badRequest(`error strict decoding YAML: ${message}`);
+  scope.response.warnings.push(message);
+}
+
 export async function applyResource(scope: RequestScope, raw: string, options: WriteOptions, mode: FieldValidation): Promise<void> {
   if (!options.fieldManager) {
     throw invalid({ group: 'meta.platform.io', kind: 'PatchOptions' }, '', [field.required(field.newPath('fieldManager'), 'is required for apply patch')]);
   }
   const force = queryBool(scope.query, 'force');
-  const applied = decodeText(scope, yamlToJson(Buffer.from(raw)), mode);
+  // applyPatcher reads the configuration with sigs.k8s.io/yaml's Unmarshal
+  const text = yamlToJson(Buffer.from(raw), (message) => badRequest(`error decoding YAML: error converting YAML to JSON: ${message}`));
+  checkApplyType(scope, JSON.parse(text));
+  const applied = decodeText(scope, text, mode);
+  checkApplyYamlStrictly(scope, raw, mode);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const result = await scope.store.update(
     namespaceOf(scope),

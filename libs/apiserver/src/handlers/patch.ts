@@ -3,11 +3,11 @@
 // an update (retried when another writer got in first and the patch named no
 // resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
-import { badRequest, notFound, unsupportedMediaType } from '@plinth/machinery';
-import { applyJsonPatch, applyStrategicMergePatch, mergePatch } from '@plinth/patch';
+import { badRequest, field, goQuote, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
+import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
 import { decodeText } from '../decode';
-import { parseFieldValidation } from '../field-validation';
+import { checkGoTypes, decodeErrorStatus, FieldValidation, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult, TypeDecodeError } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
@@ -16,7 +16,7 @@ import { parseWriteOptions } from '../write-options';
 
 export const patchMediaTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
-type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 function patchTypeOf(mediaType: string): PatchType {
   switch (mediaType) {
@@ -39,19 +39,24 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
   const raw = (await readBody(scope.req)).toString('utf8');
   if (type === 'apply') return applyResource(scope, raw, options, mode);
-  let patch: unknown;
+  let parsed: StrictParseResult;
   try {
-    patch = JSON.parse(raw);
+    parsed = parseStrictJson(raw, { duplicates: mode !== FieldValidation.Ignore, numberLiterals: !scope.def.unstructured });
   } catch (err) {
-    throw badRequest(`error decoding patch: ${(err as Error).message}`);
+    if (err instanceof JsonSyntaxError) throw patchDecodeError(type, mode, err);
+    throw err;
   }
+  const patch = parsed.value;
+  checkPatchDuplicates(scope, type, patch, parsed, mode);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const result = await scope.store.update(
     namespaceOf(scope),
     scope.info.name,
     async (current) => {
       if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
+      checkPatchNumbers(scope, type, patch, parsed, raw);
       const patched = decodeText(scope, JSON.stringify(applyPatch(scope, type, current, patch)), mode);
+      checkName(scope, patched);
       await admitRbacWrite(scope, patched, current);
       await admitPod(scope, patched, current);
       return patched;
@@ -72,4 +77,59 @@ function applyPatch(scope: RequestScope, type: Exclude<PatchType, 'apply'>, curr
     case 'strategic':
       return applyStrategicMergePatch(current, patch, scope.def.schema);
   }
+}
+
+// patchDecodeError answers a patch that does not decode. A patch nested too deep (refused while
+// decoding, before the patch, which recurses, is applied) gets the answer of the decoder
+// kube-apiserver runs for the patch type: the strict decoder under Warn and Strict ("error
+// decoding patch: ..."), json-patch's decoders under Ignore, and the strategic merge decoder's
+// error as it is.
+export function patchDecodeError(type: Exclude<PatchType, 'apply'>, mode: FieldValidation, err: JsonSyntaxError): StatusError {
+  if (!err.message.endsWith('exceeded max depth')) return badRequest(`error decoding patch: ${err.message}`);
+  if (type === 'strategic') return badRequest(err.message);
+  if (mode === FieldValidation.Ignore) return badRequest(type === 'merge' ? 'Invalid JSON Patch' : err.message);
+  return badRequest(`error decoding patch: ${err.message}`);
+}
+
+// checkPatchDuplicates reports the keys a patch repeats, as kube-apiserver's strict decoding of
+// the patch does: Warning headers under Warn; under Strict a 400 for a JSON or merge patch and
+// a 422 on the field "patch" for a strategic one. A JSON patch's errors say so ("json patch").
+function checkPatchDuplicates(scope: RequestScope, type: Exclude<PatchType, 'apply'>, patch: unknown, parsed: StrictParseResult, mode: FieldValidation): void {
+  const prefix = type === 'json' ? 'json patch ' : '';
+  const errors = [...new Set(parsed.duplicates.map((d) => `${prefix}duplicate field ${goQuote(d.path)}`))];
+  if (errors.length === 0) return;
+  if (mode === FieldValidation.Warn) {
+    scope.response.warnings.push(...errors);
+    return;
+  }
+  const message = `strict decoding error: ${errors.join(', ')}`;
+  if (type !== 'strategic') throw badRequest(message);
+  throw invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), goSprint(patch), message)]);
+}
+
+// checkName is the patch handler's checkName: the patched object keeps the name and namespace
+// of the URL (a patch that removes metadata, or replaces or deletes the whole object, does not).
+function checkName(scope: RequestScope, patched: KubeObject): void {
+  const name = patched.metadata.name ?? '';
+  if (name !== scope.info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${scope.info.name})`);
+  const namespace = namespaceOf(scope);
+  const objectNamespace = patched.metadata.namespace ?? '';
+  if (namespace && objectNamespace && objectNamespace !== namespace) {
+    throw badRequest(`the namespace of the object (${objectNamespace}) does not match the namespace on the URL (${namespace})`);
+  }
+}
+
+// numberLiteralError matches encoding/json's refusal of a number literal for its field.
+const numberLiteralError = /cannot unmarshal number \S+ into/;
+
+// checkPatchNumbers refuses the numbers of a merge or strategic merge patch that Go would not
+// store in their fields (`1e2` or 2147483648 for an int32): the patch is applied to the object's
+// JSON text, so the literal reaches Go's decoder as the patch wrote it, where a JS number would
+// lose it.
+function checkPatchNumbers(scope: RequestScope, type: Exclude<PatchType, 'apply'>, patch: unknown, parsed: StrictParseResult, raw: string): void {
+  if (!parsed.literals || type === 'json') return;
+  const error = checkGoTypes(patch, scope.def.schema, scope.def.kind, parsed.literals);
+  if (error === null || !numberLiteralError.test(error)) return;
+  const target = { group: scope.def.group, version: scope.def.version, kind: scope.def.kind };
+  throw decodeErrorStatus(new TypeDecodeError(error, { apiVersion: scope.store.apiVersion, kind: scope.def.kind }), target, raw);
 }

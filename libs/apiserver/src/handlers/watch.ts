@@ -37,6 +37,9 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
   const timer = scope.server.clock.setTimeout(() => watch.close(), timeoutMs);
   const onClose = () => watch.close();
   scope.req.on('close', onClose);
+  const ended = scope.server.watchesEnded;
+  ended.addEventListener('abort', onClose);
+  if (ended.aborted) watch.close();
   stream.start();
   try {
     for (const object of initial) stream.send('ADDED', object);
@@ -47,6 +50,7 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
   } finally {
     timer.cancel();
     scope.req.off('close', onClose);
+    ended.removeEventListener('abort', onClose);
     watch.close();
     stream.end();
   }

@@ -1,8 +1,9 @@
 // Reading and decoding request bodies: a size limit (413 above it), the accepted media types
 // (415 otherwise), YAML or JSON into an object.
 import { IncomingMessage } from 'node:http';
-import { parse as parseYaml } from 'yaml';
-import { badRequest, decodeProtobufObject, requestEntityTooLarge, unsupportedMediaType } from '@plinth/machinery';
+import { badRequest, decodeProtobufObject, requestEntityTooLarge, StatusError, unsupportedMediaType } from '@plinth/machinery';
+import { goYamlToJson } from './go-yaml';
+import { yamlNestingError } from './yaml-depth';
 
 // maxRequestBodyBytes is kube-apiserver's default limit (3 MiB).
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -49,19 +50,30 @@ export function bodyFormat(req: IncomingMessage): 'json' | 'yaml' | 'protobuf' {
   throw unsupportedMediaType(decodableMediaTypes);
 }
 
-// yamlToJson turns a YAML body into JSON text, so that one field-validation path serves both.
-export function yamlToJson(body: Buffer): string {
+// YamlRefusal words the Status of a YAML body that cannot be turned into JSON; each caller
+// wraps the converter's message as its kube-apiserver handler does.
+export type YamlRefusal = (message: string) => StatusError;
+
+const convertingYaml: YamlRefusal = (message) => badRequest(`error converting YAML to JSON: ${message}`);
+
+// yamlToJson turns a YAML body into JSON text as sigs.k8s.io/yaml does (YAML 1.1 scalars, see
+// goYamlToJson), so that one field-validation path serves both.
+// A document nested deeper than yamlNestingError allows is refused before the YAML parser runs.
+export function yamlToJson(body: Buffer, refuse: YamlRefusal = convertingYaml): string {
+  const text = body.toString('utf8');
+  const nesting = yamlNestingError(text);
+  if (nesting !== null) throw refuse(nesting);
   try {
-    return JSON.stringify(parseYaml(body.toString('utf8')) ?? null);
+    return goYamlToJson(text);
   } catch (err) {
-    throw badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
+    throw refuse((err as Error).message);
   }
 }
 
 // bodyToJson turns a JSON, YAML or protobuf body into JSON text.
-export function bodyToJson(req: IncomingMessage, raw: Buffer): string {
+export function bodyToJson(req: IncomingMessage, raw: Buffer, refuseYaml?: YamlRefusal): string {
   const format = bodyFormat(req);
-  return format === 'yaml' ? yamlToJson(raw) : format === 'protobuf' ? protobufToJson(raw) : raw.toString('utf8');
+  return format === 'yaml' ? yamlToJson(raw, refuseYaml) : format === 'protobuf' ? protobufToJson(raw) : raw.toString('utf8');
 }
 
 // protobufToJson decodes an enveloped protobuf body into JSON text.

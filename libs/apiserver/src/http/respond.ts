@@ -5,6 +5,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { stringify as yamlStringify } from 'yaml';
 import { encodeProtobufStatus, internalError, isStatusError, Status, StatusError } from '@plinth/machinery';
+import { isAscii, warningHeaderValues } from './warning-header';
 
 export const gzipThresholdBytes = 128 * 1024;
 
@@ -35,12 +36,15 @@ export function serialize(body: unknown, options: Pick<ResponseOptions, 'pretty'
   return `${options.pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)}\n`;
 }
 
-export function writeWarnings(res: ServerResponse, warnings: string[]): void {
-  if (warnings.length === 0 || res.headersSent) return;
-  res.setHeader(
-    'Warning',
-    warnings.map((w) => `299 - ${JSON.stringify(w)}`),
-  );
+// writeWarnings sets the response's Warning headers and says whether one of them carries bytes
+// beyond ASCII: Node then must not send the header block with a string body, which it would
+// encode together with the body as UTF-8.
+export function writeWarnings(res: ServerResponse, warnings: string[]): boolean {
+  if (warnings.length === 0 || res.headersSent) return false;
+  const values = warningHeaderValues(warnings);
+  if (values.length === 0) return false;
+  res.setHeader('Warning', values);
+  return !values.every(isAscii);
 }
 
 export function writeBody(res: ServerResponse, code: number, body: unknown, options: ResponseOptions, contentType?: string): void {
@@ -52,7 +56,7 @@ export function writeBody(res: ServerResponse, code: number, body: unknown, opti
 // body together with the header block.
 export function writeEncoded(res: ServerResponse, code: number, encoded: string | Uint8Array, options: ResponseOptions, contentType: string): void {
   let data = encoded;
-  writeWarnings(res, options.warnings);
+  if (writeWarnings(res, options.warnings) && typeof data === 'string') data = Buffer.from(data);
   res.setHeader('Content-Type', contentType);
   res.setHeader('Cache-Control', 'no-cache, private');
   let length = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
@@ -75,6 +79,8 @@ export function toStatusError(err: unknown): StatusError {
 export function writeError(res: ServerResponse, err: unknown, options: ResponseOptions): void {
   const statusError = toStatusError(err);
   const status: Status = statusError.errStatus;
+  // An answer already given (the request timed out meanwhile) stays as it was.
+  if (res.writableEnded) return;
   if (res.headersSent) {
     res.destroy();
     return;

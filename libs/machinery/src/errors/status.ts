@@ -203,6 +203,17 @@ export function methodNotSupported(gr: GroupResource, action: string): StatusErr
   return failure({ code: 405, reason: StatusReason.MethodNotAllowed, message, details: resourceDetails(gr) });
 }
 
+// methodNotAllowed is kube-apiserver's answer to a method no route of the path takes: go-restful's
+// 405 through NewGenericServerResponse, with empty details.
+export function methodNotAllowed(): StatusError {
+  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure' };
+  status.message = 'the server does not allow this method on the requested resource';
+  status.reason = StatusReason.MethodNotAllowed;
+  status.details = {};
+  status.code = 405;
+  return new StatusError(status);
+}
+
 export function serverTimeout(gr: GroupResource, operation: string, retryAfterSeconds: number): StatusError {
   const message = `The ${operation} operation against ${groupResourceString(gr)} could not be completed at this time, please try again.`;
   const details = { ...resourceDetails(gr, operation), retryAfterSeconds };

@@ -1,17 +1,37 @@
 // ApiServerHost runs the API server inside a Nest application: it assembles the server over the
-// app's ObjectStore, creates the system namespaces, serves HTTPS and writes the admin
-// kubeconfig on bootstrap, and closes the listener on shutdown. With --nats-url it asks the
-// authz app over NATS; without, it runs RBAC in process.
+// app's ObjectStore, serves HTTPS, writes the admin kubeconfig, and creates the system
+// namespaces on bootstrap. It starts whatever is down: it listens at once, /readyz saying what
+// it waits for (`[-]etcd failed`, `[-]nats failed`), while it connects to NATS and
+// writes the namespaces as soon as storage answers, retrying with backoff; it logs once when a
+// link is lost and once when it is back, and serves plinth_link_up. It stops as kube-apiserver does: /readyz fails at once, the listener
+// serves on for --shutdown-delay-duration, then the requests in flight finish (up to
+// --request-timeout) and watches end, and only then are its NATS and storage clients closed.
+// With --nats-url it asks the authz app over NATS; without, it runs RBAC in process.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Server } from 'node:https';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { connect, NatsConnection } from 'nats';
-import { adminKubeconfig, ApiServer, controllerManagerKubeconfig, assembleApiServer, Authorizer, ClusterPki, ensureClusterPki, ensureSystemNamespaces, listenHttps, openApiRoutes, ServerFlags } from '@plinth/apiserver';
-import { realClock } from '@plinth/machinery';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { NatsConnection } from 'nats';
+import {
+  adminKubeconfig,
+  ApiServer,
+  controllerManagerKubeconfig,
+  assembleApiServer,
+  Authorizer,
+  ClusterPki,
+  DeferredAuthorizer,
+  ensureClusterPki,
+  ensureSystemNamespaces,
+  HealthCheck,
+  listenHttps,
+  openApiRoutes,
+  registerLinkMetric,
+  ServerFlags,
+} from '@plinth/apiserver';
+import { LinkState, realClock, retryUntilDone } from '@plinth/machinery';
 import { defaultRegistry } from '@plinth/metrics';
 import { LocalAuthorization } from '@plinth/authz';
-import { NatsAuthorizer } from '@plinth/authz-nats';
+import { connectNats, NatsAuthorizer } from '@plinth/authz-nats';
 import { builtinDefinitions, ResourceDefinition } from '@plinth/registry';
 import { HistoryCompactor, ObjectStore } from '@plinth/storage';
 import { OBJECT_STORE } from '../storage/object-store.token';
@@ -19,7 +39,7 @@ import { OBJECT_STORE } from '../storage/object-store.token';
 export const SERVER_FLAGS = Symbol('ServerFlags');
 
 @Injectable()
-export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ApiServerHost implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('apiserver');
   private https: Server | null = null;
   private compactor: HistoryCompactor | null = null;
@@ -27,6 +47,8 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
   private nats: NatsConnection | null = null;
   private natsAuthorizer: NatsAuthorizer | null = null;
   private bootstrapped = false;
+  private stopped = false;
+  private readonly links = { storage: new LinkState('storage', (line) => this.logger.warn(line)), nats: new LinkState('nats', (line) => this.logger.warn(line)) };
   apiServer: ApiServer | null = null;
   port = 0;
   // listening resolves once the server serves HTTPS (other hosts in the process wait on it).
@@ -51,7 +73,9 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
     const pki = ensureClusterPki(dataDir, { dns: ['localhost', 'plinth'], ips: uniqueIps(['127.0.0.1', '::1', this.flags.bindAddress]) });
     const flags = withPkiDefaults(this.flags, pki);
     const definitions = builtinDefinitions();
-    const authorizer = await this.startAuthorizer(definitions);
+    const { authorizer, readyChecks, connected } = await this.startAuthorizer(definitions);
+    const metrics = defaultRegistry();
+    registerLinkMetric(metrics, this.flags.natsUrl ? [this.links.storage, this.links.nats] : [this.links.storage]);
     this.apiServer = assembleApiServer({
       authorizer,
       flags,
@@ -59,7 +83,9 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
       definitions,
       extraRoutes: (catalog) => [openApiRoutes(catalog)],
       ready: () => this.bootstrapped,
-      metrics: defaultRegistry(),
+      metrics,
+      storageLink: this.links.storage,
+      readyChecks,
     });
     // The process that owns its storage keeps its history window; behind a storage service
     // (--storage-address) that service does.
@@ -70,8 +96,6 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
       });
       this.compactor.start();
     }
-    await ensureSystemNamespaces(this.apiServer);
-    this.bootstrapped = true;
     const listening = await listenHttps(this.apiServer, pki, this.flags.bindAddress, this.flags.securePort);
     this.https = listening.server;
     this.port = listening.port;
@@ -81,35 +105,61 @@ export class ApiServerHost implements OnApplicationBootstrap, OnApplicationShutd
     writeFileSync(kubeconfigPath, adminKubeconfig(server, pki), { mode: 0o600 });
     // A separate controller manager (apps/controllers) runs with its own identity.
     writeFileSync(join(dataDir, 'controller-manager.kubeconfig'), controllerManagerKubeconfig(server, pki), { mode: 0o600 });
+    const apiServer = this.apiServer;
+    await retryUntilDone(() => ensureSystemNamespaces(apiServer), { clock: realClock, link: this.links.storage, stopped: () => this.stopped });
+    this.bootstrapped = true;
+    await connected;
     this.logger.log(`serving on https://${host}:${this.port}; admin kubeconfig: ${kubeconfigPath}`);
     this.markListening();
   }
 
+  // beforeApplicationShutdown drains the listener while every client is still open.
+  async beforeApplicationShutdown(signal?: string): Promise<void> {
+    if (!this.https || !this.apiServer) return;
+    this.logger.log(`${signal ?? 'shutdown'}: /readyz fails; serving ${this.flags.shutdownDelayMs} ms more, then draining`);
+    await this.apiServer.limits.lifecycle.shutdown(this.https, {
+      delayMs: this.flags.shutdownDelayMs,
+      gracePeriodMs: this.flags.requestTimeoutMs,
+      sendRetryAfter: this.flags.shutdownSendRetryAfter,
+    });
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.https?.closeAllConnections();
+    if (this.https?.listening) this.https.close();
     this.compactor?.stop();
     this.authorization?.stop();
     this.natsAuthorizer?.close();
     this.apiServer?.close();
     if (this.nats && !this.nats.isClosed()) await this.nats.drain();
-    const https = this.https;
-    if (!https) return;
-    https.closeAllConnections();
-    await new Promise<void>((done) => https.close(() => done()));
+    await this.store.close();
   }
 
   // startAuthorizer asks the authz app over NATS when --nats-url is set; that app owns the
   // bootstrap policy and the ClusterRole aggregation. Otherwise (the all-in-one) RBAC, its
   // bootstrap and aggregation run here.
-  private async startAuthorizer(definitions: ResourceDefinition[]): Promise<Authorizer> {
+  // The connection to NATS is made in the background: the gateway serves (and /readyz says it
+  // waits for the authz service) meanwhile.
+  private async startAuthorizer(definitions: ResourceDefinition[]): Promise<{ authorizer: Authorizer; readyChecks: HealthCheck[]; connected: Promise<void> }> {
     if (this.flags.natsUrl) {
-      this.nats = await connect({ servers: this.flags.natsUrl.split(','), name: 'plinth-gateway', maxReconnectAttempts: -1 });
-      this.natsAuthorizer = new NatsAuthorizer(this.nats);
-      await this.natsAuthorizer.ready();
-      return this.natsAuthorizer;
+      const deferred = new DeferredAuthorizer('the connection to the authz service over NATS');
+      const connected = this.connectAuthorizer(deferred);
+      return { authorizer: deferred, readyChecks: [deferred.readyCheck('nats')], connected };
     }
-    this.authorization = new LocalAuthorization(this.store, definitions, realClock, (err) => this.logger.warn(`authorization: ${(err as Error).message}`));
+    this.authorization = new LocalAuthorization(this.store, definitions, realClock, (err) => this.logger.warn(`authorization: ${(err as Error).message}`), this.links.storage);
     await this.authorization.start();
-    return this.authorization.authorizer;
+    return { authorizer: this.authorization.authorizer, readyChecks: [], connected: Promise.resolve() };
+  }
+
+  private async connectAuthorizer(deferred: DeferredAuthorizer): Promise<void> {
+    const settings = { url: this.flags.natsUrl, caFile: this.flags.natsCAFile, user: this.flags.natsUser, passwordFile: this.flags.natsPasswordFile };
+    const nats = await connectNats({ settings, name: 'plinth-gateway', link: this.links.nats });
+    if (this.stopped) return void (await nats.close());
+    this.nats = nats;
+    this.natsAuthorizer = new NatsAuthorizer(nats);
+    await this.natsAuthorizer.ready();
+    deferred.set(this.natsAuthorizer);
   }
 }
 

@@ -1,9 +1,11 @@
 // StoreInformer keeps a consumer in step with one resource in storage: a list, then a watch
 // from the list's revision, relisting after an error (410 Expired after compaction, a broken
-// connection). It is the storage-side twin of a client informer, for components that sit
+// connection) after a wait that doubles up to 5 s, with jitter, reporting each failure and
+// success to the link it depends on (which logs once when lost, once when back). It is the
+// storage-side twin of a client informer, for components that sit
 // beside storage (the authorizer's policy, the API server's caches).
 import { KubeObject } from '@plinth/api';
-import { Clock } from '@plinth/machinery';
+import { Backoff, Clock, LinkState, unwatchedLink } from '@plinth/machinery';
 import { Watch } from '@plinth/storage';
 import { ResourceStore } from './resource-store';
 
@@ -19,12 +21,13 @@ export interface InformerHandler {
 export class StoreInformer {
   private watch: Watch | null = null;
   private stopped = false;
+  private readonly backoff = new Backoff({ initialMs: 100, maxMs: 5000 });
 
   constructor(
     private readonly store: ResourceStore,
     private readonly handler: InformerHandler,
     private readonly clock: Clock,
-    private readonly onError: (err: unknown) => void = () => undefined,
+    private readonly link: LinkState = unwatchedLink('storage'),
   ) {}
 
   start(): void {
@@ -42,8 +45,8 @@ export class StoreInformer {
         await this.listAndWatch();
       } catch (err) {
         if (this.stopped) return;
-        this.onError(err);
-        await new Promise<void>((resolve) => this.clock.setTimeout(resolve, 100));
+        this.link.failed(err);
+        await new Promise<void>((resolve) => this.clock.setTimeout(resolve, this.backoff.next()));
       }
     }
   }
@@ -51,6 +54,8 @@ export class StoreInformer {
   private async listAndWatch(): Promise<void> {
     const list = await this.store.list(undefined);
     if (this.stopped) return;
+    this.link.ok();
+    this.backoff.reset();
     this.handler.replace(list.items, list.revision);
     this.handler.progress?.(list.revision);
     const watch = this.store.watch(undefined, list.revision, true);

@@ -1,7 +1,7 @@
 // ObjectMeta validation shared by every type, after
 // k8s.io/apimachinery/pkg/api/validation/objectmeta.go.
-import { KubeObject } from '@plinth/api';
-import { field, FieldError, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPathSegmentName, validateAnnotations, validateLabels } from '@plinth/machinery';
+import { KubeObject, OwnerReference } from '@plinth/api';
+import { field, FieldError, GoLiteral, goQuote, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPathSegmentName, validateAnnotations, validateLabels } from '@plinth/machinery';
 import { NameValidation, ResourceDefinition } from '../resource';
 
 const metadataPath = field.newPath('metadata');
@@ -45,6 +45,7 @@ export function validateObjectMeta(object: KubeObject, def: ResourceDefinition):
   }
   errs.push(...validateLabels(meta.labels ?? {}, metadataPath.child('labels')));
   errs.push(...validateAnnotations(meta.annotations ?? {}, metadataPath.child('annotations')));
+  errs.push(...validateOwnerReferences(meta.ownerReferences ?? []));
   errs.push(...validateFinalizers(meta.finalizers ?? []));
   return errs;
 }
@@ -62,6 +63,52 @@ export function validateObjectMetaUpdate(object: KubeObject, old: KubeObject, de
     const added = (meta.finalizers ?? []).filter((f) => !before.has(f));
     if (added.length > 0) {
       errs.push(field.forbidden(metadataPath.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers ${goList(added)}`));
+    }
+  }
+  return errs;
+}
+
+// bannedOwners are the kinds that may not own objects (BannedOwners).
+const bannedOwners = new Set(['/v1, Kind=Event']);
+
+// parseGroupVersion is schema.ParseGroupVersion: null when the text has more than one slash.
+function parseGroupVersion(apiVersion: string): { group: string; version: string } | null {
+  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
+  const parts = apiVersion.split('/');
+  if (parts.length > 2) return null;
+  return parts.length === 1 ? { group: '', version: apiVersion } : { group: parts[0], version: parts[1] };
+}
+
+// goOwnerReference prints an owner reference as %#v prints the Go struct.
+function goOwnerReference(ref: OwnerReference): GoLiteral {
+  const bool = (b: boolean | undefined) => (b === undefined ? '(*bool)(nil)' : `&${b}`);
+  return new GoLiteral(
+    `v1.OwnerReference{APIVersion:${goQuote(ref.apiVersion ?? '')}, Kind:${goQuote(ref.kind ?? '')}, Name:${goQuote(ref.name ?? '')}, UID:${goQuote(ref.uid ?? '')}, Controller:${bool(ref.controller)}, BlockOwnerDeletion:${bool(ref.blockOwnerDeletion)}}`,
+  );
+}
+
+// validateOwnerReferences is ValidateOwnerReferences: every reference names a version, a kind,
+// a name and a uid (errors on the list's path, without an index), and one controller at most.
+function validateOwnerReferences(refs: OwnerReference[]): FieldError[] {
+  const errs: FieldError[] = [];
+  const path = metadataPath.child('ownerReferences');
+  let firstController = '';
+  for (const ref of refs) {
+    const apiVersion = ref.apiVersion ?? '';
+    const gv = parseGroupVersion(apiVersion) ?? { group: '', version: '' };
+    if (gv.version === '') errs.push(field.invalid(path.child('apiVersion'), apiVersion, 'version must not be empty'));
+    if (!ref.kind) errs.push(field.invalid(path.child('kind'), ref.kind ?? '', 'kind must not be empty'));
+    if (!ref.name) errs.push(field.invalid(path.child('name'), ref.name ?? '', 'name must not be empty'));
+    if (!ref.uid) errs.push(field.invalid(path.child('uid'), ref.uid ?? '', 'uid must not be empty'));
+    const gvk = `${gv.group}/${gv.version}, Kind=${ref.kind ?? ''}`;
+    if (bannedOwners.has(gvk)) errs.push(field.invalid(path, goOwnerReference(ref), `${gvk} is disallowed from being an owner`));
+    if (ref.controller === true) {
+      const name = `${ref.kind ?? ''}/${ref.name ?? ''}`;
+      if (firstController === '') firstController = name;
+      else {
+        const all = new GoLiteral(`[]v1.OwnerReference{${refs.map((r) => goOwnerReference(r).text).join(', ')}}`);
+        errs.push(field.invalid(path, all, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${name}`));
+      }
     }
   }
   return errs;

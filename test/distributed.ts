@@ -1,14 +1,31 @@
-// startDistributed runs Plinth as it runs in a cluster: the storage service over a real etcd,
-// the authz service and the gateway over a real nats-server, each its own node process with
-// the environment given, the gateway reading a static token file (admin-token in
-// system:masters, alice-token a plain user).
+// startDistributed runs Plinth as it runs in a cluster, every link secured: the storage service
+// over a real etcd that requires client certificates, serving mutual TLS; the authz service
+// and the gateway reaching it with their own certificates and a real nats-server over TLS,
+// each under its own NATS user with the permissions natsPermissions gives it. Each app is its
+// own node process with the environment given; the gateway reads a static token file
+// (admin-token in system:masters, alice-token a plain user) and writes an admin kubeconfig.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EtcdServer, NatsServer, RunningProcess, startEtcd, startNats, startProcess, waitForOutput } from '@plinth/testing';
+import { natsPermissions, natsServerAuthorization } from '@plinth/authz-nats';
+import {
+  etcdClientFlags,
+  EtcdServer,
+  LinkPki,
+  makeLinkPki,
+  natsClientFlags,
+  NatsServer,
+  RunningProcess,
+  startEtcd,
+  startNats,
+  startProcess,
+  storageClientFlags,
+  storageServingFlags,
+  waitForOutput,
+} from '@plinth/testing';
 
-const root = join(__dirname, '../..');
+const root = join(__dirname, '..');
 
 export interface HttpAnswer {
   status: number;
@@ -16,6 +33,12 @@ export interface HttpAnswer {
 }
 
 export interface DistributedPlinth {
+  // adminKubeconfig is the gateway's admin kubeconfig (system:masters).
+  readonly adminKubeconfig: string;
+  readonly pki: LinkPki;
+  // storageAddress and natsUrl are where the storage service and NATS listen.
+  readonly storageAddress: string;
+  readonly natsUrl: string;
   request(method: string, path: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
   // port and ca are the gateway's HTTPS port and the cluster CA (PEM) it serves with.
   port: number;
@@ -24,6 +47,8 @@ export interface DistributedPlinth {
   serviceAccountKey: string;
   // gatewayExited tells whether the gateway process has ended.
   gatewayExited(): boolean;
+  // exited names the apps (storage, authz, gateway) whose process has ended.
+  exited(): string[];
   stop(): Promise<void>;
 }
 
@@ -33,6 +58,7 @@ export async function startDistributed(env: NodeJS.ProcessEnv): Promise<Distribu
   const processes: RunningProcess[] = [];
   let etcd: EtcdServer | undefined;
   let nats: NatsServer | undefined;
+  const pki = makeLinkPki();
   let stopped: Promise<void> | null = null;
   // stop ends the apps with SIGTERM, the gateway first, then etcd and NATS.
   const stop = () =>
@@ -40,6 +66,7 @@ export async function startDistributed(env: NodeJS.ProcessEnv): Promise<Distribu
       for (const proc of [...processes].reverse()) await proc.stop();
       await Promise.all([etcd?.stop(), nats?.stop()]);
       rmSync(dir, { recursive: true, force: true });
+      pki.remove();
     })());
   const run = (main: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}) => {
     const proc = startProcess(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, main), ...args], { ...process.env, NO_COLOR: '1', ...env, ...extraEnv });
@@ -47,21 +74,38 @@ export async function startDistributed(env: NodeJS.ProcessEnv): Promise<Distribu
     return proc;
   };
   try {
-    [etcd, nats] = await Promise.all([startEtcd(), startNats()]);
-    const storage = run('apps/storage/src/main.ts', [], { PLINTH_ETCD_ENDPOINTS: etcd.endpoint, PLINTH_STORAGE_ADDRESS: '127.0.0.1:0' });
+    const permissions = natsPermissions();
+    const authorization = natsServerAuthorization([
+      { ...pki.nats.gateway, permissions: permissions.gateway },
+      { ...pki.nats.authz, permissions: permissions.authz },
+    ]);
+    [etcd, nats] = await Promise.all([startEtcd({ tls: pki.etcdServer }), startNats({ tls: pki.natsServer, authorization })]);
+    const storage = run('apps/storage/src/main.ts', ['--etcd-servers', etcd.endpoint, ...etcdClientFlags(pki), '--storage-address', '127.0.0.1:0', ...storageServingFlags(pki)]);
     const storageAddress = await waitForOutput(storage, 'the storage service', /storage service listening on (\S+:\d+)/);
-    const authz = run('apps/authz/src/main.ts', ['--storage-address', storageAddress, `--nats-url=${nats.url}`]);
+    const authz = run('apps/authz/src/main.ts', ['--storage-address', storageAddress, ...storageClientFlags(pki.authzClient), `--nats-url=${nats.url}`, ...natsClientFlags(pki, 'authz')]);
     await waitForOutput(authz, 'the authz service', /authz serving on (\S+)/);
-    const gateway = run('apps/gateway/src/main.ts', ['--storage-address', storageAddress, '--nats-url', nats.url, '--port', '0', '--data-dir', join(dir, 'gateway'), '--token-auth-file', join(dir, 'tokens.csv')]);
+    const gateway = run('apps/gateway/src/main.ts', [
+      '--storage-address', storageAddress, ...storageClientFlags(pki.gatewayClient),
+      '--nats-url', nats.url, ...natsClientFlags(pki, 'gateway'),
+      '--port', '0', '--data-dir', join(dir, 'gateway'), '--token-auth-file', join(dir, 'tokens.csv'),
+    ]);
     const port = Number(await waitForOutput(gateway, 'the gateway', /serving on https:\/\/[^\s]*:(\d+)/));
     const ca = readFileSync(join(dir, 'gateway', 'pki', 'ca.crt'), 'utf8');
     const serviceAccountKey = readFileSync(join(dir, 'gateway', 'pki', 'sa.key'), 'utf8');
     return {
+      adminKubeconfig: join(dir, 'gateway', 'admin.kubeconfig'),
+      pki,
+      storageAddress,
+      natsUrl: nats.url,
       request: (method, path, token, body, headers) => send(port, ca, method, path, token, body, headers),
       port,
       ca,
       serviceAccountKey,
       gatewayExited: () => gateway.child.exitCode !== null || gateway.child.signalCode !== null,
+      exited: () =>
+        Object.entries({ storage, authz, gateway })
+          .filter(([, proc]) => proc.child.exitCode !== null || proc.child.signalCode !== null)
+          .map(([name]) => name),
       stop,
     };
   } catch (err) {

@@ -1,0 +1,117 @@
+// HTTP framing as Go's net/http server (and so kube-apiserver) handles it: up to 1 MiB of request
+// headers (kube-apiserver's MaxHeaderBytes, plus the 4 KiB Go reads beyond it), and a request it
+// cannot read answered in plain text on a connection then closed: `400 Bad Request` (with the
+// reason for the checks Go names), `431 Request Header Fields Too Large`, `501 Not Implemented`
+// for a transfer coding other than chunked. A connection that fails to read (reset, timeout) gets
+// no answer.
+import { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import { methodNotAllowed } from '@plinth/machinery';
+
+// maxHeaderBytes is what Node's maxHeaderSize counts (request line and headers): Go's
+// MaxHeaderBytes of 1 MiB that kube-apiserver sets, and the 4,096 bytes of slack Go reads
+// beyond it before answering 431.
+export const maxHeaderBytes = (1 << 20) + 4096;
+
+// httpServerOptions are the options of the node:http(s) server that carries the API.
+// requireHostHeader is off because the server answers a missing Host as Go does (checkFraming).
+export const httpServerOptions = { maxHeaderSize: maxHeaderBytes, requireHostHeader: false } as const;
+
+const errorHeaders = '\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n';
+
+// goFramingAnswer is the response Go's server writes for a request it cannot read, by Node's
+// parser error code and the bytes it read; null where Go answers nothing (the connection failed,
+// or timed out). Node's parser knows a fixed set of methods; Go takes any token as a method and
+// kube-apiserver then finds no route that takes it (405).
+export function goFramingAnswer(code: string | undefined, rawPacket?: Buffer): string | null {
+  switch (code) {
+    case 'HPE_INVALID_METHOD':
+      return rawPacket && requestLineWithTokenMethod.test(rawPacket.subarray(0, 8192).toString('latin1')) ? methodNotAllowedAnswer : badRequestAnswer;
+    case 'HPE_HEADER_OVERFLOW':
+      return `HTTP/1.1 431 Request Header Fields Too Large${errorHeaders}431 Request Header Fields Too Large`;
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      return `HTTP/1.1 501 Not Implemented${errorHeaders}Unsupported transfer encoding`;
+    default:
+      return code?.startsWith('HPE_') ? badRequestAnswer : null;
+  }
+}
+
+const badRequestAnswer = `HTTP/1.1 400 Bad Request${errorHeaders}400 Bad Request`;
+
+// requestLineWithTokenMethod is a request line whose method is an HTTP token (Go's validMethod).
+const requestLineWithTokenMethod = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [^ \r\n]+ HTTP\/\d\.\d\r?\n/;
+
+const methodNotAllowedBody = `${JSON.stringify(methodNotAllowed().errStatus)}\n`;
+const methodNotAllowedAnswer = [
+  'HTTP/1.1 405 Method Not Allowed',
+  'Cache-Control: no-cache, private',
+  'Content-Type: application/json',
+  `Content-Length: ${methodNotAllowedBody.length}`,
+  'Connection: close',
+  '',
+  methodNotAllowedBody,
+].join('\r\n');
+
+// serveHttpAsGo sets up a node:http(s) server carrying the API to frame requests as Go's server
+// does: Go's answers to requests Node's parser refuses, and CONNECT requests (which Node hands
+// over as a bare socket, closing it when nobody listens) answered by the API handler like any
+// other method, on a connection closed after the answer.
+export function serveHttpAsGo(server: HttpServer, handle: (req: IncomingMessage, res: ServerResponse) => void): void {
+  answerClientErrors(server);
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.on('finish', () => {
+      res.detachSocket(socket);
+      socket.end();
+    });
+    handle(req, res);
+  });
+}
+
+// answerClientErrors replaces Node's answers to requests its parser refuses with Go's.
+function answerClientErrors(server: HttpServer): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    const answer = goFramingAnswer(err.code, (err as { rawPacket?: Buffer }).rawPacket);
+    const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (answer !== null && socket.writable && !response?.headersSent) socket.end(answer);
+    else socket.destroy();
+  });
+}
+
+// FramingProblem is a request Node's parser let through that Go's server refuses before any
+// handler runs: the status line's reason and the body say why.
+export interface FramingProblem {
+  code: number;
+  reason: string;
+}
+
+// checkFraming applies the checks Go's server makes once a request is read: HTTP/1.1 needs one
+// Host header (CONNECT excepted), and a Host must be made of host characters.
+export function checkFraming(method: string, httpVersion: string, rawHeaders: readonly string[]): FramingProblem | null {
+  const hosts: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i].length === 4 && rawHeaders[i].toLowerCase() === 'host') hosts.push(rawHeaders[i + 1]);
+  }
+  if (httpVersion === '1.1' && hosts.length === 0 && method !== 'CONNECT') return { code: 400, reason: 'Bad Request: missing required Host header' };
+  if (hosts.length > 1) return { code: 400, reason: 'Bad Request: too many Host headers' };
+  if (hosts.length === 1 && !validHostHeader(hosts[0])) return { code: 400, reason: 'Bad Request: malformed Host header' };
+  return null;
+}
+
+// validHostHeader is httpguts.ValidHostHeader: the bytes a Host may carry (an IP literal's
+// brackets and a zone's percent included) and any byte beyond ASCII.
+const hostCharacters = /^[0-9A-Za-z!$%&'()*+,\-.:;=[\]_~\u0080-\u00ff]*$/;
+function validHostHeader(host: string): boolean {
+  return hostCharacters.test(host);
+}
+
+// writeFramingError answers a request Go's server would refuse as it does: the reason in the
+// status line and as the body, and the connection closed after.
+export function writeFramingError(res: ServerResponse, code: number, reason: string): void {
+  const body = `${code} ${reason}`;
+  res.writeHead(code, reason, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}

@@ -1,0 +1,1 @@
+export { CertificateRequest, issueCertificate, KeyPairPem, newCertificateAuthority, newPrivateKeyPem } from './certificates';

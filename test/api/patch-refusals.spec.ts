@@ -1,0 +1,119 @@
+// Patches Kubernetes refuses are refused with its code and message, and change nothing: a patch
+// that loses the object's name, repeated keys under fieldValidation=Strict, an apply
+// configuration without apiVersion and kind (issue 11).
+import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
+import { client } from './http';
+
+const accounts = '/api/v1/namespaces/default/serviceaccounts';
+
+describe('API server: refused patches', () => {
+  let server: TestApiServer;
+  let request: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    server = await startTestApiServer();
+    request = client(server.url);
+    expect((await request('POST', accounts, { body: { metadata: { name: 'target', labels: { a: 'b' } } } })).status).toBe(201);
+  });
+
+  afterAll(() => server.stop());
+
+  const patch = (contentType: string, raw: string, query = '') => request('PATCH', `${accounts}/target${query}`, { raw, headers: { 'content-type': contentType } });
+
+  // unchanged checks that the object is as it was before the refused patch.
+  async function unchanged(): Promise<void> {
+    const now = await request('GET', `${accounts}/target`);
+    expect(now.status).toBe(200);
+    expect(now.json.metadata.labels).toEqual({ a: 'b' });
+  }
+
+  it.each([
+    ['a JSON patch removing metadata', 'application/json-patch+json', '[{"op":"remove","path":"/metadata"}]'],
+    ['a merge patch nulling metadata', 'application/merge-patch+json', '{"metadata":null}'],
+    ['a strategic merge patch with a top-level $patch: delete', 'application/strategic-merge-patch+json', '{"$patch":"delete"}'],
+    ['a strategic merge patch with a top-level $patch: replace', 'application/strategic-merge-patch+json', '{"$patch":"replace"}'],
+  ])('refuses %s: the object would lose its name', async (_what, contentType, body) => {
+    const res = await patch(contentType, body);
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ kind: 'Status', reason: 'BadRequest', message: 'the name of the object () does not match the name on the URL (target)' });
+    await unchanged();
+  });
+
+  it('refuses a patch that renames the object', async () => {
+    const res = await patch('application/merge-patch+json', '{"metadata":{"name":"other"}}');
+    expect(res.json).toMatchObject({ code: 400, message: 'the name of the object (other) does not match the name on the URL (target)' });
+    await unchanged();
+  });
+
+  it('refuses $retainKeys that is not a list', async () => {
+    const res = await patch('application/strategic-merge-patch+json', '{"metadata":{"$retainKeys":"labels"}}');
+    expect(res.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'invalid patch format of retainKeys' });
+    await unchanged();
+  });
+
+  it('ignores $deleteFromPrimitiveList on a map, as strategic merge patch skips a deletion list of another type', async () => {
+    const res = await patch('application/strategic-merge-patch+json', '{"metadata":{"$deleteFromPrimitiveList/labels":["a"]}}');
+    expect(res.status).toBe(200);
+    await unchanged();
+  });
+
+  describe('repeated keys', () => {
+    it('are a 400 in a merge patch under Strict', async () => {
+      const res = await patch('application/merge-patch+json', '{"metadata":{"labels":{"a":"1","a":"2"}}}', '?fieldValidation=Strict');
+      expect(res.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'strict decoding error: duplicate field "metadata.labels.a"' });
+      await unchanged();
+    });
+
+    it('are a 400 in a JSON patch under Strict, named as such', async () => {
+      const res = await patch('application/json-patch+json', '[{"op":"add","op":"add","path":"/metadata/labels/x","value":"y"}]', '?fieldValidation=Strict');
+      expect(res.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'strict decoding error: json patch duplicate field "[0].op"' });
+      await unchanged();
+    });
+
+    it('are a 422 on the patch in a strategic merge patch under Strict', async () => {
+      const res = await patch('application/strategic-merge-patch+json', '{"metadata":{"labels":{"a":"1","a":"2"}}}', '?fieldValidation=Strict');
+      expect(res.status).toBe(422);
+      expect(res.json.reason).toBe('Invalid');
+      expect(res.json.message).toBe(' "" is invalid: patch: Invalid value: "map[metadata:map[labels:map[a:2]]]": strict decoding error: duplicate field "metadata.labels.a"');
+      await unchanged();
+    });
+
+    it('are warnings under Warn, and the last value wins', async () => {
+      const res = await patch('application/merge-patch+json', '{"metadata":{"labels":{"c":"1","c":"2"}}}');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('warning')).toBe('299 - "duplicate field \\"metadata.labels.c\\""');
+      expect(res.json.metadata.labels).toEqual({ a: 'b', c: '2' });
+      expect((await patch('application/json-patch+json', '[{"op":"remove","path":"/metadata/labels/c"}]')).status).toBe(200);
+    });
+  });
+
+  describe('server-side apply', () => {
+    it.each([
+      ['without apiVersion and kind', '{"metadata":{"name":"target","labels":{"x":"y"}}}', 'invalid object type: /, Kind='],
+      ['without apiVersion', '{"kind":"ServiceAccount","metadata":{"name":"target","labels":{"x":"y"}}}', 'invalid object type: /, Kind=ServiceAccount'],
+      ['of another kind', '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"target","labels":{"x":"y"}}}', 'invalid object type: /v1, Kind=Pod'],
+    ])('refuses a configuration %s', async (_what, body, message) => {
+      const res = await patch('application/apply-patch+yaml', body, '?fieldManager=tester');
+      expect(res.json).toMatchObject({ code: 400, reason: 'BadRequest', message });
+      await unchanged();
+    });
+
+    it('refuses a configuration with .inf as sigs.k8s.io/yaml does', async () => {
+      const res = await patch('application/apply-patch+yaml', 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: target\n  labels:\n    a: .inf\n', '?fieldManager=tester');
+      expect(res.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'error decoding YAML: error converting YAML to JSON: json: unsupported value: +Inf' });
+      await unchanged();
+    });
+
+    it('refuses repeated keys under fieldValidation=Strict, as applyPatcher reads the configuration strictly', async () => {
+      const res = await patch('application/apply-patch+yaml', 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: target\n  labels:\n    a: b\n    a: c\n', '?fieldManager=tester&fieldValidation=Strict');
+      expect(res.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "a" already set in map' });
+      await unchanged();
+    });
+
+    it('takes a configuration with both', async () => {
+      const res = await patch('application/apply-patch+yaml', '{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"target","labels":{"a":"b"}}}', '?fieldManager=tester');
+      expect(res.status).toBe(200);
+      await unchanged();
+    });
+  });
+});
