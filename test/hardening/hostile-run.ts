@@ -8,7 +8,7 @@ import { Forged } from './credentials';
 import { fixtures, widget, widgetDefinition, widgetFixture, widgetsCollection } from './fixtures';
 import { KUBERNETES_SERVER_ERRORS } from './generate';
 import { pollutionKey } from './mutators';
-import { ClientTimeout, RawAnswer, requestBytes, sendRaw } from './raw-client';
+import { ClientTimeout, KeepAliveClient, RawAnswer, requestBytes, sendRaw } from './raw-client';
 import { readStatus } from './status-body';
 
 export interface HostileTarget {
@@ -27,14 +27,21 @@ const readOnly = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export class HostileRunner {
   private readonly snapshots = new Map<string, string>();
+  private readonly keptAlive: KeepAliveClient;
 
-  constructor(private readonly target: HostileTarget) {}
+  constructor(private readonly target: HostileTarget) {
+    this.keptAlive = new KeepAliveClient(target);
+  }
 
   // admin sends an ordinary request as the administrator.
   async admin(method: string, path: string, body?: unknown): Promise<RawAnswer> {
-    const headers: [string, string][] = [['authorization', `Bearer ${this.target.adminToken}`], ['accept', 'application/json']];
-    if (body !== undefined) headers.push(['content-type', 'application/json']);
-    return sendRaw(this.target, requestBytes(method, path, headers, body === undefined ? undefined : Buffer.from(JSON.stringify(body))), { timeoutMs: requestTimeoutMs });
+    const headers: Record<string, string> = { authorization: `Bearer ${this.target.adminToken}`, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return this.keptAlive.request(method, path, headers, body === undefined ? undefined : Buffer.from(JSON.stringify(body)), requestTimeoutMs);
+  }
+
+  close(): void {
+    this.keptAlive.close();
   }
 
   // ensureFixtures creates the namespaces and fixtures that are missing, and answers the
@@ -181,14 +188,18 @@ export interface HostileReport {
 // runHostileCases runs every case in order and reports each failure under the case's label.
 export async function runHostileCases(target: HostileTarget, cases: HostileCase[]): Promise<HostileReport> {
   const runner = new HostileRunner(target);
-  const deleting = await runner.ensureFixtures();
-  if (deleting.length) throw new Error(`the run cannot start: ${deleting.join(', ')}`);
-  const failures: string[] = [];
-  const statuses = new Map<number, number>();
-  for (const c of cases) {
-    const { status, problems } = await runner.run(c);
-    statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    for (const problem of problems) failures.push(`${caseLabel(c)}\n    ${problem}`);
+  try {
+    const deleting = await runner.ensureFixtures();
+    if (deleting.length) throw new Error(`the run cannot start: ${deleting.join(', ')}`);
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    for (const c of cases) {
+      const { status, problems } = await runner.run(c);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      for (const problem of problems) failures.push(`${caseLabel(c)}\n    ${problem}`);
+    }
+    return { failures, statuses };
+  } finally {
+    runner.close();
   }
-  return { failures, statuses };
 }
