@@ -36,6 +36,7 @@ export interface DistributedPlinth {
   // adminKubeconfig is the gateway's admin kubeconfig (system:masters).
   readonly adminKubeconfig: string;
   readonly pki: LinkPki;
+  // storageAddress and natsUrl are where the storage service and NATS listen.
   readonly storageAddress: string;
   readonly natsUrl: string;
   request(method: string, path: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
@@ -46,6 +47,8 @@ export interface DistributedPlinth {
   serviceAccountKey: string;
   // gatewayExited tells whether the gateway process has ended.
   gatewayExited(): boolean;
+  // exited names the apps (storage, authz, gateway) whose process has ended.
+  exited(): string[];
   stop(): Promise<void>;
 }
 
@@ -99,6 +102,10 @@ export async function startDistributed(env: NodeJS.ProcessEnv): Promise<Distribu
       ca,
       serviceAccountKey,
       gatewayExited: () => gateway.child.exitCode !== null || gateway.child.signalCode !== null,
+      exited: () =>
+        Object.entries({ storage, authz, gateway })
+          .filter(([, proc]) => proc.child.exitCode !== null || proc.child.signalCode !== null)
+          .map(([name]) => name),
       stop,
     };
   } catch (err) {

@@ -223,6 +223,18 @@ describe('API server: custom resource definitions', () => {
     expect(rule.json.message).toBe('Widget.example.com "w4" is invalid: spec.replicas: Invalid value: "object": replicas must not exceed maxReplicas');
   });
 
+  it('reads a custom resource\'s metadata into ObjectMeta as Go does: null is the zero value, a wrong type a 400', async () => {
+    const nulls = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: { ...widget('w-null', { size: 'small' }), metadata: { name: 'w-null', labels: { a: null }, ownerReferences: [null] } } });
+    expect(nulls.status).toBe(422);
+    expect(nulls.json.details.causes.map((c: { field: string }) => c.field)).toEqual(['metadata.ownerReferences.apiVersion', 'metadata.ownerReferences.kind', 'metadata.ownerReferences.name', 'metadata.ownerReferences.uid']);
+    const labels = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: { ...widget('w-label', { size: 'small' }), metadata: { name: 'w-label', labels: { a: null } } } });
+    expect(labels.status).toBe(201);
+    expect(labels.json.metadata.labels).toEqual({ a: '' });
+    const wrong = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: { ...widget('w-wrong', { size: 'small' }), metadata: { name: 'w-wrong', finalizers: 'x' } } });
+    expect(wrong.json).toMatchObject({ code: 400, message: 'Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal string into Go struct field ObjectMeta.finalizers of type []string' });
+    expect((await request('GET', '/apis/example.com/v1/namespaces/default/widgets/w-wrong')).status).toBe(404);
+  });
+
   it('runs transition rules on update and bumps generation on spec changes only', async () => {
     await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w5', { size: 'small', name: 'abc' }) });
     const renamed = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/w5', {
@@ -483,6 +495,13 @@ describe('API server: custom resource definitions', () => {
     const negative = await request('PUT', '/apis/example.com/v1/namespaces/default/pools/p/scale', { body: { ...got.json, metadata: { name: 'p', namespace: 'default' }, spec: { replicas: -1 } } });
     expect(negative.status).toBe(422);
     expect(negative.json.message).toBe('Scale.autoscaling "p" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+
+    // the Scale is read as Go reads it into autoscaling/v1 Scale: replicas is an int32
+    const overflow = await request('PUT', '/apis/example.com/v1/namespaces/default/pools/p/scale', { body: { ...got.json, metadata: { name: 'p', namespace: 'default' }, spec: { replicas: 2 ** 31 } } });
+    expect(overflow.json).toMatchObject({ code: 400, message: 'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal number 2147483648 into Go struct field ScaleSpec.spec.replicas of type int32' });
+    const patchedOverflow = await request('PATCH', '/apis/example.com/v1/namespaces/default/pools/p/scale', { raw: '{"spec":{"replicas":1.5}}', headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patchedOverflow.json).toMatchObject({ code: 400, message: 'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal number 1.5 into Go struct field ScaleSpec.spec.replicas of type int32' });
+    expect((await request('GET', '/apis/example.com/v1/namespaces/default/pools/p')).json.spec.replicas).toBe(5);
 
     const stale = await request('PUT', '/apis/example.com/v1/namespaces/default/pools/p/scale', { body: { ...got.json, spec: { replicas: 1 } } });
     expect(stale.status).toBe(409);

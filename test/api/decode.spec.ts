@@ -104,11 +104,36 @@ describe('API server: decoding values as Go does', () => {
     });
   });
 
+  describe('numbers in patches', () => {
+    it.each([
+      ['application/merge-patch+json', '1e2'],
+      ['application/strategic-merge-patch+json', '15.0'],
+      ['application/merge-patch+json', '2147483648'],
+    ])('refuses %s with parallelism %s and keeps the object', async (contentType, literal) => {
+      const name = `patch-number-${literal.replace(/\W/g, '')}-${contentType.length}`;
+      const created = await post('/apis/batch/v1/namespaces/default/jobs', jobBody(name, ''));
+      expect(created.status).toBe(201);
+      const res = await request('PATCH', `/apis/batch/v1/namespaces/default/jobs/${name}`, { raw: `{"spec":{"parallelism":${literal}}}`, headers: { 'content-type': contentType } });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ reason: 'BadRequest', message: `Job in version "v1" cannot be handled as a Job: json: cannot unmarshal number ${literal} into Go struct field JobSpec.spec.parallelism of type int32` });
+      const after = await request('GET', `/apis/batch/v1/namespaces/default/jobs/${name}`);
+      expect(after.json.metadata.resourceVersion).toBe(created.json.metadata.resourceVersion);
+    });
+  });
+
   describe('times', () => {
     it('refuses a time Go cannot parse with time.Parse\'s message, so that nothing unreadable is stored', async () => {
       const res = await post('/apis/coordination.k8s.io/v1/namespaces/default/leases', '{"metadata":{"name":"bad-time"},"spec":{"acquireTime":"2020-13-45T99:99:99Z"}}');
       await expectRefused(res, 'Lease in version "v1" cannot be handled as a Lease: parsing time "2020-13-45T99:99:99Z": month out of range', '/apis/coordination.k8s.io/v1/namespaces/default/leases/bad-time');
 
+      const protobufList = await request('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases', { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+      expect(protobufList.status).toBe(200);
+    });
+
+    it('stores a time Go accepts as Go writes it back, which every encoding can then carry', async () => {
+      const res = await post('/apis/coordination.k8s.io/v1/namespaces/default/leases', '{"metadata":{"name":"odd-time"},"spec":{"acquireTime":"2020-01-01T1:00:00.500000+01:00"}}');
+      expect(res.status).toBe(201);
+      expect(res.json.spec.acquireTime).toBe('2020-01-01T00:00:00.500000Z');
       const protobufList = await request('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases', { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
       expect(protobufList.status).toBe(200);
     });
@@ -153,5 +178,43 @@ describe('API server: decoding values as Go does', () => {
       expect(quoted.status).toBe(201);
       expect(quoted.json.metadata.labels).toEqual({ a: 'on' });
     });
+
+    it('take the last of repeated keys, which fieldValidation=Strict refuses as yaml.v2 strict decoding does', async () => {
+      const body = (name: string) => `metadata:\n  name: ${name}\n  labels:\n    a: "1"\n    a: "2"\n`;
+      const ignored = await yamlPost('/api/v1/namespaces/default/serviceaccounts?fieldValidation=Ignore', body('yaml-repeat-ignore'));
+      expect(ignored.status).toBe(201);
+      expect(ignored.json.metadata.labels).toEqual({ a: '2' });
+      const warned = await yamlPost('/api/v1/namespaces/default/serviceaccounts', body('yaml-repeat-warn'));
+      expect(warned.status).toBe(201);
+      const strict = await yamlPost('/api/v1/namespaces/default/serviceaccounts?fieldValidation=Strict', body('yaml-repeat-strict'));
+      await expectRefused(
+        strict,
+        'ServiceAccount in version "v1" cannot be handled as a ServiceAccount: strict decoding error: yaml: unmarshal errors:\n  line 5: key "a" already set in map',
+        '/api/v1/namespaces/default/serviceaccounts/yaml-repeat-strict',
+      );
+    });
+  });
+
+  describe('subresource bodies', () => {
+    it('read a Binding as Go reads it, and bind nothing when it is refused', async () => {
+      expect((await post('/api/v1/namespaces/default/pods', '{"metadata":{"name":"bind-me"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}')).status).toBe(201);
+      const res = await post('/api/v1/namespaces/default/pods/bind-me/binding', '{"metadata":{"name":"bind-me"},"target":"node-1"}');
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ reason: 'BadRequest', message: 'Binding in version "v1" cannot be handled as a Binding: json: cannot unmarshal string into Go struct field Binding.target of type v1.ObjectReference' });
+      expect((await request('GET', '/api/v1/namespaces/default/pods/bind-me')).json.spec.nodeName).toBeUndefined();
+    });
+
+    it('read a TokenRequest as Go reads it', async () => {
+      expect((await post('/api/v1/namespaces/default/serviceaccounts', '{"metadata":{"name":"token-me"}}')).status).toBe(201);
+      const res = await post('/api/v1/namespaces/default/serviceaccounts/token-me/token', '{"spec":{"expirationSeconds":1e4}}');
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ reason: 'BadRequest', message: 'TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal number 1e4 into Go struct field TokenRequestSpec.spec.expirationSeconds of type int64' });
+      const audiences = await post('/api/v1/namespaces/default/serviceaccounts/token-me/token', '{"spec":{"audiences":"api"}}');
+      expect(audiences.json.message).toBe('TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal string into Go struct field TokenRequestSpec.spec.audiences of type []string');
+      const ok = await post('/api/v1/namespaces/default/serviceaccounts/token-me/token', '{"spec":{"expirationSeconds":3600}}');
+      expect(ok.status).toBe(201);
+      expect(typeof ok.json.status.token).toBe('string');
+    });
   });
 });
+

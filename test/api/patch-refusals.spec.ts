@@ -104,6 +104,12 @@ describe('API server: refused patches', () => {
       await unchanged();
     });
 
+    it('refuses repeated keys under fieldValidation=Strict, as applyPatcher reads the configuration strictly', async () => {
+      const res = await patch('application/apply-patch+yaml', 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: target\n  labels:\n    a: b\n    a: c\n', '?fieldManager=tester&fieldValidation=Strict');
+      expect(res.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "a" already set in map' });
+      await unchanged();
+    });
+
     it('takes a configuration with both', async () => {
       const res = await patch('application/apply-patch+yaml', '{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"target","labels":{"a":"b"}}}', '?fieldManager=tester');
       expect(res.status).toBe(200);

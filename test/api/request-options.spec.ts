@@ -39,6 +39,13 @@ describe('API server: request options', () => {
       expect((await request('DELETE', `${accounts}/delete-body`)).status).toBe(200);
     });
 
+    it('are read alone when present, as kube-apiserver reads the query only without a body', async () => {
+      await account('delete-body-only');
+      const res = await request('DELETE', `${accounts}/delete-body-only?gracePeriodSeconds=not-read&propagationPolicy=Nope`, { raw: '{"propagationPolicy":"Background"}', headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(200);
+      expect((await request('GET', `${accounts}/delete-body-only`)).status).toBe(404);
+    });
+
     it('takes a well-typed body', async () => {
       await account('delete-typed');
       const res = await request('DELETE', `${accounts}/delete-typed`, { raw: '{"kind":"DeleteOptions","apiVersion":"v1","gracePeriodSeconds":0,"propagationPolicy":"Background"}', headers: { 'content-type': 'application/json' } });
@@ -65,7 +72,9 @@ describe('API server: request options', () => {
       ['limit=', 'strconv.ParseInt: parsing "": invalid syntax'],
       ['timeoutSeconds=99999999999999999999', 'strconv.ParseInt: parsing "99999999999999999999": value out of range'],
       ['resourceVersion=99999999999999999999', 'invalid resource version: 99999999999999999999'],
-    ])('refuse %s on a list with a 400', async (query, message) => {
+      ['watch=1&resourceVersion=18446744073709551616', 'invalid resource version: 18446744073709551616'],
+      ['watch=1&timeoutSeconds=1e3', 'strconv.ParseInt: parsing "1e3": invalid syntax'],
+    ])('refuse %s on a list or watch with a 400', async (query, message) => {
       const res = await request('GET', `${accounts}?${query}`);
       expect(res.status).toBe(400);
       expect(res.json).toMatchObject({ kind: 'Status', reason: 'BadRequest', message });
@@ -75,6 +84,22 @@ describe('API server: request options', () => {
       const res = await request('GET', `${accounts}?limit=9223372036854775807`);
       expect(res.status).toBe(200);
       expect(res.json.kind).toBe('ServiceAccountList');
+    });
+  });
+
+  describe('label selectors', () => {
+    it('read `a in ()` as labels.Parse does: the set of the empty value', async () => {
+      expect((await request('POST', accounts, { body: { metadata: { name: 'label-empty', labels: { a: '' } } } })).status).toBe(201);
+      expect((await request('POST', accounts, { body: { metadata: { name: 'label-set', labels: { a: 'x' } } } })).status).toBe(201);
+      const res = await request('GET', `${accounts}?labelSelector=${encodeURIComponent('a in ()')}`);
+      expect(res.status).toBe(200);
+      expect(res.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['label-empty']);
+    });
+
+    it('end a token at NUL as the lexer does, so that what follows is a parse error', async () => {
+      const res = await request('GET', `${accounts}?labelSelector=${encodeURIComponent('a=b\u0000c')}`);
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ reason: 'BadRequest', message: "found 'c', expected: ',' or 'end of string'" });
     });
   });
 

@@ -48,22 +48,6 @@ export interface PendingFix {
 // PENDING_FIXES are the cases left out of the run, each until the named fix lands in main.
 export const PENDING_FIXES: PendingFix[] = [
   {
-    reason: 'issue 11 part A (crash 2): an unknown field whose name is not Latin-1 puts the raw name in the Warning header, which Node refuses; the request never answers (in-process: an uncaught rejection)',
-    matches: (c) => hasTag(c, 'key:non-latin1') || hasTag(c, 'key:emoji') || (c.family === 'patch-json' && /"path":"[^"]*[^\u0000-\u00ff]/u.test(bodyText(c))),
-  },
-  {
-    reason: 'issue 11 part A (crash 1): a path that starts with // makes new URL() throw outside any handler; the request never answers',
-    matches: (c) => c.family === 'path' && c.path.startsWith('//'),
-  },
-  {
-    reason: 'issue 11 part A (framing): CONNECT is closed without an answer (Node has no connect listener); Go answers it',
-    matches: (c) => c.tag === 'framing:connect',
-  },
-  {
-    reason: 'issue 11 part A (framing): headers past Node\'s 16 KiB get an empty 431; Go accepts up to 1 MiB',
-    matches: (c) => c.tag === 'header:oversized-header',
-  },
-  {
     reason: 'issue 11 part B: DeleteOptions of the wrong types are ignored and the object deleted; Kubernetes answers 400 and deletes nothing',
     matches: (c) => c.family === 'delete-options' && c.expect === 'refused',
   },
@@ -93,6 +77,11 @@ export interface KubernetesServerError {
 const strategicPlainErrors = /"message":"(unknown patch type: |expected a .*, but received a |map: .* does not contain declared merge key: |merging lists cannot yet be specified in the patch|list element types are not identical: |no elements in any of the given slices|The order in patch list:|expected slice or array type, but got: |cannot merge lists without merge key for |unexpected patch strategy: )/;
 
 export const KUBERNETES_SERVER_ERRORS: KubernetesServerError[] = [
+  {
+    status: 501,
+    reason: 'a transfer coding other than chunked: Go\'s server answers 501 Not Implemented ("Unsupported transfer encoding") before any handler',
+    matches: (c, body) => c.tag === 'framing:unknown-transfer-encoding' && body === 'Unsupported transfer encoding',
+  },
   {
     status: 500,
     reason: 'impersonation headers with groups, a uid or extras but no user: the impersonation filter answers InternalError ("requested [...] without impersonating a user")',

@@ -141,10 +141,13 @@ export class HostileRunner {
   }
 }
 
-// kubernetesTextAnswer is kube-apiserver's answer to a path no API group serves: the Go mux's
-// plain-text 404, not a Status.
+// kubernetesTextAnswer is kube-apiserver's answer in plain text, not a Status: the Go mux's 404
+// for a path no API group serves, and Go's server's 400 for a request-target it cannot parse (a
+// path with a malformed percent-escape, before any handler runs).
 function kubernetesTextAnswer(answer: RawAnswer): boolean {
-  return answer.status === 404 && (answer.headers['content-type'] ?? '').startsWith('text/plain') && answer.body.toString() === '404 page not found\n';
+  if (!(answer.headers['content-type'] ?? '').startsWith('text/plain')) return false;
+  const body = answer.body.toString();
+  return (answer.status === 404 && body === '404 page not found\n') || (answer.status === 400 && body === '400 Bad Request');
 }
 
 export interface HostileReport {

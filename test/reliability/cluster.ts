@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { etcdBinary, findBinary, freePort, makeLinkPki, natsBinary, RunningProcess, startProcess, storageClientFlags, storageServingFlags, waitForPort } from '@plinth/testing';
+import { etcdBinary, findBinary, freePort, LinkPki, makeLinkPki, natsBinary, RunningProcess, startProcess, storageClientFlags, storageServingFlags, waitForPort } from '@plinth/testing';
 
 const root = join(__dirname, '../..');
 
-export type MemberName = 'etcd' | 'nats' | 'storage' | 'authz' | `gateway-${number}`;
+export type MemberName = 'etcd' | 'nats' | 'storage' | 'authz' | `gateway-${number}` | 'controllers';
 
 export interface Member {
   readonly name: MemberName;
@@ -31,6 +31,8 @@ export interface ClusterOptions {
   gatewayArgs?: (index: number) => string[];
   // started false leaves every member to the test to start.
   started?: boolean;
+  // controllers adds the controller manager (with one simulated node) through gateway 0.
+  controllers?: boolean;
 }
 
 export interface Answer {
@@ -42,6 +44,10 @@ export interface Answer {
 export interface Cluster {
   readonly dir: string;
   readonly members: Map<MemberName, Member>;
+  // storageAddress is the storage service's host:port.
+  readonly storageAddress: string;
+  // pki holds the certificates of the storage link (the gateway's client certificate opens it).
+  readonly pki: LinkPki;
   gatewayPort(index: number): number;
   readonly ca: string;
   // request sends one HTTPS request to a gateway; agent keeps connections alive when given.
@@ -133,6 +139,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     );
   });
 
+  if (options.controllers) {
+    member(
+      'controllers',
+      () => node('apps/controllers/src/main.ts', ['--kubeconfig', join(dir, 'gateway-0', 'controller-manager.kubeconfig'), '--simulated-nodes', '1', '--leader-elect=false']),
+      (proc) => waitForLine(proc, 'the controller manager', /node simulator running/),
+    );
+  }
   const stop = async () => {
     for (const m of [...members.values()].reverse()) {
       if (m.process) await m.process.stop();
@@ -151,6 +164,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   return {
     dir,
     members,
+    storageAddress,
+    pki,
     get ca() {
       return caOf();
     },

@@ -132,6 +132,14 @@ describe('faults under load', () => {
     expect(added.length).toBe(new Set(added).size);
     expect(watcher.events.every((e, i) => i === 0 || e.resourceVersion > watcher.events[i - 1].resourceVersion)).toBe(true);
     expect(added.filter((name) => !stored.has(name))).toEqual([]);
+    // A lost link is logged once when lost and once when back, not at each retry: the gateway
+    // lost storage at most twice (the storage service's and etcd's faults), the storage service
+    // etcd at most once.
+    const count = (member: MemberName, pattern: RegExp) => (cluster.members.get(member)?.process.output().match(pattern) ?? []).length;
+    expect(count('gateway-0', /link to storage lost/g)).toBeLessThanOrEqual(2);
+    expect(count('gateway-0', /link to storage back after/g)).toBe(count('gateway-0', /link to storage lost/g));
+    expect(count('storage', /link to etcd lost/g)).toBeLessThanOrEqual(1);
+    expect(count('storage', /link to etcd back after/g)).toBe(count('storage', /link to etcd lost/g));
   }, 300_000);
 });
 

@@ -2,8 +2,13 @@
 // while the listener serves on for --shutdown-delay-duration, then every request is either
 // answered or refused before it was read, the watch ends at an event boundary, and no object
 // is stored whose client saw an error.
-import { Agent } from 'node:https';
-import { Cluster, refusedBeforeRead, startCluster, until } from './cluster';
+import { readFileSync } from 'node:fs';
+import { Agent, request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
+import { startPlinth } from '@plinth/testing-server';
+import { KeyValue } from '@plinth/storage';
+import { GrpcObjectStore, storageClientCredentials } from '@plinth/storage-grpc';
+import { Answer, Cluster, refusedBeforeRead, startCluster, until } from './cluster';
 
 const adminToken = 'admin-token';
 const serviceAccounts = '/api/v1/namespaces/default/serviceaccounts';
@@ -119,3 +124,107 @@ async function openWatch(cluster: Cluster) {
   });
   return state;
 }
+
+describe('graceful shutdown with --shutdown-send-retry-after, and of the storage service', () => {
+  let cluster: Cluster;
+
+  beforeAll(async () => {
+    cluster = await startCluster({ gatewayArgs: () => ['--shutdown-send-retry-after'] });
+  }, 120_000);
+
+  afterAll(async () => {
+    cluster?.members.get('etcd')?.process.child.kill('SIGCONT');
+    cluster?.members.get('storage')?.process.child.kill('SIGCONT');
+    await cluster?.stop();
+  });
+
+  it('refuses new requests with 429 while the gateway listens for the ones in flight, then exits', async () => {
+    const storage = cluster.members.get('storage');
+    const gateway = cluster.members.get('gateway-0');
+    if (!storage || !gateway) throw new Error('no storage or gateway member');
+    // With storage paused, a create stays in flight in the gateway.
+    storage.process.child.kill('SIGSTOP');
+    let held: Promise<Answer>;
+    let exited: Promise<number | null>;
+    try {
+      held = cluster.request(0, 'POST', serviceAccounts, adminToken, { metadata: { name: 'held' } });
+      await until(async () => /^apiserver_current_inflight_requests\{request_kind="mutating"\} 1$/m.test((await cluster.request(0, 'GET', '/metrics', adminToken)).body));
+      exited = gateway.kill('SIGTERM');
+      await until(async () => (await cluster.request(0, 'GET', '/version', adminToken)).status === 429);
+      const refused = await cluster.request(0, 'POST', serviceAccounts, adminToken, { metadata: { name: 'refused' } });
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBe('5');
+      expect(refused.headers.connection).toBe('close');
+      expect(refused.body).toBe('The apiserver is shutting down, please try again later.\n');
+      // Health checks are still answered (one that needs no storage, which is paused).
+      expect((await cluster.request(0, 'GET', '/readyz/shutdown', adminToken)).status).toBe(500);
+      expect((await cluster.request(0, 'GET', '/livez/ping', adminToken)).status).toBe(200);
+    } finally {
+      storage.process.child.kill('SIGCONT');
+    }
+    expect((await held).status).toBe(201);
+    expect(await exited).toBe(0);
+    await gateway.start();
+    const names = JSON.parse((await cluster.request(0, 'GET', serviceAccounts, adminToken)).body).items.map((i: { metadata: { name: string } }) => i.metadata.name);
+    expect(names).toContain('held');
+    expect(names).not.toContain('refused');
+  }, 60_000);
+
+  it('answers the calls in flight before it closes the store and exits', async () => {
+    const etcd = cluster.members.get('etcd');
+    const storage = cluster.members.get('storage');
+    if (!etcd || !storage) throw new Error('no etcd or storage member');
+    const port = cluster.storageAddress.slice(cluster.storageAddress.lastIndexOf(':') + 1);
+    const client = new GrpcObjectStore({ address: `localhost:${port}`, credentials: storageClientCredentials(cluster.pki.gatewayClient) });
+    try {
+      await client.currentRevision();
+      // With etcd paused, the writes wait in the storage service.
+      etcd.process.child.kill('SIGSTOP');
+      let exited: Promise<number | null>;
+      let writes: Promise<KeyValue>[];
+      try {
+        writes = [0, 1, 2].map((i) => client.create(`/registry/drained/${i}`, new TextEncoder().encode(`{"i":${i}}`)));
+        // The calls cross the loopback in a moment; give them that moment.
+        await new Promise((r) => setTimeout(r, 300));
+        exited = storage.kill('SIGTERM');
+        await new Promise((r) => setTimeout(r, 200));
+        expect(storage.process.child.exitCode).toBeNull();
+      } finally {
+        etcd.process.child.kill('SIGCONT');
+      }
+      const stored = await Promise.all(writes);
+      expect(stored.map((kv) => kv.key)).toEqual(['/registry/drained/0', '/registry/drained/1', '/registry/drained/2']);
+      expect(await exited).toBe(0);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
+
+describe('graceful shutdown of the all-in-one', () => {
+  it('fails /readyz at once, serves through the shutdown delay, and exits 0', async () => {
+    const plinth = await startPlinth(['--shutdown-delay-duration=3s', '--simulated-nodes', '0']);
+    try {
+      const pki = (name: string) => readFileSync(join(plinth.dataDir, 'pki', name), 'utf8');
+      const get = (path: string) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = httpsRequest({ host: '127.0.0.1', port: plinth.port, path, ca: pki('ca.crt'), cert: pki('admin.crt'), key: pki('admin.key'), agent: false }, (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (body += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      expect((await get('/readyz')).status).toBe(200);
+      process.kill(plinth.pid, 'SIGTERM');
+      await until(async () => (await get('/readyz')).status === 500);
+      expect((await get('/readyz?verbose')).body).toContain('[-]shutdown failed: reason withheld');
+      expect((await get('/api/v1/namespaces/default')).status).toBe(200);
+      expect(await plinth.exited).toBe(0);
+    } finally {
+      await plinth.stop();
+    }
+  }, 60_000);
+});

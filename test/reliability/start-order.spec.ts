@@ -12,8 +12,8 @@ describe('start in any order', () => {
     await cluster?.stop();
   });
 
-  it('starts the gateway, authz and storage before etcd and NATS, and serves once they are up', async () => {
-    cluster = await startCluster({ started: false });
+  it('starts the gateway, the controller manager, authz and storage before etcd and NATS, and serves once they are up', async () => {
+    cluster = await startCluster({ started: false, controllers: true });
     const member = (name: MemberName) => {
       const m = cluster.members.get(name);
       if (!m) throw new Error(`no member ${name}`);
@@ -36,6 +36,10 @@ describe('start in any order', () => {
     expect(readyz).toContain('[-]nats failed: reason withheld');
     expect(readyz).toContain('[-]poststarthook/bootstrap-controller failed: reason withheld');
     expect(readyz).toContain('readyz check failed');
+    // The controller manager waits for the API server to serve.
+    const controllers = member('controllers');
+    controllers.launch();
+    await until(() => /link to the API server lost/.test(controllers.process.output()));
 
     // authz waits for storage instead of ending.
     const authz = member('authz');
@@ -48,7 +52,10 @@ describe('start in any order', () => {
     await member('nats').start();
     await authz.ready();
     await gateway.ready();
+    await controllers.ready();
     expect(authz.process.child.exitCode).toBeNull();
+    const nodes = JSON.parse((await cluster.request(0, 'GET', '/api/v1/nodes', adminToken)).body);
+    expect(nodes.items.map((n: { metadata: { name: string } }) => n.metadata.name)).toHaveLength(1);
 
     expect((await cluster.request(0, 'GET', '/readyz', adminToken)).status).toBe(200);
     // The authz service answers: a user without bindings is refused by RBAC.

@@ -1,7 +1,10 @@
 // StorageService runs the gRPC server over the store and keeps the store's history to the
-// 5-minute window. It owns the shutdown order: stop serving (open watches end, running calls
-// finish), then close the store the calls were using.
+// 5-minute window. It probes etcd every second and logs once when the link is lost and once
+// when it is back (calls failing meanwhile are answered Unreachable). It owns the shutdown
+// order: stop serving (open watches end, running calls finish), then close the store the calls
+// were using.
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { LinkState, probeLink, realClock } from '@plinth/machinery';
 import { HistoryCompactor, ObjectStore } from '@plinth/storage';
 import { StorageServer, startStorageServer } from '@plinth/storage-grpc';
 import { StorageConfig, describeServing, describeStorageBackend } from './storage-config';
@@ -15,6 +18,7 @@ export class StorageService implements OnApplicationBootstrap, OnApplicationShut
   private readonly logger = new Logger(StorageService.name);
   private readonly compactor: HistoryCompactor;
   private server: StorageServer | undefined;
+  private stopProbing: (() => void) | null = null;
 
   constructor(
     @Inject(STORAGE_BACKEND) private readonly store: ObjectStore,
@@ -29,10 +33,15 @@ export class StorageService implements OnApplicationBootstrap, OnApplicationShut
     this.logger.log(`storage backend: ${describeStorageBackend(this.config.backend)}`);
     this.server = await startStorageServer(this.store, { address: this.config.address, tls: this.config.tls });
     this.compactor.start();
+    if (this.config.backend.kind === 'etcd') {
+      const etcd = new LinkState('etcd', (line) => this.logger.warn(line));
+      this.stopProbing = probeLink(etcd, () => this.store.currentRevision(), realClock, 1000);
+    }
     this.logger.log(`storage service listening on ${this.server.address}, ${describeServing(this.config.tls)}`);
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopProbing?.();
     this.compactor.stop();
     await this.server?.shutdown();
     await this.store.close();

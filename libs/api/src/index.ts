@@ -2,3 +2,4 @@ export * from './object';
 export * from './schema';
 export * from './schemas/meta';
 export * from './schemas/core';
+export * from './schemas/subresources';

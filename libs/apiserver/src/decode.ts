@@ -1,10 +1,11 @@
 // decodeObject reads a create or update body into an object of the addressed kind: JSON or
 // YAML, through field validation (unknown and duplicate fields: Ignore, Warn or Strict), with
 // apiVersion and kind defaulted to the endpoint's and checked against it.
-import { KubeObject } from '@plinth/api';
+import { KubeObject, Schema } from '@plinth/api';
 import { badRequest } from '@plinth/machinery';
 import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, OptionsKind, parseFieldValidation, StrictDecodingError, TypeDecodeError, unrecognizedBody } from './field-validation';
-import { bodyFormat, bodyToJson, readBody } from './http/body';
+import { bodyFormat, bodyToJson, mediaTypeOf, readBody } from './http/body';
+import { goYamlStrictError } from './http/go-yaml';
 import { clientApiVersion, RequestScope } from './scope';
 
 export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind): Promise<KubeObject> {
@@ -12,13 +13,15 @@ export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind):
   bodyFormat(scope.req);
   const raw = await readBody(scope.req);
   const text = bodyToJson(scope.req, raw, (message) => unrecognizedBody(scope.def.kind, message, raw));
-  return decodeText(scope, text, mode);
+  // the strict YAML serializer also reads the YAML strictly, for the keys JSON no longer repeats
+  const yamlStrictError = mode !== FieldValidation.Ignore && mediaTypeOf(scope.req) === 'application/yaml' ? goYamlStrictError(raw.toString('utf8')) : null;
+  return decodeText(scope, text, mode, yamlStrictError ? [yamlStrictError] : []);
 }
 
-export function decodeText(scope: RequestScope, text: string, mode: FieldValidation): KubeObject {
+export function decodeText(scope: RequestScope, text: string, mode: FieldValidation, extraStrictErrors: readonly string[] = []): KubeObject {
   let result;
   try {
-    result = applyFieldValidation(text, scope.def.schema, mode, scope.def.unstructured ? undefined : scope.def.kind);
+    result = applyFieldValidation(text, scope.def.schema, mode, scope.def.unstructured ? undefined : scope.def.kind, extraStrictErrors);
   } catch (err) {
     if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) {
       throw decodeErrorStatus(err, { group: scope.def.group, version: scope.def.version, kind: scope.def.kind }, text);
@@ -46,5 +49,25 @@ function checkTypeMeta(scope: RequestScope, object: KubeObject): void {
   }
   if (object.kind !== undefined && object.kind !== '' && object.kind !== scope.def.kind) {
     throw badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${scope.def.kind})`);
+  }
+}
+
+// KindTarget is a kind a body decodes into that is not the addressed resource's (the Binding,
+// TokenRequest or Scale of a subresource).
+export interface KindTarget {
+  group: string;
+  version: string;
+  kind: string;
+  schema: Schema;
+}
+
+// decodeKindText reads a JSON body into target's Go struct with decodeText's errors: values of
+// the wrong type, numbers and times Go refuses are 400s; unknown fields are dropped.
+export function decodeKindText(text: string, target: KindTarget, mode: FieldValidation = FieldValidation.Ignore): Record<string, unknown> {
+  try {
+    return applyFieldValidation(text, target.schema, mode, target.kind).object;
+  } catch (err) {
+    if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) throw decodeErrorStatus(err, target, text);
+    throw err;
   }
 }

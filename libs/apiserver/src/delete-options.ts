@@ -11,7 +11,6 @@ import { applyFieldValidation, BodyDecodeError, FieldValidation, TypeDecodeError
 import { mediaTypeOf, protobufMediaType, protobufToJson, readBody, yamlToJson } from './http/body';
 import { integer } from './list-options';
 import { RequestScope } from './scope';
-import { parseDryRun } from './write-options';
 
 interface DeleteOptionsBody {
   kind?: string;
@@ -25,19 +24,16 @@ interface DeleteOptionsBody {
 
 const policies = ['Orphan', 'Background', 'Foreground'];
 
+// parseDeleteOptions reads the options as kube-apiserver's delete handlers do: from the body
+// when there is one (the query is then not read), else from the query.
 export async function parseDeleteOptions(scope: RequestScope): Promise<DeleteOptions> {
-  const body = await readDeleteBody(scope);
-  const { query } = scope;
+  const options = (await readDeleteBody(scope)) ?? deleteOptionsFromQuery(scope.query);
   const errs: FieldError[] = [];
-  let dryRun = parseDryRun(query, errs);
-  for (const value of body.dryRun ?? []) {
+  for (const value of options.dryRun ?? []) {
     if (value !== 'All') errs.push(field.notSupported(field.newPath('dryRun'), value, ['All']));
-    dryRun = true;
   }
-  const gracePeriodSeconds = integer(query, 'gracePeriodSeconds') ?? body.gracePeriodSeconds;
-  let propagationPolicy = query.get('propagationPolicy') ?? body.propagationPolicy ?? undefined;
-  const orphanQuery = query.get('orphanDependents');
-  const orphanDependents = orphanQuery !== null ? orphanQuery !== 'false' && orphanQuery !== '0' : body.orphanDependents;
+  const { gracePeriodSeconds, orphanDependents } = options;
+  let propagationPolicy = options.propagationPolicy;
   if (orphanDependents !== undefined && propagationPolicy !== undefined) {
     errs.push(field.invalid(field.newPath('propagationPolicy'), propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
   }
@@ -47,10 +43,23 @@ export async function parseDeleteOptions(scope: RequestScope): Promise<DeleteOpt
   if (orphanDependents !== undefined && propagationPolicy === undefined) propagationPolicy = orphanDependents ? 'Orphan' : 'Background';
   if (errs.length > 0) throw invalid({ group: 'meta.platform.io', kind: 'DeleteOptions' }, '', errs);
   return {
-    dryRun,
+    dryRun: (options.dryRun ?? []).length > 0,
     gracePeriodSeconds: gracePeriodSeconds !== undefined && gracePeriodSeconds < 0 ? 1 : gracePeriodSeconds,
     propagationPolicy: propagationPolicy as PropagationPolicy | undefined,
-    preconditions: body.preconditions,
+    preconditions: options.preconditions,
+  };
+}
+
+// deleteOptionsFromQuery is the parameter codec's DeleteOptions: gracePeriodSeconds an int64,
+// orphanDependents false only for "0" and "false" (any case).
+function deleteOptionsFromQuery(query: URLSearchParams): DeleteOptionsBody {
+  const orphan = query.get('orphanDependents');
+  const dryRun = query.getAll('dryRun');
+  return {
+    gracePeriodSeconds: integer(query, 'gracePeriodSeconds'),
+    propagationPolicy: query.get('propagationPolicy') ?? undefined,
+    orphanDependents: orphan === null ? undefined : orphan !== '0' && orphan.toLowerCase() !== 'false',
+    dryRun: dryRun.length > 0 ? dryRun : undefined,
   };
 }
 
@@ -63,9 +72,9 @@ export function warnOfDefaultOrphaning(scope: RequestScope, options: DeleteOptio
 // not-registered errors print it.
 const metaSchemeName = 'k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme/register.go:27';
 
-async function readDeleteBody(scope: RequestScope): Promise<DeleteOptionsBody> {
+async function readDeleteBody(scope: RequestScope): Promise<DeleteOptionsBody | undefined> {
   const raw = await readBody(scope.req);
-  if (raw.length === 0) return {};
+  if (raw.length === 0) return undefined;
   const text = mediaTypeOf(scope.req) === 'application/yaml' ? yamlToJson(raw) : protobufMediaType(scope.req) ? protobufToJson(raw) : raw.toString('utf8');
   let body: DeleteOptionsBody;
   try {

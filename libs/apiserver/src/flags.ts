@@ -72,6 +72,9 @@ export interface ServerFlags {
   // shutdownDelayMs is how long a server told to stop keeps serving with /readyz failing, so
   // that load balancers stop sending it traffic first.
   shutdownDelayMs: number;
+  // shutdownSendRetryAfter keeps the listener open after the delay until the requests in
+  // flight are answered, refusing new ones with 429 and `Retry-After: 5`.
+  shutdownSendRetryAfter: boolean;
 }
 
 // LeaderElectionSettings is LeaderElectionConfiguration with durations in milliseconds; the
@@ -130,6 +133,7 @@ export const defaultServerFlags: ServerFlags = {
   maxMutatingRequestsInflight: 200,
   requestTimeoutMs: 60_000,
   shutdownDelayMs: 0,
+  shutdownSendRetryAfter: false,
 };
 
 type Setter = (flags: ServerFlags, value: string) => void;
@@ -213,13 +217,14 @@ const setters: Record<string, Setter> = {
   'max-mutating-requests-inflight': (f, v) => (f.maxMutatingRequestsInflight = int('max-mutating-requests-inflight', v)),
   'request-timeout': (f, v) => (f.requestTimeoutMs = positiveDuration('request-timeout', v)),
   'shutdown-delay-duration': (f, v) => (f.shutdownDelayMs = nonNegativeDuration('shutdown-delay-duration', v)),
+  'shutdown-send-retry-after': (f, v) => (f.shutdownSendRetryAfter = bool('shutdown-send-retry-after', v)),
   'metrics-bind-address': (f, v) => {
     if (!/^(\[[0-9a-fA-F:.]+\]|[^:]*):\d+$/.test(v)) throw new FlagError(`invalid argument "${v}" for "--metrics-bind-address" flag: must be host:port`);
     f.metricsBindAddress = v;
   },
 };
 
-const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth', 'leader-elect', 'storage-insecure']);
+const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth', 'leader-elect', 'storage-insecure', 'shutdown-send-retry-after']);
 
 function list(value: string): string[] {
   return value.split(',').map((v) => v.trim()).filter(Boolean);

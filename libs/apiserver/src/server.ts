@@ -67,6 +67,7 @@ export class ApiServer {
   }
 
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (this.limits.lifecycle.refuse(req, res)) return;
     this.limits.lifecycle.track(res);
     this.boundary.run(req, res, () => this.serve(req, res));
   };

@@ -4,3 +4,4 @@ export { toCelValue } from './values';
 export { kubernetesLibraries } from './libraries';
 export { compileExpression, CompileError, Program } from './program';
 export { validateRules, validateRuleDefinitions, hasValidationRules, perCallLimit, runtimeCostBudget } from './rules';
+export { patternMatcher, PatternMatcher } from './regex';

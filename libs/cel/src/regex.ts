@@ -201,3 +201,29 @@ export function compileRegex(pattern: string): Regex {
   compiled.set(pattern, regex);
   return regex;
 }
+
+// PatternMatcher tests strings against an OpenAPI `pattern`, or holds why the pattern does not
+// compile.
+export type PatternMatcher = { test(value: string): boolean; error?: undefined } | { error: string };
+
+const patterns = new Map<string, PatternMatcher>();
+const patternsLimit = 256;
+
+// patternMatcher compiles a schema's `pattern` as kube-openapi does, with Go's regexp (RE2):
+// an unanchored search in time linear in the input whatever the pattern, where a backtracking
+// RegExp would let a pattern like ^(a+)+$ hold the event loop for minutes on a short string.
+// A pattern RE2 refuses answers Go's compile error.
+export function patternMatcher(pattern: string): PatternMatcher {
+  let matcher = patterns.get(pattern);
+  if (!matcher) {
+    try {
+      const re = RE2JS.compile(pattern);
+      matcher = { test: (value) => re.test(value) };
+    } catch (err) {
+      matcher = { error: (err as Error).message };
+    }
+    if (patterns.size >= patternsLimit) patterns.delete(patterns.keys().next().value as string);
+    patterns.set(pattern, matcher);
+  }
+  return matcher;
+}

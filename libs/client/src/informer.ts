@@ -1,10 +1,11 @@
 // Informer keeps a local copy of a collection through the API: a list, then a watch from the
 // list's resourceVersion with bookmarks, re-watching when the server ends the stream and
-// relisting after 410 Expired, as client-go's reflector does. Handlers hear of every change, and
+// relisting after 410 Expired, as client-go's reflector does (after a failure, with a wait that
+// doubles up to 5 s, with jitter, and starts over once a list succeeds). Handlers hear of every change, and
 // with a resync period of every cached object again (an update from an object to itself) each
 // time the period passes, as a shared informer's resync does.
 import { KubeObject } from '@plinth/api';
-import { Clock, isStatusError, Timer } from '@plinth/machinery';
+import { Backoff, Clock, isStatusError, Timer } from '@plinth/machinery';
 import { ApiClient, WatchEvent, WatchStream } from './api-client';
 
 export interface InformerHandlers {
@@ -28,6 +29,7 @@ export class Informer {
   private syncWaiters: (() => void)[] = [];
   private resourceVersion = '';
   private resyncTimer: Timer | null = null;
+  private readonly backoff = new Backoff({ initialMs: 500, maxMs: 5000 });
 
   // resyncPeriodMs 0 never resyncs.
   constructor(
@@ -77,7 +79,7 @@ export class Informer {
         if (this.stopped) return;
         if (!(err instanceof Expired)) this.onError(err);
         needList = true;
-        await new Promise<void>((resolve) => this.clock.setTimeout(resolve, err instanceof Expired ? 0 : 500));
+        await new Promise<void>((resolve) => this.clock.setTimeout(resolve, err instanceof Expired ? 0 : this.backoff.next()));
       }
     }
   }
@@ -101,6 +103,7 @@ export class Informer {
       }
     }
     this.resourceVersion = list.metadata.resourceVersion ?? '';
+    this.backoff.reset();
     if (!this.synced) {
       this.synced = true;
       for (const resolve of this.syncWaiters.splice(0)) resolve();

@@ -1,4 +1,4 @@
-import { Backoff, LinkState, retryUntilDone } from './backoff';
+import { Backoff, LinkState, probeLink, retryUntilDone } from './backoff';
 
 describe('Backoff', () => {
   it('doubles each wait up to the cap, with up to half of it again as jitter, and starts over on reset', () => {
@@ -60,6 +60,31 @@ describe('retryUntilDone', () => {
     );
     expect(result).toBe('done');
     expect(waits).toEqual([10, 20, 25]);
+    expect(lines).toEqual(['link to etcd lost: connection refused', 'link to etcd back after 0.0 s (last error: connection refused)']);
+  });
+});
+
+describe('probeLink', () => {
+  it('checks the link at each tick and reports the outcome', async () => {
+    let tick: () => void = () => undefined;
+    const clock = { now: () => 0, setTimeout: () => ({ cancel: () => undefined }), setInterval: (fn: () => void) => ((tick = fn), { cancel: () => (tick = () => undefined) }) };
+    const lines: string[] = [];
+    const link = new LinkState('etcd', (line) => lines.push(line), () => 0);
+    let healthy = false;
+    const stop = probeLink(link, async () => {
+      if (!healthy) throw new Error('connection refused');
+    }, clock, 1000);
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    tick();
+    await settle();
+    tick();
+    await settle();
+    expect(link.up).toBe(false);
+    healthy = true;
+    tick();
+    await settle();
+    expect(link.up).toBe(true);
+    stop();
     expect(lines).toEqual(['link to etcd lost: connection refused', 'link to etcd back after 0.0 s (last error: connection refused)']);
   });
 });

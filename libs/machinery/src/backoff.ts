@@ -108,5 +108,20 @@ export async function retryUntilDone<T>(operation: () => Promise<T>, options: Re
   }
 }
 
+// probeLink checks a link every intervalMs (a cheap read), for a process whose own traffic
+// would not tell it the link is lost; it returns the function that stops probing.
+export function probeLink(link: LinkState, check: () => Promise<unknown>, clock: Clock, intervalMs: number): () => void {
+  let running = false;
+  const timer = clock.setInterval(() => {
+    if (running) return;
+    running = true;
+    check().then(
+      () => link.ok(),
+      (err: unknown) => link.failed(err),
+    ).finally(() => (running = false));
+  }, intervalMs);
+  return () => timer.cancel();
+}
+
 // unwatchedLink is a LinkState nobody reads.
 export const unwatchedLink = (name: string): LinkState => new LinkState(name, () => undefined);

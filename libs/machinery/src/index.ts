@@ -1,5 +1,5 @@
 export { Clock, Timer, realClock } from './clock';
-export { Backoff, BackoffOptions, LinkState, retryUntilDone, RetryOptions, unwatchedLink } from './backoff';
+export { Backoff, BackoffOptions, LinkState, probeLink, retryUntilDone, RetryOptions, unwatchedLink } from './backoff';
 
 // errors, field and validation mirror Kubernetes' package names (errors.notFound(...),
 // field.required(...), validation.isQualifiedName(...)); errors and field share constructor names.

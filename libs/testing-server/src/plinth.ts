@@ -11,6 +11,8 @@ export interface PlinthProcess {
   readonly dataDir: string;
   readonly kubeconfig: string;
   output(): string;
+  // exited resolves with the exit code once the process is gone.
+  readonly exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -27,7 +29,7 @@ export async function startPlinth(extraArgs: string[] = [], options: { dataDir?:
     env: { ...process.env, NO_COLOR: '1' },
   });
   let log = '';
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const port = await new Promise<number>((resolvePort, reject) => {
     const timer = setTimeout(() => reject(new Error(`plinth did not start within ${options.timeoutMs ?? 30000} ms:\n${log}`)), options.timeoutMs ?? 30000);
     const onData = (chunk: Buffer) => {
@@ -52,6 +54,7 @@ export async function startPlinth(extraArgs: string[] = [], options: { dataDir?:
     dataDir,
     kubeconfig: join(dataDir, 'admin.kubeconfig'),
     output: () => log,
+    exited,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');

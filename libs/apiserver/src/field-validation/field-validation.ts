@@ -8,7 +8,7 @@
 // Strict errors come in document order, duplicates and unknown fields interleaved, each message
 // once, at most 100 (sigs.k8s.io/json saveStrictError); a key that is both unknown and duplicated
 // is reported as unknown only, and nothing below an unknown field is reported.
-import type { Schema } from '@plinth/api';
+import { objectMetaSchema, Schema } from '@plinth/api';
 import { badRequest, field, invalid, StatusError } from '@plinth/machinery';
 import { goQuote } from '@plinth/machinery';
 import { JsonSyntaxError, keyOffsets, parseStrictJson, StrictParseResult } from './strict-json';
@@ -122,7 +122,9 @@ function isUnder(path: string, ancestor: string): boolean {
 // goKind names the Go type a built-in kind's body decodes into, whose JSON types are then
 // checked and whose nulls become Go's zero values (decodeGoTypes); custom resources (no Go type:
 // their schema validation checks types) pass none.
-export function applyFieldValidation(body: string | Buffer, schema: Schema, mode: FieldValidation, goKind?: string): FieldValidationResult {
+// extraStrictErrors are strict errors found before JSON (a YAML body's repeated keys); they
+// follow the JSON ones, as the serializer appends them.
+export function applyFieldValidation(body: string | Buffer, schema: Schema, mode: FieldValidation, goKind?: string, extraStrictErrors: readonly string[] = []): FieldValidationResult {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   let parsed: StrictParseResult;
   try {
@@ -132,7 +134,10 @@ export function applyFieldValidation(body: string | Buffer, schema: Schema, mode
     throw err;
   }
   const { object, dataKind } = interpret(parsed.value);
-  const typeError = goKind === undefined ? null : decodeGoTypes(object, schema, goKind, parsed.literals);
+  // A custom resource has no Go type, but its metadata is read into ObjectMeta all the same
+  // (apiextensions' GetObjectMeta round-trips it through JSON, so paths start at ObjectMeta).
+  const typeError =
+    goKind !== undefined ? decodeGoTypes(object, schema, goKind, parsed.literals) : isPlainObject(object.metadata) ? decodeGoTypes(object.metadata, objectMetaSchema, 'ObjectMeta', parsed.literals) : null;
   if (typeError) throw new TypeDecodeError(typeError, dataKind);
   const unknown = prune(object, schema);
   if (mode === FieldValidation.Ignore) return { object, warnings: [] };
@@ -146,7 +151,7 @@ export function applyFieldValidation(body: string | Buffer, schema: Schema, mode
     for (const path of unknown) errors.push({ offset: offsets.get(path) ?? Number.MAX_SAFE_INTEGER, message: `unknown field ${goQuote(path)}` });
     errors.sort((a, b) => a.offset - b.offset);
   }
-  const messages = [...new Set(errors.map((e) => e.message))].slice(0, maxStrictErrors);
+  const messages = [...new Set([...errors.map((e) => e.message), ...extraStrictErrors])].slice(0, maxStrictErrors);
 
   if (mode === FieldValidation.Strict && messages.length > 0) throw new StrictDecodingError(messages, dataKind);
   return { object, warnings: messages };
@@ -198,4 +203,8 @@ export function decodeErrorStatus(err: StrictDecodingError | TypeDecodeError | B
 // kind, the decoder's message and a summary of the body.
 export function unrecognizedBody(kind: string, message: string, body: string | Buffer): StatusError {
   return badRequest(`the object provided is unrecognized (must be of type ${kind}): ${message} (${summarizeData(body, 30)})`);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

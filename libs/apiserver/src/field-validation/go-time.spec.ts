@@ -1,4 +1,4 @@
-import { goTimeParseError } from './go-time';
+import { goTimeParseError, parseGoTime } from './go-time';
 
 describe('goTimeParseError (time.Parse with RFC 3339 layouts)', () => {
   it('accepts RFC 3339 times, with a fraction and offsets', () => {
@@ -26,5 +26,16 @@ describe('goTimeParseError (time.Parse with RFC 3339 layouts)', () => {
     expect(goTimeParseError('2020-01-02T00:00:00Zjunk', 'RFC3339')).toBe('parsing time "2020-01-02T00:00:00Zjunk": extra text: "junk"');
     expect(goTimeParseError('2020-01-02T00:00:00.12Z', 'RFC3339Micro')).toBe('parsing time "2020-01-02T00:00:00.12Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".12Z" as ".000000"');
     expect(goTimeParseError('2020-01-02T00:00:00Z\u00e9', 'RFC3339')).toBe('parsing time "2020-01-02T00:00:00Z\\xc3\\xa9": extra text: "\\xc3\\xa9"');
+  });
+});
+
+describe('parseGoTime', () => {
+  it('gives the time as Go writes it back: in UTC, to the second or the microsecond', () => {
+    expect(parseGoTime('2020-01-01T1:00:00+01:00', 'RFC3339')).toEqual({ text: '2020-01-01T00:00:00Z' });
+    expect(parseGoTime('2020-01-01T00:30:00.75-01:00', 'RFC3339')).toEqual({ text: '2020-01-01T01:30:00Z' });
+    expect(parseGoTime('2020-12-31T23:00:00,5-24:00', 'RFC3339')).toEqual({ text: '2021-01-01T23:00:00Z' });
+    expect(parseGoTime('2020-01-02T03:04:05.123456+00:30', 'RFC3339Micro')).toEqual({ text: '2020-01-02T02:34:05.123456Z' });
+    expect(parseGoTime('2020-01-02T03:04:05Z', 'RFC3339')).toEqual({ text: '2020-01-02T03:04:05Z' });
+    expect(parseGoTime('soon', 'RFC3339').error).toBe('parsing time "soon" as "2006-01-02T15:04:05Z07:00": cannot parse "soon" as "2006"');
   });
 });

@@ -77,15 +77,22 @@ export function timeQuote(s: string): string {
   return `${out}"`;
 }
 
+// GoTime is a time Go parsed: the error, or the text Go writes the time back as (metav1.Time
+// and MicroTime marshal it in UTC: RFC 3339 with seconds, or with microseconds).
+export type GoTime = { error: string; text?: undefined } | { error?: undefined; text: string };
+
 export function goTimeParseError(text: string, layoutName: GoTimeLayout): string | null {
+  return parseGoTime(text, layoutName).error ?? null;
+}
+
+export function parseGoTime(text: string, layoutName: GoTimeLayout): GoTime {
   const layout = layouts[layoutName];
-  const cannotParse = (valueElem: string, layoutElem: string) =>
-    `parsing time ${timeQuote(text)} as ${timeQuote(layout)}: cannot parse ${timeQuote(valueElem)} as ${timeQuote(layoutElem)}`;
-  const withMessage = (message: string) => `parsing time ${timeQuote(text)}${message}`;
+  const cannotParse = (valueElem: string, layoutElem: string) => ({
+    error: `parsing time ${timeQuote(text)} as ${timeQuote(layout)}: cannot parse ${timeQuote(valueElem)} as ${timeQuote(layoutElem)}`,
+  });
+  const withMessage = (message: string) => ({ error: `parsing time ${timeQuote(text)}${message}` });
   let value = text;
-  let year = 0;
-  let month = 0;
-  let day = 0;
+  const t = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, fraction: '', offsetMinutes: 0 };
   const steps = chunks[layoutName];
   for (let i = 0; i < steps.length; i++) {
     const [prefix, element, elementText] = steps[i];
@@ -100,32 +107,27 @@ export function goTimeParseError(text: string, layoutName: GoTimeLayout): string
         case 'year':
           if (value.length < 4 || !isDigit(value, 0)) throw new Bad();
           if (!/^\d{4}$/.test(value.slice(0, 4))) throw new Bad();
-          year = Number(value.slice(0, 4));
+          t.year = Number(value.slice(0, 4));
           value = value.slice(4);
           break;
         case 'month':
-          [month, value] = getnum(value, true);
-          if (month <= 0 || month > 12) range = 'month';
+          [t.month, value] = getnum(value, true);
+          if (t.month <= 0 || t.month > 12) range = 'month';
           break;
         case 'day':
-          [day, value] = getnum(value, true);
+          [t.day, value] = getnum(value, true);
           break;
-        case 'hour': {
-          let hour: number;
-          [hour, value] = getnum(value, false);
-          if (hour >= 24) range = 'hour';
+        case 'hour':
+          [t.hour, value] = getnum(value, false);
+          if (t.hour >= 24) range = 'hour';
           break;
-        }
-        case 'minute': {
-          let minute: number;
-          [minute, value] = getnum(value, true);
-          if (minute >= 60) range = 'minute';
+        case 'minute':
+          [t.minute, value] = getnum(value, true);
+          if (t.minute >= 60) range = 'minute';
           break;
-        }
         case 'second': {
-          let second: number;
-          [second, value] = getnum(value, true);
-          if (second >= 60) {
+          [t.second, value] = getnum(value, true);
+          if (t.second >= 60) {
             range = 'second';
             break;
           }
@@ -133,6 +135,7 @@ export function goTimeParseError(text: string, layoutName: GoTimeLayout): string
           if (layoutName === 'RFC3339' && value.length >= 2 && (value[0] === '.' || value[0] === ',') && isDigit(value, 1)) {
             let n = 2;
             while (n < value.length && isDigit(value, n)) n++;
+            t.fraction = value.slice(1, n);
             value = value.slice(n);
           }
           break;
@@ -142,11 +145,12 @@ export function goTimeParseError(text: string, layoutName: GoTimeLayout): string
           const digits = value.slice(1, 7);
           if (value.length < 7 || (value[0] !== '.' && value[0] !== ',') || !/^[+-]?\d*$/.test(digits)) throw new Bad();
           if (digits.startsWith('-') && Number(digits) !== 0) range = 'fractional second';
+          t.fraction = String(Math.abs(Number(digits) || 0)).padStart(digits.replace(/^[+-]/, '').length, '0');
           value = value.slice(7);
           break;
         }
         case 'zone':
-          value = parseZone(value, (r) => (range = r));
+          [t.offsetMinutes, value] = parseZone(value, (r) => (range = r));
           break;
       }
     } catch (err) {
@@ -157,14 +161,28 @@ export function goTimeParseError(text: string, layoutName: GoTimeLayout): string
     if (range) return withMessage(`: ${range} out of range`);
   }
   if (value.length > 0) return withMessage(`: extra text: ${timeQuote(value)}`);
-  if (day < 1 || day > daysIn(month, year)) return withMessage(': day out of range');
-  return null;
+  if (t.day < 1 || t.day > daysIn(t.month, t.year)) return withMessage(': day out of range');
+  return { text: formatUtc(t, layoutName) ?? text };
 }
 
-// parseZone reads Z or ±hh:mm. Go checks the offset's range (with >: 24 and 60 pass) even when
-// a later part of it does not parse, and a range error wins.
-function parseZone(value: string, outOfRange: (what: string) => void): string {
-  if (value.length >= 1 && value[0] === 'Z') return value.slice(1);
+// formatUtc writes a parsed time in UTC as Go's Format(RFC3339) or Format(RFC3339Micro) does;
+// undefined when the UTC year leaves 0000-9999 (the text is then kept as it came).
+function formatUtc(t: { year: number; month: number; day: number; hour: number; minute: number; second: number; fraction: string; offsetMinutes: number }, layoutName: GoTimeLayout): string | undefined {
+  const date = new Date(0);
+  date.setUTCFullYear(t.year, t.month - 1, t.day);
+  date.setUTCHours(t.hour, t.minute - t.offsetMinutes, t.second, 0);
+  const year = date.getUTCFullYear();
+  if (year < 0 || year > 9999) return undefined;
+  const two = (n: number) => String(n).padStart(2, '0');
+  const base = `${String(year).padStart(4, '0')}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}T${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}`;
+  return layoutName === 'RFC3339Micro' ? `${base}.${t.fraction.padEnd(6, '0').slice(0, 6)}Z` : `${base}Z`;
+}
+
+// parseZone reads Z or ±hh:mm into an offset in minutes east of UTC. Go checks the offset's
+// range (with >: 24 and 60 pass) even when a later part of it does not parse, and a range error
+// wins.
+function parseZone(value: string, outOfRange: (what: string) => void): [number, string] {
+  if (value.length >= 1 && value[0] === 'Z') return [0, value.slice(1)];
   if (value.length < 6 || value[3] !== ':') throw new Bad();
   let bad = false;
   const two = (s: string): number => {
@@ -180,5 +198,6 @@ function parseZone(value: string, outOfRange: (what: string) => void): string {
   if (hours > 24) outOfRange('time zone offset hour');
   if (minutes > 60) outOfRange('time zone offset minute');
   if (bad || (value[0] !== '+' && value[0] !== '-')) throw new Bad();
-  return value.slice(6);
+  const offset = hours * 60 + minutes;
+  return [value[0] === '-' ? -offset : offset, value.slice(6)];
 }

@@ -1,13 +1,14 @@
 import { builtinDefinitions, ResourceDefinition } from '@plinth/registry';
 import { parseStrictJson } from './strict-json';
-import { decodeGoTypes, goTypeError } from './go-types';
+import { decodeGoTypes } from './go-types';
 
 const definition = (kind: string): ResourceDefinition => {
   const def = builtinDefinitions().find((d) => d.kind === kind);
   if (!def) throw new Error(`no ${kind}`);
   return def;
 };
-const check = (kind: string, object: unknown) => goTypeError(object, definition(kind).schema, kind);
+// check is the error alone, on a copy of the object
+const check = (kind: string, object: unknown) => decodeGoTypes(structuredClone(object), definition(kind).schema, kind);
 // decode reads JSON text as the server does: the value (changed in place) and the error.
 const decode = (kind: string, text: string) => {
   const { value, literals } = parseStrictJson(text, { numberLiterals: true });
@@ -15,7 +16,7 @@ const decode = (kind: string, text: string) => {
   return { value, error };
 };
 
-describe('goTypeError', () => {
+describe('decodeGoTypes', () => {
   it('accepts well-typed objects, nulls and fields the schema does not describe', () => {
     expect(check('Namespace', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a', labels: { x: 'y' } }, spec: { finalizers: ['kubernetes'] } })).toBeNull();
     expect(check('Job', { metadata: { name: null, annotations: null }, spec: { parallelism: null, template: { spec: { containers: [{ name: 'c', image: 'i' }] } } } })).toBeNull();

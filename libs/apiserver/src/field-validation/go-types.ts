@@ -17,11 +17,20 @@
 // Fields the schema does not describe are left to unknown-field handling.
 import type { Schema } from '@plinth/api';
 import { formatQuantity, parseQuantity } from '@plinth/registry';
-import { goTimeParseError } from './go-time';
+import { parseGoTime } from './go-time';
 import type { NumberLiterals } from './strict-json';
 
 export function decodeGoTypes(value: unknown, schema: Schema, kind: string, literals?: NumberLiterals): string | null {
-  const decoder = new GoDecoder(kind, literals);
+  return runDecoder(new GoDecoder(kind, literals, true), value, schema, kind);
+}
+
+// checkGoTypes is decodeGoTypes without changing the value: the error alone (for a patch, whose
+// nulls mean "remove", checked before it is applied).
+export function checkGoTypes(value: unknown, schema: Schema, kind: string, literals?: NumberLiterals): string | null {
+  return runDecoder(new GoDecoder(kind, literals, false), value, schema, kind);
+}
+
+function runDecoder(decoder: GoDecoder, value: unknown, schema: Schema, kind: string): string | null {
   try {
     decoder.struct(value, schema, kind, []);
   } catch (err) {
@@ -29,11 +38,6 @@ export function decodeGoTypes(value: unknown, schema: Schema, kind: string, lite
     throw err;
   }
   return decoder.saved;
-}
-
-// goTypeError is decodeGoTypes on a copy: the error alone, the value untouched.
-export function goTypeError(value: unknown, schema: Schema, kind: string): string | null {
-  return decodeGoTypes(structuredClone(value), schema, kind);
 }
 
 // UnmarshalerError is an error of a type's own UnmarshalJSON, which stops encoding/json.
@@ -47,8 +51,14 @@ class GoDecoder {
 
   constructor(
     private readonly kind: string,
-    private readonly literals?: NumberLiterals,
+    private readonly literals: NumberLiterals | undefined,
+    // writes tells whether the decoder leaves the value as Go would hold it.
+    private readonly writes: boolean,
   ) {}
+
+  private set(container: Container, key: string | number, value: unknown): void {
+    if (this.writes) (container as Record<string | number, unknown>)[key] = value;
+  }
 
   struct(value: unknown, schema: Schema, struct: string, path: string[]): void {
     if (!isPlainObject(value)) return;
@@ -57,7 +67,7 @@ class GoDecoder {
       if (!Object.prototype.hasOwnProperty.call(properties, name)) continue;
       const field = properties[name];
       if (value[name] === null) {
-        if (!keepsNull(field)) delete value[name];
+        if (!keepsNull(field) && this.writes) delete value[name];
         continue;
       }
       this.value(value, name, field, struct, [...path, name], name);
@@ -74,7 +84,7 @@ class GoDecoder {
     if (schema.intOrString) return this.intOrString(container, key, schema);
     switch (schema.type) {
       case 'string':
-        if (schema.format === 'date-time') return this.time(value, schema);
+        if (schema.format === 'date-time') return this.time(container, key, schema);
         if (typeof value !== 'string') save(jsonKind(value));
         return;
       case 'boolean':
@@ -110,7 +120,7 @@ class GoDecoder {
   private element(container: Container, key: string | number, schema: Schema, struct: string, path: string[], name: string): void {
     const value = (container as Record<string | number, unknown>)[key];
     if (value === null) {
-      (container as Record<string | number, unknown>)[key] = zeroValue(schema);
+      this.set(container, key, zeroValue(schema));
       return;
     }
     if (isStruct(schema) && isPlainObject(value)) return this.struct(value, schema, structName(schema, this.kind, name, path.length), path);
@@ -146,15 +156,18 @@ class GoDecoder {
     } catch (err) {
       throw new UnmarshalerError((err as Error).message);
     }
-    if (typeof value === 'number') (container as Record<string | number, unknown>)[key] = formatQuantity(parsed);
-    else if (text.trim() !== value) (container as Record<string | number, unknown>)[key] = text.trim();
+    if (typeof value === 'number') this.set(container, key, formatQuantity(parsed));
+    else if (text.trim() !== value) this.set(container, key, text.trim());
   }
 
-  // time is metav1.Time's (and MicroTime's) UnmarshalJSON: a string, in RFC 3339 form.
-  private time(value: unknown, schema: Schema): void {
+  // time is metav1.Time's (and MicroTime's) UnmarshalJSON: a string, in RFC 3339 form, which
+  // the object then holds as Go writes it back (in UTC).
+  private time(container: Container, key: string | number, schema: Schema): void {
+    const value = (container as Record<string | number, unknown>)[key];
     if (typeof value !== 'string') throw new UnmarshalerError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type string`);
-    const error = goTimeParseError(value, schema.ref?.endsWith('.MicroTime') ? 'RFC3339Micro' : 'RFC3339');
-    if (error) throw new UnmarshalerError(error);
+    const parsed = parseGoTime(value, schema.ref?.endsWith('.MicroTime') ? 'RFC3339Micro' : 'RFC3339');
+    if (parsed.error !== undefined) throw new UnmarshalerError(parsed.error);
+    if (parsed.text !== value) this.set(container, key, parsed.text);
   }
 }
 

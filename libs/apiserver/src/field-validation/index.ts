@@ -1,10 +1,11 @@
 // Field validation (fieldValidation=Ignore|Warn|Strict): strict JSON decoding, unknown-field
 // detection and pruning against a kind's schema, and the stage that combines them.
-export { JsonSyntaxError, parseStrictJson, findDuplicates, keyOffsets } from './strict-json';
+export { JsonSyntaxError, nestingError, parseStrictJson, findDuplicates, keyOffsets } from './strict-json';
 export type { DuplicateField, StrictParseResult, StrictParseOptions, NumberLiterals } from './strict-json';
 export { unknownFields, prune } from './unknown-fields';
-export { goTypeError, decodeGoTypes } from './go-types';
-export { goTimeParseError } from './go-time';
+export { checkGoTypes, decodeGoTypes } from './go-types';
+export { goTimeParseError, parseGoTime } from './go-time';
+export type { GoTime, GoTimeLayout } from './go-time';
 export {
   FieldValidation,
   StrictDecodingError,

@@ -1,4 +1,4 @@
-import { findDuplicates, JsonSyntaxError, keyOffsets, parseJson, parseStrictJson } from './strict-json';
+import { findDuplicates, JsonSyntaxError, keyOffsets, maxNestingDepth, parseJson, parseStrictJson } from './strict-json';
 
 function syntaxError(text: string): string {
   try {
@@ -65,12 +65,14 @@ describe('parseStrictJson values', () => {
     }
   });
 
-  it('accepts 10000 levels of nesting and refuses the next as Go does', () => {
+  it('accepts 1000 levels of nesting and refuses the next with Go\'s error (Go stops at 10000)', () => {
     const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
-    expect(parseStrictJson(deep(10000)).duplicates).toEqual([]);
-    expect(syntaxError(deep(10001))).toBe("invalid character '[' exceeded max depth");
-    expect(syntaxError('{"a":'.repeat(10001) + '1' + '}'.repeat(10001))).toBe("invalid character '{' exceeded max depth");
-    expect(() => parseJson(deep(10000))).not.toThrow();
+    expect(maxNestingDepth).toBe(1000);
+    expect(parseStrictJson(deep(1000)).duplicates).toEqual([]);
+    expect(syntaxError(deep(1001))).toBe("invalid character '[' exceeded max depth");
+    expect(syntaxError('{"a":'.repeat(1001) + '1' + '}'.repeat(1001))).toBe("invalid character '{' exceeded max depth");
+    expect(syntaxError(deep(100_000))).toBe("invalid character '[' exceeded max depth");
+    expect(() => parseJson(deep(1000))).not.toThrow();
   });
 
   it('finds duplicates whichever way the text was read', () => {

@@ -116,6 +116,20 @@ export function parseJson(text: string): unknown {
   return new Parser(text).parse();
 }
 
+// nestingError is encoding/json's error for a decoded value nested deeper than its 10,000 levels
+// (`invalid character '[' exceeded max depth`), or null: a value decoded by JSON.parse (which
+// nests without limit) is checked before anything recursive walks it.
+export function nestingError(text: string, value: unknown): string | null {
+  if (value === null || typeof value !== 'object' || measure(value).depth <= maxNestingDepth) return null;
+  try {
+    parseJson(text);
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) return err.message;
+    throw err;
+  }
+  return 'exceeded max depth';
+}
+
 // measure counts the object keys of a decoded value and its nesting depth, without recursion.
 function measure(root: unknown): { keys: number; depth: number } {
   let keys = 0;
@@ -206,8 +220,12 @@ function hexValue(c: number): number {
   return -1;
 }
 
-// maxNestingDepth is encoding/json's limit on open objects and arrays.
-const maxNestingDepth = 10000;
+// maxNestingDepth is the limit on open objects and arrays, with encoding/json's error
+// ("exceeded max depth"). Go stops at 10,000; Plinth stops at 1,000, because the stages after
+// decoding (patches, pruning, managed fields) recurse on the JS stack, which 10,000 levels can
+// exhaust, and V8 ends the whole process when it compiles a regular expression with the stack
+// nearly exhausted. No Kubernetes object comes near 1,000 levels.
+export const maxNestingDepth = 1000;
 
 interface OpenContainer {
   object: Record<string, unknown> | null;

@@ -9,6 +9,7 @@ import { authorizeRequest } from '../auth/filter';
 import { decodeText } from '../decode';
 import { FieldValidation } from '../field-validation';
 import { yamlToJson } from '../http/body';
+import { goYamlStrictError } from '../http/go-yaml';
 import { writeResult } from '../output';
 import { clientApiVersion, namespaceOf, RequestScope } from '../scope';
 import { queryBool } from '../request-info';
@@ -34,6 +35,17 @@ function checkApplyType(scope: RequestScope, body: unknown): void {
   throw badRequest(`invalid object type: ${gvk}`);
 }
 
+// checkApplyYamlStrictly is applyPatcher's strict reading of the configuration
+// (yaml.UnmarshalStrict): its error refuses the request under Strict and warns under Warn.
+function checkApplyYamlStrictly(scope: RequestScope, raw: string, mode: FieldValidation): void {
+  if (mode === FieldValidation.Ignore) return;
+  const error = goYamlStrictError(raw);
+  if (!error) return;
+  const message = `error converting YAML to JSON: ${error}`;
+  if (mode === FieldValidation.Strict) throw badRequest(`error strict decoding YAML: ${message}`);
+  scope.response.warnings.push(message);
+}
+
 export async function applyResource(scope: RequestScope, raw: string, options: WriteOptions, mode: FieldValidation): Promise<void> {
   if (!options.fieldManager) {
     throw invalid({ group: 'meta.platform.io', kind: 'PatchOptions' }, '', [field.required(field.newPath('fieldManager'), 'is required for apply patch')]);
@@ -43,6 +55,7 @@ export async function applyResource(scope: RequestScope, raw: string, options: W
   const text = yamlToJson(Buffer.from(raw), (message) => badRequest(`error decoding YAML: error converting YAML to JSON: ${message}`));
   checkApplyType(scope, JSON.parse(text));
   const applied = decodeText(scope, text, mode);
+  checkApplyYamlStrictly(scope, raw, mode);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const result = await scope.store.update(
     namespaceOf(scope),

@@ -1,7 +1,8 @@
 // POST pods/{name}/binding: the scheduler's Binding assigns a pod to a node, once (409 when the
 // pod is already bound), and marks it PodScheduled.
-import { KubeObject } from '@plinth/api';
+import { bindingSchema, KubeObject } from '@plinth/api';
 import { badRequest, conflict } from '@plinth/machinery';
+import { decodeKindText } from '../decode';
 import { bodyToJson, readBody } from '../http/body';
 import { writeAny } from '../output';
 import { RequestScope } from '../scope';
@@ -13,14 +14,11 @@ interface Binding {
   target?: { kind?: string; name?: string };
 }
 
+const bindingTarget = { group: '', version: 'v1', kind: 'Binding', schema: bindingSchema };
+
 export async function createBinding(scope: RequestScope): Promise<void> {
   const options = parseWriteOptions(scope.query, 'CreateOptions');
-  let binding: Binding;
-  try {
-    binding = JSON.parse(bodyToJson(scope.req, await readBody(scope.req))) as Binding;
-  } catch (err) {
-    throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
-  }
+  const binding = decodeKindText(bodyToJson(scope.req, await readBody(scope.req)), bindingTarget) as Binding;
   const node = binding.target?.name ?? '';
   if (!node) throw badRequest('Binding.target.name is required');
   const now = rfc3339(scope.server.clock.now());

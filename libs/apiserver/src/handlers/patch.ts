@@ -3,11 +3,11 @@
 // an update (retried when another writer got in first and the patch named no
 // resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
-import { badRequest, field, goQuote, invalid, notFound, unsupportedMediaType } from '@plinth/machinery';
+import { badRequest, field, goQuote, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
 import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
 import { decodeText } from '../decode';
-import { FieldValidation, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
+import { checkGoTypes, decodeErrorStatus, FieldValidation, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult, TypeDecodeError } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
@@ -16,7 +16,7 @@ import { parseWriteOptions } from '../write-options';
 
 export const patchMediaTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
-type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 function patchTypeOf(mediaType: string): PatchType {
   switch (mediaType) {
@@ -41,9 +41,9 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   if (type === 'apply') return applyResource(scope, raw, options, mode);
   let parsed: StrictParseResult;
   try {
-    parsed = parseStrictJson(raw, { duplicates: mode !== FieldValidation.Ignore });
+    parsed = parseStrictJson(raw, { duplicates: mode !== FieldValidation.Ignore, numberLiterals: !scope.def.unstructured });
   } catch (err) {
-    if (err instanceof JsonSyntaxError) throw badRequest(`error decoding patch: ${err.message}`);
+    if (err instanceof JsonSyntaxError) throw patchDecodeError(type, mode, err);
     throw err;
   }
   const patch = parsed.value;
@@ -54,6 +54,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     scope.info.name,
     async (current) => {
       if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
+      checkPatchNumbers(scope, type, patch, parsed, raw);
       const patched = decodeText(scope, JSON.stringify(applyPatch(scope, type, current, patch)), mode);
       checkName(scope, patched);
       await admitRbacWrite(scope, patched, current);
@@ -76,6 +77,18 @@ function applyPatch(scope: RequestScope, type: Exclude<PatchType, 'apply'>, curr
     case 'strategic':
       return applyStrategicMergePatch(current, patch, scope.def.schema);
   }
+}
+
+// patchDecodeError answers a patch that does not decode. A patch nested too deep (refused while
+// decoding, before the patch, which recurses, is applied) gets the answer of the decoder
+// kube-apiserver runs for the patch type: the strict decoder under Warn and Strict ("error
+// decoding patch: ..."), json-patch's decoders under Ignore, and the strategic merge decoder's
+// error as it is.
+export function patchDecodeError(type: Exclude<PatchType, 'apply'>, mode: FieldValidation, err: JsonSyntaxError): StatusError {
+  if (!err.message.endsWith('exceeded max depth')) return badRequest(`error decoding patch: ${err.message}`);
+  if (type === 'strategic') return badRequest(err.message);
+  if (mode === FieldValidation.Ignore) return badRequest(type === 'merge' ? 'Invalid JSON Patch' : err.message);
+  return badRequest(`error decoding patch: ${err.message}`);
 }
 
 // checkPatchDuplicates reports the keys a patch repeats, as kube-apiserver's strict decoding of
@@ -104,4 +117,19 @@ function checkName(scope: RequestScope, patched: KubeObject): void {
   if (namespace && objectNamespace && objectNamespace !== namespace) {
     throw badRequest(`the namespace of the object (${objectNamespace}) does not match the namespace on the URL (${namespace})`);
   }
+}
+
+// numberLiteralError matches encoding/json's refusal of a number literal for its field.
+const numberLiteralError = /cannot unmarshal number \S+ into/;
+
+// checkPatchNumbers refuses the numbers of a merge or strategic merge patch that Go would not
+// store in their fields (`1e2` or 2147483648 for an int32): the patch is applied to the object's
+// JSON text, so the literal reaches Go's decoder as the patch wrote it, where a JS number would
+// lose it.
+function checkPatchNumbers(scope: RequestScope, type: Exclude<PatchType, 'apply'>, patch: unknown, parsed: StrictParseResult, raw: string): void {
+  if (!parsed.literals || type === 'json') return;
+  const error = checkGoTypes(patch, scope.def.schema, scope.def.kind, parsed.literals);
+  if (error === null || !numberLiteralError.test(error)) return;
+  const target = { group: scope.def.group, version: scope.def.version, kind: scope.def.kind };
+  throw decodeErrorStatus(new TypeDecodeError(error, { apiVersion: scope.store.apiVersion, kind: scope.def.kind }), target, raw);
 }

@@ -2,14 +2,17 @@
 // apiextensions-apiserver pkg/registry/customresource (ScaleREST): GET reads spec and status
 // replicas (and the label selector) from the paths the CRD names; PUT and PATCH (merge or
 // JSON patch) write spec replicas back, with the Scale's resourceVersion as precondition.
-import { KubeObject } from '@plinth/api';
+import { KubeObject, scaleSchema } from '@plinth/api';
 import { badRequest, field, invalid, notFound, unsupportedMediaType } from '@plinth/machinery';
 import { applyJsonPatch, applyMergePatch } from '@plinth/patch';
 import { ScaleSubresource } from '@plinth/registry';
+import { decodeKindText } from '../decode';
 import { mediaTypeOf, readBody } from '../http/body';
 import { writeAny } from '../output';
 import { namespaceOf, RequestScope } from '../scope';
 import { parseWriteOptions } from '../write-options';
+import { JsonSyntaxError, nestingError, parseFieldValidation } from '../field-validation';
+import { patchDecodeError, PatchType } from './patch';
 
 interface Scale {
   kind: 'Scale';
@@ -60,14 +63,24 @@ export async function serveScale(scope: RequestScope): Promise<void> {
     return;
   }
   const options = parseWriteOptions(scope.query, scope.info.verb === 'patch' ? 'PatchOptions' : 'UpdateOptions');
-  const body = await readBody(scope.req);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch (err) {
-    throw badRequest(`error decoding patch: ${(err as Error).message}`);
-  }
+  const body = (await readBody(scope.req)).toString('utf8');
   const mediaType = mediaTypeOf(scope.req);
+  const patchType = scalePatchTypes[mediaType];
+  let parsed: unknown;
+  if (scope.info.verb === 'update') parsed = decodeKindText(body, scaleTarget);
+  else {
+    try {
+      parsed = JSON.parse(body);
+    } catch (err) {
+      throw badRequest(`error decoding patch: ${(err as Error).message}`);
+    }
+    const nesting = nestingError(body, parsed);
+    if (nesting !== null) {
+      const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
+      if (patchType) throw patchDecodeError(patchType, mode, new JsonSyntaxError(nesting, 0));
+      throw badRequest(`couldn't get version/kind; json parse error: ${nesting}`);
+    }
+  }
   const result = await scope.store.update(
     namespace,
     scope.info.name,
@@ -90,15 +103,29 @@ export async function serveScale(scope: RequestScope): Promise<void> {
   writeAny(scope, 200, toScale(result.object, scale));
 }
 
+const scalePatchTypes: Record<string, Exclude<PatchType, 'apply'>> = {
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/json-patch+json': 'json',
+};
+
+const scaleTarget = { group: 'autoscaling', version: 'v1', kind: 'Scale', schema: scaleSchema };
+
+// scaleFromRequest is the Scale asked for: an update's body, or the current Scale patched, read
+// as Go reads it into the Scale struct.
 function scaleFromRequest(scope: RequestScope, current: Scale, body: unknown, mediaType: string): Partial<Scale> {
   if (scope.info.verb === 'update') return (body ?? {}) as Partial<Scale>;
+  let patched: unknown;
   switch (mediaType) {
     case 'application/merge-patch+json':
     case 'application/strategic-merge-patch+json':
-      return applyMergePatch(current, body) as Partial<Scale>;
+      patched = applyMergePatch(current, body);
+      break;
     case 'application/json-patch+json':
-      return applyJsonPatch(current, body) as Partial<Scale>;
+      patched = applyJsonPatch(current, body);
+      break;
     default:
       throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
   }
+  return decodeKindText(JSON.stringify(patched), scaleTarget) as Partial<Scale>;
 }

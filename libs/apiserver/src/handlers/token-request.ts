@@ -1,9 +1,10 @@
 // POST serviceaccounts/{name}/token (TokenRequest): a signed service-account JWT for an existing
 // service account, with the audiences and expiry asked for (defaulted and capped as
 // Kubernetes does).
-import { KubeObject } from '@plinth/api';
+import { KubeObject, tokenRequestSchema } from '@plinth/api';
 import { issueServiceAccountToken } from '@plinth/authn';
-import { badRequest, serviceUnavailable } from '@plinth/machinery';
+import { serviceUnavailable } from '@plinth/machinery';
+import { decodeKindText } from '../decode';
 import { bodyToJson, readBody } from '../http/body';
 import { writeAny } from '../output';
 import { RequestScope } from '../scope';
@@ -16,17 +17,14 @@ interface TokenRequestBody {
   spec?: { audiences?: string[]; expirationSeconds?: number; boundObjectRef?: { kind: string; apiVersion?: string; name: string; uid?: string } };
 }
 
+const tokenRequestTarget = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', schema: tokenRequestSchema };
+
 export async function createToken(scope: RequestScope): Promise<void> {
   const options = parseWriteOptions(scope.query, 'CreateOptions');
   const signing = scope.server.serviceAccountTokens;
   if (!signing) throw serviceUnavailable('service account token signing is not configured');
   const raw = await readBody(scope.req);
-  let body: TokenRequestBody;
-  try {
-    body = raw.length ? (JSON.parse(bodyToJson(scope.req, raw)) as TokenRequestBody) : {};
-  } catch (err) {
-    throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
-  }
+  const body = (raw.length ? decodeKindText(bodyToJson(scope.req, raw), tokenRequestTarget) : {}) as TokenRequestBody;
   const sa: KubeObject = await scope.store.get(scope.info.namespace, scope.info.name);
   const issued = issueServiceAccountToken({
     namespace: scope.info.namespace,

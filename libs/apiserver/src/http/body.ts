@@ -3,6 +3,7 @@
 import { IncomingMessage } from 'node:http';
 import { badRequest, decodeProtobufObject, requestEntityTooLarge, StatusError, unsupportedMediaType } from '@plinth/machinery';
 import { goYamlToJson } from './go-yaml';
+import { yamlNestingError } from './yaml-depth';
 
 // maxRequestBodyBytes is kube-apiserver's default limit (3 MiB).
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -57,9 +58,13 @@ const convertingYaml: YamlRefusal = (message) => badRequest(`error converting YA
 
 // yamlToJson turns a YAML body into JSON text as sigs.k8s.io/yaml does (YAML 1.1 scalars, see
 // goYamlToJson), so that one field-validation path serves both.
+// A document nested deeper than yamlNestingError allows is refused before the YAML parser runs.
 export function yamlToJson(body: Buffer, refuse: YamlRefusal = convertingYaml): string {
+  const text = body.toString('utf8');
+  const nesting = yamlNestingError(text);
+  if (nesting !== null) throw refuse(nesting);
   try {
-    return goYamlToJson(body.toString('utf8'));
+    return goYamlToJson(text);
   } catch (err) {
     throw refuse((err as Error).message);
   }

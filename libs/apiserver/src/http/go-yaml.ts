@@ -9,7 +9,7 @@
 // - a number out of float64's range (1e400) stays the string it was, as do timestamps (which
 //   yaml.v2 gives back as their text).
 // Quoted and block scalars are strings. Map keys resolve the same way and become their text.
-import { parse, ScalarTag } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, Node, parse, parseDocument, ScalarTag, Tags } from 'yaml';
 
 // YamlToJsonError is a YAML body that cannot be written as JSON.
 export class YamlToJsonError extends Error {}
@@ -84,10 +84,50 @@ function goJsonValue(_key: string, value: unknown): unknown {
 // structuralTags are the schema's tags kept: maps, sequences and explicit !!str.
 const structuralTags = ['tag:yaml.org,2002:map', 'tag:yaml.org,2002:seq', 'tag:yaml.org,2002:str'];
 
+const parseOptions = {
+  merge: true,
+  // yaml.v2 decodes a repeated key non-strictly: the last value wins
+  uniqueKeys: false,
+  customTags: (tags: Tags): Tags => [...tags.filter((t) => typeof t !== 'string' && structuralTags.includes(t.tag)), goPlainScalar],
+};
+
 export function goYamlToJson(text: string): string {
-  const value = parse(text, {
-    merge: true,
-    customTags: (tags) => [...tags.filter((t) => typeof t !== 'string' && structuralTags.includes(t.tag)), goPlainScalar],
-  });
+  const value = parse(text, parseOptions);
   return JSON.stringify(value ?? null, goJsonValue);
+}
+
+// goYamlStrictError is the error yaml.v2's strict decoding gives (sigs.k8s.io/yaml's
+// YAMLToJSONStrict), or null: every key repeated in a map, by the line of the repetition.
+//   yaml: unmarshal errors:
+//     line 4: key "a" already set in map
+export function goYamlStrictError(text: string): string | null {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { ...parseOptions, lineCounter });
+  const repeated: string[] = [];
+  const visit = (node: unknown): void => {
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? pair.key.value : pair.key;
+        const id = `${typeof key}:${String(key)}`;
+        if (seen.has(id)) {
+          const offset = (pair.key as Node | null)?.range?.[0] ?? 0;
+          repeated.push(`line ${lineCounter.linePos(offset).line}: key ${goSharpV(key)} already set in map`);
+        }
+        seen.add(id);
+        visit(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) visit(item);
+    }
+  };
+  visit(doc.contents);
+  return repeated.length > 0 ? `yaml: unmarshal errors:\n  ${repeated.join('\n  ')}` : null;
+}
+
+// goSharpV is %#v of a resolved YAML key: strings quoted, nil as <nil>.
+function goSharpV(key: unknown): string {
+  if (typeof key === 'string') return JSON.stringify(key);
+  if (key === null || key === undefined) return '<nil>';
+  return String(key);
 }

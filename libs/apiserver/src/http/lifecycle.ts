@@ -7,8 +7,13 @@
 //
 // A client therefore either gets its answer or is refused before its request was read: a
 // connection is cut only while no request is being served on it, or after the grace period.
-import { Server } from 'node:http';
-import { ServerResponse } from 'node:http';
+//
+// With --shutdown-send-retry-after the listener stays open while the requests in flight
+// finish, and answers every new request (but health checks and /metrics) with kube-apiserver's
+// 429 "The apiserver is shutting down, please try again later.", `Retry-After: 5` and
+// `Connection: close`; it closes once they are done.
+import { setMaxListeners } from 'node:events';
+import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Clock } from '@plinth/machinery';
 
 export interface ShutdownTiming {
@@ -16,16 +21,25 @@ export interface ShutdownTiming {
   delayMs: number;
   // gracePeriodMs bounds the wait for the requests in flight (the request timeout).
   gracePeriodMs: number;
+  // sendRetryAfter is --shutdown-send-retry-after.
+  sendRetryAfter?: boolean;
 }
+
+const retryAfterExemptPaths = ['/readyz', '/livez', '/healthz', '/metrics'];
+export const shuttingDownMessage = 'The apiserver is shutting down, please try again later.';
 
 export class ServerLifecycle {
   private readonly inFlight = new Set<ServerResponse>();
   private readonly watchesEnd = new AbortController();
   private requested = false;
   private draining = false;
+  private refusing = false;
   private onDrained: (() => void) | null = null;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(private readonly clock: Clock) {
+    // Every open watch listens on the signal.
+    setMaxListeners(0, this.watchesEnd.signal);
+  }
 
   // shutdownRequested is true from the signal on: /readyz's shutdown check fails.
   get shutdownRequested(): boolean {
@@ -40,6 +54,21 @@ export class ServerLifecycle {
   // inFlightRequests counts the responses not yet closed.
   get inFlightRequests(): number {
     return this.inFlight.size;
+  }
+
+  // refuse answers a request that arrives while the server waits, listening, for the requests
+  // in flight (--shutdown-send-retry-after), and says whether it did.
+  refuse(req: IncomingMessage, res: ServerResponse): boolean {
+    if (!this.refusing) return false;
+    const path = req.url ?? '/';
+    if (retryAfterExemptPaths.some((prefix) => path.startsWith(prefix)) || String(req.headers['user-agent'] ?? '').startsWith('kube-apiserver/')) return false;
+    res.statusCode = 429;
+    res.setHeader('Connection', 'close');
+    res.setHeader('Retry-After', '5');
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.end(`${shuttingDownMessage}\n`);
+    return true;
   }
 
   // track follows a request until its response closes. Once the listener has stopped, the
@@ -59,8 +88,11 @@ export class ServerLifecycle {
     this.requested = true;
     if (timing.delayMs > 0) await this.sleep(timing.delayMs);
     this.draining = true;
-    listener.close();
-    listener.closeIdleConnections();
+    if (timing.sendRetryAfter) this.refusing = true;
+    else {
+      listener.close();
+      listener.closeIdleConnections();
+    }
     for (const res of this.inFlight) {
       if (!res.headersSent) res.setHeader('Connection', 'close');
     }
@@ -69,6 +101,7 @@ export class ServerLifecycle {
       const drained = new Promise<void>((resolve) => (this.onDrained = resolve));
       await Promise.race([drained, this.sleep(timing.gracePeriodMs)]);
     }
+    if (listener.listening) listener.close();
     listener.closeAllConnections();
   }
 

@@ -33,6 +33,11 @@ interface CompiledMessage {
 
 type Json = Record<string, unknown>;
 
+// maxMessageDepth bounds how deep messages nest in what is decoded, so that a body of nested
+// messages (a JSONSchemaProps in a JSONSchemaProps...) is refused before the recursion that
+// reads it runs out of stack. No served kind comes near it.
+const maxMessageDepth = 1000;
+
 const scalarTypes = new Set(['string', 'bytes', 'bool', 'int32', 'int64', 'uint32', 'uint64', 'double']);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -53,7 +58,7 @@ export class ProtoCodec {
   }
 
   decode(message: string, data: Uint8Array): Json {
-    return this.readMessage(message, data);
+    return this.readMessage(message, data, 0);
   }
 
   private message(name: string): CompiledMessage {
@@ -122,29 +127,34 @@ export class ProtoCodec {
     return this.encode(type, value);
   }
 
-  private readMessage(name: string, data: Uint8Array): Json {
+  private readMessage(name: string, data: Uint8Array, depth: number): Json {
+    if (depth > maxMessageDepth) throw new ProtobufError(`messages nested deeper than ${maxMessageDepth} levels`);
     const message = this.message(name);
     const out: Json = {};
     for (const wire of readFields(data)) {
       const field = message.byNumber.get(wire.number);
       if (!field) continue;
       if (field.inline) {
-        Object.assign(out, this.readMessage(field.type, bytesOf(wire)));
+        Object.assign(out, this.readMessage(field.type, bytesOf(wire), depth + 1));
       } else if (field.valueType !== undefined) {
         const entry = readFields(bytesOf(wire));
         let key = '';
         let value: unknown = zeroOf(field.valueType);
         for (const part of entry) {
           if (part.number === 1) key = decoder.decode(bytesOf(part));
-          else if (part.number === 2) value = this.readValue(part, field.valueType);
+          else if (part.number === 2) value = this.readValue(part, field.valueType, depth);
         }
-        out[field.name] = { ...((out[field.name] as Json | undefined) ?? {}), [key]: value };
+        // One object per map, entries added in place: copying it per entry made decoding a
+        // map of n entries cost n² (4,000 labels took seconds).
+        let map = out[field.name] as Json | undefined;
+        if (map === undefined) out[field.name] = map = {};
+        setEntry(map, key, value);
       } else if (field.repeated) {
         const list = (out[field.name] as unknown[] | undefined) ?? [];
-        list.push(this.readValue(wire, field.type));
+        list.push(this.readValue(wire, field.type, depth));
         out[field.name] = list;
       } else {
-        const value = this.readValue(wire, field.type);
+        const value = this.readValue(wire, field.type, depth);
         if (value === undefined) delete out[field.name];
         else out[field.name] = value;
       }
@@ -158,7 +168,7 @@ export class ProtoCodec {
         if (field.pointer) continue;
         const special = specialTypes[field.type];
         if (special) out[field.name] = special.zero;
-        else if (!scalarTypes.has(field.type)) out[field.name] = this.readMessage(field.type, new Uint8Array(0));
+        else if (!scalarTypes.has(field.type)) out[field.name] = this.readMessage(field.type, new Uint8Array(0), depth + 1);
         else if (field.keep && field.type !== 'bytes') out[field.name] = zeroOf(field.type);
         continue;
       }
@@ -167,7 +177,7 @@ export class ProtoCodec {
     return out;
   }
 
-  private readValue(wire: Field, type: string): unknown {
+  private readValue(wire: Field, type: string, depth: number): unknown {
     switch (type) {
       case 'string':
         return decodeString(bytesOf(wire));
@@ -188,7 +198,7 @@ export class ProtoCodec {
       default: {
         const special = specialTypes[type];
         if (special) return special.decode(bytesOf(wire));
-        return this.readMessage(type, bytesOf(wire));
+        return this.readMessage(type, bytesOf(wire), depth + 1);
       }
     }
   }
@@ -229,6 +239,12 @@ function zeroOf(type: string): unknown {
     default:
       return undefined;
   }
+}
+
+// setEntry sets a map entry as an own property, "__proto__" included, never the prototype.
+function setEntry(map: Json, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+  else map[key] = value;
 }
 
 function integer(value: unknown): number {

@@ -117,7 +117,11 @@ export class ApiServerHost implements OnApplicationBootstrap, BeforeApplicationS
   async beforeApplicationShutdown(signal?: string): Promise<void> {
     if (!this.https || !this.apiServer) return;
     this.logger.log(`${signal ?? 'shutdown'}: /readyz fails; serving ${this.flags.shutdownDelayMs} ms more, then draining`);
-    await this.apiServer.limits.lifecycle.shutdown(this.https, { delayMs: this.flags.shutdownDelayMs, gracePeriodMs: this.flags.requestTimeoutMs });
+    await this.apiServer.limits.lifecycle.shutdown(this.https, {
+      delayMs: this.flags.shutdownDelayMs,
+      gracePeriodMs: this.flags.requestTimeoutMs,
+      sendRetryAfter: this.flags.shutdownSendRetryAfter,
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {

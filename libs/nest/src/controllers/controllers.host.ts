@@ -26,7 +26,7 @@ import {
   ServiceAccountsController,
   TtlAfterFinishedController,
 } from '@plinth/controller-manager';
-import { realClock } from '@plinth/machinery';
+import { LinkState, realClock, retryUntilDone } from '@plinth/machinery';
 import { SERVER_FLAGS } from '../apiserver/api-server.host';
 
 // CONTROLLER_CREDENTIALS provides how the controllers reach the API: a function resolving to
@@ -68,6 +68,9 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
   private migrationElector: LeaderElector | null = null;
   private readonly identity = `${hostname()}_${randomUUID()}`;
   private onError: (err: unknown) => void = () => undefined;
+  private stopped = false;
+  // apiServer is the link to the API server, which may start after this process.
+  private readonly apiServer = new LinkState('the API server', (line) => this.logger.warn(line));
 
   constructor(
     @Inject(SERVER_FLAGS) private readonly flags: ServerFlags,
@@ -83,10 +86,21 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
     this.identities = new ServiceAccountClients(this.client, credentials, realClock, onError);
     if (this.flags.simulatedNodes > 0) {
       // The kubelets and the scheduler write under their own field managers, as in a cluster.
-      const kubelets = await this.identities.clientFor(nodeSimulatorServiceAccount, 'kubelet/v1.28.0 (linux/amd64) kubernetes/plinth');
-      const scheduler = await this.identities.clientFor(nodeSimulatorServiceAccount, 'kube-scheduler/v1.28.0 (linux/amd64) kubernetes/plinth');
-      this.simulator = new NodeSimulator(kubelets, realClock, { nodes: this.flags.simulatedNodes, scheduler, onError });
-      await this.simulator.start();
+      // The API server may not serve yet: this waits for it, retrying with backoff.
+      const identities = this.identities;
+      const waiting = { clock: realClock, link: this.apiServer, stopped: () => this.stopped };
+      const clients = await retryUntilDone(
+        () =>
+          Promise.all([
+            identities.clientFor(nodeSimulatorServiceAccount, 'kubelet/v1.28.0 (linux/amd64) kubernetes/plinth'),
+            identities.clientFor(nodeSimulatorServiceAccount, 'kube-scheduler/v1.28.0 (linux/amd64) kubernetes/plinth'),
+          ]),
+        waiting,
+      );
+      if (!clients) return;
+      const [kubelets, scheduler] = clients;
+      const simulator = (this.simulator = new NodeSimulator(kubelets, realClock, { nodes: this.flags.simulatedNodes, scheduler, onError }));
+      await retryUntilDone(() => simulator.start(), waiting);
       this.logger.log(`node simulator running ${this.flags.simulatedNodes} nodes`);
     }
     // One active controller manager at a time, through the kube-controller-manager Lease; the
@@ -179,6 +193,7 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
     await this.elector?.stop();
     await this.stopMain();
     await this.simulator?.stop();

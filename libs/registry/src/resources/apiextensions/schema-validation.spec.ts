@@ -24,6 +24,16 @@ describe('custom resource schema validation', () => {
     { name: 'maxLength', schema: spec({ s: { type: 'string', maxLength: 3 } }), value: { s: 'abcd' }, want: ['spec.s: Too long: may not be longer than 3'] },
     { name: 'minLength', schema: spec({ s: { type: 'string', minLength: 2 } }), value: { s: 'a' }, want: ['spec.s: Invalid value: "a": spec.s in body should be at least 2 chars long'] },
     { name: 'pattern', schema: spec({ s: { type: 'string', pattern: '^[0-9]+$' } }), value: { s: 'a1' }, want: ["spec.s: Invalid value: \"a1\": spec.s in body should match '^[0-9]+$'"] },
+    { name: 'pattern is searched, not anchored', schema: spec({ s: { type: 'string', pattern: '[0-9]' } }), value: { s: 'a1b' }, want: [] },
+    // Go's regexp has no lookahead or backreferences: the pattern fails every value, naming why.
+    {
+      name: 'pattern RE2 refuses',
+      schema: spec({ s: { type: 'string', pattern: '^(?=a)' } }),
+      value: { s: 'a' },
+      want: ["spec.s: Invalid value: \"a\": spec.s in body should match '^(?=a), but pattern is invalid: error parsing regexp: invalid or unsupported Perl syntax: `(?=`'"],
+    },
+    // A backtracking RegExp takes about 2^40 steps on this value; RE2 is linear in it.
+    { name: 'pattern with nested repetition', schema: spec({ s: { type: 'string', pattern: '^(a+)+$' } }), value: { s: `${'a'.repeat(40)}!` }, want: ["spec.s: Invalid value: \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\": spec.s in body should match '^(a+)+$'"] },
     { name: 'maxItems', schema: spec({ l: { type: 'array', items: { type: 'string' }, maxItems: 1 } }), value: { l: ['a', 'b'] }, want: ['spec.l: Too many: 2: must have at most 1 items'] },
     { name: 'minItems', schema: spec({ l: { type: 'array', items: { type: 'string' }, minItems: 2 } }), value: { l: ['a'] }, want: ['spec.l: Invalid value: 1: spec.l in body should have at least 2 items'] },
     { name: 'set duplicates', schema: spec({ l: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' } }), value: { l: ['a', 'a'] }, want: ['spec.l[1]: Duplicate value: "a"'] },

@@ -2,7 +2,7 @@
 // apiextensions-apiserver pkg/apiserver/validation (kube-openapi's validator with Kubernetes'
 // error conversion) and pkg/apiserver/schema/defaulting. Messages are Kubernetes':
 // `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.
-import { additionalPropertiesSchema, JSONSchemaProps } from '@plinth/cel';
+import { additionalPropertiesSchema, JSONSchemaProps, patternMatcher } from '@plinth/cel';
 import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote } from '@plinth/machinery';
 
 type Path = FieldPath | null;
@@ -92,13 +92,10 @@ function stringErrors(schema: JSONSchemaProps, value: string, path: Path): Field
   if (maxLength !== undefined && length > maxLength) errs.push(field.tooLongMaxLength(path, value, maxLength));
   if (minLength !== undefined && length < minLength) errs.push(field.invalid(path, value, `${name(path)} in body should be at least ${minLength} chars long`));
   if (typeof schema.pattern === 'string') {
-    let re: RegExp | null = null;
-    try {
-      re = new RegExp(schema.pattern, 'u');
-    } catch {
-      re = null;
-    }
-    if (re && !re.test(value)) errs.push(field.invalid(path, value, `${name(path)} in body should match '${schema.pattern}'`));
+    // validate.Pattern: Go's regexp, and its compile error for a pattern it refuses.
+    const matcher = patternMatcher(schema.pattern);
+    if (matcher.error !== undefined) errs.push(field.invalid(path, value, `${name(path)} in body should match '${schema.pattern}, but pattern is invalid: ${matcher.error}'`));
+    else if (!matcher.test(value)) errs.push(field.invalid(path, value, `${name(path)} in body should match '${schema.pattern}'`));
   }
   const check = schema.format ? formats[schema.format] : undefined;
   if (check && !check(value)) errs.push(field.invalid(path, value, `${name(path)} in body must be of type ${schema.format}: ${goQuote(value)}`));

@@ -1,0 +1,36 @@
+import { FakeClock } from '@plinth/testing';
+import { requestTimeoutError, serveWithTimeout } from './request-timeout';
+
+describe('serveWithTimeout', () => {
+  it('answers with the timeout once the time passes, and drops the late answer', async () => {
+    const clock = new FakeClock();
+    let finish: () => void = () => undefined;
+    let timedOut = 0;
+    const served = serveWithTimeout(() => new Promise<void>((resolve) => (finish = resolve)), 60_000, clock, () => timedOut++);
+    clock.advance(59_999);
+    await Promise.resolve();
+    expect(timedOut).toBe(0);
+    clock.advance(1);
+    await served;
+    expect(timedOut).toBe(1);
+    finish();
+    expect(requestTimeoutError().errStatus).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Timeout: request did not complete within the allotted timeout',
+      reason: 'Timeout',
+      details: {},
+      code: 504,
+    });
+  });
+
+  it('does nothing more for a request answered in time', async () => {
+    const clock = new FakeClock();
+    let timedOut = 0;
+    await serveWithTimeout(async () => undefined, 1000, clock, () => timedOut++);
+    clock.advance(5000);
+    expect(timedOut).toBe(0);
+  });
+});
