@@ -95,7 +95,7 @@ describe('API server: watch', () => {
   let request: ReturnType<typeof client>;
 
   beforeAll(async () => {
-    server = await startTestApiServer({ featureGates: 'WatchList=true' });
+    server = await startTestApiServer({ featureGates: 'WatchList=true', watchCacheSize: 2 });
     request = client(server.url);
   });
 
@@ -148,10 +148,9 @@ describe('API server: watch', () => {
     }
   });
 
-  it('answers a compacted resourceVersion with an ERROR event carrying 410 Expired', async () => {
+  it('answers a resourceVersion older than the watch cache window and compacted with an ERROR event carrying 410 Expired', async () => {
     const rv = Number((await request('GET', '/api/v1/namespaces')).json.metadata.resourceVersion);
-    await request('POST', '/api/v1/namespaces', { body: ns('old-1') });
-    await request('POST', '/api/v1/namespaces', { body: ns('old-2') });
+    for (let i = 1; i <= 3; i++) await request('POST', '/api/v1/namespaces', { body: ns(`old-${i}`) });
     await server.store.compact(await server.store.currentRevision());
     const watch = await openWatch(server.url, `/api/v1/namespaces?watch=1&resourceVersion=${rv}`);
     const events = await watch.waitFor(1);
@@ -159,6 +158,19 @@ describe('API server: watch', () => {
     expect(events[0].type).toBe('ERROR');
     expect(events[0].object).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Expired', code: 410 });
     expect(events[0].object.message).toMatch(/^too old resource version: /);
+  });
+
+  it('serves a compacted resourceVersion still inside the watch cache window', async () => {
+    const rv = Number((await request('GET', '/api/v1/namespaces')).json.metadata.resourceVersion);
+    await request('POST', '/api/v1/namespaces', { body: ns('kept-1') });
+    await server.store.compact(await server.store.currentRevision());
+    const watch = await openWatch(server.url, `/api/v1/namespaces?watch=1&resourceVersion=${rv}`);
+    try {
+      const events = await watch.waitFor(1);
+      expect(events.map((e) => [e.type, e.object.metadata.name])).toEqual([['ADDED', 'kept-1']]);
+    } finally {
+      watch.close();
+    }
   });
 
   it('ends the stream after timeoutSeconds', async () => {

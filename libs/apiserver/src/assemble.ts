@@ -47,6 +47,7 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
     minRequestTimeoutSeconds: options.flags.minRequestTimeoutSeconds,
     version: defaultVersion,
     watchCache: options.flags.watchCache,
+    watchCacheSize: options.flags.watchCacheSize,
   }, auth);
   context.serviceAccountTokens = serviceAccountTokenSigning(options.flags);
   if (options.storageLink) context.storageLink = options.storageLink;

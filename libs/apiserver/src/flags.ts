@@ -30,6 +30,9 @@ export interface ServerFlags {
   // watchCache serves gets and lists from per-resource watch caches (kube-apiserver's
   // --watch-cache).
   watchCache: boolean;
+  // watchCacheSize is how many recent events each watch cache keeps for watches starting in
+  // the past (kube-apiserver's --default-watch-cache-size); an older start goes to storage.
+  watchCacheSize: number;
   // Authentication (kube-apiserver's flags of the same names).
   tokenAuthFile: string;
   clientCAFile: string;
@@ -110,6 +113,7 @@ export const defaultServerFlags: ServerFlags = {
   natsUser: '',
   natsPasswordFile: '',
   watchCache: true,
+  watchCacheSize: 2048,
   tokenAuthFile: '',
   clientCAFile: '',
   serviceAccountKeyFiles: [],
@@ -190,6 +194,7 @@ const setters: Record<string, Setter> = {
   'nats-user': (f, v) => (f.natsUser = v),
   'nats-password-file': (f, v) => (f.natsPasswordFile = v),
   'watch-cache': (f, v) => (f.watchCache = bool('watch-cache', v)),
+  'default-watch-cache-size': (f, v) => (f.watchCacheSize = int('default-watch-cache-size', v)),
   'token-auth-file': (f, v) => (f.tokenAuthFile = v),
   'client-ca-file': (f, v) => (f.clientCAFile = v),
   'service-account-key-file': (f, v) => (f.serviceAccountKeyFiles = [...f.serviceAccountKeyFiles, v]),

@@ -27,6 +27,8 @@ export interface ServerOptions {
   version: VersionInfo;
   // watchCache serves reads from per-resource watch caches.
   watchCache: boolean;
+  // watchCacheSize is how many recent events each watch cache keeps for watches.
+  watchCacheSize?: number;
 }
 
 // ServiceAccountTokenSigning is what TokenRequest signs with (--service-account-issuer,
@@ -65,7 +67,7 @@ export class ServerContext {
     if (!this.options.watchCache || def.virtual) return null;
     let cache = this.caches.get(def);
     if (!cache) {
-      cache = new WatchCache(this.storeFor(def), this.clock, this.storageLink);
+      cache = new WatchCache(this.storeFor(def), this.clock, this.storageLink, { windowSize: this.options.watchCacheSize });
       this.caches.set(def, cache);
       cache.start();
     }

@@ -1,12 +1,20 @@
 // WatchCache keeps the current objects of one resource in memory through a StoreInformer (a
-// list, then a watch of storage, relisting after 410), as kube-apiserver's watch cache does. Reads wait
-// until the cache has caught up with a given revision (the API server's own last write), so a
-// client always reads its writes; when the cache cannot catch up in time, the caller falls
-// back to storage.
+// list, then one watch of storage, relisting after 410), as kube-apiserver's watch cache does,
+// and serves gets, lists and watches from them. Reads wait until the cache has caught up with a
+// given revision (the API server's own last write), so a client always reads its writes; when
+// the cache cannot catch up in time, the caller falls back to storage.
+//
+// Watches: the cache keeps a window of the resource's recent events. A watcher starts from any
+// revision inside the window (or from the revision of a list the cache served, which always is),
+// replays the events after it, then gets each new event: one storage watch per resource feeds
+// every watcher. Events are handed out in order, yielding to the event loop every
+// `dispatchBatch` watchers, so that thousands of watchers do not starve the requests.
 import { KubeObject } from '@plinth/api';
 import { Clock, LinkState } from '@plinth/machinery';
 import { collectionPrefix, InformerHandler, ListPredicate, objectKey, ResourceStore, StoreInformer } from '@plinth/registry';
-import { encodeContinue, keyAfter } from '@plinth/storage';
+import { encodeContinue, keyAfter, StorageError, StorageErrorCode } from '@plinth/storage';
+import { CacheEvent, CacheEventType, CacheWatcher } from './cache-watcher';
+import { SortedKeys } from './sorted-keys';
 
 export interface CachedPage {
   items: KubeObject[];
@@ -15,6 +23,22 @@ export interface CachedPage {
   remainingItemCount?: number;
 }
 
+export interface CacheWatchOptions {
+  namespace: string | undefined;
+  predicate: ListPredicate;
+  bookmarks: boolean;
+}
+
+export interface WatchCacheOptions {
+  // windowSize is how many recent events are kept for watchers starting in the past.
+  windowSize?: number;
+  // dispatchBatch is how many watchers get an event before the dispatch yields.
+  dispatchBatch?: number;
+}
+
+export const defaultWindowSize = 2048;
+const defaultDispatchBatch = 256;
+
 interface Waiter {
   revision: number;
   resolve(caughtUp: boolean): void;
@@ -22,18 +46,34 @@ interface Waiter {
 
 export class WatchCache {
   private readonly objects = new Map<string, KubeObject>();
-  private sortedKeys: string[] | null = null;
+  private readonly keys = new SortedKeys();
   private revision = 0;
   private ready = false;
   private waiters: Waiter[] = [];
   private stopped = false;
   private readonly informer: StoreInformer;
+  private readonly windowSize: number;
+  private readonly dispatchBatch: number;
+  // window holds the recent events, oldest first; oldestRevision is the oldest revision a
+  // watcher may start from (the relist's, until the window first drops an event).
+  private window: CacheEvent[] = [];
+  private oldestRevision = 0;
+  private readonly watchers = new Set<CacheWatcher>();
+  // pending holds the events (and progress revisions) not yet handed to every watcher.
+  private pending: (CacheEvent | number)[] = [];
+  private pendingHead = 0;
+  private dispatching = false;
+  // lastRecorded is the revision of the newest event in the window.
+  private lastRecorded = 0;
 
   constructor(
     private readonly store: ResourceStore,
     private readonly clock: Clock,
     storageLink?: LinkState,
+    options: WatchCacheOptions = {},
   ) {
+    this.windowSize = options.windowSize ?? defaultWindowSize;
+    this.dispatchBatch = options.dispatchBatch ?? defaultDispatchBatch;
     this.informer = new StoreInformer(store, this.handler(), clock, storageLink);
   }
 
@@ -45,11 +85,18 @@ export class WatchCache {
     this.stopped = true;
     this.informer.stop();
     this.release(false);
+    this.clearPending();
+    for (const watcher of [...this.watchers]) watcher.close();
   }
 
   // size is the number of objects cached.
   get size(): number {
     return this.objects.size;
+  }
+
+  // watcherCount is the number of open watches the cache serves.
+  get watcherCount(): number {
+    return this.watchers.size;
   }
 
   get currentRevision(): number {
@@ -67,64 +114,162 @@ export class WatchCache {
   // cache is behind. A continue token resumes in storage at that revision.
   async list(namespace: string | undefined, predicate: ListPredicate, limit: number, minRevision: number): Promise<CachedPage | null> {
     if (!(await this.waitFor(minRevision))) return null;
+    return this.page(namespace, predicate, limit);
+  }
+
+  // watch starts a watcher after startRevision, or answers null when the cache cannot serve it:
+  // it did not catch up with that revision in time, or the revision is older than its window
+  // (storage may still hold that history).
+  async watch(startRevision: number, options: CacheWatchOptions): Promise<CacheWatcher | null> {
+    if (!(await this.waitFor(startRevision))) return null;
+    if (startRevision < this.oldestRevision) return null;
+    return this.subscribe(startRevision, options);
+  }
+
+  // listAndWatch returns the matching objects at the cache's revision and a watcher of the
+  // changes after them, or null when the cache is behind minRevision.
+  async listAndWatch(minRevision: number, options: CacheWatchOptions): Promise<{ items: KubeObject[]; revision: number; watcher: CacheWatcher } | null> {
+    if (!(await this.waitFor(minRevision))) return null;
+    const page = this.page(options.namespace, options.predicate, 0);
+    return { items: page.items, revision: page.revision, watcher: this.subscribe(page.revision, options) };
+  }
+
+  private page(namespace: string | undefined, predicate: ListPredicate, limit: number): CachedPage {
     const prefix = collectionPrefix(this.store.def, namespace);
+    const { start, end } = this.keys.range(prefix);
     const items: KubeObject[] = [];
-    let remaining = 0;
-    let lastKey = '';
-    for (const key of this.keys()) {
-      if (!key.startsWith(prefix)) continue;
-      const object = this.objects.get(key);
-      if (!object || !predicate.matches(object)) continue;
-      if (limit > 0 && items.length >= limit) {
-        remaining++;
-        if (!predicate.empty) break;
-        continue;
-      }
-      items.push(object);
-      lastKey = key;
+    let index = start;
+    for (; index < end && (limit <= 0 || items.length < limit); index++) {
+      const object = this.objects.get(this.keys.at(index));
+      if (object && predicate.matches(object)) items.push(object);
     }
     const page: CachedPage = { items, revision: this.revision };
-    if (remaining > 0) {
-      page.continue = encodeContinue(keyAfter(lastKey), prefix, this.revision);
-      if (predicate.empty) page.remainingItemCount = remaining;
+    if (index >= end) return page;
+    if (predicate.empty) {
+      page.remainingItemCount = end - index;
+    } else if (!this.anyMatchFrom(index, end, predicate)) {
+      return page;
     }
+    page.continue = encodeContinue(keyAfter(this.keys.at(index - 1)), prefix, this.revision);
     return page;
+  }
+
+  private anyMatchFrom(start: number, end: number, predicate: ListPredicate): boolean {
+    for (let index = start; index < end; index++) {
+      const object = this.objects.get(this.keys.at(index));
+      if (object && predicate.matches(object)) return true;
+    }
+    return false;
+  }
+
+  // subscribe registers a watcher and replays the window's events after startRevision to it.
+  private subscribe(startRevision: number, options: CacheWatchOptions): CacheWatcher {
+    const watcher = new CacheWatcher(
+      { prefix: collectionPrefix(this.store.def, options.namespace), predicate: options.predicate, startRevision, bookmarks: options.bookmarks },
+      (closed) => this.watchers.delete(closed),
+    );
+    for (let index = this.firstAfter(startRevision); index < this.window.length; index++) watcher.deliver(this.window[index]);
+    this.watchers.add(watcher);
+    return watcher;
+  }
+
+  private firstAfter(revision: number): number {
+    let low = 0;
+    let high = this.window.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.window[middle].revision <= revision) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   private keyOf(object: KubeObject): string {
     return objectKey(this.store.def, object.metadata.namespace, object.metadata.name ?? '');
   }
 
-  // handler keeps the objects current from the informer; every step moves the revision and
-  // releases the readers waiting for it.
+  // handler keeps the objects and the window current from the informer; every step moves the
+  // revision and releases the readers waiting for it. A relist starts a new window: the
+  // watchers of the old one end with 410 Gone, as their events may be lost.
   private handler(): InformerHandler {
     return {
       replace: (objects, revision) => {
         this.objects.clear();
         for (const object of objects) this.objects.set(this.keyOf(object), Object.freeze(object));
-        this.sortedKeys = null;
+        this.keys.replace(this.objects.keys());
         this.revision = revision;
         this.ready = true;
+        this.window = [];
+        this.oldestRevision = revision;
+        this.clearPending();
+        this.lastRecorded = revision;
+        const expired = new StorageError(StorageErrorCode.Expired, collectionPrefix(this.store.def, undefined), `the watch cache relisted at revision ${revision}`, revision);
+        for (const watcher of [...this.watchers]) watcher.fail(expired);
+        this.watchers.clear();
       },
-      upsert: (object) => {
+      upsert: (object, revision) => {
         const key = this.keyOf(object);
-        if (!this.objects.has(key)) this.sortedKeys = null;
+        const previous = this.objects.get(key);
+        if (!previous) this.keys.add(key);
         this.objects.set(key, Object.freeze(object));
+        this.record(previous ? 'MODIFIED' : 'ADDED', key, object, revision, previous);
       },
-      remove: (object) => {
-        this.objects.delete(this.keyOf(object));
-        this.sortedKeys = null;
+      remove: (object, revision) => {
+        const key = this.keyOf(object);
+        this.objects.delete(key);
+        this.keys.remove(key);
+        this.record('DELETED', key, Object.freeze(object), revision);
       },
       progress: (revision) => {
         this.revision = Math.max(this.revision, revision);
+        // The progress that follows each event tells watchers nothing new.
+        if (this.revision > this.lastRecorded) this.enqueue(this.revision);
         this.release(true);
       },
     };
   }
 
-  private keys(): string[] {
-    this.sortedKeys ??= [...this.objects.keys()].sort();
-    return this.sortedKeys;
+  private record(type: CacheEventType, key: string, object: KubeObject, revision: number, previous?: KubeObject): void {
+    const event: CacheEvent = { type, key, revision, object, previous, encoded: new Map() };
+    this.lastRecorded = revision;
+    this.window.push(event);
+    if (this.window.length > this.windowSize) {
+      const dropped = this.window.splice(0, this.window.length - this.windowSize);
+      this.oldestRevision = dropped[dropped.length - 1].revision;
+    }
+    this.enqueue(event);
+  }
+
+  private enqueue(item: CacheEvent | number): void {
+    if (this.watchers.size === 0 && !this.dispatching) return;
+    this.pending.push(item);
+    if (!this.dispatching) void this.dispatch();
+  }
+
+  // dispatch hands the pending events to the watchers in order, yielding between batches. A
+  // relist empties the queue under it (pendingHead back to 0) and the loop goes on from there.
+  private async dispatch(): Promise<void> {
+    this.dispatching = true;
+    try {
+      while (this.pendingHead < this.pending.length) {
+        const item = this.pending[this.pendingHead++];
+        const watchers = [...this.watchers];
+        let handed = 0;
+        for (const watcher of watchers) {
+          if (typeof item === 'number') watcher.progress(item);
+          else watcher.deliver(item);
+          if (++handed % this.dispatchBatch === 0 && handed < watchers.length) await yieldToEventLoop();
+        }
+      }
+      this.clearPending();
+    } finally {
+      this.dispatching = false;
+    }
+  }
+
+  private clearPending(): void {
+    this.pending = [];
+    this.pendingHead = 0;
   }
 
   private async waitFor(revision: number, timeoutMs = 3000): Promise<boolean> {
@@ -150,4 +295,8 @@ export class WatchCache {
     this.waiters = this.waiters.filter((w) => !due.includes(w));
     for (const waiter of due) waiter.resolve(caughtUp);
   }
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -6,7 +6,8 @@
 import { KubeObject } from '@plinth/api';
 import { encodeProtobufObject, encodeProtobufStatus, encodeWatchFrame, isStatusError, resourceExpired, Status } from '@plinth/machinery';
 import { ListPredicate } from '@plinth/registry';
-import { isStorageError, StorageErrorCode, Watch, WatchEvent } from '@plinth/storage';
+import { isStorageError, StorageErrorCode, WatchEvent } from '@plinth/storage';
+import { CacheWatcher } from '../cache/cache-watcher';
 import { toStatusError } from '../http/respond';
 import { ListOptions, parseResourceVersion } from '../list-options';
 import { clientApiVersion, namespaceOf, present, RequestScope } from '../scope';
@@ -20,12 +21,79 @@ export interface ApiWatchEvent {
   object: unknown;
 }
 
+// WatchItem is one event a watcher sends: a change (with the encodings shared by the watchers
+// of a watch cache), or a bookmark.
+type WatchItem = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObject; shared?: Map<string, Uint8Array> } | { type: 'BOOKMARK'; revision: number };
+
+// WatchSource is where a watch's events come from: the resource's watch cache, or (caching off,
+// or a revision the cache cannot serve) a watch of storage.
+interface WatchSource {
+  initial: KubeObject[];
+  startRevision: number;
+  items: AsyncIterable<WatchItem>;
+  close(): void;
+}
+
 export async function watchResource(scope: RequestScope, options: ListOptions): Promise<void> {
   const predicate = buildPredicate(scope.def, options.labelSelector, options.fieldSelector);
-  const namespace = namespaceOf(scope);
-  const stream = new EventStream(scope);
   const initialEvents = options.sendInitialEvents ?? (options.resourceVersion === '' || options.resourceVersion === '0');
-  let startRevision = parseResourceVersion(options.resourceVersion);
+  const requested = parseResourceVersion(options.resourceVersion);
+  const source = (await watchCached(scope, options, predicate, initialEvents, requested)) ?? (await watchStorage(scope, options, predicate, initialEvents, requested));
+  const { startRevision } = source;
+  const stream = new EventStream(scope);
+  const timeoutMs = watchTimeoutMs(scope, options);
+  const timer = scope.server.clock.setTimeout(() => source.close(), timeoutMs);
+  const onClose = () => source.close();
+  scope.req.on('close', onClose);
+  const ended = scope.server.watchesEnded;
+  ended.addEventListener('abort', onClose);
+  if (ended.aborted) source.close();
+  stream.start();
+  try {
+    for (const object of source.initial) stream.send('ADDED', object);
+    if (options.sendInitialEvents && options.allowWatchBookmarks) stream.sendBookmark(String(startRevision), true);
+    for await (const item of source.items) {
+      if (item.type === 'BOOKMARK') stream.sendBookmark(String(item.revision), false);
+      else stream.send(item.type, item.object, item.shared);
+    }
+  } catch (err) {
+    stream.sendError(watchError(err, startRevision));
+  } finally {
+    timer.cancel();
+    scope.req.off('close', onClose);
+    ended.removeEventListener('abort', onClose);
+    source.close();
+    stream.end();
+  }
+}
+
+// watchCached serves the watch from the resource's watch cache, or answers null when it cannot:
+// caching is off, the cache did not catch up in time, or the revision is older than its window.
+async function watchCached(scope: RequestScope, options: ListOptions, predicate: ListPredicate, initialEvents: boolean, requested: number): Promise<WatchSource | null> {
+  const cache = scope.server.cacheFor(scope.def);
+  if (!cache) return null;
+  const watchOptions = { namespace: namespaceOf(scope), predicate, bookmarks: options.allowWatchBookmarks };
+  if (initialEvents) {
+    const listed = await cache.listAndWatch(Math.max(requested, scope.server.lastWrittenRevision(scope.def)), watchOptions);
+    return listed && cachedSource(listed.watcher, listed.items, listed.revision);
+  }
+  const watcher = await cache.watch(requested, watchOptions);
+  return watcher && cachedSource(watcher, [], requested);
+}
+
+function cachedSource(watcher: CacheWatcher, initial: KubeObject[], startRevision: number): WatchSource {
+  async function* items(): AsyncIterable<WatchItem> {
+    for await (const item of watcher) {
+      if (item.type === 'BOOKMARK') yield item;
+      else yield { type: item.type, object: item.event.object, shared: item.event.encoded };
+    }
+  }
+  return { initial, startRevision, items: items(), close: () => watcher.close() };
+}
+
+async function watchStorage(scope: RequestScope, options: ListOptions, predicate: ListPredicate, initialEvents: boolean, requested: number): Promise<WatchSource> {
+  const namespace = namespaceOf(scope);
+  let startRevision = requested;
   let initial: KubeObject[] = [];
   if (initialEvents) {
     const list = await scope.store.list(namespace, { predicate });
@@ -33,42 +101,21 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
     startRevision = list.revision;
   }
   const watch = scope.store.watch(namespace, startRevision, options.allowWatchBookmarks);
-  const timeoutMs = watchTimeoutMs(scope, options);
-  const timer = scope.server.clock.setTimeout(() => watch.close(), timeoutMs);
-  const onClose = () => watch.close();
-  scope.req.on('close', onClose);
-  const ended = scope.server.watchesEnded;
-  ended.addEventListener('abort', onClose);
-  if (ended.aborted) watch.close();
-  stream.start();
-  try {
-    for (const object of initial) stream.send('ADDED', object);
-    if (options.sendInitialEvents && options.allowWatchBookmarks) stream.sendBookmark(String(startRevision), true);
-    await pump(scope, watch, predicate, stream, startRevision);
-  } catch (err) {
-    stream.sendError(watchError(err, startRevision));
-  } finally {
-    timer.cancel();
-    scope.req.off('close', onClose);
-    ended.removeEventListener('abort', onClose);
-    watch.close();
-    stream.end();
-  }
-}
-
-async function pump(scope: RequestScope, watch: Watch, predicate: ListPredicate, stream: EventStream, startRevision: number): Promise<void> {
-  for await (const event of watch) {
-    if (event.type === 'BOOKMARK') {
-      if (event.revision > startRevision) stream.sendBookmark(String(event.revision), false);
-      continue;
+  async function* items(): AsyncIterable<WatchItem> {
+    for await (const event of watch) {
+      if (event.type === 'BOOKMARK') {
+        if (event.revision > startRevision) yield { type: 'BOOKMARK', revision: event.revision };
+        continue;
+      }
+      const translated = translate(scope, event, predicate);
+      if (translated) yield translated;
     }
-    const translated = translate(scope, event, predicate);
-    if (translated) stream.send(translated.type, translated.object);
   }
+  return { initial, startRevision, items: items(), close: () => watch.close() };
 }
 
 // translate turns a storage event into the API event a selector-filtered watcher sees.
-function translate(scope: RequestScope, event: WatchEvent, predicate: ListPredicate): { type: ApiWatchEventType; object: KubeObject } | null {
+function translate(scope: RequestScope, event: WatchEvent, predicate: ListPredicate): WatchItem | null {
   if (!event.kv) return null;
   const object = scope.store.decode(event.kv, event.revision);
   if (event.type === 'DELETED') return predicate.matches(object) ? { type: 'DELETED', object } : null;
@@ -113,10 +160,25 @@ class EventStream {
     this.started = true;
   }
 
-  send(type: ApiWatchEventType, object: KubeObject): void {
-    const presented = present(this.scope, object);
-    const body = this.scope.representation.type === 'table' ? toTable(this.scope, [presented], { resourceVersion: object.metadata.resourceVersion }) : presented;
-    this.write({ type, object: body });
+  // send writes one change. Its encoding is shared through `shared` by every watcher of the
+  // same format and apiVersion (a table is made for each watcher).
+  send(type: ApiWatchEventType, object: KubeObject, shared?: Map<string, Uint8Array>): void {
+    if (this.scope.representation.type === 'table') {
+      const presented = present(this.scope, object);
+      this.write({ type, object: toTable(this.scope, [presented], { resourceVersion: object.metadata.resourceVersion }) });
+      return;
+    }
+    if (!shared) {
+      this.write({ type, object: present(this.scope, object) });
+      return;
+    }
+    const key = `${this.protobuf ? 'protobuf' : 'json'} ${clientApiVersion(this.scope)} ${type}`;
+    let encoded = shared.get(key);
+    if (!encoded) {
+      encoded = this.encode({ type, object: present(this.scope, object) });
+      shared.set(key, encoded);
+    }
+    this.writeEncoded(encoded);
   }
 
   sendBookmark(resourceVersion: string, initialEventsEnd: boolean): void {
@@ -142,8 +204,16 @@ class EventStream {
   }
 
   private write(event: ApiWatchEvent): void {
+    this.writeEncoded(this.encode(event));
+  }
+
+  private writeEncoded(encoded: Uint8Array): void {
     if (this.scope.res.writableEnded || this.scope.res.destroyed) return;
-    this.scope.res.write(this.protobuf ? this.protobufFrame(event) : `${JSON.stringify(event)}\n`);
+    this.scope.res.write(encoded);
+  }
+
+  private encode(event: ApiWatchEvent): Uint8Array {
+    return this.protobuf ? this.protobufFrame(event) : Buffer.from(`${JSON.stringify(event)}\n`);
   }
 
   private protobufFrame(event: ApiWatchEvent): Uint8Array {
