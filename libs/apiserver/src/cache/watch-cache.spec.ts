@@ -1,0 +1,147 @@
+import { KubeObject } from '@plinth/api';
+import { realClock } from '@plinth/machinery';
+import { builtinDefinitions, everything, ResourceDefinition, ResourceStore } from '@plinth/registry';
+import { EmbeddedObjectStore, isStorageError, StorageErrorCode } from '@plinth/storage';
+import { buildPredicate } from '../selectors';
+import { CachedWatchItem, CacheWatcher } from './cache-watcher';
+import { WatchCache, WatchCacheOptions } from './watch-cache';
+
+const leaseDefinition = builtinDefinitions().find((def) => def.resource === 'leases') as ResourceDefinition;
+
+function lease(name: string, labels: Record<string, string> = {}): KubeObject {
+  return { apiVersion: 'coordination.platform.io/v1', kind: 'Lease', metadata: { name, labels }, spec: { holderIdentity: 'test' } } as KubeObject;
+}
+
+async function startCache(options: WatchCacheOptions = {}): Promise<{ store: ResourceStore; storage: EmbeddedObjectStore; cache: WatchCache }> {
+  const storage = new EmbeddedObjectStore();
+  const store = new ResourceStore(leaseDefinition, storage, realClock, new Map());
+  const cache = new WatchCache(store, realClock, undefined, options);
+  cache.start();
+  expect(await cache.list(undefined, everything, 0, 0)).not.toBeNull();
+  return { store, storage, cache };
+}
+
+async function take(watcher: CacheWatcher, count: number): Promise<CachedWatchItem[]> {
+  const items: CachedWatchItem[] = [];
+  if (count === 0) return items;
+  for await (const item of watcher) {
+    items.push(item);
+    if (items.length === count) break;
+  }
+  return items;
+}
+
+function names(items: CachedWatchItem[]): [string, string | undefined][] {
+  return items.map((item) => [item.type, item.type === 'BOOKMARK' ? undefined : item.event.object.metadata.name]);
+}
+
+const watchAll = { namespace: 'default', predicate: everything, bookmarks: false };
+
+describe('WatchCache', () => {
+  let running: WatchCache | undefined;
+  afterEach(() => running?.stop());
+
+  it('starts a watcher from a revision inside its window, replaying the events after it', async () => {
+    const { store, cache } = await startCache();
+    running = cache;
+    const first = await store.create('default', lease('a'));
+    await store.create('default', lease('b'));
+    await store.update('default', 'a', (current) => ({ ...current, spec: { holderIdentity: 'other' } }));
+    const watcher = await cache.watch(Number(first.metadata.resourceVersion), watchAll);
+    expect(watcher).not.toBeNull();
+    expect(names(await take(watcher!, 2))).toEqual([
+      ['ADDED', 'b'],
+      ['MODIFIED', 'a'],
+    ]);
+  });
+
+  it('answers null for a revision older than its window, and serves one at its edge', async () => {
+    const { store, cache } = await startCache({ windowSize: 2 });
+    running = cache;
+    const created = [];
+    for (const name of ['a', 'b', 'c']) created.push(await store.create('default', lease(name)));
+    await cache.list(undefined, everything, 0, Number(created[2].metadata.resourceVersion));
+    expect(await cache.watch(Number(created[0].metadata.resourceVersion) - 1, watchAll)).toBeNull();
+    const edge = await cache.watch(Number(created[0].metadata.resourceVersion), watchAll);
+    expect(names(await take(edge!, 2))).toEqual([
+      ['ADDED', 'b'],
+      ['ADDED', 'c'],
+    ]);
+  });
+
+  it('lists and watches with no gap: a watcher started at a list sees every later change', async () => {
+    const { store, cache } = await startCache();
+    running = cache;
+    await store.create('default', lease('before'));
+    const written = await store.create('default', lease('listed'));
+    const listed = await cache.listAndWatch(Number(written.metadata.resourceVersion), watchAll);
+    expect(listed!.items.map((o) => o.metadata.name)).toEqual(['before', 'listed']);
+    await store.delete('default', 'before');
+    expect(names(await take(listed!.watcher, 1))).toEqual([['DELETED', 'before']]);
+  });
+
+  it('shows objects moving into and out of a selector as ADDED and DELETED', async () => {
+    const { store, cache } = await startCache();
+    running = cache;
+    const predicate = buildPredicate(leaseDefinition, 'tier=web', '');
+    const watcher = await cache.watch(cache.currentRevision, { namespace: 'default', predicate, bookmarks: false });
+    await store.create('default', lease('moving', { tier: 'db' }));
+    await store.update('default', 'moving', (current) => ({ ...current, metadata: { ...current.metadata, labels: { tier: 'web' } } }));
+    await store.update('default', 'moving', (current) => ({ ...current, metadata: { ...current.metadata, labels: { tier: 'db' } } }));
+    expect(names(await take(watcher!, 2))).toEqual([
+      ['ADDED', 'moving'],
+      ['DELETED', 'moving'],
+    ]);
+  });
+
+  it('ends its watchers with Expired when it relists', async () => {
+    const { cache } = await startCache();
+    running = cache;
+    const watcher = await cache.watch(cache.currentRevision, watchAll);
+    // A relist is what the informer does after its storage watch failed.
+    (cache as unknown as { handler(): { replace(objects: KubeObject[], revision: number): void } }).handler().replace([], cache.currentRevision);
+    const failure = await take(watcher!, 1).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(isStorageError(failure, StorageErrorCode.Expired)).toBe(true);
+  });
+
+  it('hands an event to many watchers in batches, letting other work run between them', async () => {
+    const { store, cache } = await startCache({ dispatchBatch: 100 });
+    running = cache;
+    const watchers: CacheWatcher[] = [];
+    for (let i = 0; i < 1000; i++) watchers.push((await cache.watch(cache.currentRevision, watchAll))!);
+    let received = 0;
+    let receivedWhenOtherWorkRan = -1;
+    const all = watchers.map(async (watcher, index) => {
+      await take(watcher, 1);
+      received++;
+      if (index === 0) setImmediate(() => (receivedWhenOtherWorkRan = received));
+    });
+    await store.create('default', lease('fan-out'));
+    await Promise.all(all);
+    expect(received).toBe(1000);
+    expect(receivedWhenOtherWorkRan).toBeGreaterThan(0);
+    expect(receivedWhenOtherWorkRan).toBeLessThan(1000);
+    expect(cache.watcherCount).toBe(0);
+  });
+
+  it('cuts a first page from its sorted keys and counts the rest without a selector', async () => {
+    const { store, storage, cache } = await startCache();
+    running = cache;
+    for (const name of ['e', 'c', 'a', 'd', 'b']) await store.create('default', lease(name));
+    const other = await store.create('other', lease('z'));
+    const page = await cache.list('default', everything, 2, Number(other.metadata.resourceVersion));
+    expect(page!.items.map((o) => o.metadata.name)).toEqual(['a', 'b']);
+    expect(page!.remainingItemCount).toBe(3);
+    expect(page!.continue).toBeDefined();
+    const whole = await cache.list(undefined, everything, 6, 0);
+    expect(whole!.items.map((o) => o.metadata.name)).toEqual(['a', 'b', 'c', 'd', 'e', 'z']);
+    expect(whole!.continue).toBeUndefined();
+    await store.delete('default', 'c');
+    const afterDelete = await cache.list('default', everything, 2, await storage.currentRevision());
+    expect(afterDelete!.items.map((o) => o.metadata.name)).toEqual(['a', 'b']);
+    expect(afterDelete!.remainingItemCount).toBe(2);
+  });
+});
