@@ -66,7 +66,7 @@ describe('API server: protobuf', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestApiServer();
+    server = await startTestApiServer({ watchCacheSize: 1 });
     request = client(server.url);
     await request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'proto-a', labels: { team: 'x' } } } });
   });
@@ -241,8 +241,8 @@ describe('API server: protobuf', () => {
 
   it('sends a watch ERROR frame with a protobuf 410 Status after compaction', async () => {
     const rv = Number((await request('GET', '/api/v1/namespaces')).json.metadata.resourceVersion);
-    // Two writes: a compaction at the second removes the revision after rv (rv + 1), so a
-    // watch from rv cannot resume; after one write it still could.
+    // Two writes: the watch cache keeps the last event only, and a compaction at the second
+    // removes the revision after rv (rv + 1) from storage, so a watch from rv cannot resume.
     await request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'proto-old-1' } } });
     await request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'proto-old-2' } } });
     await server.store.compact(await server.store.currentRevision());
