@@ -12,7 +12,7 @@
 import { KubeObject } from '@plinth/api';
 import { Clock, LinkState } from '@plinth/machinery';
 import { collectionPrefix, InformerHandler, ListPredicate, objectKey, ResourceStore, StoreInformer } from '@plinth/registry';
-import { encodeContinue, keyAfter, StorageError, StorageErrorCode } from '@plinth/storage';
+import { encodeContinue, keyAfter } from '@plinth/storage';
 import { CacheEvent, CacheEventType, CacheWatcher } from './cache-watcher';
 import { SortedKeys } from './sorted-keys';
 
@@ -189,8 +189,10 @@ export class WatchCache {
   }
 
   // handler keeps the objects and the window current from the informer; every step moves the
-  // revision and releases the readers waiting for it. A relist starts a new window: the
-  // watchers of the old one end with 410 Gone, as their events may be lost.
+  // revision and releases the readers waiting for it. A relist (the informer's first, or after
+  // storage compacted past it) starts a new window: the watchers of the old one end, as
+  // kube-apiserver's cacher ends them, and resume from their last revision (from storage, when
+  // it is older than the new window).
   private handler(): InformerHandler {
     return {
       replace: (objects, revision) => {
@@ -203,8 +205,7 @@ export class WatchCache {
         this.oldestRevision = revision;
         this.clearPending();
         this.lastRecorded = revision;
-        const expired = new StorageError(StorageErrorCode.Expired, collectionPrefix(this.store.def, undefined), `the watch cache relisted at revision ${revision}`, revision);
-        for (const watcher of [...this.watchers]) watcher.fail(expired);
+        for (const watcher of [...this.watchers]) watcher.close();
         this.watchers.clear();
       },
       upsert: (object, revision) => {

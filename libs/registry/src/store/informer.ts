@@ -1,12 +1,14 @@
 // StoreInformer keeps a consumer in step with one resource in storage: a list, then a watch
-// from the list's revision, relisting after an error (410 Expired after compaction, a broken
-// connection) after a wait that doubles up to 5 s, with jitter, reporting each failure and
-// success to the link it depends on (which logs once when lost, once when back). It is the
-// storage-side twin of a client informer, for components that sit
-// beside storage (the authorizer's policy, the API server's caches).
+// from the list's revision. After an error (a broken connection, storage restarting) it waits
+// (doubling up to 5 s, with jitter) and watches again from the last revision it handed over, as
+// a Kubernetes reflector does, so that its consumer sees every change in order; it lists again
+// only when that revision was compacted (410 Expired) or it never listed. Each failure and
+// success is reported to the link it depends on (which logs once when lost, once when back).
+// It is the storage-side twin of a client informer, for components that sit beside storage
+// (the authorizer's policy, the API server's caches).
 import { KubeObject } from '@plinth/api';
 import { Backoff, Clock, LinkState, unwatchedLink } from '@plinth/machinery';
-import { Watch } from '@plinth/storage';
+import { isStorageError, StorageErrorCode, Watch } from '@plinth/storage';
 import { ResourceStore } from './resource-store';
 
 export interface InformerHandler {
@@ -40,25 +42,40 @@ export class StoreInformer {
   }
 
   private async run(): Promise<void> {
+    // revision is the newest revision handed over; null until the first list.
+    let revision: number | null = null;
     while (!this.stopped) {
       try {
-        await this.listAndWatch();
+        if (revision === null) {
+          revision = await this.list();
+        } else {
+          // The link is back when storage answers; the watch then resumes where it broke.
+          await this.store.currentRevision();
+          this.link.ok();
+        }
+        if (this.stopped) return;
+        this.backoff.reset();
+        await this.watchFrom(revision, (seen) => (revision = seen));
       } catch (err) {
         if (this.stopped) return;
+        if (isStorageError(err, StorageErrorCode.Expired)) revision = null;
         this.link.failed(err);
         await new Promise<void>((resolve) => this.clock.setTimeout(resolve, this.backoff.next()));
       }
     }
   }
 
-  private async listAndWatch(): Promise<void> {
+  private async list(): Promise<number> {
     const list = await this.store.list(undefined);
-    if (this.stopped) return;
     this.link.ok();
-    this.backoff.reset();
+    if (this.stopped) return list.revision;
     this.handler.replace(list.items, list.revision);
     this.handler.progress?.(list.revision);
-    const watch = this.store.watch(undefined, list.revision, true);
+    return list.revision;
+  }
+
+  private async watchFrom(revision: number, seen: (revision: number) => void): Promise<void> {
+    const watch = this.store.watch(undefined, revision, true);
     this.watch = watch;
     for await (const event of watch) {
       if (event.kv) {
@@ -66,6 +83,7 @@ export class StoreInformer {
         if (event.type === 'DELETED') this.handler.remove(object, event.revision);
         else this.handler.upsert(object, event.revision);
       }
+      seen(event.revision);
       this.handler.progress?.(event.revision);
     }
   }

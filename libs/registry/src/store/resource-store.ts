@@ -210,6 +210,11 @@ export class ResourceStore {
     return { items, revision: revision ?? 0, continue: token, remainingItemCount: token ? remainingItemCount : undefined };
   }
 
+  // currentRevision is storage's current revision (of every resource).
+  currentRevision(): Promise<number> {
+    return this.storage.currentRevision();
+  }
+
   watch(namespace: string | undefined, revision: number, progressNotify: boolean) {
     return this.storage.watch({ prefix: collectionPrefix(this.def, namespace), revision, progressNotify });
   }
