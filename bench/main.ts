@@ -1,6 +1,7 @@
 // npm run bench: performance figures, printed as tables. BENCH_QUICK=1 runs fewer operations.
 import { gatewayBench } from './gateway.bench';
 import { jobsBench } from './jobs.bench';
+import { scaleBench } from './scale.bench';
 import { storageBench } from './storage.bench';
 
 async function main(): Promise<void> {
@@ -15,6 +16,11 @@ async function main(): Promise<void> {
   if (sections.includes('jobs')) {
     console.log('');
     for (const line of await jobsBench(quick ? 20 : 100)) console.log(line);
+  }
+  // scale runs only when asked for (BENCH_SECTIONS=scale): it opens thousands of connections.
+  if (sections.includes('scale')) {
+    console.log('');
+    for (const line of await scaleBench(Number(process.env.BENCH_SCALE_WATCHES ?? (quick ? 1000 : 10000)))) console.log(line);
   }
 }
 
