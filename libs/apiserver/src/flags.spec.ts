@@ -19,6 +19,12 @@ describe('server flags', () => {
     expect(() => parseServerFlags(['--storage-insecure=yes'])).toThrow('invalid argument "yes" for "--storage-insecure" flag: must be true or false');
   });
 
+  it('reads --default-watch-cache-size as the events each watch cache keeps', () => {
+    expect(parseServerFlags([]).watchCacheSize).toBe(2048);
+    expect(parseServerFlags(['--default-watch-cache-size=100']).watchCacheSize).toBe(100);
+    expect(() => parseServerFlags(['--default-watch-cache-size', '-1'])).toThrow('invalid argument "-1" for "--default-watch-cache-size" flag');
+  });
+
   it('selects controllers as the Controllers list does: first match wins', () => {
     expect(controllerEnabled('job', ['*'])).toBe(true);
     expect(controllerEnabled('job', ['-job', '*'])).toBe(false);
