@@ -3,6 +3,7 @@
 import { CaseDraft, HostileCase } from './hostile-case';
 import { jsonBodies, pollutingBodies, protobufBodies, yamlBodies } from './families/bodies';
 import { customResources } from './families/custom-resources';
+import { sizes } from './families/sizes';
 import { subresources } from './families/subresources';
 import { credentials, impersonations, malformedImpersonations } from './families/identity';
 import { patches, pollutingPatches } from './families/patches';
@@ -21,6 +22,7 @@ export const familyCounts: [Family, number][] = [
   [pollutingPatches, 40],
   [customResources, 80],
   [subresources, 60],
+  [sizes, 11],
   [queries, 140],
   [deleteOptions, 40],
   [paths, 110],
