@@ -7,12 +7,12 @@ import { sizes } from './families/sizes';
 import { subresources } from './families/subresources';
 import { credentials, impersonations, malformedImpersonations } from './families/identity';
 import { patches, pollutingPatches } from './families/patches';
-import { deleteOptions, framing, headers, paths, queries } from './families/requests';
+import { deleteOptions, framing, headers, paths, queries, watches } from './families/requests';
 import { Prng } from './prng';
 
 type Family = (prng: Prng, count: number) => CaseDraft[];
 
-// familyCounts is how many cases each family contributes (about 1,450 in all).
+// familyCounts is how many cases each family contributes (about 1,460 in all).
 export const familyCounts: [Family, number][] = [
   [jsonBodies, 220],
   [yamlBodies, 110],
@@ -23,6 +23,7 @@ export const familyCounts: [Family, number][] = [
   [customResources, 80],
   [subresources, 60],
   [sizes, 11],
+  [watches, 4],
   [queries, 140],
   [deleteOptions, 40],
   [paths, 110],
