@@ -7,7 +7,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { natsBinary, findBinary } from '@plinth/testing';
 import { natsPermissions } from '@plinth/authz-nats';
@@ -242,6 +242,19 @@ describe('helm/plinth', () => {
       return item.key as string;
     };
 
+    it('keeps the files helm-pki-values --out-dir writes (for running by hand) under the same names', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'plinth-pki-files-'));
+      try {
+        execFileSync(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'tools/helm-pki-values.ts'), '--release', 'ctl', '--out-dir', dir], { cwd: root });
+        expect(readdirSync(dir).sort()).toEqual([...Object.keys(secret.data), 'nats.conf'].sort());
+        const checked = spawnSync(findBinary(natsBinary), ['-c', join(dir, 'nats.conf'), '-t'], { encoding: 'utf8' });
+        expect(checked.status).toBe(0);
+        expect(new X509Certificate(readFileSync(join(dir, 'gateway-storage.crt'))).verify(new X509Certificate(readFileSync(join(dir, 'internal-ca.crt'))).publicKey)).toBe(true);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('gives the gateway and authz their own storage client certificates and NATS users, and the storage service its serving certificate', () => {
       const internalCa = certificate('internal-ca.crt');
       for (const [name, cn, user] of [['ctl-gateway', 'plinth-gateway', 'plinth-gateway'], ['ctl-authz', 'plinth-authz', 'plinth-authz']]) {
@@ -305,6 +318,7 @@ describe('helm/plinth', () => {
         try {
           writeFileSync(join(dir, 'nats.crt'), data('nats.crt'));
           writeFileSync(join(dir, 'nats.key'), data('nats.key'));
+          writeFileSync(join(dir, 'internal-ca.crt'), data('internal-ca.crt'));
           writeFileSync(join(dir, 'nats.conf'), conf.replace(/\/etc\/nats\/tls\//g, `${dir}/`));
           const checked = spawnSync(findBinary(natsBinary), ['-c', join(dir, 'nats.conf'), '-t'], { encoding: 'utf8', env: { NATS_GATEWAY_PASSWORD: 'a', NATS_AUTHZ_PASSWORD: 'b' } });
           expect({ status: checked.status, output: `${checked.stdout}${checked.stderr}`.trim() }).toEqual({ status: 0, output: expect.stringMatching(/configuration file .* is valid$/) });
@@ -348,6 +362,11 @@ describe('helm/plinth', () => {
     it('forms a three-member NATS cluster whose members route to each other', () => {
       const conf = find(objects, 'ConfigMap', 'ctl-nats').data['nats.conf'] as string;
       expect([...conf.matchAll(/"(nats-route:\/\/[^"]+)"/g)].map((m) => m[1])).toEqual([0, 1, 2].map((i) => `nats-route://ctl-nats-${i}.ctl-nats-peers:6222`));
+      // Routes are TLS both ways, with a certificate that names every member.
+      expect(conf).toMatch(/cluster: \{[^]*tls: \{[^}]*ca_file: "\/etc\/nats\/tls\/internal-ca.crt"\s+verify: true/);
+      const names = new X509Certificate(Buffer.from(find(objects, 'Secret', 'ctl-pki').data['nats.crt'], 'base64')).subjectAltName ?? '';
+      expect(names).toContain('DNS:*.ctl-nats-peers');
+      expect(names).toContain('DNS:ctl-nats.plinth-system.svc');
       expect(find(objects, 'StatefulSet', 'ctl-nats').spec.replicas).toBe(3);
     });
 

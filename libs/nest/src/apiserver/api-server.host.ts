@@ -31,7 +31,7 @@ import {
 import { LinkState, realClock, retryUntilDone } from '@plinth/machinery';
 import { defaultRegistry } from '@plinth/metrics';
 import { LocalAuthorization } from '@plinth/authz';
-import { connectNats, NatsAuthorizer } from '@plinth/authz-nats';
+import { connectNats, NatsAuthorizer, NatsLinkSettings } from '@plinth/authz-nats';
 import { builtinDefinitions, ResourceDefinition } from '@plinth/registry';
 import { HistoryCompactor, ObjectStore } from '@plinth/storage';
 import { OBJECT_STORE } from '../storage/object-store.token';
@@ -137,14 +137,15 @@ export class ApiServerHost implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   // startAuthorizer asks the authz app over NATS when --nats-url is set; that app owns the
-  // bootstrap policy and the ClusterRole aggregation. Otherwise (the all-in-one) RBAC, its
-  // bootstrap and aggregation run here.
-  // The connection to NATS is made in the background: the gateway serves (and /readyz says it
-  // waits for the authz service) meanwhile.
+  // bootstrap policy and the ClusterRole aggregation. The connection to NATS is made in the
+  // background: the gateway serves meanwhile, /readyz's nats check failing. Otherwise (the
+  // all-in-one) RBAC, its bootstrap and aggregation run here.
   private async startAuthorizer(definitions: ResourceDefinition[]): Promise<{ authorizer: Authorizer; readyChecks: HealthCheck[]; connected: Promise<void> }> {
     if (this.flags.natsUrl) {
       const deferred = new DeferredAuthorizer('the connection to the authz service over NATS');
       const connected = this.connectAuthorizer(deferred);
+      // Settings NATS refuses fail the start-up when awaited, not before as an unhandled rejection.
+      connected.catch(() => undefined);
       return { authorizer: deferred, readyChecks: [deferred.readyCheck('nats')], connected };
     }
     this.authorization = new LocalAuthorization(this.store, definitions, realClock, (err) => this.logger.warn(`authorization: ${(err as Error).message}`), this.links.storage);
@@ -153,7 +154,7 @@ export class ApiServerHost implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async connectAuthorizer(deferred: DeferredAuthorizer): Promise<void> {
-    const settings = { url: this.flags.natsUrl, caFile: this.flags.natsCAFile, user: this.flags.natsUser, passwordFile: this.flags.natsPasswordFile };
+    const settings = natsLinkOf(this.flags);
     const nats = await connectNats({ settings, name: 'plinth-gateway', link: this.links.nats });
     if (this.stopped) return void (await nats.close());
     this.nats = nats;
@@ -175,4 +176,9 @@ function withPkiDefaults(flags: ServerFlags, pki: ClusterPki): ServerFlags {
     clientCAFile: flags.clientCAFile || pki.files.ca,
     serviceAccountSigningKeyFile: flags.serviceAccountSigningKeyFile || pki.files.serviceAccountKey,
   };
+}
+
+// natsLinkOf is the gateway's NATS link as its flags describe it.
+export function natsLinkOf(flags: ServerFlags): NatsLinkSettings {
+  return { url: flags.natsUrl, caFile: flags.natsCAFile, user: flags.natsUser, passwordFile: flags.natsPasswordFile, insecure: flags.natsInsecure };
 }
