@@ -27,6 +27,8 @@ export interface ServerFlags {
   natsCAFile: string;
   natsUser: string;
   natsPasswordFile: string;
+  // natsInsecure allows plaintext NATS (no natsCAFile) in local development.
+  natsInsecure: boolean;
   // watchCache serves gets and lists from per-resource watch caches (kube-apiserver's
   // --watch-cache).
   watchCache: boolean;
@@ -112,6 +114,7 @@ export const defaultServerFlags: ServerFlags = {
   natsCAFile: '',
   natsUser: '',
   natsPasswordFile: '',
+  natsInsecure: false,
   watchCache: true,
   watchCacheSize: 2048,
   tokenAuthFile: '',
@@ -193,6 +196,7 @@ const setters: Record<string, Setter> = {
   'nats-ca-file': (f, v) => (f.natsCAFile = v),
   'nats-user': (f, v) => (f.natsUser = v),
   'nats-password-file': (f, v) => (f.natsPasswordFile = v),
+  'nats-insecure': (f, v) => (f.natsInsecure = bool('nats-insecure', v)),
   'watch-cache': (f, v) => (f.watchCache = bool('watch-cache', v)),
   'default-watch-cache-size': (f, v) => (f.watchCacheSize = int('default-watch-cache-size', v)),
   'token-auth-file': (f, v) => (f.tokenAuthFile = v),
@@ -229,7 +233,7 @@ const setters: Record<string, Setter> = {
   },
 };
 
-const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth', 'leader-elect', 'storage-insecure', 'shutdown-send-retry-after']);
+const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth', 'leader-elect', 'storage-insecure', 'nats-insecure', 'shutdown-send-retry-after']);
 
 function list(value: string): string[] {
   return value.split(',').map((v) => v.trim()).filter(Boolean);
