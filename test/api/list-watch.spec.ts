@@ -31,6 +31,20 @@ describe('API server: list', () => {
     expect(first.json.items.length + rest.json.items.length).toBe(total);
   });
 
+  it('writes the same list from the JSON kept for cached items as a pretty list written whole, and again after a change', async () => {
+    for (let round = 0; round < 2; round++) {
+      const assembled = await request('GET', '/api/v1/namespaces');
+      const whole = await request('GET', '/api/v1/namespaces?pretty=true');
+      expect(assembled.json.items.length).toBeGreaterThan(0);
+      expect(assembled.json).toEqual(whole.json);
+      expect(assembled.json.items[0].apiVersion).toBeUndefined();
+      const page0 = (await request('GET', '/api/v1/namespaces/page-0')).json;
+      await request('PUT', '/api/v1/namespaces/page-0', { body: { ...page0, metadata: { ...page0.metadata, annotations: { round: String(round) } } } });
+      const after = (await request('GET', '/api/v1/namespaces')).json.items.find((i: { metadata: { name: string } }) => i.metadata.name === 'page-0');
+      expect(after.metadata.annotations).toEqual({ round: String(round) });
+    }
+  });
+
   it('filters with label and field selectors and omits remainingItemCount then', async () => {
     const even = await request('GET', '/api/v1/namespaces?labelSelector=tier%3Deven');
     expect(even.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['page-0', 'page-2', 'page-4']);

@@ -28,6 +28,10 @@ export function writeList(scope: RequestScope, list: KubeList): void {
     writeBody(scope.res, 200, toTable(scope, list.items.map((o) => present(scope, o)), list.metadata), scope.response);
     return;
   }
+  if (scope.representation.type === 'json' && !scope.response.pretty) {
+    writeEncoded(scope.res, 200, listJson(scope, list), scope.response, 'application/json');
+    return;
+  }
   // Items of a built-in list carry no apiVersion and kind, as kube-apiserver writes them;
   // custom resources (unstructured) keep theirs.
   const body = { ...list, apiVersion: clientApiVersion(scope), items: scope.def.unstructured ? list.items : list.items.map(withoutTypeMeta) };
@@ -46,6 +50,27 @@ export function writeAny(scope: RequestScope, code: number, body: unknown): void
 function writeProtobuf(scope: RequestScope, code: number, body: Typed): void {
   const data = body.kind === 'Status' ? encodeProtobufStatus(body) : encodeProtobufObject(String(body.apiVersion), String(body.kind), body);
   writeEncoded(scope.res, code, data, scope.response, protobufContentType);
+}
+
+// listJson assembles a JSON list from the JSON of each item, made once for an object of a watch
+// cache (frozen, shared by every list that holds it) and reused until the object changes, as
+// kube-apiserver's cachingObject keeps serializations.
+function listJson(scope: RequestScope, list: KubeList): string {
+  const unstructured = scope.def.unstructured ?? false;
+  let items = '';
+  for (const object of list.items) items += (items === '' ? '' : ',') + itemJson(object, unstructured);
+  return `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(clientApiVersion(scope))},"metadata":${JSON.stringify(list.metadata)},"items":[${items}]}\n`;
+}
+
+const listItemJson = new WeakMap<KubeObject, string>();
+
+function itemJson(object: KubeObject, unstructured: boolean): string {
+  let json = listItemJson.get(object);
+  if (json === undefined) {
+    json = JSON.stringify(unstructured ? object : withoutTypeMeta(object));
+    if (Object.isFrozen(object)) listItemJson.set(object, json);
+  }
+  return json;
 }
 
 function withoutTypeMeta(object: KubeObject): KubeObject {
