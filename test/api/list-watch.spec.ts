@@ -36,7 +36,8 @@ describe('API server: list', () => {
       const assembled = await request('GET', '/api/v1/namespaces');
       const whole = await request('GET', '/api/v1/namespaces?pretty=true');
       expect(assembled.json.items.length).toBeGreaterThan(0);
-      expect(assembled.json).toEqual(whole.json);
+      // The lists' resourceVersions may differ: the cache moves on with storage's progress.
+      expect({ ...assembled.json, metadata: {} }).toEqual({ ...whole.json, metadata: {} });
       expect(assembled.json.items[0].apiVersion).toBeUndefined();
       const page0 = (await request('GET', '/api/v1/namespaces/page-0')).json;
       await request('PUT', '/api/v1/namespaces/page-0', { body: { ...page0, metadata: { ...page0.metadata, annotations: { round: String(round) } } } });

@@ -20,7 +20,23 @@ export function writeResult(scope: RequestScope, code: number, object: KubeObjec
     return;
   }
   if (scope.representation.type === 'protobuf') return writeProtobuf(scope, code, presented);
+  if (scope.representation.type === 'json' && !scope.response.pretty && presented === object && Object.isFrozen(object)) {
+    writeEncoded(scope.res, code, `${cachedJson(object)}\n`, scope.response, 'application/json');
+    return;
+  }
   writeBody(scope.res, code, presented, { ...scope.response, yaml: scope.representation.type === 'yaml' });
+}
+
+// cachedJson is the JSON of a watch cache's object (frozen, shared), made once.
+const objectJson = new WeakMap<KubeObject, string>();
+
+function cachedJson(object: KubeObject): string {
+  let json = objectJson.get(object);
+  if (json === undefined) {
+    json = JSON.stringify(object);
+    objectJson.set(object, json);
+  }
+  return json;
 }
 
 export function writeList(scope: RequestScope, list: KubeList): void {
