@@ -7,13 +7,14 @@ import { celEnv, CelInput, CelValue, isCelError, parse, plan } from '@bufbuild/c
 import { kubernetesLibraries } from './libraries';
 import { listOperators } from './lists';
 import { Regex } from './regex';
-import { JSONSchemaProps } from './schema';
-import { checkFieldAccess, formatError } from './typecheck';
+import { check, CheckedExpression, Expr } from './check/checker';
+import { DeclType } from './check/decl-type';
+import { Environment } from './check/declarations';
+import { Estimate, estimateCost } from './check/cost';
+import { BOOL, CelType, DYN, formatType, STRING } from './check/types';
+import { formatError } from './typecheck';
 
 const env = celEnv({ funcs: [...kubernetesLibraries, ...listOperators] });
-
-// typeIdentifiers are names a rule may use without declaring them (type conversions, null).
-const typeIdentifiers = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn', 'timestamp', 'duration']);
 
 export interface Program {
   readonly expression: string;
@@ -21,6 +22,8 @@ export interface Program {
   // cost is the expression's cost when every comprehension walks collectionSize elements and
   // every string a regular expression runs over is stringLength long.
   cost(collectionSize: number, stringLength: number): number;
+  // estimate is the worst-case cost cel-go's estimator gives from self's declared type.
+  estimate(): Estimate;
   evaluate(bindings: Record<string, CelInput>): CelValue;
 }
 
@@ -28,6 +31,14 @@ export interface Program {
 export class CompileError extends Error {
   get detail(): string {
     return `compilation failed: ${this.message}`;
+  }
+}
+
+// OutputTypeError is a rule that type-checks to something other than what its field needs;
+// Kubernetes words it without the "compilation failed" prefix.
+export class OutputTypeError extends CompileError {
+  override get detail(): string {
+    return this.message;
   }
 }
 
@@ -74,54 +85,17 @@ interface ExprNode {
   exprKind?: { case?: string; value?: unknown };
 }
 
-// qualifiedTypes are the type names a rule may spell out, as `type(x) == google.protobuf.Duration`.
-const qualifiedTypes = new Set(['google.protobuf.Timestamp', 'google.protobuf.Duration']);
-
-// qualifiedName reads `a.b.c` written as selections on an identifier, or null.
-function qualifiedName(node: ExprNode): string | null {
-  const kind = node.exprKind;
-  if (kind?.case === 'identExpr') return (kind.value as { name: string }).name;
-  if (kind?.case !== 'selectExpr') return null;
-  const select = kind.value as { operand: ExprNode; field: string; testOnly?: boolean };
-  if (select.testOnly) return null;
-  const operand = qualifiedName(select.operand);
-  return operand === null ? null : `${operand}.${select.field}`;
+// CompileOptions say what self (and oldSelf) is and in which environment to check: with a
+// type, the expression is type-checked as cel-go checks it; without, the variables are dyn.
+export interface CompileOptions {
+  self?: DeclType | null;
+  environment?: Environment;
+  // output is the type the expression must have: bool for a rule, string for a message.
+  output?: 'bool' | 'string';
 }
 
-// scan walks the parsed protobuf expression, collecting its free identifiers.
-function scan(node: unknown, bound: Set<string>, out: { refs: Set<string> }): void {
-  if (node === null || typeof node !== 'object') return;
-  if (Array.isArray(node)) {
-    for (const n of node) scan(n, bound, out);
-    return;
-  }
-  const kind = (node as ExprNode).exprKind;
-  if (kind && typeof kind === 'object' && 'case' in kind) {
-    if (qualifiedTypes.has(qualifiedName(node as ExprNode) ?? '')) return;
-    if (kind.case === 'identExpr') {
-      const name = (kind.value as { name: string }).name;
-      if (!bound.has(name)) out.refs.add(name);
-      return;
-    }
-    if (kind.case === 'comprehensionExpr') {
-      const c = kind.value as { iterVar: string; accuVar: string; iterRange: unknown; accuInit: unknown; loopCondition: unknown; loopStep: unknown; result: unknown };
-      scan(c.iterRange, bound, out);
-      scan(c.accuInit, bound, out);
-      const inner = new Set([...bound, c.iterVar, c.accuVar]);
-      scan(c.loopCondition, inner, out);
-      scan(c.loopStep, inner, out);
-      scan(c.result, inner, out);
-      return;
-    }
-  }
-  for (const [key, value] of Object.entries(node)) {
-    if (key !== '$typeName') scan(value, bound, out);
-  }
-}
-
-// compileExpression compiles an expression over the declared variables; given the schema of
-// self (and oldSelf), field selections on them are checked against it.
-export function compileExpression(expression: string, variables: readonly string[], selfSchema?: JSONSchemaProps): Program {
+// compileExpression compiles an expression over the declared variables.
+export function compileExpression(expression: string, variables: readonly string[], options: CompileOptions = {}): Program {
   let parsed;
   try {
     parsed = parse(expression);
@@ -131,21 +105,21 @@ export function compileExpression(expression: string, variables: readonly string
     if (cause.rawMessage === undefined || offset === undefined) throw new CompileError(`ERROR: ${(err as Error).message}`);
     throw new CompileError(formatError(expression, { offset, message: `Syntax error: ${cause.rawMessage}` }));
   }
-  const out = { refs: new Set<string>() };
-  scan(parsed.expr, new Set(), out);
-  for (const ref of out.refs) {
-    if (!variables.includes(ref) && !typeIdentifiers.has(ref)) throw new CompileError(`ERROR: <input>:1:1: undeclared reference to '${ref}' (in container '')`);
-  }
-  if (selfSchema) {
-    const fieldErrors = checkFieldAccess(expression, parsed.expr, (parsed.sourceInfo?.positions ?? {}) as Record<string, number>, selfSchema);
-    if (fieldErrors) throw new CompileError(fieldErrors);
-  }
+  const selfType: CelType = options.self?.type ?? DYN;
+  const declared = new Map<string, CelType>(variables.map((v) => [v, selfType]));
+  const positions = (parsed.sourceInfo?.positions ?? {}) as Record<string, number>;
+  const checked = check(parsed.expr as unknown as Expr, positions, declared, options.environment ?? 'full');
+  if (checked.issues.length > 0) throw new CompileError(checked.issues.map((issue) => formatError(expression, issue)).join('\n'));
+  if (options.output === 'bool' && formatType(checked.outputType) !== formatType(BOOL)) throw new OutputTypeError('cel expression must evaluate to a bool');
+  if (options.output === 'string' && formatType(checked.outputType) !== formatType(STRING)) throw new OutputTypeError('messageExpression must evaluate to a string');
   checkRegexLiterals(parsed.expr);
   const run = plan(env, parsed);
+  const self = options.self;
   return {
     expression,
-    references: out.refs,
+    references: checked.references,
     cost: (collectionSize, stringLength) => expressionCost(parsed.expr, { collection: collectionSize, string: stringLength }),
+    estimate: () => (self ? estimateCost(parsed.expr as unknown as Expr, checked, self) : { min: 0, max: 0 }),
     evaluate(bindings) {
       const result = run(bindings as never);
       if (isCelError(result)) throw new Error(celGoMessage(result.message));
@@ -153,6 +127,8 @@ export function compileExpression(expression: string, variables: readonly string
     },
   };
 }
+
+export type { CheckedExpression };
 
 // freeOperators cost nothing beyond their operands in cel-go's cost model.
 const freeOperators = new Set(['_&&_', '_||_', '!_', '@not_strictly_false', '_?_:_']);

@@ -143,7 +143,7 @@ describe('validation rules', () => {
     const errs = validateRuleDefinitions(schema, field.newPath('spec', 'validation', 'openAPIV3Schema')).map(String);
     expect(errs).toHaveLength(2);
     expect(errs[0]).toMatch(/^spec\.validation\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: apiextensions\.ValidationRule\{Rule:"self\.replicas \+", .*compilation failed: ERROR: <input>:1:\d+: Syntax error: .*\n \| self\.replicas \+\n \| \.+\^$/);
-    expect(errs[1]).toMatch(/x-kubernetes-validations\[1\]\.rule: .*compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' \(in container ''\)$/);
+    expect(errs[1]).toMatch(/x-kubernetes-validations\[1\]\.rule: .*compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' \(in container ''\)\n \| foo > 1\n \| \^$/);
   });
 });
 
@@ -210,7 +210,7 @@ describe('rule definitions', () => {
   it('forbids oldSelf below lists that are not list-type map', () => {
     const schema: JSONSchemaProps = {
       type: 'object',
-      properties: { l: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } },
+      properties: { l: { type: 'array', items: { type: 'string', maxLength: 10, 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } },
     };
     expect(check(schema)).toEqual([
       'spec.validation.openAPIV3Schema.properties[l].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.validation.openAPIV3Schema.properties[l]',
@@ -233,7 +233,7 @@ describe('rule definitions', () => {
     const list = (maxItems?: number): JSONSchemaProps => ({
       type: 'array',
       ...(maxItems ? { maxItems } : {}),
-      items: { type: 'string' },
+      items: { type: 'string', maxLength: 10 },
       'x-kubernetes-validations': [{ rule: 'self.all(a, self.all(b, a == b || a != b))' }],
     });
     const hint = '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)';

@@ -1,0 +1,104 @@
+// DeclType is apiserver/pkg/cel/common.SchemaDeclType: the CEL type of a schema node with the
+// bounds the cost estimator reads (maxElements: the longest string or list, the largest map
+// the schema or a request allows) and the fewest bytes a value of it takes in JSON.
+import { escapePropertyName } from '../escaping';
+import { additionalPropertiesSchema, JSONSchemaProps, withRootMetadata } from '../schema';
+import { BOOL, BYTES, CelType, DOUBLE, DURATION, DYN, INT, listOf, mapOf, STRING, TIMESTAMP } from './types';
+
+export interface DeclType {
+  type: CelType;
+  maxElements: number;
+  minSerializedSize: number;
+  fields?: ReadonlyMap<string, DeclType>;
+  elem?: DeclType;
+  key?: DeclType;
+}
+
+// maxRequestSizeBytes is apiserver's DefaultMaxRequestSizeBytes (3 MiB).
+export const maxRequestSizeBytes = 3 * 1024 * 1024;
+const maxDurationSizeJSON = 32;
+const maxDatetimeSizeJSON = 32;
+const minDurationSizeJSON = 3;
+const jsonDateSize = 12;
+const minDatetimeSizeJSON = 21;
+const minStringSize = 2;
+const minBoolSize = 4;
+const minNumberSize = 1;
+
+const simple = (type: CelType, minSerializedSize: number, maxElements = 0): DeclType => ({ type, maxElements, minSerializedSize });
+const zeroIfNegative = (n: number) => (n < 0 ? 0 : n);
+const stringKey = simple(STRING, minStringSize, maxRequestSizeBytes - 2);
+
+// schemaDeclType returns the type of a schema node, or null where the schema exposes nothing
+// (no type, or a list or map of such). name is the object type's name (cel-go prints it).
+export function schemaDeclType(schema: JSONSchemaProps | undefined, isResourceRoot: boolean, name: string): DeclType | null {
+  if (!schema || typeof schema !== 'object') return null;
+  if (schema['x-kubernetes-int-or-string']) return simple(DYN, 1, maxRequestSizeBytes - 2);
+  const s = isResourceRoot ? withRootMetadata(schema) : schema;
+  switch (s.type) {
+    case 'array': {
+      if (!s.items) return null;
+      const elem = schemaDeclType(s.items, !!s.items['x-kubernetes-embedded-resource'], `${name}.@idx`);
+      if (!elem) return null;
+      const maxItems = typeof s.maxItems === 'number' ? zeroIfNegative(s.maxItems) : Math.floor((maxRequestSizeBytes - 2) / (elem.minSerializedSize + 1));
+      return { type: listOf(elem.type), maxElements: maxItems, minSerializedSize: 2, elem };
+    }
+    case 'object': {
+      const valueSchema = additionalPropertiesSchema(s);
+      if (valueSchema) {
+        const value = schemaDeclType(valueSchema, !!valueSchema['x-kubernetes-embedded-resource'], `${name}.@elem`);
+        if (!value) return null;
+        const maxProperties = typeof s.maxProperties === 'number' ? zeroIfNegative(s.maxProperties) : Math.floor((maxRequestSizeBytes - 2) / (value.minSerializedSize + 6));
+        return { type: mapOf(STRING, value.type), maxElements: maxProperties, minSerializedSize: 2, elem: value, key: stringKey };
+      }
+      return objectDeclType(s, name);
+    }
+    case 'string':
+      return stringDeclType(s);
+    case 'boolean':
+      return simple(BOOL, minBoolSize);
+    case 'number':
+      return simple(DOUBLE, minNumberSize);
+    case 'integer':
+      return simple(INT, minNumberSize);
+    default:
+      return null;
+  }
+}
+
+function objectDeclType(s: JSONSchemaProps, name: string): DeclType {
+  const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
+  const fields = new Map<string, DeclType>();
+  let minSerializedSize = 2;
+  for (const [prop, child] of Object.entries(s.properties ?? {})) {
+    const escaped = escapePropertyName(prop);
+    const fieldType = schemaDeclType(child, !!child?.['x-kubernetes-embedded-resource'], `${name}.${escaped ?? prop}`);
+    if (!fieldType) continue;
+    if (escaped !== null) fields.set(escaped, fieldType);
+    if (required.has(prop) && child.default === undefined) minSerializedSize += prop.length + fieldType.minSerializedSize + 4;
+  }
+  const type: CelType = { kind: 'object', name, fields: new Map([...fields].map(([k, v]) => [k, v.type])) };
+  return { type, maxElements: 0, minSerializedSize, fields };
+}
+
+function stringDeclType(s: JSONSchemaProps): DeclType {
+  const maxLength = typeof s.maxLength === 'number' ? zeroIfNegative(s.maxLength) : null;
+  switch (s.format) {
+    case 'byte':
+      return simple(BYTES, minStringSize, maxLength ?? maxRequestSizeBytes - 2);
+    case 'duration':
+      return simple(DURATION, minDurationSizeJSON, maxDurationSizeJSON);
+    case 'date':
+      return simple(TIMESTAMP, jsonDateSize, jsonDateSize);
+    case 'date-time':
+      return simple(TIMESTAMP, minDatetimeSizeJSON, maxDatetimeSizeJSON);
+    default:
+      // maxLength counts code points, a request bytes: one code point may take 4.
+      return simple(STRING, minStringSize, maxLength !== null ? maxLength * 4 : maxRequestSizeBytes - 2);
+  }
+}
+
+// maxCardinality is how often data of minSize bytes may repeat in one request.
+export function maxCardinality(minSize: number): number {
+  return Math.floor(maxRequestSizeBytes / (minSize + 1));
+}
