@@ -108,7 +108,7 @@ export function compileExpression(expression: string, variables: readonly string
   const selfType: CelType = options.self?.type ?? DYN;
   const declared = new Map<string, CelType>(variables.map((v) => [v, selfType]));
   const positions = (parsed.sourceInfo?.positions ?? {}) as Record<string, number>;
-  const checked = check(parsed.expr as unknown as Expr, positions, declared, options.environment ?? 'full');
+  const checked = check(expression, parsed.expr as unknown as Expr, positions, declared, options.environment ?? 'full');
   if (checked.issues.length > 0) throw new CompileError(checked.issues.map((issue) => formatError(expression, issue)).join('\n'));
   if (options.output === 'bool' && formatType(checked.outputType) !== formatType(BOOL)) throw new OutputTypeError('cel expression must evaluate to a bool');
   if (options.output === 'string' && formatType(checked.outputType) !== formatType(STRING)) throw new OutputTypeError('messageExpression must evaluate to a string');

@@ -59,12 +59,24 @@ class Checker {
     env: Environment,
     private readonly variables: ReadonlyMap<string, CelType>,
     private readonly positions: Record<string, number>,
+    private readonly source: string,
   ) {
     this.decls = declarations(env);
   }
 
   private report(expr: Expr, message: string): void {
-    this.issues.push({ offset: this.positions[String(expr.id)] ?? 0, message });
+    this.issues.push({ offset: this.offset(expr), message });
+  }
+
+  // offset is where cel-go places an expression: a call (and a macro such as has()) at the
+  // parenthesis that opens its arguments, where the parser we use places it at its name.
+  private offset(expr: Expr): number {
+    const at = this.positions[String(expr.id)] ?? 0;
+    const isCall = expr.exprKind.case === 'callExpr' && /^[A-Za-z_]/.test((expr.exprKind.value as Call).function);
+    const isMacro = expr.exprKind.case === 'selectExpr' && (expr.exprKind.value as { testOnly?: boolean }).testOnly;
+    if (!isCall && !isMacro) return at;
+    const paren = this.source.indexOf('(', at);
+    return paren >= 0 ? paren : at;
   }
 
   private set(expr: Expr, type: CelType): CelType {
@@ -301,8 +313,8 @@ export function qualifiedName(expr: Expr): string | null {
 }
 
 // check type-checks a parsed expression with the given variables in an environment.
-export function check(expr: Expr, positions: Record<string, number>, variables: ReadonlyMap<string, CelType>, env: Environment): CheckedExpression {
-  const checker = new Checker(env, variables, positions);
+export function check(source: string, expr: Expr, positions: Record<string, number>, variables: ReadonlyMap<string, CelType>, env: Environment): CheckedExpression {
+  const checker = new Checker(env, variables, positions, source);
   checker.check(expr);
   const types = checker.finalTypes();
   return {

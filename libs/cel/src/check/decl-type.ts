@@ -27,7 +27,8 @@ const minNumberSize = 1;
 
 const simple = (type: CelType, minSerializedSize: number, maxElements = 0): DeclType => ({ type, maxElements, minSerializedSize });
 const zeroIfNegative = (n: number) => (n < 0 ? 0 : n);
-const stringKey = simple(STRING, minStringSize, maxRequestSizeBytes - 2);
+// stringKey is apiservercel.StringType, a map's key type: no maxElements, so a key's size is 0.
+const stringKey = simple(STRING, minStringSize);
 
 // schemaDeclType returns the type of a schema node, or null where the schema exposes nothing
 // (no type, or a list or map of such). name is the object type's name (cel-go prints it).
