@@ -97,6 +97,40 @@ describe('API server: custom resource definitions', () => {
     expect(res.json.message).toContain('spec.versions[0].schema.openAPIV3Schema.properties[extra].type: Required value: must not be empty for specified object fields');
   });
 
+  it('type-checks and costs rules when the CRD is written, with kube-apiserver\'s messages', async () => {
+    const withRules = (spec: Record<string, unknown>) => {
+      const bad = crd();
+      (bad.metadata as { name: string }).name = 'typos.example.com';
+      bad.spec.names = { plural: 'typos', kind: 'Typo', shortNames: [], categories: [] };
+      const schema = (bad.spec.versions as { schema: { openAPIV3Schema: { properties: Record<string, unknown> } } }[])[0].schema.openAPIV3Schema;
+      schema.properties.spec = spec;
+      return bad;
+    };
+    const path = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const mistyped = await request('POST', path, {
+      body: withRules({ type: 'object', properties: { name: { type: 'string', maxLength: 10 } }, 'x-kubernetes-validations': [{ rule: 'self.name == 201' }] }),
+    });
+    expect(mistyped.status).toBe(422);
+    expect(mistyped.json.details.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule',
+        message:
+          'Invalid value: apiextensions.ValidationRule{Rule:"self.name == 201", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:""}: ' +
+          "compilation failed: ERROR: <input>:1:11: found no matching overload for '_==_' applied to '(string, int)'\n | self.name == 201\n | ..........^",
+      },
+    ]);
+    const costly = await request('POST', path, {
+      body: withRules({ type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } }, 'x-kubernetes-validations': [{ rule: 'self.tags.all(a, self.tags.all(b, a == b))' }] }),
+    });
+    expect(costly.status).toBe(422);
+    expect(costly.json.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`)).toContain(
+      'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x ' +
+        '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)',
+    );
+    expect((await request('GET', `${path}/typos.example.com`)).status).toBe(404);
+  });
+
   it('establishes a CRD and serves its resources', async () => {
     const created = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd() });
     expect(created.status).toBe(201);
@@ -287,17 +321,19 @@ describe('API server: custom resource definitions', () => {
                 properties: {
                   spec: {
                     type: 'object',
-                    required: ['tags', 'extraTags', 'ports', 'overrides'],
+                    required: ['tags', 'extraTags', 'ports', 'portSets'],
+                    // Two lists concatenate only when they have one type: two fields' items are
+                    // two object types to Kubernetes' checker, two values of one map are not.
                     'x-kubernetes-validations': [
                       { rule: 'self.tags + self.extraTags == self.tags', message: 'extraTags must be a subset of tags' },
-                      { rule: 'size(self.ports + self.overrides) == size(self.ports)', message: 'overrides may only name existing ports' },
-                      { rule: "(self.ports + self.overrides).exists(p, p.name == 'dns' && p.port == 5353)", message: 'the dns override wins' },
+                      { rule: "size(self.portSets['base'] + self.portSets['overrides']) == size(self.portSets['base'])", message: 'overrides may only name existing ports' },
+                      { rule: "(self.portSets['base'] + self.portSets['overrides']).exists(p, p.name == 'dns' && p.port == 5353)", message: 'the dns override wins' },
                     ],
                     properties: {
                       tags: { ...stringSet, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'tags are immutable' }] },
                       extraTags: stringSet,
                       ports: { ...portMap, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'ports are immutable' }] },
-                      overrides: portMap,
+                      portSets: { type: 'object', required: ['base', 'overrides'], maxProperties: 2, additionalProperties: { ...portMap, maxItems: 16 } },
                     },
                   },
                 },
@@ -314,14 +350,14 @@ describe('API server: custom resource definitions', () => {
       { name: 'http', port: 80 },
       { name: 'dns', port: 53 },
     ];
-    const good = { tags: ['a', 'b', 'c'], extraTags: ['c', 'a'], ports, overrides: [{ name: 'dns', port: 5353 }] };
+    const good = { tags: ['a', 'b', 'c'], extraTags: ['c', 'a'], ports, portSets: { base: ports, overrides: [{ name: 'dns', port: 5353 }] } };
     const path = '/apis/example.com/v1/namespaces/default/gizmos';
     expect((await request('POST', path, { body: gizmo('g1', good) })).status).toBe(201);
 
     const notSubset = await request('POST', path, { body: gizmo('g2', { ...good, extraTags: ['d'] }) });
     expect(notSubset.status).toBe(422);
     expect(notSubset.json.message).toBe('Gizmo.example.com "g2" is invalid: spec: Invalid value: "object": extraTags must be a subset of tags');
-    const newPort = await request('POST', path, { body: gizmo('g3', { ...good, overrides: [{ name: 'ssh', port: 22 }] }) });
+    const newPort = await request('POST', path, { body: gizmo('g3', { ...good, portSets: { base: ports, overrides: [{ name: 'ssh', port: 22 }] } }) });
     expect(newPort.status).toBe(422);
     expect(newPort.json.details.causes.map((c: { message: string }) => c.message)).toEqual([
       'Invalid value: "object": overrides may only name existing ports',

@@ -72,7 +72,7 @@ class Checker {
   // parenthesis that opens its arguments, where the parser we use places it at its name.
   private offset(expr: Expr): number {
     const at = this.positions[String(expr.id)] ?? 0;
-    const isCall = expr.exprKind.case === 'callExpr' && /^[A-Za-z_]/.test((expr.exprKind.value as Call).function);
+    const isCall = expr.exprKind.case === 'callExpr' && /^[A-Za-z]/.test((expr.exprKind.value as Call).function);
     const isMacro = expr.exprKind.case === 'selectExpr' && (expr.exprKind.value as { testOnly?: boolean }).testOnly;
     if (!isCall && !isMacro) return at;
     const paren = this.source.indexOf('(', at);
