@@ -4,7 +4,7 @@
 // size of the collections a comprehension walks given by the caller: the worst case the
 // schema allows when a CRD is written, the largest collection in the object when it runs.
 import { celEnv, CelInput, CelValue, isCelError, parse, plan } from '@bufbuild/cel';
-import { kubernetesLibraries } from './libraries';
+import { kubernetesLibraries, typedOverloads } from './libraries';
 import { listOperators } from './lists';
 import { Regex } from './regex';
 import { check, CheckedExpression, Expr } from './check/checker';
@@ -113,6 +113,7 @@ export function compileExpression(expression: string, variables: readonly string
   if (options.output === 'bool' && formatType(checked.outputType) !== formatType(BOOL)) throw new OutputTypeError('cel expression must evaluate to a bool');
   if (options.output === 'string' && formatType(checked.outputType) !== formatType(STRING)) throw new OutputTypeError('messageExpression must evaluate to a string');
   checkRegexLiterals(parsed.expr);
+  callTypedOverloads(parsed.expr as unknown as Expr, checked);
   const run = plan(env, parsed);
   const self = options.self;
   return {
@@ -129,6 +130,25 @@ export function compileExpression(expression: string, variables: readonly string
 }
 
 export type { CheckedExpression };
+
+// callTypedOverloads renames the calls the checker resolved to one of typedOverloads, so that
+// the runtime runs the function of that overload.
+function callTypedOverloads(node: unknown, checked: CheckedExpression): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const n of node) callTypedOverloads(n, checked);
+    return;
+  }
+  const expr = node as Expr;
+  if (expr.exprKind?.case === 'callExpr') {
+    const overloads = checked.overloads.get(expr.id);
+    const renamed = overloads?.length === 1 ? typedOverloads[overloads[0]] : undefined;
+    if (renamed) (expr.exprKind.value as { function: string }).function = renamed;
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key !== '$typeName') callTypedOverloads(value, checked);
+  }
+}
 
 // freeOperators cost nothing beyond their operands in cel-go's cost model.
 const freeOperators = new Set(['_&&_', '_||_', '!_', '@not_strictly_false', '_?_:_']);
@@ -195,7 +215,20 @@ function expressionCost(node: unknown, size: Sizes): number {
   }
 }
 
-// celGoMessage words an evaluation error as cel-go does, where the two differ.
+// celGoMessages word evaluation errors as cel-go (and Go's strconv) does, where the two differ.
+const celGoMessages: [RegExp, string][] = [
+  [/^field not found: /, 'no such key: '],
+  [/^int overflow during .*$/, 'integer overflow'],
+  [/^uint overflow during .*$/, 'unsigned integer overflow'],
+  [/^u?int divide by zero$/, 'division by zero'],
+  [/^u?int modulus by zero$/, 'modulus by zero'],
+  [/^index (-?\d+) out of bounds \[0, -?\d+\)$/, 'index out of bounds: $1'],
+  [/^Cannot convert (.*) to a BigInt$/s, 'strconv.ParseInt: parsing "$1": invalid syntax'],
+];
+
 function celGoMessage(message: string): string {
-  return message.replace(/^field not found: /, 'no such key: ');
+  for (const [pattern, replacement] of celGoMessages) {
+    if (pattern.test(message)) return message.replace(pattern, replacement);
+  }
+  return message;
 }

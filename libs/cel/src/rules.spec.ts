@@ -57,6 +57,9 @@ describe('validation rules', () => {
     { name: 'min of an empty list', rule: 'self.tags.min() > 0', spec: { tags: [] }, want: ['spec: Invalid value: "object": min called on empty list evaluating rule: self.tags.min() > 0'] },
     { name: 'duration is a duration', rule: "self.timeout > duration('1m') && self.timeout == duration('90s')", spec: { timeout: '1m30s' }, want: [] },
     { name: 'comprehension', rule: 'self.tags.all(t, t > 0)', spec: { tags: [1, -2] }, want: ['spec: Invalid value: "object": failed rule: self.tags.all(t, t > 0)'] },
+    { name: 'a null field is absent to has()', rule: '!has(self.name)', spec: { name: null }, want: [] },
+    { name: 'a null field is no such key', rule: "self.name == 'a'", spec: { name: null }, want: ['spec: Invalid value: "object": no such key: name evaluating rule: self.name == \'a\''] },
+    { name: 'integer overflow in kube-apiserver\'s words', rule: 'self.replicas * 9223372036854775807 > 0', spec: { replicas: 2 }, want: ['spec: Invalid value: "object": integer overflow evaluating rule: self.replicas * 9223372036854775807 > 0'] },
   ];
   it.each(cases)('$name', (c) => {
     const schema = spec([{ rule: c.rule, message: c.message, reason: c.reason, fieldPath: c.fieldPath, messageExpression: c.messageExpression }]);

@@ -84,6 +84,9 @@ function objectValue(value: unknown, schema: JSONSchemaProps): CelInput {
   if (schema.properties || schema['x-kubernetes-embedded-resource']) {
     const properties = schema.properties ?? {};
     for (const [key, v] of Object.entries(obj)) {
+      // A null field is absent, as in Kubernetes' unstructured values: has() is false, a
+      // selection fails with no such key.
+      if (v === null) continue;
       const known = Object.prototype.hasOwnProperty.call(properties, key);
       if (!known && !(schema['x-kubernetes-embedded-resource'] && ['apiVersion', 'kind', 'metadata'].includes(key))) continue;
       const name = escapePropertyName(key);
