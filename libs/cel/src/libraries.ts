@@ -5,6 +5,7 @@ import { celFunc, CelFunc, celList, CelList, celMethod, CelScalar, CelUint, celU
 import { strings } from '@bufbuild/cel/ext';
 import { durationFromMs } from '@bufbuild/protobuf/wkt';
 import { kubernetesEquals } from './lists';
+import { timestampOffsets } from './values';
 import { compileRegex } from './regex';
 import { escapedPath, ParsedUrl, parseRequestUri, splitHost } from './urls';
 
@@ -92,7 +93,22 @@ export const typedOverloads: Readonly<Record<string, string>> = {
   list_double_sum_double: '@sum_double',
   list_duration_sum_duration: '@sum_duration',
   duration_to_milliseconds: '@duration_milliseconds',
+  timestamp_to_string: '@timestamp_to_string',
 };
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+// formatTimestamp is Go's time.RFC3339Nano: the offset the time was written with (Z for UTC),
+// the fraction without trailing zeros.
+function formatTimestamp(seconds: bigint, nanos: number, offsetMinutes: number): string {
+  const local = new Date(Number(seconds) * 1000 + offsetMinutes * 60_000);
+  const date = `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`;
+  const time = `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+  const fraction = nanos > 0 ? `.${pad(nanos, 9).replace(/0+$/, '')}` : '';
+  const abs = Math.abs(offsetMinutes);
+  const zone = offsetMinutes === 0 ? 'Z' : `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  return `${date}T${time}${fraction}${zone}`;
+}
 
 const typedRuntime: CelFunc[] = [
   celMethod('@sum_uint', dynList, [], CelScalar.DYN, function () {
@@ -103,6 +119,11 @@ const typedRuntime: CelFunc[] = [
   }),
   celMethod('@sum_duration', dynList, [], CelScalar.DYN, function () {
     return (items(this).length === 0 ? durationFromMs(0) : sum(this)) as never;
+  }),
+  celFunc('@timestamp_to_string', [CelScalar.DYN], CelScalar.STRING, (value) => {
+    const timestamp = timeMessage(value, 'google.protobuf.Timestamp');
+    if (!timestamp) throw new Error('no such overload');
+    return formatTimestamp(timestamp.seconds, timestamp.nanos, timestampOffsets.get(timestamp) ?? 0);
   }),
   celMethod('@duration_milliseconds', CelScalar.DYN, [], CelScalar.INT, function () {
     const duration = timeMessage(this, 'google.protobuf.Duration');

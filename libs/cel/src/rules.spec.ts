@@ -76,7 +76,7 @@ describe('validation rules', () => {
   });
 
   it('fails validation with a rule that never compiled instead of crashing', () => {
-    expect(messages(spec([{ rule: 'self.replicas +' }]), { spec: {} })[0]).toMatch(/^spec: Invalid value: "object": rule compile error: ERROR: <input>:1:\d+: Syntax error: /);
+    expect(messages(spec([{ rule: 'self.replicas +' }]), { spec: {} })[0]).toMatch(/^spec: Invalid value: "object": rule compile error: compilation failed: ERROR: <input>:1:\d+: Syntax error: /);
   });
 
   it('evaluates transition rules only when an old value exists', () => {

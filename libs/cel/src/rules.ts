@@ -338,7 +338,7 @@ function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown
     if (compiled.transition ? !hasOld : budget.transitionOnly) continue;
     const program = compiled.program;
     if (program instanceof CompileError) {
-      errs.push(field.invalid(path, typeName, `rule compile error: ${program.message}`));
+      errs.push(field.invalid(path, typeName, `rule compile error: ${program.detail}`));
       continue;
     }
     const cost = program.cost(Math.max(size, 1), stringLength);

@@ -4,7 +4,8 @@
 // properties become messages whose fields carry escaped names (unknown fields are not
 // accessible), maps keep their keys, lists convert element-wise.
 import { celList, CelInput, celMap } from '@bufbuild/cel';
-import { durationFromMs, timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { create } from '@bufbuild/protobuf';
+import { durationFromMs, timestampFromDate, TimestampSchema } from '@bufbuild/protobuf/wkt';
 import { escapePropertyName } from './escaping';
 import { keyedList } from './lists';
 import { additionalPropertiesSchema, JSONSchemaProps } from './schema';
@@ -57,12 +58,29 @@ export function parseGoDuration(text: string): number | null {
   return sign * ms;
 }
 
+// timestampOffsets keeps the UTC offset (in minutes) a date-time was written with: Go's
+// time.Time keeps it, so string(self.ts) prints the time as written.
+export const timestampOffsets = new WeakMap<object, number>();
+
+// parseDateTime reads an RFC 3339 date-time to the nanosecond, keeping its offset.
+function parseDateTime(value: string): CelInput {
+  const m = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2})(?:\.(\d+))?([Zz]|([+-])(\d{2}):(\d{2}))$/.exec(value);
+  if (!m) return value;
+  const offset = m[5] ? (m[5] === '-' ? -1 : 1) * (Number(m[6]) * 60 + Number(m[7])) : 0;
+  const utcMs = Date.parse(`${m[1]}T${m[2]}Z`) - offset * 60_000;
+  if (Number.isNaN(utcMs)) return value;
+  const nanos = Number((m[3] ?? '').slice(0, 9).padEnd(9, '0'));
+  const timestamp = create(TimestampSchema, { seconds: BigInt(Math.floor(utcMs / 1000)), nanos });
+  timestampOffsets.set(timestamp, offset);
+  return timestamp;
+}
+
 // formattedString gives a string with a format its CEL type; unparseable values stay strings.
 function formattedString(value: string, format: string | undefined): CelInput {
   switch (format) {
     case 'date-time':
     case 'datetime':
-      return rfc3339.test(value) ? timestampFromDate(new Date(value)) : value;
+      return rfc3339.test(value) ? parseDateTime(value) : value;
     case 'date':
       return /^\d{4}-\d{2}-\d{2}$/.test(value) ? timestampFromDate(new Date(`${value}T00:00:00Z`)) : value;
     case 'duration': {

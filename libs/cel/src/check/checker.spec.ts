@@ -45,7 +45,6 @@ describe('type checking when a CRD is written', () => {
     ['has(self.free.x)', "compilation failed: ERROR: <input>:1:4: undefined field 'x'"],
     ['self.e.spec == 1', "compilation failed: ERROR: <input>:1:7: undefined field 'spec'"],
     ["'%s'.format(['a']) == 'a'", "compilation failed: ERROR: <input>:1:12: undeclared reference to 'format' (in container '')"],
-    ["self.strs.join(',') == ''", "compilation failed: ERROR: <input>:1:15: undeclared reference to 'join' (in container '')"],
     ['self.i', 'cel expression must evaluate to a bool'],
     ['self.ios', 'cel expression must evaluate to a bool'],
     ['self.s.foo == 1', "compilation failed: ERROR: <input>:1:7: type 'string' does not support field selection"],
@@ -73,5 +72,31 @@ describe('type checking when a CRD is written', () => {
   it('prints the source line and a caret under the offending character', () => {
     const errs = validateRuleDefinitions(schema('self.s == 201'), field.newPath('openAPIV3Schema')).map(String);
     expect(errs[0].endsWith("applied to '(string, int)'\n | self.s == 201\n | .......^")).toBe(true);
+  });
+});
+
+describe('estimated cost when a CRD is written', () => {
+  const unbounded = (rule: string): JSONSchemaProps => ({
+    type: 'object',
+    properties: {
+      strs: { type: 'array', items: { type: 'string' } },
+      ints: { type: 'array', items: { type: 'integer' } },
+      m: { type: 'object', additionalProperties: { type: 'string', maxLength: 64 } },
+    },
+    'x-kubernetes-validations': [{ rule }],
+  });
+  const errors = (rule: string) => validateRuleDefinitions(unbounded(rule), field.newPath('openAPIV3Schema')).map(String);
+  const hint = '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)';
+
+  it.each(["self.strs.join(',') == ''", 'self.strs.isSorted()', "self.strs.max() == 'a'", 'dyn(self.ints).sum() == 0', 'type(self) == type(self)'])('%s is refused at more than 100x', (rule) => {
+    expect(errors(rule)).toEqual([
+      `openAPIV3Schema.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x ${hint}`,
+      'openAPIV3Schema.x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema',
+      `openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x ${hint}`,
+    ]);
+  });
+
+  it.each(["self.m.filter(k, self.m[k].startsWith('a')).size() >= 0", 'self.ints.all(i, i > 0)', "self.m.exists(k, k == 'a')"])('%s is accepted', (rule) => {
+    expect(errors(rule)).toEqual([]);
   });
 });

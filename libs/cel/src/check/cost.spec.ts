@@ -23,6 +23,11 @@ const mapArray = (type: string): Generator => (max) => ({ type: 'array', items: 
 const string: Generator = (max) => ({ type: 'string', ...bound('maxLength', max) });
 const bytes: Generator = (max) => ({ type: 'string', format: 'byte', ...bound('maxLength', max) });
 const nestedSpec: Generator = (max) => ({ type: 'object', additionalProperties: { type: 'string', ...bound('maxLength', max) }, ...bound('maxProperties', max) });
+const replaceObject: Generator = (max) => ({
+  type: 'object',
+  properties: { str: { type: 'string', ...bound('maxLength', max) }, before: { type: 'string', maxLength: 2 }, after: { type: 'string', maxLength: 4 } },
+});
+const splitObject: Generator = (max) => ({ type: 'object', properties: { str: { type: 'string', ...bound('maxLength', max) }, separator: { type: 'string', ...bound('maxLength', max) } } });
 const stringArray: Generator = (max) => ({ type: 'array', items: { type: 'string', ...bound('maxLength', max) }, ...bound('maxItems', max) });
 
 const cases: { name: string; schema: Generator; rule: string; calc: number; set: number; max: number }[] = [
@@ -73,7 +78,10 @@ const cases: { name: string; schema: Generator; rule: string; calc: number; set:
   { name: 'map of date-times with all', schema: map('date-time'), rule: 'self.all(x, true)', calc: 349526, max: 25, set: 77 },
   { name: 'extended library regex find', schema: string, rule: "self.find('[0-9]+') == ''", calc: 629147, max: 10, set: 11 },
   { name: 'extended library isSorted', schema: stringArray, rule: 'self.isSorted() == true', calc: 329854432052, max: 10, set: 52 },
-  { name: 'extended library lowerAscii', schema: string, rule: "self.lowerAscii() == 'abc'", calc: 314575, max: 10, set: 6 },
+  { name: 'extended library join', schema: stringArray, rule: "self.join(' ') == 'aa bb'", calc: 329853068905, max: 10, set: 43 },
+  { name: 'extended library replace', schema: replaceObject, rule: "self.str.replace(self.before, self.after) == 'does not matter'", calc: 629154, max: 4, set: 12 },
+  { name: 'extended library split', schema: splitObject, rule: 'self.str.split(self.separator) == []', calc: 629160, max: 10, set: 22 },
+  { name: 'extended library lowerAscii', schema: string, rule: "self.lowerAscii() == 'lower!'", calc: 314575, max: 10, set: 6 },
   { name: 'check cost of size call', schema: map('integer'), rule: 'oldSelf.size() == self.size()', calc: 5, max: 10, set: 5 },
   { name: 'check cost of timestamp comparison', schema: map('date-time'), rule: 'self["a"] == self["b"]', calc: 8, max: 7, set: 8 },
   { name: 'check cost of duration comparison', schema: map('duration'), rule: 'self["c"] == self["d"]', calc: 8, max: 42, set: 8 },

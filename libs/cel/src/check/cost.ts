@@ -270,6 +270,17 @@ class Coster {
         if (limit) max = limit.case === 'int64Value' ? Number(limit.value as bigint) : 0;
         return { cost: byFactor(sz, 2 * stringTraversalCostFactor), resultSize: { min: 0, max } };
       }
+      case 'join': {
+        if (!target) return null;
+        const listSize = this.sizeEstimate(target);
+        const elem = target.type?.kind === 'list' ? target.type.elem : null;
+        let size = elem ? multiply(listSize, this.sizeEstimate(this.elementNode(target, elem))) : zero;
+        if (args.length > 0) {
+          const separators = { min: listSize.min > 0 ? listSize.min - 1 : 0, max: listSize.max > 0 ? listSize.max - 1 : 0 };
+          size = add(size, multiply(this.sizeEstimate(args[0]), separators));
+        }
+        return { cost: byFactor(size, stringTraversalCostFactor), resultSize: size };
+      }
       case 'find':
       case 'findAll': {
         if (!target || args.length < 1) return null;

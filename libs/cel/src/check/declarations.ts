@@ -141,7 +141,7 @@ function standard(env: Environment): Record<string, Overload[]> {
 }
 
 // extStrings is cel-go's ext.Strings at version 0 (Kubernetes 1.28 has not moved on: no
-// format, quote or join).
+// format or quote; join is there from the start).
 const extStrings: Record<string, Overload[]> = {
   charAt: [member('string_char_at_int', [STRING, INT], STRING)],
   indexOf: [member('string_index_of_string', [STRING, STRING], INT), member('string_index_of_string_int', [STRING, STRING, INT], INT)],
@@ -152,6 +152,7 @@ const extStrings: Record<string, Overload[]> = {
   substring: [member('string_substring_int', [STRING, INT], STRING), member('string_substring_int_int', [STRING, INT, INT], STRING)],
   trim: [member('string_trim', [STRING], STRING)],
   upperAscii: [member('string_upper_ascii', [STRING], STRING)],
+  join: [member('list_join', [listOf(STRING)], STRING), member('list_join_string', [listOf(STRING), STRING], STRING)],
 };
 
 // kubernetesLists, kubernetesRegex and kubernetesUrls are apiserver/pkg/cel/library's.
