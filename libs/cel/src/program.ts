@@ -19,11 +19,11 @@ const env = celEnv({ funcs: [...kubernetesLibraries, ...listOperators] });
 export interface Program {
   readonly expression: string;
   readonly references: ReadonlySet<string>;
-  // cost is the expression's cost when every comprehension walks collectionSize elements and
-  // every string a regular expression runs over is stringLength long.
-  cost(collectionSize: number, stringLength: number): number;
   // estimate is the worst-case cost cel-go's estimator gives from self's declared type.
   estimate(): Estimate;
+  // estimateWith is the same estimate with self of another type: the sizes of the value the
+  // rule runs over (actualDeclType) give its runtime cost.
+  estimateWith(self: DeclType, unknownSize: Estimate): Estimate;
   evaluate(bindings: Record<string, CelInput>): CelValue;
 }
 
@@ -49,6 +49,9 @@ export class InstantiationError extends CompileError {
     return `program instantiation failed: ${this.message}`;
   }
 }
+
+// regexFunctions run a regular expression given as their (last) argument.
+const regexFunctions = new Set(['matches', 'find', 'findAll']);
 
 // checkRegexLiterals compiles every literal pattern of matches, find and findAll.
 function checkRegexLiterals(node: unknown): void {
@@ -119,8 +122,8 @@ export function compileExpression(expression: string, variables: readonly string
   return {
     expression,
     references: checked.references,
-    cost: (collectionSize, stringLength) => expressionCost(parsed.expr, { collection: collectionSize, string: stringLength }),
     estimate: () => (self ? estimateCost(parsed.expr as unknown as Expr, checked, self) : { min: 0, max: 0 }),
+    estimateWith: (decl, unknownSize) => estimateCost(parsed.expr as unknown as Expr, checked, decl, unknownSize),
     evaluate(bindings) {
       const result = run(bindings as never);
       if (isCelError(result)) throw new Error(celGoMessage(result.message));
@@ -147,71 +150,6 @@ function callTypedOverloads(node: unknown, checked: CheckedExpression): void {
   }
   for (const [key, value] of Object.entries(node)) {
     if (key !== '$typeName') callTypedOverloads(value, checked);
-  }
-}
-
-// freeOperators cost nothing beyond their operands in cel-go's cost model.
-const freeOperators = new Set(['_&&_', '_||_', '!_', '@not_strictly_false', '_?_:_']);
-
-// listLiteralCost is the base cost of a list literal (Document 2's Limits table).
-const listLiteralCost = 40;
-
-interface Sizes {
-  collection: number;
-  string: number;
-}
-
-// libraryCosts are the costs of library calls that walk their receiver (Kubernetes'
-// library.CostEstimator): a list function traverses the list, a string function the string.
-const libraryCosts: Record<string, (size: Sizes) => number> = {
-  ...Object.fromEntries(['isSorted', 'sum', 'max', 'min', 'indexOf', 'lastIndexOf'].map((name) => [name, (size: Sizes) => size.collection])),
-  ...Object.fromEntries(['url', 'lowerAscii', 'upperAscii', 'substring', 'trim'].map((name) => [name, (size: Sizes) => Math.ceil(size.string * stringTraversalCostFactor)])),
-  ...Object.fromEntries(['replace', 'split', 'join'].map((name) => [name, (size: Sizes) => Math.ceil(size.string * 2 * stringTraversalCostFactor)])),
-};
-
-// regexFunctions run a regular expression over a string: their cost is Kubernetes' (and
-// cel-go's) ceil((1 + len(string)) * 0.1) * ceil(len(regex) * 0.25), the regex's length taken
-// from its literal when it is one.
-const regexFunctions = new Set(['matches', 'find', 'findAll']);
-const stringTraversalCostFactor = 0.1;
-const regexStringLengthCostFactor = 0.25;
-
-function regexCost(call: { target?: unknown; args: unknown[] }, size: Sizes): number {
-  const literal = stringLiteral(call.target ? call.args[0] : call.args[1]);
-  const patternLength = literal !== null ? literal.length : size.string;
-  return Math.ceil((1 + size.string) * stringTraversalCostFactor) * Math.ceil(patternLength * regexStringLengthCostFactor);
-}
-
-// expressionCost follows cel-go's cost model: an identifier or field selection costs 1, a
-// constant 0, a function call 1 plus its operands, a comprehension its loop body once per
-// element.
-function expressionCost(node: unknown, size: Sizes): number {
-  const expr = node as ExprNode | undefined;
-  const kind = expr?.exprKind;
-  if (!kind?.case) return 0;
-  switch (kind.case) {
-    case 'identExpr':
-      return 1;
-    case 'constExpr':
-      return 0;
-    case 'selectExpr':
-      return 1 + expressionCost((kind.value as { operand: unknown }).operand, size);
-    case 'callExpr': {
-      const call = kind.value as { function: string; target?: unknown; args: unknown[] };
-      const own = freeOperators.has(call.function) ? 0 : regexFunctions.has(call.function) ? regexCost(call, size) : (libraryCosts[call.function]?.(size) ?? 1);
-      return own + expressionCost(call.target, size) + call.args.reduce<number>((sum, a) => sum + expressionCost(a, size), 0);
-    }
-    case 'listExpr':
-      return listLiteralCost + (kind.value as { elements: unknown[] }).elements.reduce<number>((sum, e) => sum + expressionCost(e, size), 0);
-    case 'structExpr':
-      return 40 + (kind.value as { entries: { mapKey?: unknown; value?: unknown }[] }).entries.reduce<number>((sum, e) => sum + expressionCost(e.mapKey, size) + expressionCost(e.value, size), 0);
-    case 'comprehensionExpr': {
-      const c = kind.value as { iterRange: unknown; accuInit: unknown; loopCondition: unknown; loopStep: unknown; result: unknown };
-      const body = expressionCost(c.loopCondition, size) + expressionCost(c.loopStep, size);
-      return expressionCost(c.iterRange, size) + expressionCost(c.accuInit, size) + size.collection * body + expressionCost(c.result, size);
-    }
-    default:
-      return 1;
   }
 }
 

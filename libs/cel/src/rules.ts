@@ -5,7 +5,7 @@
 // becomes one field error at its node (or at its fieldPath), typed by its reason.
 import { CelInput } from '@bufbuild/cel';
 import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote } from '@plinth/machinery';
-import { DeclType, maxCardinality, schemaDeclType } from './check/decl-type';
+import { actualDeclType, DeclType, maxCardinality, schemaDeclType, widenDeclType } from './check/decl-type';
 import { maxUint64 } from './check/cost';
 import { CompileError, compileExpression, OutputTypeError, Program } from './program';
 import { additionalPropertiesSchema, celTypeName, JSONSchemaProps, validationRules, ValidationRule, withRootMetadata } from './schema';
@@ -18,6 +18,8 @@ export const runtimeCostBudget = 10_000_000;
 
 interface CompiledRule {
   rule: ValidationRule;
+  // self is the type of the node's values (null when the schema gives none).
+  self: DeclType | null;
   program: Program | CompileError;
   message: Program | null;
   transition: boolean;
@@ -45,6 +47,7 @@ function compileNode(schema: JSONSchemaProps): CompiledRule[] {
       const message = rule.messageExpression ? compileOrError(rule.messageExpression, self, 'string') : null;
       return {
         rule,
+        self,
         program,
         message: message instanceof CompileError ? null : message,
         transition: !(program instanceof CompileError) && program.references.has('oldSelf'),
@@ -310,21 +313,30 @@ function correlateListItems(schema: JSONSchemaProps, value: unknown[], old: unkn
   return [];
 }
 
-// longestString is the length of the longest string in a value (keys included).
-function longestString(value: unknown): number {
-  if (typeof value === 'string') return value.length;
-  if (!value || typeof value !== 'object') return 0;
-  if (Array.isArray(value)) return value.reduce<number>((max, v) => Math.max(max, longestString(v)), 0);
-  return Object.entries(value).reduce<number>((max, [k, v]) => Math.max(max, k.length, longestString(v)), 0);
+// runtimeCost is the cost of evaluating a rule over one value (and its old value): cel-go's
+// estimate with the sizes of the values in place of the schema's bounds, and the largest size
+// in them for what has no path to the value (literals' elements, intermediate results).
+// sized caches the value's sizes for the rules of one node.
+function runtimeCost(program: Program, self: DeclType | null, value: unknown, old: unknown, sized: Map<DeclType, { decl: DeclType; largest: number }>): number {
+  if (!self) return 0;
+  let actual = sized.get(self);
+  if (!actual) {
+    const decl = old === undefined || old === null ? actualDeclType(self, value) : widenDeclType(actualDeclType(self, value), actualDeclType(self, old));
+    actual = { decl, largest: Math.max(largestSize(value), largestSize(old), 1) };
+    sized.set(self, actual);
+  }
+  return program.estimateWith(actual.decl, { min: 0, max: actual.largest }).max;
 }
 
-// sizeOf is the largest list or map a comprehension in the rule may walk: the cost factor.
-function sizeOf(value: unknown): number {
-  if (!value || typeof value !== 'object') return 1;
+// largestSize is the longest string, list or map anywhere in a value.
+function largestSize(value: unknown): number {
+  if (typeof value === 'string') return [...value].length;
+  if (!value || typeof value !== 'object') return 0;
   const children = Array.isArray(value) ? value : Object.values(value);
-  let size = Math.max(children.length, 1);
-  for (const child of children) size = Math.max(size, sizeOf(child));
-  return size;
+  let largest = children.length;
+  if (!Array.isArray(value)) for (const key of Object.keys(value)) largest = Math.max(largest, key.length);
+  for (const child of children) largest = Math.max(largest, largestSize(child));
+  return largest;
 }
 
 function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown, old: unknown, path: FieldPath | null, errs: FieldError[], budget: Budget): void {
@@ -332,8 +344,7 @@ function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown
   const self = toCelValue(value, schema);
   const hasOld = old !== undefined && old !== null;
   const bindings: Record<string, CelInput> = { self, oldSelf: hasOld ? toCelValue(old, schema) : null };
-  const size = sizeOf(value);
-  const stringLength = Math.max(longestString(value), longestString(old));
+  const sized = new Map<DeclType, { decl: DeclType; largest: number }>();
   for (const compiled of rules) {
     if (compiled.transition ? !hasOld : budget.transitionOnly) continue;
     const program = compiled.program;
@@ -341,7 +352,7 @@ function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown
       errs.push(field.invalid(path, typeName, `rule compile error: ${program.detail}`));
       continue;
     }
-    const cost = program.cost(Math.max(size, 1), stringLength);
+    const cost = runtimeCost(program, compiled.self, value, old, sized);
     if (cost > perCallLimit) {
       errs.push(field.invalid(path, typeName, `call cost exceeds limit for rule: ${compiled.rule.rule.trim()}`));
       continue;

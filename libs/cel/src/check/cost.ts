@@ -49,6 +49,7 @@ class Coster {
   constructor(
     private readonly checked: CheckedExpression,
     private readonly root: DeclType,
+    private readonly unknownSize: Estimate,
   ) {}
 
   cost(expr: Expr | undefined): Estimate {
@@ -152,7 +153,7 @@ class Coster {
     if (node.computed) return node.computed;
     const fromSchema = this.schemaSize(node);
     if (fromSchema) return fromSchema;
-    return isScalar(node.type) ? fixed(1) : unbounded;
+    return isScalar(node.type) ? fixed(1) : this.unknownSize;
   }
 
   private schemaSize(node: Node): Estimate | null {
@@ -344,7 +345,9 @@ function computedSize(expr: Expr): Estimate | null {
   return null;
 }
 
-// estimateCost returns the cost range of a checked expression over self of the given type.
-export function estimateCost(expr: Expr, checked: CheckedExpression, self: DeclType): Estimate {
-  return new Coster(checked, self).cost(expr);
+// estimateCost returns the cost range of a checked expression over self of the given type;
+// unknownSize is the size of what neither a literal nor the schema bounds (unbounded when a
+// CRD is written; at run time, the largest size in the value).
+export function estimateCost(expr: Expr, checked: CheckedExpression, self: DeclType, unknownSize: Estimate = unbounded): Estimate {
+  return new Coster(checked, self, unknownSize).cost(expr);
 }

@@ -1,7 +1,7 @@
 // DeclType is apiserver/pkg/cel/common.SchemaDeclType: the CEL type of a schema node with the
 // bounds the cost estimator reads (maxElements: the longest string or list, the largest map
 // the schema or a request allows) and the fewest bytes a value of it takes in JSON.
-import { escapePropertyName } from '../escaping';
+import { escapePropertyName, unescapePropertyName } from '../escaping';
 import { additionalPropertiesSchema, JSONSchemaProps, withRootMetadata } from '../schema';
 import { BOOL, BYTES, CelType, DOUBLE, DURATION, DYN, INT, listOf, mapOf, STRING, TIMESTAMP } from './types';
 
@@ -102,4 +102,48 @@ function stringDeclType(s: JSONSchemaProps): DeclType {
 // maxCardinality is how often data of minSize bytes may repeat in one request.
 export function maxCardinality(minSize: number): number {
   return Math.floor(maxRequestSizeBytes / (minSize + 1));
+}
+
+// actualDeclType is the type of self with the sizes of one value in place of the schema's
+// bounds: what the cost of evaluating a rule over that value is estimated from (the sizes
+// cel-go's runtime cost tracking charges: code points of a string, bytes, list and map
+// entries), every element of a list or map taking the largest size of its siblings.
+export function actualDeclType(decl: DeclType, value: unknown): DeclType {
+  if (value === null || value === undefined) return { ...decl, maxElements: 0, elem: decl.elem && emptied(decl.elem), key: decl.key && emptied(decl.key), fields: decl.fields && emptiedFields(decl.fields) };
+  if (typeof value === 'string') return { ...decl, maxElements: decl.type.kind === 'primitive' && decl.type.name === 'bytes' ? Math.floor((value.length * 3) / 4) : [...value].length };
+  if (Array.isArray(value)) {
+    const elem = decl.elem ? value.reduce<DeclType>((widest, item) => widenDeclType(widest, actualDeclType(decl.elem as DeclType, item)), emptied(decl.elem)) : undefined;
+    return { ...decl, maxElements: value.length, elem };
+  }
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (decl.fields) {
+      const fields = new Map([...decl.fields].map(([name, fieldDecl]) => [name, actualDeclType(fieldDecl, (value as Record<string, unknown>)[unescapePropertyName(name)])]));
+      return { ...decl, fields };
+    }
+    const elem = decl.elem ? entries.reduce<DeclType>((widest, [, v]) => widenDeclType(widest, actualDeclType(decl.elem as DeclType, v)), emptied(decl.elem)) : undefined;
+    const longestKey = entries.reduce((max, [k]) => Math.max(max, [...k].length), 0);
+    return { ...decl, maxElements: entries.length, elem, key: decl.key && { ...decl.key, maxElements: longestKey } };
+  }
+  return { ...decl, maxElements: 0 };
+}
+
+function emptied(decl: DeclType): DeclType {
+  return actualDeclType(decl, undefined);
+}
+
+function emptiedFields(fields: ReadonlyMap<string, DeclType>): ReadonlyMap<string, DeclType> {
+  return new Map([...fields].map(([name, d]) => [name, emptied(d)]));
+}
+
+// widenDeclType is the larger of two sizes of one type, field by field.
+export function widenDeclType(a: DeclType, b: DeclType): DeclType {
+  const fields = a.fields && b.fields ? new Map([...a.fields].map(([name, d]) => [name, b.fields?.get(name) ? widenDeclType(d, b.fields.get(name) as DeclType) : d])) : a.fields;
+  return {
+    ...a,
+    maxElements: Math.max(a.maxElements, b.maxElements),
+    elem: a.elem && b.elem ? widenDeclType(a.elem, b.elem) : a.elem,
+    key: a.key && b.key ? widenDeclType(a.key, b.key) : a.key,
+    fields,
+  };
 }
