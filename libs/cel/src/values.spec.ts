@@ -74,3 +74,17 @@ describe('CEL types of schema values', () => {
     expect(validateRules(withRule, value, undefined).map(String)).toEqual([]);
   });
 });
+
+describe('fields a rule cannot reach', () => {
+  const preserving: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      o: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { a: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'immutable' }] },
+    },
+  };
+  it('make objects unequal though a rule cannot read them, as Kubernetes compares whole objects', () => {
+    expect(validateRules(preserving, { o: { a: 'x', extra: 1 } }, { o: { a: 'x', extra: 1 } }).map(String)).toEqual([]);
+    expect(validateRules(preserving, { o: { a: 'x', extra: 2 } }, { o: { a: 'x', extra: 1 } }).map(String)).toEqual(['o: Invalid value: "object": immutable']);
+    expect(validateRules(preserving, { o: { a: 'x' } }, { o: { a: 'x', extra: 1 } }).map(String)).toEqual(['o: Invalid value: "object": immutable']);
+  });
+});

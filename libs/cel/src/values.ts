@@ -7,7 +7,7 @@ import { celList, CelInput, celMap } from '@bufbuild/cel';
 import { create } from '@bufbuild/protobuf';
 import { durationFromMs, timestampFromDate, TimestampSchema } from '@bufbuild/protobuf/wkt';
 import { escapePropertyName } from './escaping';
-import { keyedList } from './lists';
+import { inaccessibleFields, keyedList } from './lists';
 import { additionalPropertiesSchema, JSONSchemaProps } from './schema';
 
 export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined): CelInput {
@@ -94,6 +94,21 @@ function formattedString(value: string, format: string | undefined): CelInput {
   }
 }
 
+// withInaccessible records the fields of an object a rule cannot reach, for equality.
+function withInaccessible(map: CelInput, fields: [string, unknown][]): CelInput {
+  if (fields.length > 0 && map !== null && typeof map === 'object') inaccessibleFields.set(map, stableJson(Object.fromEntries(fields)));
+  return map;
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
 function objectValue(value: unknown, schema: JSONSchemaProps): CelInput {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return dynamicValue(value);
   const obj = value as Record<string, unknown>;
@@ -101,23 +116,27 @@ function objectValue(value: unknown, schema: JSONSchemaProps): CelInput {
   const valueSchema = additionalPropertiesSchema(schema);
   if (schema.properties || schema['x-kubernetes-embedded-resource']) {
     const properties = schema.properties ?? {};
+    const inaccessible: [string, unknown][] = [];
     for (const [key, v] of Object.entries(obj)) {
       // A null field is absent, as in Kubernetes' unstructured values: has() is false, a
       // selection fails with no such key.
       if (v === null) continue;
       const known = Object.prototype.hasOwnProperty.call(properties, key);
-      if (!known && !(schema['x-kubernetes-embedded-resource'] && ['apiVersion', 'kind', 'metadata'].includes(key))) continue;
       const name = escapePropertyName(key);
-      if (name !== null) entries.set(name, toCelValue(v, known ? properties[key] : undefined));
+      if ((!known && !(schema['x-kubernetes-embedded-resource'] && ['apiVersion', 'kind', 'metadata'].includes(key))) || name === null) {
+        inaccessible.push([key, v]);
+        continue;
+      }
+      entries.set(name, toCelValue(v, known ? properties[key] : undefined));
     }
-    return celMap(entries);
+    return withInaccessible(celMap(entries), inaccessible);
   }
   if (valueSchema || schema.additionalProperties === true) {
     for (const [key, v] of Object.entries(obj)) entries.set(key, toCelValue(v, valueSchema));
     return celMap(entries);
   }
   // Fields kept only by x-kubernetes-preserve-unknown-fields are not accessible.
-  return celMap(entries);
+  return withInaccessible(celMap(entries), Object.entries(obj));
 }
 
 // dynamicValue converts schemaless JSON: whole numbers as int, others as double.
