@@ -74,7 +74,12 @@ class Checker {
     const at = this.positions[String(expr.id)] ?? 0;
     const isCall = expr.exprKind.case === 'callExpr' && /^[A-Za-z]/.test((expr.exprKind.value as Call).function);
     const isMacro = expr.exprKind.case === 'selectExpr' && (expr.exprKind.value as { testOnly?: boolean }).testOnly;
-    if (!isCall && !isMacro) return at;
+    if (!isCall && !isMacro) {
+      // An operator is placed at its symbol; our parser may place it at the blank before.
+      let symbol = at;
+      if (expr.exprKind.case === 'callExpr') while (/\s/.test(this.source[symbol] ?? '')) symbol++;
+      return symbol;
+    }
     const paren = this.source.indexOf('(', at);
     return paren >= 0 ? paren : at;
   }
