@@ -1,7 +1,7 @@
 // The Kubernetes CEL libraries of Document 2 (apiserver/pkg/cel/library): lists (indexOf,
 // lastIndexOf, min, max, sum, isSorted), regex (find, findAll, matched by RE2) and URLs (isURL,
 // url and its accessors).
-import { celFunc, CelFunc, celList, CelList, celMethod, CelScalar, CelUint, celUint, CelValue, isCelList, isCelUint, listType } from '@bufbuild/cel';
+import { celFunc, CelFunc, celList, CelList, celMethod, CelScalar, mapType, CelUint, celUint, CelValue, isCelList, isCelUint, listType } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { durationFromMs } from '@bufbuild/protobuf/wkt';
 import { kubernetesEquals } from './lists';
@@ -94,6 +94,7 @@ export const typedOverloads: Readonly<Record<string, string>> = {
   list_duration_sum_duration: '@sum_duration',
   duration_to_milliseconds: '@duration_milliseconds',
   timestamp_to_string: '@timestamp_to_string',
+  in_map: '@in_map',
 };
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -120,6 +121,8 @@ const typedRuntime: CelFunc[] = [
   celMethod('@sum_duration', dynList, [], CelScalar.DYN, function () {
     return (items(this).length === 0 ? durationFromMs(0) : sum(this)) as never;
   }),
+  // A key whose value is null is in the map (the evaluator's own `in` takes it for absent).
+  celFunc('@in_map', [CelScalar.DYN, mapType(CelScalar.DYN, CelScalar.DYN)], CelScalar.BOOL, (key, map) => map.get(key as never) !== undefined),
   celFunc('@timestamp_to_string', [CelScalar.DYN], CelScalar.STRING, (value) => {
     const timestamp = timeMessage(value, 'google.protobuf.Timestamp');
     if (!timestamp) throw new Error('no such overload');

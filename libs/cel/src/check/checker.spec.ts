@@ -38,7 +38,7 @@ describe('type checking when a CRD is written', () => {
     ['self.i < 1.5', "compilation failed: ERROR: <input>:1:8: found no matching overload for '_<_' applied to '(int, double)'"],
     ['1 == 1u', "compilation failed: ERROR: <input>:1:3: found no matching overload for '_==_' applied to '(int, uint)'"],
     ['2 < 2.5', "compilation failed: ERROR: <input>:1:3: found no matching overload for '_<_' applied to '(int, double)'"],
-    ['self.s == null', "compilation failed: ERROR: <input>:1:8: found no matching overload for '_==_' applied to '(string, null_type)'"],
+    ['self.s == null', "compilation failed: ERROR: <input>:1:8: found no matching overload for '_==_' applied to '(string, null)'"],
     ['self.ints.sum() == 0 && self.strs.sum() == 0', "compilation failed: ERROR: <input>:1:38: found no matching overload for 'sum' applied to 'list(string).()'"],
     ["self.o == {'a': 'b'}", /^compilation failed: ERROR: <input>:1:8: found no matching overload for '_==_' applied to '\(selfType\d+\.o, map\(string, string\)\)'$/],
     ["self.o['a'] == 'b'", /^compilation failed: ERROR: <input>:1:\d+: found no matching overload for '_\[_\]' applied to '\(selfType\d+\.o, string\)'$/],

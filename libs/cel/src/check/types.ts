@@ -31,11 +31,11 @@ export const mapOf = (key: CelType, value: CelType): CelType => ({ kind: 'map', 
 export const typeOf = (of: CelType): CelType => ({ kind: 'type', of });
 export const param = (name: string): CelType => ({ kind: 'param', name });
 
-// formatType prints a type as cel-go's FormatCheckedType does.
+// formatType prints a type as cel-go's FormatCheckedType does (the null type as `null`).
 export function formatType(t: CelType): string {
   switch (t.kind) {
     case 'primitive':
-      return t.name;
+      return t.name === 'null_type' ? 'null' : t.name;
     case 'dyn':
       return 'dyn';
     case 'error':
@@ -133,7 +133,8 @@ export function isAssignable(subs: Substitutions, to: CelType, from: CelType): b
     case 'opaque':
       return to.name === (from as typeof to).name;
     case 'type':
-      return isAssignable(subs, to.of, (from as typeof to).of);
+      // A type is a type: its parameter does not change what it may be compared with.
+      return true;
     default:
       return false;
   }
