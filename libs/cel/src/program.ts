@@ -10,7 +10,7 @@ import { Regex } from './regex';
 import { check, CheckedExpression, Expr } from './check/checker';
 import { DeclType } from './check/decl-type';
 import { Environment } from './check/declarations';
-import { Estimate, estimateCost } from './check/cost';
+import { Estimate, estimateCost, runtimeCost } from './check/cost';
 import { BOOL, CelType, DYN, formatType, STRING } from './check/types';
 import { formatError } from './typecheck';
 
@@ -21,9 +21,9 @@ export interface Program {
   readonly references: ReadonlySet<string>;
   // estimate is the worst-case cost cel-go's estimator gives from self's declared type.
   estimate(): Estimate;
-  // estimateWith is the same estimate with self of another type: the sizes of the value the
-  // rule runs over (actualDeclType) give its runtime cost.
-  estimateWith(self: DeclType, unknownSize: Estimate): Estimate;
+  // runtimeCost is the cost of running over a value whose sizes self holds (actualDeclType);
+  // largest stands for the size of what has no path to the value.
+  runtimeCost(self: DeclType, largest: number): number;
   evaluate(bindings: Record<string, CelInput>): CelValue;
 }
 
@@ -123,7 +123,7 @@ export function compileExpression(expression: string, variables: readonly string
     expression,
     references: checked.references,
     estimate: () => (self ? estimateCost(parsed.expr as unknown as Expr, checked, self) : { min: 0, max: 0 }),
-    estimateWith: (decl, unknownSize) => estimateCost(parsed.expr as unknown as Expr, checked, decl, unknownSize),
+    runtimeCost: (decl, largest) => runtimeCost(parsed.expr as unknown as Expr, checked, decl, largest),
     evaluate(bindings) {
       const result = run(bindings as never);
       if (isCelError(result)) throw new Error(celGoMessage(result.message));

@@ -325,7 +325,14 @@ function runtimeCost(program: Program, self: DeclType | null, value: unknown, ol
     actual = { decl, largest: Math.max(largestSize(value), largestSize(old), 1) };
     sized.set(self, actual);
   }
-  return program.estimateWith(actual.decl, { min: 0, max: actual.largest }).max;
+  return program.runtimeCost(actual.decl, actual.largest);
+}
+
+// ruleRuntimeCost is the cost validation charges for one rule of a schema node over a value
+// (isResourceRoot: the node is a custom resource's root).
+export function ruleRuntimeCost(schema: JSONSchemaProps, value: unknown, rule: string, isResourceRoot = false): number {
+  const self = selfDeclType(schema, isResourceRoot);
+  return runtimeCost(compileExpression(rule, ruleVariables, { self, environment: 'full', output: 'bool' }), self, value, undefined, new Map());
 }
 
 // largestSize is the longest string, list or map anywhere in a value.

@@ -50,6 +50,9 @@ class Coster {
     private readonly checked: CheckedExpression,
     private readonly root: DeclType,
     private readonly unknownSize: Estimate,
+    // runtime charges as cel-go's evaluation does where it differs from the estimator: a
+    // presence test adds nothing to its operand, constant list and map literals are folded.
+    private readonly runtime: boolean,
   ) {}
 
   cost(expr: Expr | undefined): Estimate {
@@ -65,8 +68,10 @@ class Coster {
       case 'callExpr':
         return this.call(expr, value as CallExpr);
       case 'listExpr':
+        if (this.runtime && isConstant(expr)) return zero;
         return (value as { elements: Expr[] }).elements.reduce((sum, e) => add(sum, this.cost(e)), fixed(10));
       case 'structExpr':
+        if (this.runtime && isConstant(expr)) return zero;
         return (value as { entries: MapEntry[] }).entries.reduce((sum, e) => add(add(sum, this.cost(e.keyKind.value)), this.cost(e.value)), fixed(30));
       case 'comprehensionExpr':
         return this.comprehension(value as { iterVar: string; iterRange: Expr; accuInit: Expr; loopCondition: Expr; loopStep: Expr; result: Expr });
@@ -90,7 +95,7 @@ class Coster {
   }
 
   private select(expr: Expr, select: { operand: Expr; field: string; testOnly?: boolean }): Estimate {
-    if (select.testOnly) return add(fixed(1), this.cost(select.operand));
+    if (select.testOnly) return add(this.runtime ? zero : fixed(1), this.cost(select.operand));
     // A qualified type name (google.protobuf.Duration) is one identifier to cel-go's checker.
     const qualified = qualifiedName(expr);
     if (qualified !== null && typeIdentifiers.has(qualified) && this.checked.types.get(expr.id)?.kind === 'type') {
@@ -105,6 +110,10 @@ class Coster {
   }
 
   private call(expr: Expr, call: CallExpr): Estimate {
+    if (this.runtime && foldedAtRuntime(call)) {
+      this.computedSizes.set(expr.id, this.sizeEstimate(this.node(call.args[0])));
+      return call.function === '@in' ? this.cost(call.args[0]) : zero;
+    }
     const argCosts = call.args.map((a) => this.cost(a));
     const args = call.args.map((a) => this.node(a));
     const overloads = this.checked.overloads.get(expr.id);
@@ -345,9 +354,34 @@ function computedSize(expr: Expr): Estimate | null {
   return null;
 }
 
-// estimateCost returns the cost range of a checked expression over self of the given type;
-// unknownSize is the size of what neither a literal nor the schema bounds (unbounded when a
-// CRD is written; at run time, the largest size in the value).
-export function estimateCost(expr: Expr, checked: CheckedExpression, self: DeclType, unknownSize: Estimate = unbounded): Estimate {
-  return new Coster(checked, self, unknownSize).cost(expr);
+// typeConversions are the functions cel-go's optimizer runs ahead on a constant argument.
+const typeConversions = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'type', 'uint']);
+
+// foldedAtRuntime is a call cel-go's optimizer (OptOptimize) turns into a constant or a set
+// lookup: a type conversion of a constant, membership in a constant list.
+function foldedAtRuntime(call: CallExpr): boolean {
+  if (call.target || call.args.length === 0) return false;
+  if (typeConversions.has(call.function)) return call.args.length === 1 && isConstant(call.args[0]);
+  return call.function === '@in' && call.args.length === 2 && call.args[1].exprKind.case === 'listExpr' && isConstant(call.args[1]);
+}
+
+// isConstant is a literal made of literals only, which cel-go's optimizer folds.
+function isConstant(expr: Expr | undefined): boolean {
+  if (!expr) return true;
+  const { case: kind, value } = expr.exprKind;
+  if (kind === 'constExpr') return true;
+  if (kind === 'listExpr') return (value as { elements: Expr[] }).elements.every(isConstant);
+  if (kind === 'structExpr') return (value as { entries: MapEntry[] }).entries.every((e) => isConstant(e.keyKind.value) && isConstant(e.value));
+  return false;
+}
+
+// estimateCost returns the cost range of a checked expression over self of the given type.
+export function estimateCost(expr: Expr, checked: CheckedExpression, self: DeclType): Estimate {
+  return new Coster(checked, self, unbounded, false).cost(expr);
+}
+
+// runtimeCost is the cost of evaluating an expression over a value whose sizes self holds
+// (actualDeclType), largest standing for the size of what has no path to the value.
+export function runtimeCost(expr: Expr, checked: CheckedExpression, self: DeclType, largest: number): number {
+  return new Coster(checked, self, { min: 0, max: largest }, true).cost(expr).max;
 }

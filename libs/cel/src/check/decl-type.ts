@@ -110,7 +110,7 @@ export function maxCardinality(minSize: number): number {
 // entries), every element of a list or map taking the largest size of its siblings.
 export function actualDeclType(decl: DeclType, value: unknown): DeclType {
   if (value === null || value === undefined) return { ...decl, maxElements: 0, elem: decl.elem && emptied(decl.elem), key: decl.key && emptied(decl.key), fields: decl.fields && emptiedFields(decl.fields) };
-  if (typeof value === 'string') return { ...decl, maxElements: decl.type.kind === 'primitive' && decl.type.name === 'bytes' ? Math.floor((value.length * 3) / 4) : [...value].length };
+  if (typeof value === 'string') return { ...decl, maxElements: stringSize(decl, value) };
   if (Array.isArray(value)) {
     const elem = decl.elem ? value.reduce<DeclType>((widest, item) => widenDeclType(widest, actualDeclType(decl.elem as DeclType, item)), emptied(decl.elem)) : undefined;
     return { ...decl, maxElements: value.length, elem };
@@ -125,7 +125,17 @@ export function actualDeclType(decl: DeclType, value: unknown): DeclType {
     const longestKey = entries.reduce((max, [k]) => Math.max(max, [...k].length), 0);
     return { ...decl, maxElements: entries.length, elem, key: decl.key && { ...decl.key, maxElements: longestKey } };
   }
-  return { ...decl, maxElements: 0 };
+  // A number or boolean has no size; cel-go charges it as 1.
+  return { ...decl, maxElements: 1 };
+}
+
+// stringSize is the size cel-go gives a string of JSON by its type: code points of a string,
+// bytes of base64 data, 1 for a timestamp or duration (not sized).
+function stringSize(decl: DeclType, value: string): number {
+  if (decl.type.kind !== 'primitive' && decl.type.kind !== 'dyn') return 1;
+  if (decl.type.kind === 'primitive' && decl.type.name === 'bytes') return Math.floor((value.length * 3) / 4);
+  if (decl.type.kind === 'primitive' && decl.type.name !== 'string') return 1;
+  return [...value].length;
 }
 
 function emptied(decl: DeclType): DeclType {
