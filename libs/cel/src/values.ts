@@ -94,9 +94,12 @@ function formattedString(value: string, format: string | undefined): CelInput {
   }
 }
 
-// withInaccessible records the fields of an object a rule cannot reach, for equality.
+// withInaccessible records the fields of an object a rule cannot reach, for equality; their
+// JSON is written only when an equality needs it.
 function withInaccessible(map: CelInput, fields: [string, unknown][]): CelInput {
-  if (fields.length > 0 && map !== null && typeof map === 'object') inaccessibleFields.set(map, stableJson(Object.fromEntries(fields)));
+  if (fields.length === 0 || map === null || typeof map !== 'object') return map;
+  let json: string | undefined;
+  inaccessibleFields.set(map, { json: () => (json ??= stableJson(Object.fromEntries(fields))) });
   return map;
 }
 

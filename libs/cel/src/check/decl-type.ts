@@ -110,32 +110,53 @@ export function maxCardinality(minSize: number): number {
 // entries), every element of a list or map taking the largest size of its siblings.
 export function actualDeclType(decl: DeclType, value: unknown): DeclType {
   if (value === null || value === undefined) return { ...decl, maxElements: 0, elem: decl.elem && emptied(decl.elem), key: decl.key && emptied(decl.key), fields: decl.fields && emptiedFields(decl.fields) };
-  if (typeof value === 'string') return { ...decl, maxElements: stringSize(decl, value) };
+  if (typeof value === 'string' || (value !== null && typeof value !== 'object')) return { ...decl, maxElements: scalarSize(decl, value) };
   if (Array.isArray(value)) {
-    const elem = decl.elem ? value.reduce<DeclType>((widest, item) => widenDeclType(widest, actualDeclType(decl.elem as DeclType, item)), emptied(decl.elem)) : undefined;
-    return { ...decl, maxElements: value.length, elem };
+    return { ...decl, maxElements: value.length, elem: decl.elem && widestElement(decl.elem, value) };
   }
   if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>);
     if (decl.fields) {
       const fields = new Map([...decl.fields].map(([name, fieldDecl]) => [name, actualDeclType(fieldDecl, (value as Record<string, unknown>)[unescapePropertyName(name)])]));
       return { ...decl, fields };
     }
-    const elem = decl.elem ? entries.reduce<DeclType>((widest, [, v]) => widenDeclType(widest, actualDeclType(decl.elem as DeclType, v)), emptied(decl.elem)) : undefined;
-    const longestKey = entries.reduce((max, [k]) => Math.max(max, [...k].length), 0);
+    const entries = Object.entries(value as Record<string, unknown>);
+    const elem = decl.elem && widestElement(decl.elem, entries.map(([, v]) => v));
+    const longestKey = entries.reduce((max, [k]) => Math.max(max, codePoints(k)), 0);
     return { ...decl, maxElements: entries.length, elem, key: decl.key && { ...decl.key, maxElements: longestKey } };
   }
   // A number or boolean has no size; cel-go charges it as 1.
   return { ...decl, maxElements: 1 };
 }
 
-// stringSize is the size cel-go gives a string of JSON by its type: code points of a string,
-// bytes of base64 data, 1 for a timestamp or duration (not sized).
-function stringSize(decl: DeclType, value: string): number {
+// scalarSize is the size cel-go gives a JSON scalar by its type: code points of a string,
+// bytes of base64 data, 1 for a number, boolean, timestamp or duration (not sized).
+function scalarSize(decl: DeclType, value: unknown): number {
+  if (typeof value !== 'string') return 1;
   if (decl.type.kind !== 'primitive' && decl.type.kind !== 'dyn') return 1;
   if (decl.type.kind === 'primitive' && decl.type.name === 'bytes') return Math.floor((value.length * 3) / 4);
   if (decl.type.kind === 'primitive' && decl.type.name !== 'string') return 1;
-  return [...value].length;
+  return codePoints(value);
+}
+
+// codePoints counts a string's code points (a surrogate pair is one).
+function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) count--;
+  }
+  return count;
+}
+
+// widestElement sizes the elements of a list or map by the largest of them; a scalar element
+// type is sized without building a type per element.
+function widestElement(elem: DeclType, values: unknown[]): DeclType {
+  if (!elem.fields && !elem.elem) {
+    let largest = 0;
+    for (const v of values) largest = Math.max(largest, scalarSize(elem, v));
+    return { ...elem, maxElements: largest };
+  }
+  return values.reduce<DeclType>((widest, v) => widenDeclType(widest, actualDeclType(elem, v)), emptied(elem));
 }
 
 function emptied(decl: DeclType): DeclType {
