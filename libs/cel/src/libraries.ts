@@ -5,7 +5,7 @@ import { celFunc, CelFunc, celList, CelList, celMethod, CelScalar, mapType, CelU
 import { strings } from '@bufbuild/cel/ext';
 import { durationFromMs } from '@bufbuild/protobuf/wkt';
 import { kubernetesEquals } from './lists';
-import { timestampOffsets } from './values';
+import { parseDateTime, timestampOffsets } from './values';
 import { compileRegex } from './regex';
 import { escapedPath, ParsedUrl, parseRequestUri, splitHost } from './urls';
 
@@ -94,6 +94,7 @@ export const typedOverloads: Readonly<Record<string, string>> = {
   list_duration_sum_duration: '@sum_duration',
   duration_to_milliseconds: '@duration_milliseconds',
   timestamp_to_string: '@timestamp_to_string',
+  string_to_timestamp: '@string_to_timestamp',
   in_map: '@in_map',
 };
 
@@ -123,6 +124,12 @@ const typedRuntime: CelFunc[] = [
   }),
   // A key whose value is null is in the map (the evaluator's own `in` takes it for absent).
   celFunc('@in_map', [CelScalar.DYN, mapType(CelScalar.DYN, CelScalar.DYN)], CelScalar.BOOL, (key, map) => map.get(key as never) !== undefined),
+  // timestamp(string) keeps the offset it was written with, as Go's time.Parse does.
+  celFunc('@string_to_timestamp', [CelScalar.STRING], CelScalar.DYN, (text) => {
+    const timestamp = parseDateTime(text);
+    if (typeof timestamp === 'string') throw new Error(`parsing time ${JSON.stringify(text)} as "2006-01-02T15:04:05Z07:00": cannot parse`);
+    return timestamp as never;
+  }),
   celFunc('@timestamp_to_string', [CelScalar.DYN], CelScalar.STRING, (value) => {
     const timestamp = timeMessage(value, 'google.protobuf.Timestamp');
     if (!timestamp) throw new Error('no such overload');

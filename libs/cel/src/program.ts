@@ -116,8 +116,11 @@ export function compileExpression(expression: string, variables: readonly string
   if (options.output === 'bool' && formatType(checked.outputType) !== formatType(BOOL)) throw new OutputTypeError('cel expression must evaluate to a bool');
   if (options.output === 'string' && formatType(checked.outputType) !== formatType(STRING)) throw new OutputTypeError('messageExpression must evaluate to a string');
   checkRegexLiterals(parsed.expr);
-  callTypedOverloads(parsed.expr as unknown as Expr, checked);
-  const run = plan(env, parsed);
+  // The program runs a copy whose calls name the typed overloads; the cost estimate reads the
+  // expression as written.
+  const runnable = structuredClone(parsed);
+  callTypedOverloads(runnable.expr as unknown as Expr, checked);
+  const run = plan(env, runnable);
   const self = options.self;
   return {
     expression,

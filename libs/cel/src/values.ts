@@ -62,8 +62,9 @@ export function parseGoDuration(text: string): number | null {
 // time.Time keeps it, so string(self.ts) prints the time as written.
 export const timestampOffsets = new WeakMap<object, number>();
 
-// parseDateTime reads an RFC 3339 date-time to the nanosecond, keeping its offset.
-function parseDateTime(value: string): CelInput {
+// parseDateTime reads an RFC 3339 date-time to the nanosecond, keeping its offset (the text
+// back when it is not one).
+export function parseDateTime(value: string): CelInput {
   const m = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2})(?:\.(\d+))?([Zz]|([+-])(\d{2}):(\d{2}))$/.exec(value);
   if (!m) return value;
   const offset = m[5] ? (m[5] === '-' ? -1 : 1) * (Number(m[6]) * 60 + Number(m[7])) : 0;
