@@ -1,7 +1,7 @@
 // jest.config.js runs every spec of the workspace in one run, so the real etcd and nats-server
 // that the harness starts in globalSetup are shared by all suites.
 const { paths } = require('./tsconfig.base.json').compilerOptions;
-const { swcOptions } = require('./tools/swc-options.js');
+const { swcOptions } = require('./tools/build/swc-options.js');
 
 const moduleNameMapper = Object.fromEntries(
   Object.entries(paths).map(([name, [target]]) => [`^${name.replace('/', '\\/')}$`, `<rootDir>/${target}`]),

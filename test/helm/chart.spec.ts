@@ -182,7 +182,7 @@ describe('helm/plinth', () => {
         expect(argValue(w, '--nats-url')).toBe(natsUrl);
       }
       expect(envOf(storage)).toMatchObject({ PLINTH_ETCD_SERVERS: `https://${serviceAddress(objects, 'ctl-etcd', 'client')}`, PLINTH_STORAGE_ADDRESS: '0.0.0.0:7443' });
-      expect(container(storage).args).toEqual(['apps/storage/src/main.ts']);
+      expect(container(storage).args).toEqual(['apps/storage/src/main.js']);
       const etcd = find(objects, 'StatefulSet', 'ctl-etcd');
       expect(etcd.spec.serviceName).toBe('ctl-etcd-peers');
       expect(etcd.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe(values.etcd.persistence.size);

@@ -6,7 +6,7 @@
 import { transformFileSync } from '@swc/core';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { swcOptions } from '../swc-options';
+import { swcOptions } from './swc-options';
 
 export interface ProjectInfo {
   readonly name: string;
