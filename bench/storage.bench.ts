@@ -89,7 +89,7 @@ export async function storageBench(counts: { writes: number; reads: number; list
   const service = await startStorageService(etcdServer.endpoint);
   const etcd = new Etcd3({ hosts: [etcdServer.endpoint] });
   const store = new GrpcObjectStore({ address: service.address });
-  const lines = [`storage: gRPC storage service (separate process) vs etcd3 directly, ${inFlight} in flight`, header];
+  const lines = [`storage: gRPC storage service (separate process, plaintext) vs etcd3 directly, ${inFlight} in flight`, header];
   try {
     const raw = rawSide(etcd, '/bench/raw/');
     const svc = serviceSide(store, '/bench/svc/');

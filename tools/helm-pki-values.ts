@@ -12,13 +12,18 @@
 //
 //   node -r ./tools/register.js tools/helm-pki-values.ts --release plinth --namespace plinth > pki.yaml
 //
+// With --out-dir DIR it writes each value to DIR as a file named by its key in the chart's
+// Secret (internal-ca.crt, storage.crt, ...), and a nats.conf (TLS with nats.crt, the two users
+// with their permissions), for running the processes by hand on loopback.
+//
 // Keep pki.yaml secret; reuse it on upgrades (a new CA invalidates every issued credential).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { randomBytes } from 'node:crypto';
 import { controllerManagerKubeconfig, ensureClusterPki } from '@plinth/apiserver';
+import { natsPermissions, natsServerAuthorization } from '@plinth/authz-nats';
 import { issueCertificate, newCertificateAuthority } from '@plinth/pki';
 
 export interface PkiValuesOptions {
@@ -96,8 +101,50 @@ function linkValues(options: PkiValuesOptions): Record<string, string> {
   };
 }
 
+// secretKeys are the keys of the chart's PKI Secret (helm/plinth/templates/secrets.yaml) for
+// the values.
+export const secretKeys: Record<string, string> = {
+  caCrt: 'ca.crt',
+  caKey: 'ca.key',
+  apiserverCrt: 'apiserver.crt',
+  apiserverKey: 'apiserver.key',
+  adminCrt: 'admin.crt',
+  adminKey: 'admin.key',
+  serviceAccountKey: 'sa.key',
+  controllersKubeconfig: 'controllers.kubeconfig',
+  internalCaCrt: 'internal-ca.crt',
+  storageCrt: 'storage.crt',
+  storageKey: 'storage.key',
+  gatewayStorageCrt: 'gateway-storage.crt',
+  gatewayStorageKey: 'gateway-storage.key',
+  authzStorageCrt: 'authz-storage.crt',
+  authzStorageKey: 'authz-storage.key',
+  natsCrt: 'nats.crt',
+  natsKey: 'nats.key',
+  natsGatewayPassword: 'nats-gateway.password',
+  natsAuthzPassword: 'nats-authz.password',
+  etcdCaCrt: 'etcd-ca.crt',
+  etcdCrt: 'etcd.crt',
+  etcdKey: 'etcd.key',
+  etcdClientCrt: 'etcd-client.crt',
+  etcdClientKey: 'etcd-client.key',
+};
+
+function writeFiles(dir: string, values: Record<string, string>): void {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, value] of Object.entries(values)) writeFileSync(join(dir, secretKeys[name]), value, { mode: 0o600 });
+  const permissions = natsPermissions();
+  const tls = { cert_file: resolve(dir, 'nats.crt'), key_file: resolve(dir, 'nats.key') };
+  const authorization = natsServerAuthorization([
+    { user: 'plinth-gateway', password: values.natsGatewayPassword, permissions: permissions.gateway },
+    { user: 'plinth-authz', password: values.natsAuthzPassword, permissions: permissions.authz },
+  ]);
+  writeFileSync(join(dir, 'nats.conf'), `listen: "127.0.0.1:4222"\ntls: ${JSON.stringify(tls)}\n${authorization}`, { mode: 0o600 });
+}
+
 function main(argv: string[]): void {
   const options: PkiValuesOptions = { release: 'plinth', namespace: 'default', servicePort: 443, extraNames: [] };
+  let outDir = '';
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (value === undefined) throw new Error(`${flag} needs a value`);
@@ -105,9 +152,12 @@ function main(argv: string[]): void {
     else if (flag === '--namespace') options.namespace = value;
     else if (flag === '--service-port') options.servicePort = Number(value);
     else if (flag === '--extra-name') options.extraNames.push(value);
+    else if (flag === '--out-dir') outDir = value;
     else throw new Error(`unknown flag ${flag}`);
   }
-  process.stdout.write(stringify(pkiValues(options)));
+  const values = pkiValues(options);
+  if (outDir) writeFiles(outDir, values.pki);
+  else process.stdout.write(stringify(values));
 }
 
 if (require.main === module) {

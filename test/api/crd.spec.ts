@@ -235,6 +235,15 @@ describe('API server: custom resource definitions', () => {
     expect((await request('GET', '/apis/example.com/v1/namespaces/default/widgets/w-wrong')).status).toBe(404);
   });
 
+  it('refuses metadata that is no object, and a patch that gives metadata a wrong type, with 400', async () => {
+    const path = '/apis/example.com/v1/namespaces/default/widgets';
+    const scalar = await request('POST', path, { body: { ...widget('w-scalar', { size: 'small' }), metadata: 'w-scalar' } });
+    expect(scalar.json).toMatchObject({ code: 400, message: 'Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal string into Go value of type v1.ObjectMeta' });
+    expect((await request('POST', path, { body: widget('w-patched', { size: 'small' }) })).status).toBe(201);
+    const patched = await request('PATCH', `${path}/w-patched`, { raw: '{"metadata":{"labels":{"app":100}}}', headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patched.json).toMatchObject({ code: 400, message: 'Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string' });
+  });
+
   it('runs transition rules on update and bumps generation on spec changes only', async () => {
     await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w5', { size: 'small', name: 'abc' }) });
     const renamed = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/w5', {

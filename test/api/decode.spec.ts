@@ -105,19 +105,34 @@ describe('API server: decoding values as Go does', () => {
   });
 
   describe('numbers in patches', () => {
+    const patches: Record<string, (literal: string) => string> = {
+      'application/merge-patch+json': (literal) => `{"spec":{"parallelism":${literal}}}`,
+      'application/strategic-merge-patch+json': (literal) => `{"spec":{"parallelism":${literal}}}`,
+      'application/json-patch+json': (literal) => `[{"op":"replace","path":"/spec/parallelism","value":${literal}}]`,
+    };
+
     it.each([
       ['application/merge-patch+json', '1e2'],
       ['application/strategic-merge-patch+json', '15.0'],
       ['application/merge-patch+json', '2147483648'],
+      ['application/json-patch+json', '1E1'],
+      ['application/json-patch+json', '9223372036854775808'],
     ])('refuses %s with parallelism %s and keeps the object', async (contentType, literal) => {
-      const name = `patch-number-${literal.replace(/\W/g, '')}-${contentType.length}`;
+      const name = `patch-number-${literal.replace(/\W/g, '').toLowerCase()}-${contentType.length}`;
       const created = await post('/apis/batch/v1/namespaces/default/jobs', jobBody(name, ''));
       expect(created.status).toBe(201);
-      const res = await request('PATCH', `/apis/batch/v1/namespaces/default/jobs/${name}`, { raw: `{"spec":{"parallelism":${literal}}}`, headers: { 'content-type': contentType } });
+      const res = await request('PATCH', `/apis/batch/v1/namespaces/default/jobs/${name}`, { raw: patches[contentType](literal), headers: { 'content-type': contentType } });
       expect(res.status).toBe(400);
       expect(res.json).toMatchObject({ reason: 'BadRequest', message: `Job in version "v1" cannot be handled as a Job: json: cannot unmarshal number ${literal} into Go struct field JobSpec.spec.parallelism of type int32` });
       const after = await request('GET', `/apis/batch/v1/namespaces/default/jobs/${name}`);
       expect(after.json.metadata.resourceVersion).toBe(created.json.metadata.resourceVersion);
+    });
+    it('takes an exact number written plainly in a patch', async () => {
+      const created = await post('/apis/batch/v1/namespaces/default/jobs', jobBody('patch-number-ok', ''));
+      expect(created.status).toBe(201);
+      const res = await request('PATCH', '/apis/batch/v1/namespaces/default/jobs/patch-number-ok', { raw: '[{"op":"replace","path":"/spec/parallelism","value":3}]', headers: { 'content-type': 'application/json-patch+json' } });
+      expect(res.status).toBe(200);
+      expect(res.json.spec.parallelism).toBe(3);
     });
   });
 
@@ -157,6 +172,22 @@ describe('API server: decoding values as Go does', () => {
       // the summary of a body that is not JSON is its first 30 bytes in hex
       const summary = `${Buffer.from(body).subarray(0, 30).toString('hex')} ...`;
       await expectRefused(res, `the object provided is unrecognized (must be of type Job): json: unsupported value: ${shown} (${summary})`, '/apis/batch/v1/namespaces/default/jobs/yaml-inf');
+    });
+
+    it('summarizes the YAML as sent when it is no object', async () => {
+      const body = '- a\n- b\n';
+      const res = await yamlPost('/api/v1/namespaces/default/serviceaccounts', body);
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBe(
+        `the object provided is unrecognized (must be of type ServiceAccount): couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" } (${Buffer.from(body).toString('hex')})`,
+      );
+    });
+
+    it('refuses a sequence as a map key, as yaml.v2 cannot make it a Go map key', async () => {
+      const body = 'metadata:\n  name: yaml-key\n  labels:\n    ? [a, b]\n    : x\n';
+      const res = await yamlPost('/api/v1/namespaces/default/serviceaccounts', body);
+      const summary = `${Buffer.from(body).subarray(0, 30).toString('hex')} ...`;
+      await expectRefused(res, `the object provided is unrecognized (must be of type ServiceAccount): yaml: invalid map key: []interface {}{"a", "b"} (${summary})`, '/api/v1/namespaces/default/serviceaccounts/yaml-key');
     });
 
     it('keeps a number beyond float64 as the string it was', async () => {

@@ -104,6 +104,7 @@ describe('paths routed as sent', () => {
     expect((await send(server.url, 'PATCH', '/api/v1/namespaces/default/pods', {})).json).toEqual(methodNotAllowed);
     expect((await send(server.url, 'POST', '/api/v1/watch/namespaces/default/pods', pod('baz'))).json).toEqual(methodNotAllowed);
     expect((await send(server.url, 'OPTIONS', '/api/v1/namespaces/default/pods')).json).toEqual(methodNotAllowed);
+    expect((await send(server.url, 'POST', '/api/v1/namespaces/default/pods/default-pod/status', pod('default-pod'))).json).toEqual(methodNotAllowed);
     expect((await request('GET', '/api/v1/namespaces/default/pods/bar')).status).toBe(404);
   });
 

@@ -7,19 +7,20 @@ import { HostileRunner, HostileTarget, requestTimeoutMs } from './hostile-run';
 import { hostileNamespace } from './fixtures';
 import { requestBytes, sendRaw } from './raw-client';
 
-export async function behaviourAfterRun(target: HostileTarget): Promise<{ pollutedAnswers: string[]; unprivilegedList: number; healthz: string }> {
+export async function behaviourAfterRun(target: HostileTarget): Promise<{ created: number; pollutedAnswers: string[]; unprivilegedList: number; healthz: string }> {
   const runner = new HostileRunner(target);
-  const name = `after-run-${Date.now()}`;
-  const answers = [
-    await runner.admin('POST', `/api/v1/namespaces/${hostileNamespace}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' } }),
-    await runner.admin('GET', `/api/v1/namespaces/${hostileNamespace}/configmaps/${name}`),
-    await runner.admin('GET', '/api/v1/namespaces/default'),
-    await runner.admin('GET', '/version'),
-  ];
-  const pollutedAnswers = answers.map((a) => a.body.toString('utf8')).filter((text) => text.includes(pollutionKey));
-  const unprivileged = await sendRaw(target, requestBytes('GET', '/api/v1/secrets', [['authorization', `Bearer ${target.unprivilegedToken}`]]), { timeoutMs: requestTimeoutMs });
-  const healthz = await runner.admin('GET', '/healthz');
-  return { pollutedAnswers, unprivilegedList: unprivileged.status, healthz: `${healthz.status} ${healthz.body.toString()}` };
+  try {
+    const name = `after-run-${Date.now()}`;
+    const collection = `/api/v1/namespaces/${hostileNamespace}/serviceaccounts`;
+    const created = await runner.admin('POST', collection, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, labels: { a: '1' } } });
+    const answers = [created, await runner.admin('GET', `${collection}/${name}`), await runner.admin('GET', collection), await runner.admin('GET', '/api/v1/namespaces/default'), await runner.admin('GET', '/version')];
+    const pollutedAnswers = answers.map((a) => a.body.toString('utf8')).filter((text) => text.includes(pollutionKey));
+    const unprivileged = await sendRaw(target, requestBytes('GET', '/api/v1/secrets', [['authorization', `Bearer ${target.unprivilegedToken}`]]), { timeoutMs: requestTimeoutMs });
+    const healthz = await runner.admin('GET', '/healthz');
+    return { created: created.status, pollutedAnswers, unprivilegedList: unprivileged.status, healthz: `${healthz.status} ${healthz.body.toString()}` };
+  } finally {
+    runner.close();
+  }
 }
 
 // failureReport is the message a failed run ends with: how to run the same cases again, then

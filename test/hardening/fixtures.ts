@@ -87,3 +87,55 @@ export const fixtures: Fixture[] = [hostileNamespace, pathsNamespace].flatMap((n
   const inNamespace = collectionsIn(ns);
   return (Object.keys(inNamespace) as CollectionName[]).map((name) => ({ collection: inNamespace[name], manifest: manifests[name](fixtureName(name)) }));
 });
+
+// A CustomResourceDefinition whose schema hostile values meet: a pattern with nested repetition
+// (exponential for a backtracking matcher), a pattern RE2 refuses, an int32, a set, an enum, a
+// validation rule, and an object that keeps unknown fields.
+export const widgetsCollection = `/apis/hostile.example.com/v1/namespaces/${hostileNamespace}/widgets`;
+
+export const widgetDefinition = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.hostile.example.com' },
+  spec: {
+    group: 'hostile.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                'x-kubernetes-validations': [{ rule: "!has(self.mode) || self.mode != 'b' || has(self.size)", message: 'mode b needs a size' }],
+                properties: {
+                  word: { type: 'string', pattern: '^(a+)+$', maxLength: 100 },
+                  strict: { type: 'string', pattern: '^(?=x)' },
+                  size: { type: 'integer', format: 'int32', minimum: 0 },
+                  tags: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 20 }, 'x-kubernetes-list-type': 'set' },
+                  mode: { type: 'string', enum: ['a', 'b'] },
+                  labels: { type: 'object', additionalProperties: { type: 'string' } },
+                  free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                },
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+export const widget = (name: string) => ({
+  apiVersion: 'hostile.example.com/v1',
+  kind: 'Widget',
+  metadata: { name, labels: { app: 'hostile' } },
+  spec: { word: 'aaaa', size: 3, tags: ['x', 'y'], mode: 'a', labels: { a: 'b' }, free: { anything: [1, { nested: true }] } },
+});
+
+export const widgetFixture = 'fixture-widget';

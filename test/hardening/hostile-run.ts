@@ -5,10 +5,10 @@
 import { caseLabel, HostileCase } from './hostile-case';
 import { ForgedCredential } from './hostile-case';
 import { Forged } from './credentials';
-import { fixtures } from './fixtures';
+import { fixtures, widget, widgetDefinition, widgetFixture, widgetsCollection } from './fixtures';
 import { KUBERNETES_SERVER_ERRORS } from './generate';
 import { pollutionKey } from './mutators';
-import { ClientTimeout, RawAnswer, requestBytes, sendRaw } from './raw-client';
+import { ClientTimeout, KeepAliveClient, RawAnswer, requestBytes, sendRaw } from './raw-client';
 import { readStatus } from './status-body';
 
 export interface HostileTarget {
@@ -27,30 +27,60 @@ const readOnly = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export class HostileRunner {
   private readonly snapshots = new Map<string, string>();
+  private readonly keptAlive: KeepAliveClient;
 
-  constructor(private readonly target: HostileTarget) {}
+  constructor(private readonly target: HostileTarget) {
+    this.keptAlive = new KeepAliveClient(target);
+  }
 
   // admin sends an ordinary request as the administrator.
   async admin(method: string, path: string, body?: unknown): Promise<RawAnswer> {
-    const headers: [string, string][] = [['authorization', `Bearer ${this.target.adminToken}`], ['accept', 'application/json']];
-    if (body !== undefined) headers.push(['content-type', 'application/json']);
-    return sendRaw(this.target, requestBytes(method, path, headers, body === undefined ? undefined : Buffer.from(JSON.stringify(body))), { timeoutMs: requestTimeoutMs });
+    const headers: Record<string, string> = { authorization: `Bearer ${this.target.adminToken}`, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return this.keptAlive.request(method, path, headers, body === undefined ? undefined : Buffer.from(JSON.stringify(body)), requestTimeoutMs);
   }
 
-  // ensureFixtures creates the namespaces and fixtures that are missing.
-  async ensureFixtures(): Promise<void> {
+  close(): void {
+    this.keptAlive.close();
+  }
+
+  // ensureFixtures creates the namespaces and fixtures that are missing, and answers the
+  // namespaces it found being deleted (a request that should not have reached them did).
+  async ensureFixtures(): Promise<string[]> {
+    const deleting: string[] = [];
     for (const ns of new Set(fixtures.map((f) => f.collection.split('/namespaces/')[1].split('/')[0]))) {
       const made = await this.admin('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
       if (made.status !== 201 && made.status !== 409) throw new Error(`namespace ${ns}: ${made.status} ${made.body}`);
+      const namespace = await this.admin('GET', `/api/v1/namespaces/${ns}`);
+      if (namespace.status !== 200 || JSON.parse(namespace.body.toString()).metadata.deletionTimestamp) {
+        deleting.push(`the namespace ${ns} is being deleted`);
+        continue;
+      }
       // Pods need the namespace's default ServiceAccount, which no controller makes in the
       // distributed run.
       const account = await this.admin('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
       if (account.status !== 201 && account.status !== 409) throw new Error(`default ServiceAccount of ${ns}: ${account.status} ${account.body}`);
     }
+    await this.ensureWidgets();
     for (const fixture of fixtures) {
+      if (deleting.some((d) => d.includes(` ${fixture.collection.split('/namespaces/')[1].split('/')[0]} `))) continue;
       const made = await this.admin('POST', fixture.collection, fixture.manifest);
       if (made.status !== 201 && made.status !== 409) throw new Error(`fixture in ${fixture.collection}: ${made.status} ${made.body}`);
     }
+    return deleting;
+  }
+
+  // ensureWidgets creates the widgets' definition and waits until its resources are served,
+  // then the fixture widget.
+  private async ensureWidgets(): Promise<void> {
+    const made = await this.admin('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', widgetDefinition);
+    if (made.status !== 201 && made.status !== 409) throw new Error(`the widgets' definition: ${made.status} ${made.body}`);
+    for (let attempt = 0; (await this.admin('GET', widgetsCollection)).status !== 200; attempt++) {
+      if (attempt > 300) throw new Error(`${widgetsCollection} never became served`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const fixture = await this.admin('POST', widgetsCollection, widget(widgetFixture));
+    if (fixture.status !== 201 && fixture.status !== 409) throw new Error(`the fixture widget: ${fixture.status} ${fixture.body}`);
   }
 
   // snapshot is the names and resourceVersions of a collection's objects.
@@ -111,7 +141,7 @@ export class HostileRunner {
       } else {
         // What an accepted request changed may reach past its collections (a deletecollection
         // across namespaces, a fixture made again): every snapshot is taken afresh.
-        if (c.method === 'DELETE' || c.framing) await this.ensureFixtures();
+        if (c.method === 'DELETE' || c.framing) problems.push(...(await this.ensureFixtures()));
         this.snapshots.clear();
       }
     }
@@ -158,13 +188,18 @@ export interface HostileReport {
 // runHostileCases runs every case in order and reports each failure under the case's label.
 export async function runHostileCases(target: HostileTarget, cases: HostileCase[]): Promise<HostileReport> {
   const runner = new HostileRunner(target);
-  await runner.ensureFixtures();
-  const failures: string[] = [];
-  const statuses = new Map<number, number>();
-  for (const c of cases) {
-    const { status, problems } = await runner.run(c);
-    statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    for (const problem of problems) failures.push(`${caseLabel(c)}\n    ${problem}`);
+  try {
+    const deleting = await runner.ensureFixtures();
+    if (deleting.length) throw new Error(`the run cannot start: ${deleting.join(', ')}`);
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    for (const c of cases) {
+      const { status, problems } = await runner.run(c);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      for (const problem of problems) failures.push(`${caseLabel(c)}\n    ${problem}`);
+    }
+    return { failures, statuses };
+  } finally {
+    runner.close();
   }
-  return { failures, statuses };
 }

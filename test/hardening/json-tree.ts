@@ -99,7 +99,7 @@ export function keyPath(node: Node, path: Path): string {
 }
 
 // nested wraps a leaf in `depth` arrays or objects.
-export function nested(depth: number, kind: 'array' | 'object', leaf: string = '1'): Raw {
+export function nested(depth: number, kind: 'array' | 'object', leaf = '1'): Raw {
   const text = kind === 'array' ? '['.repeat(depth) + leaf + ']'.repeat(depth) : '{"a":'.repeat(depth) + leaf + '}'.repeat(depth);
   return new Raw(text, text);
 }

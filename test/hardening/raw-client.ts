@@ -2,6 +2,7 @@
 // until the server ends the connection (the request says Connection: close) or the client's
 // timeout passes: paths are sent as written, any method and header bytes included, which
 // node:https's client would refuse or normalise.
+import { Agent, request as httpsRequest } from 'node:https';
 import { connect } from 'node:tls';
 
 export interface RawAnswer {
@@ -116,4 +117,39 @@ export function requestBytes(method: string, path: string, headers: [string, str
   if (body !== undefined) head += `Content-Length: ${body.length}\r\n`;
   head += 'Connection: close\r\n\r\n';
   return body === undefined ? Buffer.from(head, 'utf8') : Buffer.concat([Buffer.from(head, 'utf8'), body]);
+}
+
+// KeepAliveClient sends the suite's own well-formed requests (fixtures, snapshots) over one
+// kept-alive TLS connection, so that they do not pay a handshake each as the hostile ones do.
+export class KeepAliveClient {
+  private readonly agent: Agent;
+
+  constructor(private readonly target: RawTarget) {
+    this.agent = new Agent({ keepAlive: true, maxSockets: 1, ca: target.ca });
+  }
+
+  request(method: string, path: string, headers: Record<string, string>, body: Buffer | undefined, timeoutMs: number): Promise<RawAnswer> {
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest(
+        { host: '127.0.0.1', port: this.target.port, method, path, agent: this.agent, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) }, timeout: timeoutMs },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const flat: Record<string, string> = {};
+            for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+            resolve({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(new ClientTimeout(`no complete answer within ${timeoutMs} ms`)));
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
 }

@@ -7,7 +7,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { natsBinary, findBinary } from '@plinth/testing';
 import { natsPermissions } from '@plinth/authz-nats';
@@ -241,6 +241,19 @@ describe('helm/plinth', () => {
       const item = volume.secret.items.find((i: Manifest) => i.path === path.slice(mount.mountPath.length + 1));
       return item.key as string;
     };
+
+    it('keeps the files helm-pki-values --out-dir writes (for running by hand) under the same names', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'plinth-pki-files-'));
+      try {
+        execFileSync(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'tools/helm-pki-values.ts'), '--release', 'ctl', '--out-dir', dir], { cwd: root });
+        expect(readdirSync(dir).sort()).toEqual([...Object.keys(secret.data), 'nats.conf'].sort());
+        const checked = spawnSync(findBinary(natsBinary), ['-c', join(dir, 'nats.conf'), '-t'], { encoding: 'utf8' });
+        expect(checked.status).toBe(0);
+        expect(new X509Certificate(readFileSync(join(dir, 'gateway-storage.crt'))).verify(new X509Certificate(readFileSync(join(dir, 'internal-ca.crt'))).publicKey)).toBe(true);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
 
     it('gives the gateway and authz their own storage client certificates and NATS users, and the storage service its serving certificate', () => {
       const internalCa = certificate('internal-ca.crt');

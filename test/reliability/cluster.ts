@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { etcdBinary, findBinary, freePort, LinkPki, makeLinkPki, natsBinary, RunningProcess, startProcess, storageClientFlags, storageServingFlags, waitForPort } from '@plinth/testing';
+import { GrpcObjectStore, storageClientCredentials } from '@plinth/storage-grpc';
+import { etcdBinary, findBinary, freePort, makeLinkPki, natsBinary, RunningProcess, startProcess, storageClientFlags, storageServingFlags, waitForPort } from '@plinth/testing';
 
 const root = join(__dirname, '../..');
 
@@ -21,6 +22,8 @@ export interface Member {
   // launch starts the process without waiting for it to serve; ready waits.
   launch(): void;
   ready(): Promise<void>;
+  // log is everything the current process printed (its first 4 MB).
+  log(): string;
   // kill sends the signal and resolves with the exit code once the process is gone.
   kill(signal: NodeJS.Signals): Promise<number | null>;
 }
@@ -44,10 +47,8 @@ export interface Answer {
 export interface Cluster {
   readonly dir: string;
   readonly members: Map<MemberName, Member>;
-  // storageAddress is the storage service's host:port.
-  readonly storageAddress: string;
-  // pki holds the certificates of the storage link (the gateway's client certificate opens it).
-  readonly pki: LinkPki;
+  // storageClient opens a client of the storage service, with the gateway's certificate.
+  storageClient(): GrpcObjectStore;
   gatewayPort(index: number): number;
   readonly ca: string;
   // request sends one HTTPS request to a gateway; agent keeps connections alive when given.
@@ -73,19 +74,27 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const node = (main: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
     startProcess(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, main), ...args], { ...process.env, NO_COLOR: '1', ...env });
 
-  const member = (name: MemberName, launch: () => RunningProcess, ready: (proc: RunningProcess) => Promise<unknown>): Member => {
+  const member = (name: MemberName, launch: () => RunningProcess, ready: (m: Member) => Promise<unknown>): Member => {
+    let log = '';
     const m: Member = {
       name,
       process: null as unknown as RunningProcess,
+      log: () => log,
       async start() {
         m.launch();
         await m.ready();
       },
       launch() {
         m.process = launch();
+        log = '';
+        const keep = (chunk: Buffer) => {
+          if (log.length < 4 * 1024 * 1024) log += chunk.toString();
+        };
+        m.process.child.stdout?.on('data', keep);
+        m.process.child.stderr?.on('data', keep);
       },
       async ready() {
-        await ready(m.process);
+        await ready(m);
       },
       kill(signal) {
         const child = m.process.child;
@@ -110,18 +119,18 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         '--initial-cluster', `plinth-test=http://127.0.0.1:${etcdPeerPort}`,
         '--unsafe-no-fsync', '--experimental-watch-progress-notify-interval', '1s', '--log-level', 'error',
       ]),
-    (proc) => waitForPort(proc, etcdPort, 'etcd'),
+    (m) => waitForPort(m.process, etcdPort, 'etcd'),
   );
-  member('nats', () => startProcess(findBinary(natsBinary), ['-a', '127.0.0.1', '-p', String(natsPort)]), (proc) => waitForPort(proc, natsPort, 'nats-server'));
+  member('nats', () => startProcess(findBinary(natsBinary), ['-a', '127.0.0.1', '-p', String(natsPort)]), (m) => waitForPort(m.process, natsPort, 'nats-server'));
   member(
     'storage',
     () => node('apps/storage/src/main.ts', storageServingFlags(pki), { PLINTH_ETCD_ENDPOINTS: etcdUrl, PLINTH_STORAGE_ADDRESS: storageAddress }),
-    (proc) => waitForLine(proc, 'the storage service', /storage service listening on (\S+:\d+)/),
+    (m) => waitForLine(m, 'the storage service', /storage service listening on (\S+:\d+)/),
   );
   member(
     'authz',
     () => node('apps/authz/src/main.ts', ['--storage-address', storageAddress, ...storageClientFlags(pki.authzClient), `--nats-url=${natsUrl}`]),
-    (proc) => waitForLine(proc, 'the authz service', /authz serving on (\S+)/),
+    (m) => waitForLine(m, 'the authz service', /authz serving on (\S+)/),
   );
   gatewayPorts.forEach((port, index) => {
     const dataDir = join(dir, `gateway-${index}`);
@@ -135,7 +144,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
           '--data-dir', dataDir, '--token-auth-file', join(dir, 'tokens.csv'), ...(options.gatewayArgs?.(index) ?? []),
         ]);
       },
-      (proc) => waitForLine(proc, `gateway ${index}`, /serving on https:\/\/[^\s]*:(\d+)/),
+      (m) => waitForLine(m, `gateway ${index}`, /serving on https:\/\/[^\s]*:(\d+)/),
     );
   });
 
@@ -143,7 +152,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     member(
       'controllers',
       () => node('apps/controllers/src/main.ts', ['--kubeconfig', join(dir, 'gateway-0', 'controller-manager.kubeconfig'), '--simulated-nodes', '1', '--leader-elect=false']),
-      (proc) => waitForLine(proc, 'the controller manager', /node simulator running/),
+      (m) => waitForLine(m, 'the controller manager', /node simulator running/),
     );
   }
   const stop = async () => {
@@ -164,8 +173,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   return {
     dir,
     members,
-    storageAddress,
-    pki,
+    storageClient: () => new GrpcObjectStore({ address: storageAddress, credentials: storageClientCredentials(pki.gatewayClient) }),
     get ca() {
       return caOf();
     },
@@ -228,12 +236,13 @@ export function refusedBeforeRead(err: unknown): boolean {
   return !(err instanceof ResponseCutError) && (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE');
 }
 
-// waitForLine waits until the process has printed a line matching pattern (since it started,
-// as far as its kept output goes), failing if it exits first.
-async function waitForLine(proc: RunningProcess, name: string, pattern: RegExp, timeoutMs = 90_000): Promise<void> {
+// waitForLine waits until the member's process has printed a line matching pattern, failing
+// if it exits first.
+async function waitForLine(member: Member, name: string, pattern: RegExp, timeoutMs = 90_000): Promise<void> {
+  const { child } = member.process;
   await until(() => {
-    if (proc.child.exitCode !== null || proc.child.signalCode !== null) throw new Error(`${name} exited (${proc.child.exitCode ?? proc.child.signalCode}):\n${proc.output()}`);
-    return pattern.test(proc.output());
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}):\n${member.process.output()}`);
+    return pattern.test(member.log());
   }, timeoutMs);
 }
 

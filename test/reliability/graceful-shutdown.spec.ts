@@ -7,7 +7,6 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { startPlinth } from '@plinth/testing-server';
 import { KeyValue } from '@plinth/storage';
-import { GrpcObjectStore, storageClientCredentials } from '@plinth/storage-grpc';
 import { Answer, Cluster, refusedBeforeRead, startCluster, until } from './cluster';
 
 const adminToken = 'admin-token';
@@ -174,8 +173,7 @@ describe('graceful shutdown with --shutdown-send-retry-after, and of the storage
     const etcd = cluster.members.get('etcd');
     const storage = cluster.members.get('storage');
     if (!etcd || !storage) throw new Error('no etcd or storage member');
-    const port = cluster.storageAddress.slice(cluster.storageAddress.lastIndexOf(':') + 1);
-    const client = new GrpcObjectStore({ address: `localhost:${port}`, credentials: storageClientCredentials(cluster.pki.gatewayClient) });
+    const client = cluster.storageClient();
     try {
       await client.currentRevision();
       // With etcd paused, the writes wait in the storage service.

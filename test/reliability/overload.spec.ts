@@ -3,6 +3,7 @@
 // is lost), and the request timeout answers 504 and abandons the storage call. The storage
 // service is paused (SIGSTOP) to hold requests in flight deterministically.
 import { Agent } from 'node:https';
+import { performance } from 'node:perf_hooks';
 import { Answer, Cluster, startCluster, until } from './cluster';
 
 const adminToken = 'admin-token';
@@ -59,6 +60,7 @@ describe('overload', () => {
         expect(answer.status).toBe(429);
         expect(answer.headers['retry-after']).toBe('1');
         expect(answer.headers['content-type']).toBe('text/plain; charset=utf-8');
+        expect(answer.headers['cache-control']).toBe('no-cache, private');
         expect(answer.body).toBe('Too many requests, please try again later.\n');
       }
       held = answers;
@@ -85,17 +87,22 @@ describe('overload', () => {
     expect(stored.has('one-more')).toBe(false);
     // The seats are free again.
     expect((await create(0, aliceToken, 'after')).status).toBe(201);
+    expect((await cluster.request(0, 'GET', '/metrics', adminToken)).body).toMatch(
+      /^apiserver_request_terminations_total\{code="429",component="apiserver",group="",resource="serviceaccounts",scope="resource",subresource="",verb="POST",version="v1"\} 5$/m,
+    );
   }, 60_000);
 
   it('loses nothing under a steady load of twice the limit: every write is stored or refused with 429', async () => {
-    const outcomes: { name: string; status: number }[] = [];
+    const outcomes: { name: string; status: number; ms: number }[] = [];
     const started = Date.now();
     const worker = async (id: number) => {
       const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: cluster.ca });
       try {
         for (let i = 0; i < 40; i++) {
           const name = `steady-${id}-${i}`;
-          outcomes.push({ name, status: (await create(0, aliceToken, name, agent)).status });
+          const sent = performance.now();
+          const { status } = await create(0, aliceToken, name, agent);
+          outcomes.push({ name, status, ms: performance.now() - sent });
         }
       } finally {
         agent.destroy();
@@ -109,9 +116,11 @@ describe('overload', () => {
     const refused = outcomes.filter((o) => o.status === 429);
     expect(created.filter((o) => !stored.has(o.name))).toEqual([]);
     expect(refused.filter((o) => stored.has(o.name))).toEqual([]);
+    const median = (list: { ms: number }[]) => (list.length ? list.map((o) => o.ms).sort((a, b) => a - b)[list.length >> 1].toFixed(1) : '-');
     console.log(
       `overload at 2x --max-mutating-requests-inflight=${limit}: ${outcomes.length} creates in ${seconds.toFixed(1)} s, ` +
-        `${created.length} created (${((created.length / seconds) | 0)}/s), ${refused.length} refused with 429 (${((100 * refused.length) / outcomes.length).toFixed(0)}%)`,
+        `${created.length} created (${(created.length / seconds) | 0}/s, median ${median(created)} ms), ` +
+        `${refused.length} refused with 429 and Retry-After: 1 (${((100 * refused.length) / outcomes.length).toFixed(0)}%, median ${median(refused)} ms)`,
     );
   }, 120_000);
 
@@ -144,8 +153,10 @@ describe('overload', () => {
       const next = await cluster.request(1, 'GET', `${serviceAccounts}/too-slow`, adminToken, undefined, agent);
       expect(next.status).toBe(200);
       expect(JSON.parse(next.body).metadata.name).toBe('too-slow');
-      // The dropped answer is not a failure of the server.
-      expect((await cluster.request(1, 'GET', '/metrics', adminToken)).body).toMatch(/^apiserver_request_panics_total 0$/m);
+      // The dropped answer is not a failure of the server; the timeout is a termination.
+      const metrics = (await cluster.request(1, 'GET', '/metrics', adminToken)).body;
+      expect(metrics).toMatch(/^apiserver_request_panics_total 0$/m);
+      expect(metrics).toMatch(/^apiserver_request_terminations_total\{code="504",component="apiserver",group="",resource="serviceaccounts",scope="resource",subresource="",verb="POST",version="v1"\} 1$/m);
     } finally {
       agent.destroy();
     }

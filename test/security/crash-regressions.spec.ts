@@ -51,6 +51,15 @@ describe('requests that used to end the all-in-one process', () => {
     await expectServing();
   });
 
+  it('takes headers up to Go\'s 1 MiB over TLS and answers more 431 as Go does', async () => {
+    const pad = (kib: number) => `X-Pad: ${'a'.repeat(kib * 1024)}\r\n`;
+    const fits = await rawTlsRequest(plinth.port, ca, `GET /healthz HTTP/1.1\r\nHost: localhost\r\n${pad(900)}Connection: close\r\n\r\n`, admin);
+    expect({ statusLine: fits.statusLine, body: fits.body }).toEqual({ statusLine: 'HTTP/1.1 200 OK', body: 'ok' });
+    const tooLarge = await rawTlsRequest(plinth.port, ca, `GET /healthz HTTP/1.1\r\nHost: localhost\r\n${pad(1100)}\r\n`, admin);
+    expect({ statusLine: tooLarge.statusLine, body: tooLarge.body }).toEqual({ statusLine: 'HTTP/1.1 431 Request Header Fields Too Large', body: '431 Request Header Fields Too Large' });
+    await expectServing();
+  });
+
   it('keeps a strict refusal of that field a Status naming it', async () => {
     const res = await tlsRequest(plinth.url, 'POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews?fieldValidation=Strict', {
       ca,

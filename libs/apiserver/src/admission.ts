@@ -3,7 +3,7 @@
 // be deleted), after plugin/pkg/admission/namespace/lifecycle; RBAC escalation checks; and the
 // default pod plugins ServiceAccount, Priority, DefaultTolerationSeconds and RuntimeClass.
 import { KubeObject } from '@plinth/api';
-import { forbidden, goQuote, isStatusError, notFound, StatusError } from '@plinth/machinery';
+import { forbidden, goQuote, internalError, isStatusError, notFound, StatusError } from '@plinth/machinery';
 import {
   addDefaultTolerations,
   admitPriority,
@@ -74,7 +74,13 @@ export async function admitRbacWrite(scope: RequestScope, object: KubeObject, ol
   if (scope.def.group !== 'rbac.authorization.platform.io' || !rbacKinds.has(scope.def.kind)) return;
   const check = scope.server.auth?.authorizer.checkRbacWrite;
   if (!check) return;
-  const refused = await check.call(scope.server.auth?.authorizer, scope.def.kind, scope.user, object, old, scope.info.namespace, scope.info.name);
+  let refused: StatusError | null;
+  try {
+    refused = await check.call(scope.server.auth?.authorizer, scope.def.kind, scope.user, object, old, scope.info.namespace, scope.info.name);
+  } catch (err) {
+    // The authz service out of reach is an expected failure (500), not a fault of the server.
+    throw isStatusError(err) ? err : internalError(err instanceof Error ? err.message : String(err));
+  }
   if (refused) throw refused;
 }
 

@@ -3,7 +3,7 @@
 // apiVersion and kind defaulted to the endpoint's and checked against it.
 import { KubeObject, Schema } from '@plinth/api';
 import { badRequest } from '@plinth/machinery';
-import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, OptionsKind, parseFieldValidation, StrictDecodingError, TypeDecodeError, unrecognizedBody } from './field-validation';
+import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, FieldValidationResult, OptionsKind, parseFieldValidation, StrictDecodingError, TypeDecodeError, unrecognizedBody } from './field-validation';
 import { bodyFormat, bodyToJson, mediaTypeOf, readBody } from './http/body';
 import { goYamlStrictError } from './http/go-yaml';
 import { clientApiVersion, RequestScope } from './scope';
@@ -15,19 +15,14 @@ export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind):
   const text = bodyToJson(scope.req, raw, (message) => unrecognizedBody(scope.def.kind, message, raw));
   // the strict YAML serializer also reads the YAML strictly, for the keys JSON no longer repeats
   const yamlStrictError = mode !== FieldValidation.Ignore && mediaTypeOf(scope.req) === 'application/yaml' ? goYamlStrictError(raw.toString('utf8')) : null;
-  return decodeText(scope, text, mode, yamlStrictError ? [yamlStrictError] : []);
+  return decodeText(scope, text, mode, yamlStrictError ? [yamlStrictError] : [], raw);
 }
 
-export function decodeText(scope: RequestScope, text: string, mode: FieldValidation, extraStrictErrors: readonly string[] = []): KubeObject {
-  let result;
-  try {
-    result = applyFieldValidation(text, scope.def.schema, mode, scope.def.unstructured ? undefined : scope.def.kind, extraStrictErrors);
-  } catch (err) {
-    if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) {
-      throw decodeErrorStatus(err, { group: scope.def.group, version: scope.def.version, kind: scope.def.kind }, text);
-    }
-    throw err;
-  }
+// decodeText decodes the JSON text of a body; original is the body as sent (YAML, protobuf), which
+// an unreadable body's message summarizes.
+export function decodeText(scope: RequestScope, text: string, mode: FieldValidation, extraStrictErrors: readonly string[] = [], original: string | Buffer = text): KubeObject {
+  const { group, version, kind, schema, unstructured } = scope.def;
+  const result = decodeWithStatus(text, { group, version, kind, schema }, mode, unstructured ? undefined : kind, extraStrictErrors, original);
   scope.response.warnings.push(...result.warnings);
   const object = result.object as KubeObject;
   if (object === null || typeof object !== 'object' || Array.isArray(object)) {
@@ -64,10 +59,15 @@ export interface KindTarget {
 // decodeKindText reads a JSON body into target's Go struct with decodeText's errors: values of
 // the wrong type, numbers and times Go refuses are 400s; unknown fields are dropped.
 export function decodeKindText(text: string, target: KindTarget, mode: FieldValidation = FieldValidation.Ignore): Record<string, unknown> {
+  return decodeWithStatus(text, target, mode, target.kind, [], text).object;
+}
+
+// decodeWithStatus is applyFieldValidation whose decode errors are the handlers' 400 Status.
+function decodeWithStatus(text: string, target: KindTarget, mode: FieldValidation, goKind: string | undefined, extraStrictErrors: readonly string[], original: string | Buffer): FieldValidationResult {
   try {
-    return applyFieldValidation(text, target.schema, mode, target.kind).object;
+    return applyFieldValidation(text, target.schema, mode, goKind, extraStrictErrors);
   } catch (err) {
-    if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) throw decodeErrorStatus(err, target, text);
+    if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) throw decodeErrorStatus(err, target, original);
     throw err;
   }
 }

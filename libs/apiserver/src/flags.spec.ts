@@ -8,6 +8,17 @@ describe('server flags', () => {
     expect(() => parseServerFlags(['--port', 'x'])).toThrow('invalid argument "x" for "--port" flag');
   });
 
+  it('reads the gateway\'s storage link TLS and NATS TLS and credentials flags', () => {
+    expect(parseServerFlags([])).toMatchObject({ storageCAFile: '', storageCertFile: '', storageKeyFile: '', storageInsecure: false, natsCAFile: '', natsUser: '', natsPasswordFile: '' });
+    const flags = parseServerFlags([
+      '--storage-ca-file=/l/ca.crt', '--storage-cert-file', '/l/gw.crt', '--storage-key-file=/l/gw.key',
+      '--nats-ca-file=/l/ca.crt', '--nats-user', 'plinth-gateway', '--nats-password-file=/l/pw',
+    ]);
+    expect(flags).toMatchObject({ storageCAFile: '/l/ca.crt', storageCertFile: '/l/gw.crt', storageKeyFile: '/l/gw.key', natsCAFile: '/l/ca.crt', natsUser: 'plinth-gateway', natsPasswordFile: '/l/pw' });
+    expect(parseServerFlags(['--storage-insecure']).storageInsecure).toBe(true);
+    expect(() => parseServerFlags(['--storage-insecure=yes'])).toThrow('invalid argument "yes" for "--storage-insecure" flag: must be true or false');
+  });
+
   it('selects controllers as the Controllers list does: first match wins', () => {
     expect(controllerEnabled('job', ['*'])).toBe(true);
     expect(controllerEnabled('job', ['-job', '*'])).toBe(false);

@@ -33,6 +33,7 @@ export class ApiServerMetrics {
   readonly inflight: Gauge;
   readonly longRunning: Gauge;
   readonly storageObjects: Gauge;
+  readonly terminations: Counter;
   private readonly readOnly: GaugeChild;
   private readonly mutating: GaugeChild;
 
@@ -67,6 +68,13 @@ export class ApiServerMetrics {
     this.storageObjects = registry.shared(
       new Gauge({ name: 'apiserver_storage_objects', help: '[STABLE] Number of stored objects at the time of last check split by kind.', labelNames: ['resource'] }),
     );
+    this.terminations = registry.shared(
+      new Counter({
+        name: 'apiserver_request_terminations_total',
+        help: '[ALPHA] Number of requests which apiserver terminated in self-defense.',
+        labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component', 'code'],
+      }),
+    );
   }
 
   // start counts a request in flight; null for a path that is not instrumented.
@@ -83,11 +91,14 @@ export class ApiServerMetrics {
     return { labels, started: performance.now(), gauge };
   }
 
-  finish(observation: RequestObservation, code: number): void {
+  // finish measures the answered request; terminated says the server refused it in
+  // self-defense (the in-flight limit's 429, the request timeout's 504).
+  finish(observation: RequestObservation, code: number, terminated = false): void {
     observation.gauge.dec();
     const { labels } = observation;
     this.duration.labels(...labels).observe((performance.now() - observation.started) / 1000);
     this.requests.labels(...labels, String(code)).inc();
+    if (terminated) this.terminations.labels(labels[0], ...labels.slice(2), String(code)).inc();
   }
 
   // countStorageObjects sets apiserver_storage_objects when scraped, from a count per resource

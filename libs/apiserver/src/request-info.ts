@@ -98,6 +98,9 @@ function splitPath(path: string): string[] {
   return start === end ? [] : path.slice(start, end).split('/');
 }
 
+// postSubresources are the subresources created with POST (connect subresources aside).
+const postSubresources = new Set(['binding', 'eviction', 'token']);
+
 // methodRouted says whether kube-apiserver has a route taking the request's method on its path
 // (go-restful answers 405 otherwise): a collection takes GET, POST and DELETE, an object GET,
 // PUT, PATCH and DELETE, a watch path GET, and a subresource POST only where it is made to be
@@ -105,7 +108,7 @@ function splitPath(path: string): string[] {
 export function methodRouted(method: string, info: ResourceRequestInfo): boolean {
   if (info.verb === '') return false;
   if (info.verb === 'watch') return method === 'GET' || method === 'HEAD';
-  if (info.verb === 'create') return info.name === '' || info.subresource !== '';
+  if (info.verb === 'create') return info.name === '' || postSubresources.has(info.subresource);
   if (info.verb === 'update' || info.verb === 'patch') return info.name !== '';
   return true;
 }

@@ -66,6 +66,10 @@ export class ApiServer {
     this.context.stopCaches();
   }
 
+  // terminated are the responses refused in self-defense, for
+  // apiserver_request_terminations_total.
+  private readonly terminated = new WeakSet<ServerResponse>();
+
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
     if (this.limits.lifecycle.refuse(req, res)) return;
     this.limits.lifecycle.track(res);
@@ -95,7 +99,7 @@ export class ApiServer {
     const serveRequest = () => this.serveRequestInTime(req, res, query, info);
     const served = tracingEnabled() ? traceRequest(req, res, info, serveRequest) : serveRequest();
     if (!observation) return served;
-    return served.then(() => this.metrics?.finish(observation, res.statusCode));
+    return served.then(() => this.metrics?.finish(observation, res.statusCode, this.terminated.has(res)));
   }
 
   // serveRequestInTime answers 504 Timeout when a request that is not long-running takes longer
@@ -103,6 +107,7 @@ export class ApiServer {
   private serveRequestInTime(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo): Promise<void> {
     if (isLongRunning(info)) return this.serveRequest(req, res, query, info);
     return serveWithTimeout(() => this.serveRequest(req, res, query, info), this.limits.requestTimeoutMs, this.context.clock, () => {
+      this.terminated.add(res);
       writeError(res, requestTimeoutError(), { pretty: false, gzip: false, yaml: false, warnings: [], protobuf: errorPrefersProtobuf(req.headers.accept) });
     });
   }
@@ -113,7 +118,10 @@ export class ApiServer {
     try {
       const user = await this.authenticate(req, info, response);
       release = this.limits.inflight.admit(info, user);
-      if (!release) return writeTooManyRequests(res);
+      if (!release) {
+        this.terminated.add(res);
+        return writeTooManyRequests(res);
+      }
       await this.authorize(info, user);
       if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
       else await this.serveNonResource(req, res, info, query, response);

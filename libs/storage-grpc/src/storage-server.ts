@@ -1,5 +1,6 @@
 // startStorageServer runs the storage service on a grpc-js server: bound, serving, and shut
 // down in the order that lets open watches end cleanly.
+import { setMaxListeners } from 'node:events';
 import { ChannelOptions, Server, ServerCredentials } from '@grpc/grpc-js';
 import { storagev1 } from '@plinth/proto';
 import { ObjectStore } from '@plinth/storage';
@@ -32,6 +33,8 @@ export interface StorageServer {
 
 export async function startStorageServer(store: ObjectStore, options: StorageServerOptions): Promise<StorageServer> {
   const stopping = new AbortController();
+  // Every open watch and Exchange stream listens on the signal.
+  setMaxListeners(0, stopping.signal);
   const interceptors = options.tls ? [clientIdentityInterceptor(options.tls.allowedClients)] : [];
   const server = new Server({ ...serverChannelOptions, ...options.channelOptions, interceptors });
   server.addService(storagev1.ObjectStoreService, createObjectStoreServiceImpl(store, { signal: stopping.signal }));

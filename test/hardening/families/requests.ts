@@ -181,9 +181,15 @@ export function paths(prng: Prng, count: number): CaseDraft[] {
     const method = prng.pick(methods);
     const write = method === 'POST' || method === 'PUT' || method === 'PATCH';
     const body = write ? Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `path-${prng.string(6)}` } })) : undefined;
+    // Kubernetes refuses a POST to a named object (405) and the names . and .. whatever the
+    // method (400, "Name parameter invalid"); it never resolves them as dot segments.
+    const named = /\/namespaces\/[^/]+\/serviceaccounts\/[^/?#;]+/.test(path) && !path.endsWith('/token');
+    const dotName = /\/serviceaccounts\/(\.|\.\.|%2e)$/i.test(path);
+    const refused = (method === 'POST' && named) || (dotName && method !== 'OPTIONS');
     return {
       family: 'path',
-      tag: 'path',
+      tag: refused ? (dotName ? 'path:dot-name' : 'path:post-to-named') : 'path',
+      ...(refused ? { expect: 'refused' as const } : {}),
       what: `${method} as written`,
       method,
       path,

@@ -3,7 +3,8 @@
 // `impersonate` verb on every target; a request the authorizer does not allow is 403.
 import { IncomingMessage } from 'node:http';
 import { HeaderMap, hasImpersonationHeaders, impersonatedUser, impersonationChecks, impersonationForbidden, parseImpersonation, unauthorizedError } from '@plinth/authn';
-import { forbiddenError, resourceAttributes, UserInfo } from '@plinth/rbac';
+import { internalError, isStatusError } from '@plinth/machinery';
+import { Attributes, AuthorizationResult, forbiddenError, resourceAttributes, UserInfo } from '@plinth/rbac';
 import { RequestInfo } from '../request-info';
 import { attributesFor } from './attributes';
 import { Authenticator, Authorizer } from './ports';
@@ -22,7 +23,7 @@ export async function authenticateAndImpersonate(req: IncomingMessage, auth: Aut
   if (!requested) return outcome.user;
   for (const check of impersonationChecks(requested)) {
     const attrs = resourceAttributes({ user: outcome.user, ...check });
-    const decision = await auth.authorizer.authorize(attrs);
+    const decision = await askAuthorizer(auth.authorizer, attrs);
     if (decision.decision !== 'Allow') throw impersonationForbidden(check, outcome.user.name, decision.reason);
   }
   return impersonatedUser(requested);
@@ -30,6 +31,17 @@ export async function authenticateAndImpersonate(req: IncomingMessage, auth: Aut
 
 export async function authorizeRequest(info: RequestInfo, user: UserInfo, servedGroup: string, auth: AuthContext): Promise<void> {
   const attrs = attributesFor(info, user, servedGroup);
-  const decision = await auth.authorizer.authorize(attrs);
+  const decision = await askAuthorizer(auth.authorizer, attrs);
   if (decision.decision !== 'Allow') throw forbiddenError(attrs, decision.reason);
+}
+
+// askAuthorizer answers an authorizer that fails (the authz service out of reach) with
+// 500 InternalError, as kube-apiserver's WithAuthorization does: an expected failure, not a
+// fault of the server.
+async function askAuthorizer(authorizer: Authorizer, attrs: Attributes): Promise<AuthorizationResult> {
+  try {
+    return await authorizer.authorize(attrs);
+  } catch (err) {
+    throw isStatusError(err) ? err : internalError(err instanceof Error ? err.message : String(err));
+  }
 }

@@ -134,10 +134,7 @@ export function applyFieldValidation(body: string | Buffer, schema: Schema, mode
     throw err;
   }
   const { object, dataKind } = interpret(parsed.value);
-  // A custom resource has no Go type, but its metadata is read into ObjectMeta all the same
-  // (apiextensions' GetObjectMeta round-trips it through JSON, so paths start at ObjectMeta).
-  const typeError =
-    goKind !== undefined ? decodeGoTypes(object, schema, goKind, parsed.literals) : isPlainObject(object.metadata) ? decodeGoTypes(object.metadata, objectMetaSchema, 'ObjectMeta', parsed.literals) : null;
+  const typeError = goKind !== undefined ? decodeGoTypes(object, schema, goKind, parsed.literals) : customResourceMetadataError(object.metadata, parsed.literals);
   if (typeError) throw new TypeDecodeError(typeError, dataKind);
   const unknown = prune(object, schema);
   if (mode === FieldValidation.Ignore) return { object, warnings: [] };
@@ -203,6 +200,15 @@ export function decodeErrorStatus(err: StrictDecodingError | TypeDecodeError | B
 // kind, the decoder's message and a summary of the body.
 export function unrecognizedBody(kind: string, message: string, body: string | Buffer): StatusError {
   return badRequest(`the object provided is unrecognized (must be of type ${kind}): ${message} (${summarizeData(body, 30)})`);
+}
+
+// customResourceMetadataError: a custom resource has no Go type, but its metadata is read into
+// ObjectMeta all the same (apiextensions' GetObjectMeta round-trips it through JSON, so paths
+// start at ObjectMeta, and metadata that is no object fails as a whole).
+function customResourceMetadataError(metadata: unknown, literals: StrictParseResult['literals']): string | null {
+  if (metadata === undefined || metadata === null) return null;
+  if (!isPlainObject(metadata)) return `json: cannot unmarshal ${jsonKind(metadata)} into Go value of type v1.ObjectMeta`;
+  return decodeGoTypes(metadata, objectMetaSchema, 'ObjectMeta', literals);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -21,16 +21,7 @@ import { parseGoTime } from './go-time';
 import type { NumberLiterals } from './strict-json';
 
 export function decodeGoTypes(value: unknown, schema: Schema, kind: string, literals?: NumberLiterals): string | null {
-  return runDecoder(new GoDecoder(kind, literals, true), value, schema, kind);
-}
-
-// checkGoTypes is decodeGoTypes without changing the value: the error alone (for a patch, whose
-// nulls mean "remove", checked before it is applied).
-export function checkGoTypes(value: unknown, schema: Schema, kind: string, literals?: NumberLiterals): string | null {
-  return runDecoder(new GoDecoder(kind, literals, false), value, schema, kind);
-}
-
-function runDecoder(decoder: GoDecoder, value: unknown, schema: Schema, kind: string): string | null {
+  const decoder = new GoDecoder(kind, literals);
   try {
     decoder.struct(value, schema, kind, []);
   } catch (err) {
@@ -52,12 +43,11 @@ class GoDecoder {
   constructor(
     private readonly kind: string,
     private readonly literals: NumberLiterals | undefined,
-    // writes tells whether the decoder leaves the value as Go would hold it.
-    private readonly writes: boolean,
   ) {}
 
+  // set leaves container[key] as Go holds the value.
   private set(container: Container, key: string | number, value: unknown): void {
-    if (this.writes) (container as Record<string | number, unknown>)[key] = value;
+    (container as Record<string | number, unknown>)[key] = value;
   }
 
   struct(value: unknown, schema: Schema, struct: string, path: string[]): void {
@@ -67,7 +57,7 @@ class GoDecoder {
       if (!Object.prototype.hasOwnProperty.call(properties, name)) continue;
       const field = properties[name];
       if (value[name] === null) {
-        if (!keepsNull(field) && this.writes) delete value[name];
+        if (!keepsNull(field)) delete value[name];
         continue;
       }
       this.value(value, name, field, struct, [...path, name], name);

@@ -3,7 +3,7 @@
 export { JsonSyntaxError, nestingError, parseStrictJson, findDuplicates, keyOffsets } from './strict-json';
 export type { DuplicateField, StrictParseResult, StrictParseOptions, NumberLiterals } from './strict-json';
 export { unknownFields, prune } from './unknown-fields';
-export { checkGoTypes, decodeGoTypes } from './go-types';
+export { decodeGoTypes } from './go-types';
 export { goTimeParseError, parseGoTime } from './go-time';
 export type { GoTime, GoTimeLayout } from './go-time';
 export {

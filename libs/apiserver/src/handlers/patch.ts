@@ -7,11 +7,12 @@ import { badRequest, field, goQuote, invalid, notFound, StatusError, unsupported
 import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
 import { decodeText } from '../decode';
-import { checkGoTypes, decodeErrorStatus, FieldValidation, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult, TypeDecodeError } from '../field-validation';
+import { FieldValidation, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
 import { applyResource } from './apply';
+import { tokenizeLiterals } from './patch-literals';
 import { parseWriteOptions } from '../write-options';
 
 export const patchMediaTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
@@ -48,14 +49,14 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   }
   const patch = parsed.value;
   checkPatchDuplicates(scope, type, patch, parsed, mode);
+  const literals = tokenizeLiterals(patch, parsed.literals, type === 'json');
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const result = await scope.store.update(
     namespaceOf(scope),
     scope.info.name,
     async (current) => {
       if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
-      checkPatchNumbers(scope, type, patch, parsed, raw);
-      const patched = decodeText(scope, JSON.stringify(applyPatch(scope, type, current, patch)), mode);
+      const patched = decodeText(scope, literals.restore(JSON.stringify(applyPatch(scope, type, current, patch))), mode);
       checkName(scope, patched);
       await admitRbacWrite(scope, patched, current);
       await admitPod(scope, patched, current);
@@ -117,19 +118,4 @@ function checkName(scope: RequestScope, patched: KubeObject): void {
   if (namespace && objectNamespace && objectNamespace !== namespace) {
     throw badRequest(`the namespace of the object (${objectNamespace}) does not match the namespace on the URL (${namespace})`);
   }
-}
-
-// numberLiteralError matches encoding/json's refusal of a number literal for its field.
-const numberLiteralError = /cannot unmarshal number \S+ into/;
-
-// checkPatchNumbers refuses the numbers of a merge or strategic merge patch that Go would not
-// store in their fields (`1e2` or 2147483648 for an int32): the patch is applied to the object's
-// JSON text, so the literal reaches Go's decoder as the patch wrote it, where a JS number would
-// lose it.
-function checkPatchNumbers(scope: RequestScope, type: Exclude<PatchType, 'apply'>, patch: unknown, parsed: StrictParseResult, raw: string): void {
-  if (!parsed.literals || type === 'json') return;
-  const error = checkGoTypes(patch, scope.def.schema, scope.def.kind, parsed.literals);
-  if (error === null || !numberLiteralError.test(error)) return;
-  const target = { group: scope.def.group, version: scope.def.version, kind: scope.def.kind };
-  throw decodeErrorStatus(new TypeDecodeError(error, { apiVersion: scope.store.apiVersion, kind: scope.def.kind }), target, raw);
 }

@@ -71,14 +71,37 @@ export function serveHttpAsGo(server: HttpServer, handle: (req: IncomingMessage,
   });
 }
 
-// answerClientErrors replaces Node's answers to requests its parser refuses with Go's.
+// answerClientErrors replaces Node's answers to requests its parser refuses with Go's. Like Go
+// (closeWriteAndWait), it half-closes after the answer and reads on, discarding, until the
+// client is done or quiet for rstAvoidanceMs, so that a client still sending (a header block
+// past the limit) reads the answer rather than a reset.
 function answerClientErrors(server: HttpServer): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (answered.has(socket)) return;
     const answer = goFramingAnswer(err.code, (err as { rawPacket?: Buffer }).rawPacket);
     const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (answer !== null && socket.writable && !response?.headersSent) socket.end(answer);
-    else socket.destroy();
+    if (answer === null || !socket.writable || response?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    answered.add(socket);
+    // The parser has failed: what else arrives is not parsed again, only drained.
+    socket.removeAllListeners('data');
+    socket.on('data', discard);
+    socket.on('error', () => socket.destroy());
+    socket.once('end', () => socket.destroy());
+    socket.setTimeout(rstAvoidanceMs, () => socket.destroy());
+    socket.end(answer);
   });
+}
+
+// rstAvoidanceMs is Go's rstAvoidanceDelay.
+const rstAvoidanceMs = 500;
+
+const answered = new WeakSet<Socket>();
+
+function discard(): void {
+  // The bytes of a request already answered.
 }
 
 // FramingProblem is a request Node's parser let through that Go's server refuses before any

@@ -9,7 +9,7 @@
 // - a number out of float64's range (1e400) stays the string it was, as do timestamps (which
 //   yaml.v2 gives back as their text).
 // Quoted and block scalars are strings. Map keys resolve the same way and become their text.
-import { isMap, isScalar, isSeq, LineCounter, Node, parse, parseDocument, ScalarTag, Tags } from 'yaml';
+import { Document, isMap, isScalar, isSeq, LineCounter, Node, parseDocument, ScalarTag, Tags } from 'yaml';
 
 // YamlToJsonError is a YAML body that cannot be written as JSON.
 export class YamlToJsonError extends Error {}
@@ -92,8 +92,23 @@ const parseOptions = {
 };
 
 export function goYamlToJson(text: string): string {
-  const value = parse(text, parseOptions);
-  return JSON.stringify(value ?? null, goJsonValue);
+  const doc = parseDocument(text, parseOptions);
+  if (doc.errors.length > 0) throw doc.errors[0];
+  refuseCollectionKeys(doc.contents);
+  return JSON.stringify(doc.toJS() ?? null, goJsonValue);
+}
+
+// refuseCollectionKeys is yaml.v2's refusal of a sequence or a mapping as a map key (it cannot
+// be a Go map key): "yaml: invalid map key: []interface {}{"a", "b"}".
+function refuseCollectionKeys(node: unknown): void {
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      if (isMap(pair.key) || isSeq(pair.key)) throw new YamlToJsonError(`yaml: invalid map key: ${goSharpV((pair.key as Node).toJS(new Document()))}`);
+      refuseCollectionKeys(pair.value);
+    }
+  } else if (isSeq(node)) {
+    for (const item of node.items) refuseCollectionKeys(item);
+  }
 }
 
 // goYamlStrictError is the error yaml.v2's strict decoding gives (sigs.k8s.io/yaml's
@@ -129,5 +144,10 @@ export function goYamlStrictError(text: string): string | null {
 function goSharpV(key: unknown): string {
   if (typeof key === 'string') return JSON.stringify(key);
   if (key === null || key === undefined) return '<nil>';
+  if (Array.isArray(key)) return `[]interface {}{${key.map(goSharpV).join(', ')}}`;
+  if (typeof key === 'object') {
+    const entries = Object.entries(key as Record<string, unknown>).map(([k, v]) => `${goSharpV(k)}:${goSharpV(v)}`);
+    return `map[interface {}]interface {}{${entries.join(', ')}}`;
+  }
   return String(key);
 }

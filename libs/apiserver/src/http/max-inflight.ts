@@ -67,9 +67,11 @@ export class MaxInflightLimit {
 
 const noSeat = (): void => undefined;
 
-// writeTooManyRequests is kube-apiserver's tooManyRequests: http.Error's plain text.
+// writeTooManyRequests is kube-apiserver's tooManyRequests: http.Error's plain text, with the
+// Cache-Control its outer WithCacheControl filter has set.
 export function writeTooManyRequests(res: ServerResponse): void {
   res.statusCode = 429;
+  res.setHeader('Cache-Control', 'no-cache, private');
   res.setHeader('Retry-After', '1');
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
   res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -137,14 +137,15 @@ export class ApiServerHost implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   // startAuthorizer asks the authz app over NATS when --nats-url is set; that app owns the
-  // bootstrap policy and the ClusterRole aggregation. Otherwise (the all-in-one) RBAC, its
-  // bootstrap and aggregation run here.
-  // The connection to NATS is made in the background: the gateway serves (and /readyz says it
-  // waits for the authz service) meanwhile.
+  // bootstrap policy and the ClusterRole aggregation. The connection to NATS is made in the
+  // background: the gateway serves meanwhile, /readyz's nats check failing. Otherwise (the
+  // all-in-one) RBAC, its bootstrap and aggregation run here.
   private async startAuthorizer(definitions: ResourceDefinition[]): Promise<{ authorizer: Authorizer; readyChecks: HealthCheck[]; connected: Promise<void> }> {
     if (this.flags.natsUrl) {
       const deferred = new DeferredAuthorizer('the connection to the authz service over NATS');
       const connected = this.connectAuthorizer(deferred);
+      // Settings NATS refuses fail the start-up when awaited, not before as an unhandled rejection.
+      connected.catch(() => undefined);
       return { authorizer: deferred, readyChecks: [deferred.readyCheck('nats')], connected };
     }
     this.authorization = new LocalAuthorization(this.store, definitions, realClock, (err) => this.logger.warn(`authorization: ${(err as Error).message}`), this.links.storage);
