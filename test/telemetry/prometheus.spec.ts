@@ -1,0 +1,111 @@
+// A real Prometheus (Debian's package) scrapes the distributed Plinth: the gateway over HTTPS
+// with a bearer token and the cluster CA, as the chart's ServiceMonitor does, and the
+// controller manager's metrics port. Under a short load (a Job run by the controllers, reads,
+// a 404, an open watch) every PromQL expression of the Grafana dashboard parses and returns
+// data when Prometheus evaluates it.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, PrometheusServer, RunningProcess, startProcess, startPrometheus, waitForPort } from '@plinth/testing';
+import { kubectl, spawnKubectl } from '@plinth/testing-server';
+import { DistributedPlinth, startDistributed } from '../distributed';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const root = join(__dirname, '../..');
+const dashboard: any = JSON.parse(readFileSync(join(root, 'deploy/grafana/plinth-dashboard.json'), 'utf8'));
+
+// dashboardQueries are the dashboard's PromQL expressions as Grafana sends them, with its
+// variables given values: every resource, and a rate window of 15 scrapes.
+function dashboardQueries(): { panel: string; expr: string }[] {
+  const panelsOf = (panels: any[]): any[] => panels.flatMap((p) => [p, ...panelsOf(p.panels ?? [])]);
+  const fill = (expr: string) => expr.replaceAll('$__rate_interval', '15s').replaceAll('$resource', '.*');
+  const panels = panelsOf(dashboard.panels).filter((p) => p.datasource?.type === 'prometheus');
+  const variables = dashboard.templating.list.filter((v: any) => v.type === 'query');
+  return [
+    ...panels.flatMap((p) => p.targets.map((t: any) => ({ panel: p.title as string, expr: fill(t.expr) }))),
+    ...variables.map((v: any) => ({ panel: `$${v.name}`, expr: (v.query.query as string).replace(/^label_values\(([^,]+),.*$/, '$1') })),
+  ];
+}
+
+describe('Prometheus scraping Plinth', () => {
+  let plinth: DistributedPlinth;
+  let controllers: RunningProcess;
+  let prometheus: PrometheusServer;
+  let dir: string;
+  let watch: ReturnType<typeof spawnKubectl>;
+  const k = (args: string[]) => kubectl(plinth.adminKubeconfig, args, { timeoutMs: 60000 });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plinth-prometheus-spec-'));
+    plinth = await startDistributed({});
+    const metricsPort = await freePort();
+    controllers = startProcess(
+      process.execPath,
+      ['-r', join(root, 'tools/register.js'), join(root, 'apps/controllers/src/main.ts'), '--kubeconfig', plinth.adminKubeconfig, '--simulated-nodes', '1', '--leader-elect=false', '--metrics-bind-address', `127.0.0.1:${metricsPort}`],
+      { ...process.env, NO_COLOR: '1' },
+    );
+    await waitForPort(controllers, metricsPort, 'the controller manager', 60000);
+    writeFileSync(join(dir, 'ca.crt'), plinth.ca);
+    prometheus = await startPrometheus([
+      '  - job_name: plinth-gateway',
+      '    scheme: https',
+      '    authorization: {credentials: admin-token}',
+      `    tls_config: {ca_file: ${join(dir, 'ca.crt')}}`,
+      `    static_configs: [{targets: ["127.0.0.1:${plinth.port}"]}]`,
+      '  - job_name: plinth-controller-manager',
+      `    static_configs: [{targets: ["127.0.0.1:${metricsPort}"]}]`,
+    ]);
+  }, 180000);
+
+  afterAll(async () => {
+    watch?.stop();
+    await prometheus?.stop();
+    await controllers?.stop();
+    await plinth?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function eventually<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs = 60000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const result = await attempt();
+      if (result !== undefined) return result;
+      if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms\n${prometheus.output()}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  it('scrapes the gateway and the controller manager', async () => {
+    const targets = await eventually('every target up', async () => {
+      const all = await prometheus.targets();
+      return all.length === 2 && all.every((t) => t.health === 'up') ? all : undefined;
+    });
+    expect(targets.map((t) => t.job).sort()).toEqual(['plinth-controller-manager', 'plinth-gateway']);
+  }, 90000);
+
+  it('evaluates every expression of the dashboard to data under load', async () => {
+    watch = spawnKubectl(plinth.adminKubeconfig, ['get', 'jobs', '--watch']);
+    expect((await k(['create', 'job', 'scraped', '--image', 'busybox'])).code).toBe(0);
+    expect(await k(['wait', '--for=condition=complete', 'job/scraped', '--timeout=50s'])).toMatchObject({ code: 0 });
+    expect((await k(['get', 'job', 'never-made'])).stderr).toContain('NotFound');
+    expect((await k(['get', 'namespaces'])).code).toBe(0);
+
+    const queries = dashboardQueries();
+    expect(queries.length).toBeGreaterThanOrEqual(18);
+    for (const { panel, expr } of queries) {
+      const answer = await prometheus.query(expr);
+      expect({ panel, expr, status: answer.status, error: answer.error }).toEqual({ panel, expr, status: 'success', error: undefined });
+    }
+    // Rates need two scrapes after the load: the expressions without data yet are asked again.
+    let withoutData: string[] = [];
+    await eventually('every dashboard expression returns data', async () => {
+      withoutData = [];
+      for (const { panel, expr } of queries) if (((await prometheus.query(expr)).data?.result ?? []).length === 0) withoutData.push(`${panel}: ${expr}`);
+      return withoutData.length === 0 ? true : undefined;
+    }).catch(() => undefined);
+    expect(withoutData).toEqual([]);
+
+    const resources = (await prometheus.query('count by (resource) (apiserver_request_total)')).data?.result.map((r) => r.metric.resource);
+    expect(resources).toEqual(expect.arrayContaining(['jobs', 'namespaces', 'pods']));
+  }, 180000);
+});
