@@ -2,7 +2,9 @@
 // with a bearer token and the cluster CA, as the chart's ServiceMonitor does, and the
 // controller manager's metrics port. Under a short load (a Job run by the controllers, reads,
 // a 404, an open watch) every PromQL expression of the Grafana dashboard parses and returns
-// data when Prometheus evaluates it.
+// data when Prometheus evaluates it; the alert rules pass promtool, evaluate without error,
+// and none fires on this healthy cluster.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { DistributedPlinth, startDistributed } from '../distributed';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const root = join(__dirname, '../..');
 const dashboard: any = JSON.parse(readFileSync(join(root, 'deploy/grafana/plinth-dashboard.json'), 'utf8'));
+const alertRules = join(root, 'deploy/prometheus/plinth-alerts.yaml');
 
 // dashboardQueries are the dashboard's PromQL expressions as Grafana sends them, with its
 // variables given values: every resource, and a rate window of 15 scrapes.
@@ -41,20 +44,23 @@ describe('Prometheus scraping Plinth', () => {
     const metricsPort = await freePort();
     controllers = startProcess(
       process.execPath,
-      ['-r', join(root, 'tools/register.js'), join(root, 'apps/controllers/src/main.ts'), '--kubeconfig', plinth.adminKubeconfig, '--simulated-nodes', '1', '--leader-elect=false', '--metrics-bind-address', `127.0.0.1:${metricsPort}`],
+      ['-r', join(root, 'tools/register.js'), join(root, 'apps/controllers/src/main.ts'), '--kubeconfig', plinth.adminKubeconfig, '--simulated-nodes', '1', '--metrics-bind-address', `127.0.0.1:${metricsPort}`],
       { ...process.env, NO_COLOR: '1' },
     );
     await waitForPort(controllers, metricsPort, 'the controller manager', 60000);
     writeFileSync(join(dir, 'ca.crt'), plinth.ca);
-    prometheus = await startPrometheus([
-      '  - job_name: plinth-gateway',
-      '    scheme: https',
-      '    authorization: {credentials: admin-token}',
-      `    tls_config: {ca_file: ${join(dir, 'ca.crt')}}`,
-      `    static_configs: [{targets: ["127.0.0.1:${plinth.port}"]}]`,
-      '  - job_name: plinth-controller-manager',
-      `    static_configs: [{targets: ["127.0.0.1:${metricsPort}"]}]`,
-    ]);
+    prometheus = await startPrometheus({
+      ruleFiles: [alertRules],
+      scrapeConfigs: [
+        '  - job_name: plinth-gateway',
+        '    scheme: https',
+        '    authorization: {credentials: admin-token}',
+        `    tls_config: {ca_file: ${join(dir, 'ca.crt')}}`,
+        `    static_configs: [{targets: ["127.0.0.1:${plinth.port}"]}]`,
+        '  - job_name: plinth-controller-manager',
+        `    static_configs: [{targets: ["127.0.0.1:${metricsPort}"]}]`,
+      ],
+    });
   }, 180000);
 
   afterAll(async () => {
@@ -108,4 +114,35 @@ describe('Prometheus scraping Plinth', () => {
     const resources = (await prometheus.query('count by (resource) (apiserver_request_total)')).data?.result.map((r) => r.metric.resource);
     expect(resources).toEqual(expect.arrayContaining(['jobs', 'namespaces', 'pods']));
   }, 180000);
+
+  it('checks the alert rules with promtool', () => {
+    const check = spawnSync('promtool', ['check', 'rules', alertRules], { encoding: 'utf8' });
+    expect(check.stdout).toContain('SUCCESS: 9 rules found');
+    expect(check.status).toBe(0);
+  });
+
+  it('evaluates every alert rule without error, and none fires on a healthy cluster', async () => {
+    // The controller manager leads once it holds the Lease; the leader-missing alert then
+    // stays inactive.
+    await eventually('the controller manager leading', async () => {
+      const result = (await prometheus.query('sum(leader_election_master_status{name="kube-controller-manager"})')).data?.result ?? [];
+      return result[0]?.value?.[1] === '1' ? true : undefined;
+    });
+    // A rule evaluated before the leader's first scrape may be pending for a moment.
+    let rules: { name: string; health: string; lastError?: string; state?: string }[] = [];
+    await eventually('every rule evaluated and inactive', async () => {
+      rules = await prometheus.rules();
+      return rules.length === 9 && rules.every((r) => r.health === 'ok' && r.state === 'inactive') ? true : undefined;
+    }).catch(() => undefined);
+    expect(rules.filter((r) => r.health !== 'ok' || r.state !== 'inactive').map((r) => `${r.name}: ${r.health} ${r.state} ${r.lastError ?? ''}`)).toEqual([]);
+    expect(rules).toHaveLength(9);
+    expect(new Set(rules.map((r) => r.name))).toEqual(
+      new Set(['PlinthAPIErrorBudgetBurn', 'PlinthAPILatencyBudgetBurn', 'PlinthStorageLinkDown', 'PlinthNATSLinkDown', 'PlinthWorkQueueBackingUp', 'PlinthControllerManagerLeaderMissing']),
+    );
+    // The latency objectives read the histogram at Kubernetes' bucket bounds 1 and 30.
+    for (const le of ['1', '30']) {
+      const buckets = (await prometheus.query(`apiserver_request_duration_seconds_bucket{le="${le}"}`)).data?.result ?? [];
+      expect({ le, series: buckets.length > 0 }).toEqual({ le, series: true });
+    }
+  }, 90000);
 });
