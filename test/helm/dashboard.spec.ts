@@ -1,9 +1,10 @@
 // deploy/grafana/plinth-dashboard.json: it parses, its datasources are template variables, and
 // every PromQL expression names only metrics the code registers (read from the registries the
-// API server, the process collector and the work queues fill, not from a copied list).
+// API server, its links, the process collector and the work queues fill, not from a copied
+// list).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiServerMetrics } from '@plinth/apiserver';
+import { ApiServerMetrics, registerLinkMetric } from '@plinth/apiserver';
 import { Registry, registerProcessMetrics, workQueueMetricsProvider } from '@plinth/metrics';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -13,6 +14,7 @@ const dashboard: any = JSON.parse(readFileSync(join(__dirname, '../../deploy/gra
 function exportedSeries(): Set<string> {
   const registry = new Registry();
   new ApiServerMetrics(registry);
+  registerLinkMetric(registry, []);
   registerProcessMetrics(registry);
   workQueueMetricsProvider(registry);
   return new Set(registry.families().flatMap(({ name, type }) => (type === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name])));
@@ -85,7 +87,9 @@ describe('Grafana dashboard', () => {
         'apiserver_current_inflight_requests',
         'apiserver_longrunning_requests',
         'apiserver_request_duration_seconds',
+        'apiserver_request_terminations_total',
         'apiserver_request_total',
+        'plinth_link_up',
         'process_cpu_seconds_total',
         'process_resident_memory_bytes',
         'workqueue_depth',
