@@ -1,6 +1,6 @@
 // A real Prometheus (Debian's package) scrapes the distributed Plinth: the gateway over HTTPS
-// with a bearer token and the cluster CA, as the chart's ServiceMonitor does, and the
-// controller manager's metrics port. Under a short load (a Job run by the controllers, reads,
+// with a bearer token and the cluster CA, as the chart's ServiceMonitor does, and the metrics
+// ports of the storage service, authz and the controller manager. Under a short load (a Job run by the controllers, reads,
 // a 404, an open watch) every PromQL expression of the Grafana dashboard parses and returns
 // data when Prometheus evaluates it; the alert rules pass promtool, evaluate without error,
 // and none fires on this healthy cluster.
@@ -40,8 +40,8 @@ describe('Prometheus scraping Plinth', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'plinth-prometheus-spec-'));
-    plinth = await startDistributed({});
-    const metricsPort = await freePort();
+    const [storagePort, authzPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
+    plinth = await startDistributed({}, { storage: [`--metrics-bind-address=127.0.0.1:${storagePort}`], authz: [`--metrics-bind-address=127.0.0.1:${authzPort}`] });
     controllers = startProcess(
       process.execPath,
       ['-r', join(root, 'tools/register.js'), join(root, 'apps/controllers/src/main.ts'), '--kubeconfig', plinth.adminKubeconfig, '--simulated-nodes', '1', '--metrics-bind-address', `127.0.0.1:${metricsPort}`],
@@ -59,6 +59,10 @@ describe('Prometheus scraping Plinth', () => {
         `    static_configs: [{targets: ["127.0.0.1:${plinth.port}"]}]`,
         '  - job_name: plinth-controller-manager',
         `    static_configs: [{targets: ["127.0.0.1:${metricsPort}"]}]`,
+        '  - job_name: plinth-storage',
+        `    static_configs: [{targets: ["127.0.0.1:${storagePort}"]}]`,
+        '  - job_name: plinth-authz',
+        `    static_configs: [{targets: ["127.0.0.1:${authzPort}"]}]`,
       ],
     });
   }, 180000);
@@ -81,12 +85,15 @@ describe('Prometheus scraping Plinth', () => {
     }
   }
 
-  it('scrapes the gateway and the controller manager', async () => {
+  it('scrapes the gateway, the storage and authz services and the controller manager', async () => {
     const targets = await eventually('every target up', async () => {
       const all = await prometheus.targets();
-      return all.length === 2 && all.every((t) => t.health === 'up') ? all : undefined;
+      return all.length === 4 && all.every((t) => t.health === 'up') ? all : undefined;
     });
-    expect(targets.map((t) => t.job).sort()).toEqual(['plinth-controller-manager', 'plinth-gateway']);
+    expect(targets.map((t) => t.job).sort()).toEqual(['plinth-authz', 'plinth-controller-manager', 'plinth-gateway', 'plinth-storage']);
+    // Every app reports the process metrics.
+    const started = (await prometheus.query('process_start_time_seconds')).data?.result.map((r) => r.metric.job).sort();
+    expect(started).toEqual(['plinth-authz', 'plinth-controller-manager', 'plinth-gateway', 'plinth-storage']);
   }, 90000);
 
   it('evaluates every expression of the dashboard to data under load', async () => {
