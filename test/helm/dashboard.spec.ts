@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { ApiServerMetrics, registerLinkMetric } from '@plinth/apiserver';
 import { Registry, registerProcessMetrics, workQueueMetricsProvider } from '@plinth/metrics';
 import { StorageLinkMetrics } from '@plinth/storage-grpc';
+import { AuthzLinkMetrics } from '@plinth/authz-nats';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const dashboard: any = JSON.parse(readFileSync(join(__dirname, '../../deploy/grafana/plinth-dashboard.json'), 'utf8'));
@@ -19,6 +20,7 @@ function exportedSeries(): Set<string> {
   registerProcessMetrics(registry);
   workQueueMetricsProvider(registry);
   new StorageLinkMetrics(registry);
+  new AuthzLinkMetrics(registry);
   return new Set(registry.families().flatMap(({ name, type }) => (type === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name])));
 }
 
@@ -92,6 +94,8 @@ describe('Grafana dashboard', () => {
         'apiserver_request_terminations_total',
         'apiserver_request_total',
         'plinth_link_up',
+        'plinth_authz_decisions_total',
+        'plinth_authz_request_duration_seconds',
         'plinth_storage_request_duration_seconds',
         'process_cpu_seconds_total',
         'process_resident_memory_bytes',

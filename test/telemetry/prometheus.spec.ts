@@ -124,7 +124,7 @@ describe('Prometheus scraping Plinth', () => {
 
   it('checks the alert rules with promtool', () => {
     const check = spawnSync('promtool', ['check', 'rules', alertRules], { encoding: 'utf8' });
-    expect(check.stdout).toContain('SUCCESS: 9 rules found');
+    expect(check.stdout).toContain('SUCCESS: 10 rules found');
     expect(check.status).toBe(0);
   });
 
@@ -139,12 +139,12 @@ describe('Prometheus scraping Plinth', () => {
     let rules: { name: string; health: string; lastError?: string; state?: string }[] = [];
     await eventually('every rule evaluated and inactive', async () => {
       rules = await prometheus.rules();
-      return rules.length === 9 && rules.every((r) => r.health === 'ok' && r.state === 'inactive') ? true : undefined;
+      return rules.length === 10 && rules.every((r) => r.health === 'ok' && r.state === 'inactive') ? true : undefined;
     }).catch(() => undefined);
     expect(rules.filter((r) => r.health !== 'ok' || r.state !== 'inactive').map((r) => `${r.name}: ${r.health} ${r.state} ${r.lastError ?? ''}`)).toEqual([]);
-    expect(rules).toHaveLength(9);
+    expect(rules).toHaveLength(10);
     expect(new Set(rules.map((r) => r.name))).toEqual(
-      new Set(['PlinthAPIErrorBudgetBurn', 'PlinthAPILatencyBudgetBurn', 'PlinthStorageLinkDown', 'PlinthNATSLinkDown', 'PlinthWorkQueueBackingUp', 'PlinthControllerManagerLeaderMissing']),
+      new Set(['PlinthAPIErrorBudgetBurn', 'PlinthAPILatencyBudgetBurn', 'PlinthStorageLinkDown', 'PlinthNATSLinkDown', 'PlinthAuthzUnreachable', 'PlinthWorkQueueBackingUp', 'PlinthControllerManagerLeaderMissing']),
     );
     // The latency objectives read the histogram at Kubernetes' bucket bounds 1 and 30.
     for (const le of ['1', '30']) {
