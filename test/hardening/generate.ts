@@ -80,6 +80,11 @@ const strategicPlainErrors = /"message":"(unknown patch type: |expected a .*, bu
 
 export const KUBERNETES_SERVER_ERRORS: KubernetesServerError[] = [
   {
+    status: 500,
+    reason: 'an object too large for etcd even without managedFields: the etcd error reaches ErrorToAPIStatus unconverted (500, reason Unknown, "etcdserver: request is too large")',
+    matches: (c, body) => c.family === 'size' && body.includes('"message":"etcdserver: request is too large"'),
+  },
+  {
     status: 501,
     reason: 'a transfer coding other than chunked: Go\'s server answers 501 Not Implemented ("Unsupported transfer encoding") before any handler',
     matches: (c, body) => c.tag === 'framing:unknown-transfer-encoding' && body === 'Unsupported transfer encoding',

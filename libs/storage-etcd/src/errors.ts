@@ -22,6 +22,7 @@ export function interpretEtcdError(err: unknown, key: string, revision = 0): unk
   if (typed.message.includes(futureRevisionMessage)) {
     return StorageError.invalidArgument(`revision ${revision} is newer than the current revision of the store`);
   }
+  if (isTooLarge(typed)) return StorageError.requestTooLarge(key, tooLargeMessage);
   if (isConnectionFailure(typed)) return StorageError.unreachable(typed.message);
   if (typed instanceof GRPCInvalidArgumentError) return StorageError.invalidArgument(typed.message);
   return typed;
@@ -39,6 +40,15 @@ export function interpretWatchCancel(err: Error, key: string, startRevision: num
 // CANCELLED error, then the end of the stream.
 export function isStreamTeardown(err: unknown): boolean {
   return err instanceof EtcdWatchStreamEnded || (err instanceof Error && castGrpcError(err) instanceof GRPCCancelledError);
+}
+
+// isTooLarge is kube-apiserver's isTooLargeError: etcd refuses a request past --max-request-bytes
+// (1.5 MiB by default) with "request is too large", and one past its gRPC receive limit (the
+// same plus 512 KiB) before reading it, with RESOURCE_EXHAUSTED.
+const tooLargeMessage = 'etcdserver: request is too large';
+
+function isTooLarge(err: Error): boolean {
+  return err.message.includes('request is too large') || (/RESOURCE_EXHAUSTED/.test(err.message) && /larger than max/.test(err.message));
 }
 
 function isConnectionFailure(err: Error): boolean {

@@ -9,6 +9,8 @@ export enum StorageErrorCode {
   InvalidObj = 'InvalidObj',
   InvalidArgument = 'InvalidArgument',
   Unreachable = 'Unreachable',
+  // RequestTooLarge: the backend refuses to store a value this large (etcd's --max-request-bytes).
+  RequestTooLarge = 'RequestTooLarge',
 }
 
 // StorageError is the only error a store throws for an expected failure. `revision` is the
@@ -52,6 +54,11 @@ export class StorageError extends Error {
 
   static invalidArgument(detail: string): StorageError {
     return new StorageError(StorageErrorCode.InvalidArgument, '', detail);
+  }
+
+  // requestTooLarge keeps the backend's words, which kube-apiserver answers as they are.
+  static requestTooLarge(key: string, detail: string): StorageError {
+    return new StorageError(StorageErrorCode.RequestTooLarge, key, detail);
   }
 
   static unreachable(detail: string): StorageError {
