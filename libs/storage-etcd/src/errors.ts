@@ -14,6 +14,9 @@ import { StorageError, StorageErrorCode } from '@plinth/storage';
 
 const compactedMessage = 'required revision has been compacted';
 const futureRevisionMessage = 'required revision is a future revision';
+// tooLargeMessages are etcd's refusals of a request over --max-request-bytes, and gRPC's of a
+// message past etcd's receive limit (max-request-bytes plus 512 KiB).
+const tooLargeMessages = /request is too large|received message larger than max|message larger than max/;
 
 export function interpretEtcdError(err: unknown, key: string, revision = 0): unknown {
   if (!(err instanceof Error) || err instanceof StorageError) return err;
@@ -22,7 +25,7 @@ export function interpretEtcdError(err: unknown, key: string, revision = 0): unk
   if (typed.message.includes(futureRevisionMessage)) {
     return StorageError.invalidArgument(`revision ${revision} is newer than the current revision of the store`);
   }
-  if (isTooLarge(typed)) return StorageError.requestTooLarge(key, tooLargeMessage);
+  if (tooLargeMessages.test(typed.message)) return StorageError.requestTooLarge(key);
   if (isConnectionFailure(typed)) return StorageError.unreachable(typed.message);
   if (typed instanceof GRPCInvalidArgumentError) return StorageError.invalidArgument(typed.message);
   return typed;
@@ -40,15 +43,6 @@ export function interpretWatchCancel(err: Error, key: string, startRevision: num
 // CANCELLED error, then the end of the stream.
 export function isStreamTeardown(err: unknown): boolean {
   return err instanceof EtcdWatchStreamEnded || (err instanceof Error && castGrpcError(err) instanceof GRPCCancelledError);
-}
-
-// isTooLarge is kube-apiserver's isTooLargeError: etcd refuses a request past --max-request-bytes
-// (1.5 MiB by default) with "request is too large", and one past its gRPC receive limit (the
-// same plus 512 KiB) before reading it, with RESOURCE_EXHAUSTED.
-const tooLargeMessage = 'etcdserver: request is too large';
-
-function isTooLarge(err: Error): boolean {
-  return err.message.includes('request is too large') || (/RESOURCE_EXHAUSTED/.test(err.message) && /larger than max/.test(err.message));
 }
 
 function isConnectionFailure(err: Error): boolean {

@@ -1,6 +1,6 @@
 // interpretStorageError is the one place a StorageError becomes a Status error, as
 // k8s.io/apiserver/pkg/storage/errors.go and pkg/registry/generic/registry/store.go do.
-import { alreadyExists, badRequest, conflict, internalError, notFound, resourceExpired, serviceUnavailable, StatusError } from '@plinth/machinery';
+import { alreadyExists, badRequest, conflict, internalError, notFound, resourceExpired, serviceUnavailable, unclassifiedError } from '@plinth/machinery';
 import { isStorageError, StorageErrorCode } from '@plinth/storage';
 import { QualifiedResource } from '../resource';
 
@@ -23,8 +23,7 @@ export function interpretStorageError(err: unknown, qr: QualifiedResource, name:
     case StorageErrorCode.Unreachable:
       return serviceUnavailable(err.message);
     case StorageErrorCode.RequestTooLarge:
-      // The etcd error reaches ErrorToAPIStatus unconverted: 500, reason Unknown, its own text.
-      return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, code: 500 });
+      return unclassifiedError(err.message);
     case StorageErrorCode.InvalidObj:
     default:
       return internalError(err.message);
