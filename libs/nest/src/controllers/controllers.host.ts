@@ -27,6 +27,7 @@ import {
   TtlAfterFinishedController,
 } from '@plinth/controller-manager';
 import { LinkState, realClock, retryUntilDone } from '@plinth/machinery';
+import { defaultRegistry, leaderElectionStatus } from '@plinth/metrics';
 import { SERVER_FLAGS } from '../apiserver/api-server.host';
 
 // CONTROLLER_CREDENTIALS provides how the controllers reach the API: a function resolving to
@@ -114,6 +115,8 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
       await this.startMain();
       return;
     }
+    const leading = leaderElectionStatus(defaultRegistry(), election.resourceName);
+    leading.set(0);
     this.elector = new LeaderElector(this.client, realClock, {
       namespace: election.resourceNamespace,
       name: election.resourceName,
@@ -121,8 +124,14 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
       renewDeadlineMs: election.renewDeadlineMs,
       retryPeriodMs: election.retryPeriodMs,
       identity: this.identity,
-      onStartedLeading: () => this.startMain(),
-      onStoppedLeading: () => this.stopMain(),
+      onStartedLeading: () => {
+        leading.set(1);
+        return this.startMain();
+      },
+      onStoppedLeading: () => {
+        leading.set(0);
+        return this.stopMain();
+      },
       onError,
     });
     this.elector.start();
