@@ -33,6 +33,7 @@ const crd = (overrides: Record<string, unknown> = {}) => ({
                   size: { type: 'string', enum: ['small', 'large'] },
                   replicas: { type: 'integer', minimum: 0, maximum: 100, default: 1 },
                   maxReplicas: { type: 'integer', default: 10 },
+                  port: { 'x-kubernetes-int-or-string': true },
                   name: { type: 'string', maxLength: 5, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'name is immutable' }] },
                   tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
                   args: { type: 'array', items: { type: 'string' } },
@@ -234,6 +235,11 @@ describe('API server: custom resource definitions', () => {
     expect(warned.status).toBe(201);
     expect(warned.headers.get('warning')).toBe('299 - "unknown field \\"spec.foo\\""');
     expect(warned.json.spec.foo).toBeUndefined();
+
+    // A null int-or-string is dropped, as kube-apiserver drops a non-nullable null without a default.
+    const nullPort = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w-port', { size: 'small', port: null }) });
+    expect(nullPort.status).toBe(201);
+    expect(nullPort.json.spec).toEqual({ size: 'small', replicas: 1, maxReplicas: 10 });
 
     const invalid = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w3', { size: 'medium', replicas: 'x', name: 'toolongname' }) });
     expect(invalid.status).toBe(422);
