@@ -1,4 +1,6 @@
 export { Clock, Timer, realClock } from './clock';
+export { rfc3339 } from './time';
+
 export { Backoff, BackoffOptions, LinkState, probeLink, retryUntilDone, RetryOptions, unwatchedLink } from './backoff';
 
 // errors, field and validation mirror Kubernetes' package names (errors.notFound(...),

@@ -168,11 +168,11 @@ export class ControllersHost implements OnApplicationBootstrap, OnApplicationShu
       namespace: (client) => new NamespaceController(client, realClock, { workers: workers('namespace', 10), resyncPeriodMs: this.flags.namespaceSyncPeriodMs, onError }),
       // The service-account controller runs one worker (no Concurrent*Syncs), and its informers
       // list and watch as the controller manager.
-      serviceaccount: (client) => new ServiceAccountsController(client, this.client as ApiClient, realClock, { onError }),
-      garbagecollector: (client) => new GarbageCollector(client, realClock, workers('garbagecollector', 20), onError),
-      'ttl-after-finished': (client) => new TtlAfterFinishedController(client, realClock, workers('ttl-after-finished', 5), onError, resync()),
-      daemonset: (client) => new DaemonSetController(client, realClock, workers('daemonset', 2), onError, resync()),
-      job: (client) => new JobController(client, realClock, parseFeatureGates(this.flags.featureGates), workers('job', 5), onError, resync()),
+      serviceaccount: (client) => new ServiceAccountsController(client, realClock, { informerClient: this.client as ApiClient, onError }),
+      garbagecollector: (client) => new GarbageCollector(client, realClock, { workers: workers('garbagecollector', 20), onError }),
+      'ttl-after-finished': (client) => new TtlAfterFinishedController(client, realClock, { workers: workers('ttl-after-finished', 5), onError, resyncPeriodMs: resync() }),
+      daemonset: (client) => new DaemonSetController(client, realClock, { workers: workers('daemonset', 2), onError, resyncPeriodMs: resync() }),
+      job: (client) => new JobController(client, realClock, { featureGates: parseFeatureGates(this.flags.featureGates), workers: workers('job', 5), onError, resyncPeriodMs: resync() }),
     };
     for (const name of names) {
       if (!controllerEnabled(name, this.flags.controllers) || this.controllers.has(name)) continue;
