@@ -3,7 +3,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServerFlags } from '@plinth/apiserver';
 import { LeaderMigrationConfig } from '@plinth/controller-manager';
-import { CONTROLLER_CREDENTIALS, ControllersHost, kubeconfigCredentials, LEADER_MIGRATION, SERVER_FLAGS } from '@plinth/nest';
+import { CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, controllerManagerSettings, ControllersHost, kubeconfigCredentials, LEADER_MIGRATION } from '@plinth/nest';
 
 @Module({})
 export class ControllersModule {
@@ -11,7 +11,7 @@ export class ControllersModule {
     return {
       module: ControllersModule,
       providers: [
-        { provide: SERVER_FLAGS, useValue: flags },
+        { provide: CONTROLLER_MANAGER_SETTINGS, useValue: controllerManagerSettings(flags) },
         { provide: CONTROLLER_CREDENTIALS, useValue: kubeconfigCredentials(kubeconfig) },
         { provide: LEADER_MIGRATION, useValue: migration },
         ControllersHost,

@@ -9,8 +9,8 @@ import { NestFactory } from '@nestjs/core';
 import { installLastResortLogging, withMetrics, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
 import { readFileSync } from 'node:fs';
-import { defaultServerFlags, FlagError, LeaderElectionSettings, parseServerFlags, ServerFlags } from '@plinth/apiserver';
-import { controllerWorkers, LeaderElectionConfiguration, loadControllerManagerConfiguration, loadLeaderMigrationConfiguration, parseDuration } from '@plinth/config';
+import { defaultServerFlags, FlagError, parseServerFlags, ServerFlags } from '@plinth/apiserver';
+import { controllerWorkers, LeaderElectionConfiguration, LeaderElectionSettings, loadControllerManagerConfiguration, loadLeaderMigrationConfiguration, parseDuration } from '@plinth/config';
 import { defaultLeaderMigrationConfiguration, LeaderMigrationConfig } from '@plinth/controller-manager';
 import { ControllersModule } from './controllers.module';
 

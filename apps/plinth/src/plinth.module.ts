@@ -3,7 +3,7 @@
 // else to install.
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServerFlags } from '@plinth/apiserver';
-import { ApiServerHost, CONTROLLER_CREDENTIALS, ControllersHost, inProcessCredentials, OBJECT_STORE, SERVER_FLAGS } from '@plinth/nest';
+import { ApiServerHost, CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, controllerManagerSettings, ControllersHost, inProcessCredentials, OBJECT_STORE, SERVER_FLAGS } from '@plinth/nest';
 import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
 import { join } from 'node:path';
 
@@ -17,6 +17,7 @@ export class PlinthModule {
         { provide: OBJECT_STORE, useFactory: (): ObjectStore => new EmbeddedObjectStore({ dataDir: join(flags.dataDir, 'store') }) },
         ApiServerHost,
         { provide: CONTROLLER_CREDENTIALS, useFactory: inProcessCredentials, inject: [ApiServerHost] },
+        { provide: CONTROLLER_MANAGER_SETTINGS, useValue: controllerManagerSettings(flags) },
         ControllersHost,
       ],
     };

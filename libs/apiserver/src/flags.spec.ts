@@ -1,4 +1,4 @@
-import { controllerEnabled, FlagError, parseServerFlags } from './flags';
+import { FlagError, parseServerFlags } from './flags';
 
 describe('server flags', () => {
   it('reads --name value and --name=value forms, and refuses unknown flags', () => {
@@ -17,14 +17,6 @@ describe('server flags', () => {
     expect(flags).toMatchObject({ storageCAFile: '/l/ca.crt', storageCertFile: '/l/gw.crt', storageKeyFile: '/l/gw.key', natsCAFile: '/l/ca.crt', natsUser: 'plinth-gateway', natsPasswordFile: '/l/pw' });
     expect(parseServerFlags(['--storage-insecure']).storageInsecure).toBe(true);
     expect(() => parseServerFlags(['--storage-insecure=yes'])).toThrow('invalid argument "yes" for "--storage-insecure" flag: must be true or false');
-  });
-
-  it('selects controllers as the Controllers list does: first match wins', () => {
-    expect(controllerEnabled('job', ['*'])).toBe(true);
-    expect(controllerEnabled('job', ['-job', '*'])).toBe(false);
-    expect(controllerEnabled('job', ['*', '-job'])).toBe(true);
-    expect(controllerEnabled('daemonset', ['job'])).toBe(false);
-    expect(controllerEnabled('job', [])).toBe(false);
   });
 
   it('reads --metrics-bind-address as host:port', () => {

@@ -1,6 +1,6 @@
 // ServerFlags are the command-line flags of the API server processes (npm start, the gateway),
 // spelled as kube-apiserver spells them where one exists.
-import { parseDuration } from '@plinth/config';
+import { LeaderElectionSettings, parseDuration } from '@plinth/config';
 
 export interface ServerFlags {
   bindAddress: string;
@@ -75,17 +75,6 @@ export interface ServerFlags {
   // shutdownSendRetryAfter keeps the listener open after the delay until the requests in
   // flight are answered, refusing new ones with 429 and `Retry-After: 5`.
   shutdownSendRetryAfter: boolean;
-}
-
-// LeaderElectionSettings is LeaderElectionConfiguration with durations in milliseconds; the
-// lock is always a Lease.
-export interface LeaderElectionSettings {
-  leaderElect: boolean;
-  leaseDurationMs: number;
-  renewDeadlineMs: number;
-  retryPeriodMs: number;
-  resourceName: string;
-  resourceNamespace: string;
 }
 
 export class FlagError extends Error {}
@@ -250,15 +239,4 @@ export function parseServerFlags(argv: string[], defaults: ServerFlags = default
     setter(flags, value);
   }
   return flags;
-}
-
-// controllerEnabled reads a Controllers list: the first item naming the controller (or `*`)
-// decides; a name no item matches is off.
-export function controllerEnabled(name: string, controllers: readonly string[]): boolean {
-  for (const item of controllers) {
-    if (item === name) return true;
-    if (item === `-${name}`) return false;
-    if (item === '*') return true;
-  }
-  return false;
 }

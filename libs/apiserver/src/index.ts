@@ -9,7 +9,7 @@ export { listenHttps } from './https';
 export { httpServerOptions, serveHttpAsGo } from './http/framing';
 export { RequestBoundary } from './http/request-boundary';
 export { ensureClusterPki, adminKubeconfig, controllerManagerKubeconfig, ClusterPki, KeyPairPem } from './pki';
-export { parseServerFlags, defaultServerFlags, ServerFlags, LeaderElectionSettings, FlagError, controllerEnabled } from './flags';
+export { parseServerFlags, defaultServerFlags, ServerFlags, FlagError } from './flags';
 export { parseFeatureGates, defaultFeatureGates, FeatureGateError } from './feature-gates';
 export { openApiRoutes } from './openapi';
 export { Authorizer, Authenticator, AuthenticationOutcome } from './auth/ports';

@@ -19,3 +19,4 @@ export {
 export { controllerWorkers } from './workers';
 export type { ValidationOptions } from './validation';
 export { listValue, ProcessFlag, ProcessFlagError, readProcessFlags } from './process-flags';
+export { controllerEnabled, LeaderElectionSettings } from './controller-manager-settings';

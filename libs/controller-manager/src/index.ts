@@ -10,3 +10,11 @@ export { NamespaceController, NamespaceControllerOptions, namespaceDeletionGrace
 export { DiscoveredResource, Discovery, groupDiscoveryFailedMessage, serverPreferredResources } from './discovery';
 export { defaultLeaderMigrationConfiguration, FilterResult, kubeControllerManagerComponent, LeaderMigrationConfig, migrationFilter } from './leader-migration';
 export { ServiceAccountsController, ServiceAccountsControllerOptions } from './service-account-controller';
+export {
+  ControllerManager,
+  ControllerManagerLog,
+  ControllerManagerOptions,
+  ControllerManagerSettings,
+  ControllerName,
+  controllerNames,
+} from './controller-manager';
