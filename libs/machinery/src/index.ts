@@ -18,5 +18,6 @@ export * from './selectors/labels';
 export * from './selectors/label-selector';
 export * from './selectors/fields';
 export { goQuote, compareStrings } from './go/strings';
+export { semanticEqual } from './go/semantic';
 export * from './protobuf';
 export * from './user';

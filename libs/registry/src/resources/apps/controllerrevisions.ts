@@ -2,11 +2,11 @@
 // template, after pkg/registry/apps/controllerrevision/strategy.go and ValidateControllerRevision
 // (v1.28).
 import { KubeObject } from '@plinth/api';
-import { field, FieldError, GoLiteral, newPath } from '@plinth/machinery';
+import { field, FieldError, GoLiteral, newPath, semanticEqual } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy, TableDefinition } from '../../resource';
 import { age, ageColumn, column, nameColumn } from '../../table';
 import { controllerRevisionSchema } from './daemonset-schema';
-import { goBytesText, semanticEqual } from '../shared/go-values';
+import { goBytesText } from '../shared/go-values';
 
 interface ControllerRevision extends KubeObject {
   data?: unknown;

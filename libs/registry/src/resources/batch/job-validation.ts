@@ -1,7 +1,7 @@
 // Job validation with the field paths and messages of pkg/apis/batch/validation (v1.28):
 // ValidateJob, ValidateJobSpecUpdate and the status checks.
-import { field, FieldError, FieldPath, GoLiteral, labelSelectorAsSelector, LabelsSelector, newPath, validateLabelSelector, validation } from '@plinth/machinery';
-import { goInt32Slice, goLabelSelector, goNull, goStringMap, semanticEqual } from '../shared/go-values';
+import { field, FieldError, FieldPath, GoLiteral, labelSelectorAsSelector, LabelsSelector, newPath, semanticEqual, validateLabelSelector, validation } from '@plinth/machinery';
+import { goInt32Slice, goLabelSelector, goNull, goStringMap } from '../shared/go-values';
 import { validatePodTemplateSpec } from '../core/pod-validation';
 import {
   ControllerUidLabel,

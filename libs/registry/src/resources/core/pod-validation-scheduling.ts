@@ -1,22 +1,7 @@
 // Scheduling-related validation of pkg/apis/core/validation (v1.28): tolerations, affinity,
 // node selectors, topology spread constraints, DNS config and host aliases.
-import { field, FieldError, FieldPath, GoLiteral, LabelSelector, validateLabelSelector, validation } from '@plinth/machinery';
-import {
-  isNotPositiveErrorMsg,
-  isObj,
-  isSet,
-  nameIsDNSLabel,
-  nameIsDNSSubdomain,
-  num,
-  goQuote,
-  Obj,
-  objects,
-  parseIPSloppy,
-  str,
-  strings,
-  validateDNS1123Subdomain,
-  validateQualifiedName,
-} from './validation-helpers';
+import { field, FieldError, FieldPath, GoLiteral, goQuote, LabelSelector, validateLabelSelector, validation } from '@plinth/machinery';
+import { isNotPositiveErrorMsg, isObj, isSet, nameIsDNSLabel, nameIsDNSSubdomain, num, Obj, objects, parseIPSloppy, str, strings, validateDNS1123Subdomain, validateQualifiedName } from './validation-helpers';
 
 const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 

@@ -1,8 +1,8 @@
 // RBAC validation with the paths and messages of pkg/apis/rbac/validation (v1.28). The group
 // is rbac.authorization.platform.io; references that still name rbac.authorization.k8s.io are
 // accepted as the same group, so manifests written for Kubernetes apply unchanged.
-import { field, FieldError, FieldPath, labelSelectorAsSelector, LabelSelector, newPath, validateLabelSelector, validation } from '@plinth/machinery';
-import { goNull, goQuote, goStruct } from '../shared/go-values';
+import { field, FieldError, FieldPath, goQuote, LabelSelector, labelSelectorAsSelector, newPath, validateLabelSelector, validation } from '@plinth/machinery';
+import { goNull, goStruct } from '../shared/go-values';
 
 export const rbacGroup = 'rbac.authorization.platform.io';
 export const rbacGroupAlias = 'rbac.authorization.k8s.io';
