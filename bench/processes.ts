@@ -48,9 +48,9 @@ export async function startStorageService(etcdEndpoint: string, tlsFlags: string
 }
 
 // startAuthz and startGateway reach the storage service in plaintext (--storage-insecure),
-// as startStorageService serves by default.
+// as startStorageService serves by default, and NATS in plaintext (--nats-insecure).
 export async function startAuthz(storageAddress: string, natsUrl: string): Promise<{ stop(): Promise<void> }> {
-  const proc = await startNode('apps/authz/src/main.ts', ['--storage-address', storageAddress, '--storage-insecure', '--nats-url', natsUrl], {}, /authz serving on/);
+  const proc = await startNode('apps/authz/src/main.ts', ['--storage-address', storageAddress, '--storage-insecure', '--nats-url', natsUrl, '--nats-insecure'], {}, /authz serving on/);
   return { stop: proc.stop };
 }
 
@@ -58,7 +58,7 @@ export async function startGateway(storageAddress: string, natsUrl: string, extr
   const dataDir = mkdtempSync(join(tmpdir(), 'plinth-bench-gw-'));
   // BENCH_PROFILE_DIR writes a CPU profile of the gateway there (open it in Chrome DevTools).
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const proc = await startNode('apps/gateway/src/main.ts', ['--storage-address', storageAddress, '--storage-insecure', '--nats-url', natsUrl, '--port', '0', '--data-dir', dataDir, ...extraArgs], {}, /serving on https:\/\/[^\s]*:(\d+)/, profile);
+  const proc = await startNode('apps/gateway/src/main.ts', ['--storage-address', storageAddress, '--storage-insecure', '--nats-url', natsUrl, '--nats-insecure', '--port', '0', '--data-dir', dataDir, ...extraArgs], {}, /serving on https:\/\/[^\s]*:(\d+)/, profile);
   return {
     port: Number(proc.match[1]),
     dataDir,

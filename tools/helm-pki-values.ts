@@ -5,7 +5,7 @@
 // Every gateway replica mounts the same PKI. Then the links behind the gateway: an internal CA
 // (whose key is not kept: nothing in the cluster issues certificates) signing the storage
 // service's serving certificate, the gateway's and authz's client certificates for it
-// (CN=plinth-gateway, CN=plinth-authz) and NATS's serving certificate; the NATS passwords of
+// (CN=plinth-gateway, CN=plinth-authz) and NATS's certificate (serving, and its routes); the NATS passwords of
 // the gateway and authz users; and an etcd CA signing the etcd members' certificate (serving
 // and peer, for every member of the StatefulSet) and the storage service's etcd client
 // certificate.
@@ -74,7 +74,11 @@ function linkValues(options: PkiValuesOptions): Record<string, string> {
   const storage = issueCertificate(internalCa, { commonName: 'plinth-storage', usage: 'server', dns: [...serviceNames(`${release}-storage`, namespace), 'localhost'], ...loopback });
   const gateway = issueCertificate(internalCa, { commonName: 'plinth-gateway', usage: 'client' });
   const authz = issueCertificate(internalCa, { commonName: 'plinth-authz', usage: 'client' });
-  const nats = issueCertificate(internalCa, { commonName: 'plinth-nats', usage: 'server', dns: [...serviceNames(`${release}-nats`, namespace), 'localhost'], ...loopback });
+  // NATS members route to each other as <release>-nats-N.<release>-nats-peers, over TLS with
+  // this certificate at both ends.
+  const natsPeers = `${release}-nats-peers`;
+  const natsNames = [...serviceNames(`${release}-nats`, namespace), ...[natsPeers, ...serviceNames(natsPeers, namespace)].map((name) => `*.${name}`), 'localhost'];
+  const nats = issueCertificate(internalCa, { commonName: 'plinth-nats', usage: 'peer', dns: natsNames, ...loopback });
   // The etcd members are <release>-etcd-N.<release>-etcd-peers: a wildcard covers any replica count.
   const peers = `${release}-etcd-peers`;
   const etcdNames = [...serviceNames(`${release}-etcd`, namespace), ...serviceNames(peers, namespace).map((name) => `*.${name}`), 'localhost'];

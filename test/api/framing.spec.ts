@@ -77,11 +77,21 @@ describe('HTTP framing as Go frames it', () => {
     expect({ statusLine: res.statusLine, body: res.body, closed: res.closed }).toEqual({ statusLine: 'HTTP/1.1 400 Bad Request', body: '400 Bad Request', closed: true });
   });
 
-  it('answers a method Node\'s parser does not know 405, as kube-apiserver routes it', async () => {
+  it('serves a method Node\'s parser does not know as kube-apiserver does: authenticated, authorized, then 405', async () => {
     const res = await send(`FROBNICATE /api/v1/namespaces HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${adminToken}\r\n\r\n`);
     expect(res.statusLine).toBe('HTTP/1.1 405 Method Not Allowed');
     expect(JSON.parse(res.body)).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed', code: 405 });
     expect(res.closed).toBe(true);
+    const anonymous = await send('FROBNICATE /api/v1/namespaces HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    expect(anonymous.statusLine).toBe('HTTP/1.1 401 Unauthorized');
+    const alice = await send('FROBNICATE /api/v1/namespaces HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer alice-token\r\n\r\n');
+    expect(alice.statusLine).toBe('HTTP/1.1 403 Forbidden');
+    expect(JSON.parse(alice.body)).toMatchObject({ kind: 'Status', reason: 'Forbidden', message: 'namespaces is forbidden: User "alice" cannot  resource "namespaces" in API group "" at the cluster scope' });
+    const nonResource = await send(`FROBNICATE /healthz HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${adminToken}\r\n\r\n`);
+    expect(nonResource.statusLine).toBe('HTTP/1.1 404 Not Found');
+    // Headers read from the raw bytes are plain headers, __proto__ included.
+    const prototype = await send(`FROBNICATE /api/v1/namespaces HTTP/1.1\r\nHost: localhost\r\n__proto__: x\r\nconstructor: y\r\nAuthorization: Bearer ${adminToken}\r\n\r\n`);
+    expect(prototype.statusLine).toBe('HTTP/1.1 405 Method Not Allowed');
   });
 
   it('serves CONNECT through the API: authentication first, then no route', async () => {

@@ -3,6 +3,7 @@
 import { CaseDraft, HostileCase } from './hostile-case';
 import { jsonBodies, pollutingBodies, protobufBodies, yamlBodies } from './families/bodies';
 import { customResources } from './families/custom-resources';
+import { subresources } from './families/subresources';
 import { credentials, impersonations, malformedImpersonations } from './families/identity';
 import { patches, pollutingPatches } from './families/patches';
 import { deleteOptions, framing, headers, paths, queries } from './families/requests';
@@ -10,7 +11,7 @@ import { Prng } from './prng';
 
 type Family = (prng: Prng, count: number) => CaseDraft[];
 
-// familyCounts is how many cases each family contributes (about 1,400 in all).
+// familyCounts is how many cases each family contributes (about 1,450 in all).
 export const familyCounts: [Family, number][] = [
   [jsonBodies, 220],
   [yamlBodies, 110],
@@ -19,6 +20,7 @@ export const familyCounts: [Family, number][] = [
   [patches, 300],
   [pollutingPatches, 40],
   [customResources, 80],
+  [subresources, 60],
   [queries, 140],
   [deleteOptions, 40],
   [paths, 110],

@@ -46,7 +46,7 @@ describe('hostile request generators', () => {
       expect(contentTypes).toContain(type);
     }
     const families = new Set(cases.map((c) => c.family));
-    for (const family of ['json-create', 'yaml-create', 'protobuf-create', 'patch-json', 'patch-merge', 'patch-strategic', 'patch-apply', 'query', 'delete-options', 'path', 'header', 'framing', 'credential', 'impersonation', 'pollution-create', 'pollution-patch', 'custom-resource', 'custom-resource-patch']) {
+    for (const family of ['json-create', 'yaml-create', 'protobuf-create', 'patch-json', 'patch-merge', 'patch-strategic', 'patch-apply', 'query', 'delete-options', 'path', 'header', 'framing', 'credential', 'impersonation', 'pollution-create', 'pollution-patch', 'custom-resource', 'custom-resource-patch', 'subresource']) {
       expect(families).toContain(family);
     }
     const forged = new Set(cases.flatMap((c) => (c.credential.kind === 'forged' ? [c.credential.forged] : [])));

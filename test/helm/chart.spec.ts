@@ -318,6 +318,7 @@ describe('helm/plinth', () => {
         try {
           writeFileSync(join(dir, 'nats.crt'), data('nats.crt'));
           writeFileSync(join(dir, 'nats.key'), data('nats.key'));
+          writeFileSync(join(dir, 'internal-ca.crt'), data('internal-ca.crt'));
           writeFileSync(join(dir, 'nats.conf'), conf.replace(/\/etc\/nats\/tls\//g, `${dir}/`));
           const checked = spawnSync(findBinary(natsBinary), ['-c', join(dir, 'nats.conf'), '-t'], { encoding: 'utf8', env: { NATS_GATEWAY_PASSWORD: 'a', NATS_AUTHZ_PASSWORD: 'b' } });
           expect({ status: checked.status, output: `${checked.stdout}${checked.stderr}`.trim() }).toEqual({ status: 0, output: expect.stringMatching(/configuration file .* is valid$/) });
@@ -361,6 +362,11 @@ describe('helm/plinth', () => {
     it('forms a three-member NATS cluster whose members route to each other', () => {
       const conf = find(objects, 'ConfigMap', 'ctl-nats').data['nats.conf'] as string;
       expect([...conf.matchAll(/"(nats-route:\/\/[^"]+)"/g)].map((m) => m[1])).toEqual([0, 1, 2].map((i) => `nats-route://ctl-nats-${i}.ctl-nats-peers:6222`));
+      // Routes are TLS both ways, with a certificate that names every member.
+      expect(conf).toMatch(/cluster: \{[^]*tls: \{[^}]*ca_file: "\/etc\/nats\/tls\/internal-ca.crt"\s+verify: true/);
+      const names = new X509Certificate(Buffer.from(find(objects, 'Secret', 'ctl-pki').data['nats.crt'], 'base64')).subjectAltName ?? '';
+      expect(names).toContain('DNS:*.ctl-nats-peers');
+      expect(names).toContain('DNS:ctl-nats.plinth-system.svc');
       expect(find(objects, 'StatefulSet', 'ctl-nats').spec.replicas).toBe(3);
     });
 

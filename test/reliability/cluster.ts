@@ -61,7 +61,7 @@ export interface Cluster {
 
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'plinth-reliability-'));
-  // The storage link is mutual TLS, as in a cluster.
+  // The storage link is mutual TLS, as in a cluster; NATS is plaintext (--nats-insecure).
   const pki = makeLinkPki();
   writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,admin-uid,"system:masters"\nalice-token,alice,alice-uid,"developers"\n');
   const [etcdPort, etcdPeerPort, natsPort, storagePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
@@ -129,7 +129,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   );
   member(
     'authz',
-    () => node('apps/authz/src/main.ts', ['--storage-address', storageAddress, ...storageClientFlags(pki.authzClient), `--nats-url=${natsUrl}`]),
+    () => node('apps/authz/src/main.ts', ['--storage-address', storageAddress, ...storageClientFlags(pki.authzClient), `--nats-url=${natsUrl}`, '--nats-insecure']),
     (m) => waitForLine(m, 'the authz service', /authz serving on (\S+)/),
   );
   gatewayPorts.forEach((port, index) => {
@@ -140,7 +140,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         // Every replica serves with the same PKI, as the chart's Secret gives them.
         if (index > 0) copyPki(join(dir, 'gateway-0'), dataDir);
         return node('apps/gateway/src/main.ts', [
-          '--storage-address', storageAddress, ...storageClientFlags(pki.gatewayClient), '--nats-url', natsUrl, '--port', String(port),
+          '--storage-address', storageAddress, ...storageClientFlags(pki.gatewayClient), '--nats-url', natsUrl, '--nats-insecure', '--port', String(port),
           '--data-dir', dataDir, '--token-auth-file', join(dir, 'tokens.csv'), ...(options.gatewayArgs?.(index) ?? []),
         ]);
       },

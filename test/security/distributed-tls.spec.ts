@@ -6,10 +6,12 @@
 // authorization questions.
 import { credentials } from '@grpc/grpc-js';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect, NatsError } from 'nats';
 import { subjectsFor } from '@plinth/authz-nats';
 import { StorageError } from '@plinth/storage';
 import { GrpcObjectStore, storageClientCredentials } from '@plinth/storage-grpc';
+import { startProcess, storageClientFlags } from '@plinth/testing';
 import { kubectl } from '@plinth/testing-server';
 import { DistributedPlinth, startDistributed } from '../distributed';
 
@@ -23,6 +25,14 @@ async function noData(store: GrpcObjectStore): Promise<string> {
   } finally {
     await store.close();
   }
+}
+
+// refusedStart runs an app with the flags given and returns its exit code and last line.
+async function refusedStart(main: string, args: string[]): Promise<{ code: number | null; said: string }> {
+  const root = join(__dirname, '../..');
+  const proc = startProcess(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, main), ...args], { ...process.env, NO_COLOR: '1' });
+  const code = await new Promise<number | null>((resolve) => proc.child.once('exit', (c) => resolve(c)));
+  return { code, said: proc.output().trim().split('\n').pop() ?? '' };
 }
 
 describe('distributed Plinth over TLS links', () => {
@@ -65,6 +75,18 @@ describe('distributed Plinth over TLS links', () => {
       await gateway.close();
     }
   });
+
+  it('does not start a gateway or authz whose links would be plaintext, unless told to', async () => {
+    const storageTls = storageClientFlags(plinth.pki.gatewayClient);
+    expect(await refusedStart('apps/gateway/src/main.ts', ['--port', '0'])).toEqual({
+      code: 2,
+      said: 'Error: the storage service is reached over mutual TLS only: set --storage-ca-file, --storage-cert-file and --storage-key-file (or --storage-insecure, for local development only)',
+    });
+    expect(await refusedStart('apps/authz/src/main.ts', [...storageTls, '--nats-url', plinth.natsUrl])).toEqual({
+      code: 2,
+      said: 'Error: NATS is reached over TLS only: set --nats-ca-file (with --nats-user and --nats-password-file), or --nats-insecure for local development only',
+    });
+  }, 60000);
 
   it('keeps NATS to the gateway and authz users, and authorization questions to authz', async () => {
     const tls = { caFile: plinth.pki.internalCaFile };

@@ -1,7 +1,7 @@
 import { FlagError, parseAuthzConfig } from './authz-config';
 
 const noTls = { caFile: '', certFile: '', keyFile: '', insecure: false };
-const noNatsAuth = { caFile: '', user: '', passwordFile: '' };
+const noNatsAuth = { caFile: '', user: '', passwordFile: '', insecure: false };
 
 describe('parseAuthzConfig', () => {
   it('uses the defaults when nothing is set', () => {
@@ -29,9 +29,10 @@ describe('parseAuthzConfig', () => {
     expect(parseAuthzConfig([], env)).toEqual({
       storageAddress: '127.0.0.1:7443',
       storage: { caFile: '/s/ca.crt', certFile: '/s/tls.crt', keyFile: '/s/tls.key', insecure: false },
-      nats: { url: 'nats://127.0.0.1:4222', caFile: '/n/ca.crt', user: 'authz', passwordFile: '/n/password' },
+      nats: { url: 'nats://127.0.0.1:4222', caFile: '/n/ca.crt', user: 'authz', passwordFile: '/n/password', insecure: false },
     });
     expect(parseAuthzConfig(['--storage-insecure'], {}).storage.insecure).toBe(true);
+    expect(parseAuthzConfig(['--nats-insecure'], {}).nats.insecure).toBe(true);
     expect(parseAuthzConfig(['--storage-insecure=false'], { PLINTH_STORAGE_INSECURE: 'true' }).storage.insecure).toBe(false);
   });
 

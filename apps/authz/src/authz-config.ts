@@ -8,6 +8,7 @@
 //   --nats-ca-file        PLINTH_NATS_CA_FILE        TLS to NATS, trusting this CA
 //   --nats-user           PLINTH_NATS_USER           authz's NATS user
 //   --nats-password-file  PLINTH_NATS_PASSWORD_FILE  the file holding its password
+//   --nats-insecure       PLINTH_NATS_INSECURE       plaintext to NATS (local development only)
 import { ProcessFlagError, readProcessFlags } from '@plinth/config';
 import { NatsLinkSettings } from '@plinth/authz-nats';
 import { StorageLinkSettings } from '@plinth/storage-grpc';
@@ -30,6 +31,7 @@ const table = {
   natsCaFile: { flag: 'nats-ca-file', env: 'PLINTH_NATS_CA_FILE' },
   natsUser: { flag: 'nats-user', env: 'PLINTH_NATS_USER' },
   natsPasswordFile: { flag: 'nats-password-file', env: 'PLINTH_NATS_PASSWORD_FILE' },
+  natsInsecure: { flag: 'nats-insecure', env: 'PLINTH_NATS_INSECURE', boolean: true },
 };
 
 // parseAuthzConfig reads --name=value and --name value forms; unknown flags are an error.
@@ -48,6 +50,7 @@ export function parseAuthzConfig(argv: string[], env: NodeJS.ProcessEnv): AuthzC
       caFile: values.natsCaFile ?? '',
       user: values.natsUser ?? '',
       passwordFile: values.natsPasswordFile ?? '',
+      insecure: values.natsInsecure === 'true',
     },
   };
 }

@@ -2,6 +2,7 @@
 // answering over NATS.
 import { DynamicModule, Module } from '@nestjs/common';
 import { ObjectStore } from '@plinth/storage';
+import { checkNatsLink } from '@plinth/authz-nats';
 import { GrpcObjectStore, storageLinkCredentials } from '@plinth/storage-grpc';
 import { AuthzConfig } from './authz-config';
 import { AUTHZ_CONFIG, AUTHZ_STORE, AuthzService } from './authz.service';
@@ -10,6 +11,7 @@ import { AUTHZ_CONFIG, AUTHZ_STORE, AuthzService } from './authz.service';
 export class AuthzModule {
   static forConfig(config: AuthzConfig): DynamicModule {
     const credentials = storageLinkCredentials(config.storage);
+    checkNatsLink(config.nats);
     return {
       module: AuthzModule,
       providers: [

@@ -41,7 +41,7 @@ describe('authz service', () => {
     // The links are plaintext here (the development flags); test/distributed.ts secures them.
     storage = runTs('apps/storage/src/main.ts', ['--storage-insecure'], { PLINTH_ETCD_ENDPOINTS: etcd.endpoint, PLINTH_STORAGE_ADDRESS: '127.0.0.1:0' });
     const storageAddress = await waitForOutput(storage, 'the storage service', /storage service listening on (\S+:\d+)/);
-    authz = runTs('apps/authz/src/main.ts', ['--storage-address', storageAddress, `--nats-url=${nats.url}`], { PLINTH_STORAGE_INSECURE: 'true' });
+    authz = runTs('apps/authz/src/main.ts', ['--storage-address', storageAddress, `--nats-url=${nats.url}`], { PLINTH_STORAGE_INSECURE: 'true', PLINTH_NATS_INSECURE: 'true' });
     expect(await waitForOutput(authz, 'the authz service', /authz serving on (\S+)/)).toBe(nats.url);
     store = new GrpcObjectStore({ address: storageAddress });
     nc = await connect({ servers: nats.url });

@@ -8,6 +8,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { installLastResortLogging, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
+import { NatsLinkError } from '@plinth/authz-nats';
 import { StorageLinkError } from '@plinth/storage-grpc';
 import { FlagError, parseAuthzConfig } from './authz-config';
 import { AuthzModule } from './authz.module';
@@ -18,7 +19,7 @@ async function bootstrap(): Promise<void> {
   try {
     authz = AuthzModule.forConfig(parseAuthzConfig(process.argv.slice(2), process.env));
   } catch (err) {
-    if (err instanceof FlagError || err instanceof StorageLinkError) {
+    if (err instanceof FlagError || err instanceof StorageLinkError || err instanceof NatsLinkError) {
       console.error(`Error: ${err.message}`);
       process.exit(2);
     }

@@ -4,7 +4,8 @@
 // plaintext (--storage-insecure).
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServerFlags } from '@plinth/apiserver';
-import { ApiServerHost, OBJECT_STORE, SERVER_FLAGS } from '@plinth/nest';
+import { checkNatsLink } from '@plinth/authz-nats';
+import { ApiServerHost, natsLinkOf, OBJECT_STORE, SERVER_FLAGS } from '@plinth/nest';
 import { ObjectStore } from '@plinth/storage';
 import { GrpcObjectStore, storageLinkCredentials } from '@plinth/storage-grpc';
 
@@ -12,6 +13,7 @@ import { GrpcObjectStore, storageLinkCredentials } from '@plinth/storage-grpc';
 export class GatewayModule {
   static forFlags(flags: ServerFlags): DynamicModule {
     const credentials = storageLinkCredentials({ caFile: flags.storageCAFile, certFile: flags.storageCertFile, keyFile: flags.storageKeyFile, insecure: flags.storageInsecure });
+    checkNatsLink(natsLinkOf(flags));
     return {
       module: GatewayModule,
       providers: [

@@ -16,6 +16,7 @@ describe('server flags', () => {
     ]);
     expect(flags).toMatchObject({ storageCAFile: '/l/ca.crt', storageCertFile: '/l/gw.crt', storageKeyFile: '/l/gw.key', natsCAFile: '/l/ca.crt', natsUser: 'plinth-gateway', natsPasswordFile: '/l/pw' });
     expect(parseServerFlags(['--storage-insecure']).storageInsecure).toBe(true);
+    expect(parseServerFlags(['--nats-insecure']).natsInsecure).toBe(true);
     expect(() => parseServerFlags(['--storage-insecure=yes'])).toThrow('invalid argument "yes" for "--storage-insecure" flag: must be true or false');
   });
 

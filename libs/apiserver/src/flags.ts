@@ -27,6 +27,8 @@ export interface ServerFlags {
   natsCAFile: string;
   natsUser: string;
   natsPasswordFile: string;
+  // natsInsecure allows plaintext NATS (no natsCAFile) in local development.
+  natsInsecure: boolean;
   // watchCache serves gets and lists from per-resource watch caches (kube-apiserver's
   // --watch-cache).
   watchCache: boolean;
@@ -98,6 +100,7 @@ export const defaultServerFlags: ServerFlags = {
   natsCAFile: '',
   natsUser: '',
   natsPasswordFile: '',
+  natsInsecure: false,
   watchCache: true,
   tokenAuthFile: '',
   clientCAFile: '',
@@ -178,6 +181,7 @@ const setters: Record<string, Setter> = {
   'nats-ca-file': (f, v) => (f.natsCAFile = v),
   'nats-user': (f, v) => (f.natsUser = v),
   'nats-password-file': (f, v) => (f.natsPasswordFile = v),
+  'nats-insecure': (f, v) => (f.natsInsecure = bool('nats-insecure', v)),
   'watch-cache': (f, v) => (f.watchCache = bool('watch-cache', v)),
   'token-auth-file': (f, v) => (f.tokenAuthFile = v),
   'client-ca-file': (f, v) => (f.clientCAFile = v),
@@ -213,7 +217,7 @@ const setters: Record<string, Setter> = {
   },
 };
 
-const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth', 'leader-elect', 'storage-insecure', 'shutdown-send-retry-after']);
+const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth', 'leader-elect', 'storage-insecure', 'nats-insecure', 'shutdown-send-retry-after']);
 
 function list(value: string): string[] {
   return value.split(',').map((v) => v.trim()).filter(Boolean);

@@ -15,14 +15,24 @@ export interface NatsLinkSettings {
   // user and passwordFile are the process's NATS credentials (none when user is empty).
   user: string;
   passwordFile: string;
+  // insecure allows a plaintext connection (no caFile), for local development only.
+  insecure: boolean;
 }
 
 export class NatsLinkError extends Error {}
 
-// natsSecurityOptions are the nats.js TLS and credential options of the settings.
-export function natsSecurityOptions(link: NatsLinkSettings): Pick<ConnectionOptions, 'tls' | 'user' | 'pass'> {
+// checkNatsLink refuses settings that are incomplete, or plaintext without --nats-insecure.
+export function checkNatsLink(link: NatsLinkSettings): void {
   if (link.user && !link.passwordFile) throw new NatsLinkError('--nats-user needs --nats-password-file');
   if (!link.user && link.passwordFile) throw new NatsLinkError('--nats-password-file needs --nats-user');
+  if (!link.caFile && !link.insecure) {
+    throw new NatsLinkError('NATS is reached over TLS only: set --nats-ca-file (with --nats-user and --nats-password-file), or --nats-insecure for local development only');
+  }
+}
+
+// natsSecurityOptions are the nats.js TLS and credential options of the settings.
+export function natsSecurityOptions(link: NatsLinkSettings): Pick<ConnectionOptions, 'tls' | 'user' | 'pass'> {
+  checkNatsLink(link);
   const options: Pick<ConnectionOptions, 'tls' | 'user' | 'pass'> = {};
   if (link.caFile) options.tls = { ca: readFileSync(link.caFile, 'utf8') };
   if (link.user) {

@@ -4,5 +4,5 @@ export { NatsAuthorizer, NatsAuthorizerOptions, AuthorizerUnavailableError } fro
 export { serveAuthorizer, ServeAuthorizerOptions, AuthorizerService, publishPolicyChanged, PublishPolicyChangedOptions, PolicyChangedPublisher } from './server';
 export { Authorizer, defaultSubjectPrefix, queueGroup, protocolVersion, subjectsFor, Subjects, ProtocolError, RemoteAuthorizerError } from './protocol';
 export { DecisionCache, DecisionCacheOptions, decisionKey } from './decision-cache';
-export { connectNats, NatsConnectOptions, NatsLinkError, NatsLinkSettings, natsSecurityOptions } from './connection';
+export { checkNatsLink, connectNats, NatsConnectOptions, NatsLinkError, NatsLinkSettings, natsSecurityOptions } from './connection';
 export { natsPermissions, NatsPermissions, natsServerAuthorization, NatsUser } from './permissions';

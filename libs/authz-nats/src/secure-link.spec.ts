@@ -38,7 +38,7 @@ describe('NATS link with TLS and identities', () => {
   const connectAs = async (who: 'gateway' | 'authz') => {
     const passwordFile = join(pki.dir, `${who}.password`);
     writeFileSync(passwordFile, `${passwords[who]}\n`);
-    const nc = await connect({ servers: nats.url, name: `plinth-${who}`, ...natsSecurityOptions({ url: nats.url, caFile: pki.internalCaFile, user: who, passwordFile }) });
+    const nc = await connect({ servers: nats.url, name: `plinth-${who}`, ...natsSecurityOptions({ url: nats.url, caFile: pki.internalCaFile, user: who, passwordFile, insecure: false }) });
     connections.push(nc);
     return nc;
   };
@@ -110,8 +110,15 @@ describe('NATS link with TLS and identities', () => {
     }
   });
 
-  it('names a password file without a user and a user without one', () => {
-    expect(() => natsSecurityOptions({ url: nats.url, caFile: '', user: 'gateway', passwordFile: '' })).toThrow(new NatsLinkError('--nats-user needs --nats-password-file'));
-    expect(() => natsSecurityOptions({ url: nats.url, caFile: '', user: '', passwordFile: '/p' })).toThrow(new NatsLinkError('--nats-password-file needs --nats-user'));
+  it('refuses a password file without a user and a user without one', () => {
+    expect(() => natsSecurityOptions({ url: nats.url, caFile: '/ca', user: 'gateway', passwordFile: '', insecure: false })).toThrow(new NatsLinkError('--nats-user needs --nats-password-file'));
+    expect(() => natsSecurityOptions({ url: nats.url, caFile: '/ca', user: '', passwordFile: '/p', insecure: false })).toThrow(new NatsLinkError('--nats-password-file needs --nats-user'));
+  });
+
+  it('refuses plaintext NATS unless --nats-insecure says so', () => {
+    expect(() => natsSecurityOptions({ url: 'nats://127.0.0.1:4222', caFile: '', user: '', passwordFile: '', insecure: false })).toThrow(
+      new NatsLinkError('NATS is reached over TLS only: set --nats-ca-file (with --nats-user and --nats-password-file), or --nats-insecure for local development only'),
+    );
+    expect(natsSecurityOptions({ url: 'nats://127.0.0.1:4222', caFile: '', user: '', passwordFile: '', insecure: true })).toEqual({});
   });
 });

@@ -22,7 +22,8 @@ const errorHeaders = '\r\nContent-Type: text/plain; charset=utf-8\r\nConnection:
 // goFramingAnswer is the response Go's server writes for a request it cannot read, by Node's
 // parser error code and the bytes it read; null where Go answers nothing (the connection failed,
 // or timed out). Node's parser knows a fixed set of methods; Go takes any token as a method and
-// kube-apiserver then finds no route that takes it (405).
+// kube-apiserver then finds no route that takes it (405): the answer when the request cannot be
+// read from the bytes Node had received (answerClientErrors serves it otherwise).
 export function goFramingAnswer(code: string | undefined, rawPacket?: Buffer): string | null {
   switch (code) {
     case 'HPE_INVALID_METHOD':
@@ -53,46 +54,121 @@ const methodNotAllowedAnswer = [
 ].join('\r\n');
 
 // serveHttpAsGo sets up a node:http(s) server carrying the API to frame requests as Go's server
-// does: Go's answers to requests Node's parser refuses, and CONNECT requests (which Node hands
-// over as a bare socket, closing it when nobody listens) answered by the API handler like any
-// other method, on a connection closed after the answer.
+// does: Go's answers to requests Node's parser refuses, and the requests Node's parser does not
+// hand over as requests (CONNECT, which it gives as a bare socket and closes when nobody
+// listens; a method it does not know, which Go takes as any other token) served by the API
+// handler like any other method, on a connection closed after the answer.
 export function serveHttpAsGo(server: HttpServer, handle: (req: IncomingMessage, res: ServerResponse) => void): void {
-  answerClientErrors(server);
+  answerClientErrors(server, handle);
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
     socket.on('error', () => socket.destroy());
-    const res = new ServerResponse(req);
-    res.shouldKeepAlive = false;
-    res.assignSocket(socket);
-    res.on('finish', () => {
-      res.detachSocket(socket);
-      socket.end();
-    });
-    handle(req, res);
+    serveOnSocket(req, socket, handle);
   });
+}
+
+// serveOnSocket answers one request on a socket Node's server no longer manages, then closes it
+// as Go does: half-closed, and gone once the client is done or quiet for rstAvoidanceMs.
+function serveOnSocket(req: IncomingMessage, socket: Socket, handle: (req: IncomingMessage, res: ServerResponse) => void): void {
+  const res = new ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket);
+  res.on('finish', () => {
+    res.detachSocket(socket);
+    socket.setTimeout(rstAvoidanceMs, () => socket.destroy());
+    socket.end();
+  });
+  handle(req, res);
 }
 
 // answerClientErrors replaces Node's answers to requests its parser refuses with Go's. Like Go
 // (closeWriteAndWait), it half-closes after the answer and reads on, discarding, until the
 // client is done or quiet for rstAvoidanceMs, so that a client still sending (a header block
-// past the limit) reads the answer rather than a reset.
-function answerClientErrors(server: HttpServer): void {
+// past the limit) reads the answer rather than a reset. A request whose only fault is a method
+// Node's parser does not know is read from the bytes received and served.
+function answerClientErrors(server: HttpServer, handle: (req: IncomingMessage, res: ServerResponse) => void): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (answered.has(socket)) return;
-    const answer = goFramingAnswer(err.code, (err as { rawPacket?: Buffer }).rawPacket);
-    const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (answer === null || !socket.writable || response?.headersSent) {
+    try {
+      answerClientError(err, socket, handle);
+    } catch {
+      // An event handler must not throw: the connection goes, the process stays.
       socket.destroy();
-      return;
     }
-    answered.add(socket);
-    // The parser has failed: what else arrives is not parsed again, only drained.
-    socket.removeAllListeners('data');
-    socket.on('data', discard);
-    socket.on('error', () => socket.destroy());
-    socket.once('end', () => socket.destroy());
-    socket.setTimeout(rstAvoidanceMs, () => socket.destroy());
-    socket.end(answer);
   });
+}
+
+// answerClientError answers one request Node's parser refused, once per connection.
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket, handle: (req: IncomingMessage, res: ServerResponse) => void): void {
+  if (answered.has(socket)) return;
+  const rawPacket = (err as { rawPacket?: Buffer }).rawPacket;
+  const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  const head = err.code === 'HPE_INVALID_METHOD' && rawPacket ? readRequestHead(rawPacket) : null;
+  const answer = goFramingAnswer(err.code, rawPacket);
+  if ((head === null && answer === null) || !socket.writable || response?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  answered.add(socket);
+  // The parser has failed: what else arrives is not parsed again, only drained.
+  socket.removeAllListeners('data');
+  socket.on('data', discard);
+  socket.on('error', () => socket.destroy());
+  socket.once('end', () => socket.destroy());
+  if (head !== null) {
+    serveOnSocket(requestOf(socket, head), socket, handle);
+    return;
+  }
+  socket.setTimeout(rstAvoidanceMs, () => socket.destroy());
+  if (answer !== null) socket.end(answer);
+}
+
+// RequestHead is a request line and header block read from raw bytes.
+interface RequestHead {
+  method: string;
+  url: string;
+  minorVersion: number;
+  rawHeaders: string[];
+}
+
+const tokenPattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const requestLinePattern = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([^ ]+) HTTP\/1\.(\d)$/;
+
+// readRequestHead reads the head of an HTTP/1.x request whose header block is complete in the
+// bytes given; null for anything else (Node's answer of 400 then stands).
+function readRequestHead(raw: Buffer): RequestHead | null {
+  const end = raw.indexOf('\r\n\r\n');
+  if (end < 0) return null;
+  const [line, ...fields] = raw.subarray(0, end).toString('latin1').split('\r\n');
+  const match = requestLinePattern.exec(line);
+  if (!match) return null;
+  const rawHeaders: string[] = [];
+  for (const field of fields) {
+    const colon = field.indexOf(':');
+    if (colon <= 0 || !tokenPattern.test(field.slice(0, colon))) return null;
+    rawHeaders.push(field.slice(0, colon), field.slice(colon + 1).trim());
+  }
+  return { method: match[1], url: match[2], minorVersion: Number(match[3]), rawHeaders };
+}
+
+// requestOf is the IncomingMessage Node's parser would have made of a head, without a body.
+function requestOf(socket: Socket, head: RequestHead): IncomingMessage {
+  const req = new IncomingMessage(socket);
+  req.method = head.method;
+  req.url = head.url;
+  req.httpVersionMajor = 1;
+  req.httpVersionMinor = head.minorVersion;
+  req.httpVersion = `1.${head.minorVersion}`;
+  req.rawHeaders = head.rawHeaders;
+  // Without a prototype, so that a header named __proto__ is a header like any other.
+  const distinct = Object.create(null) as Record<string, string[]>;
+  for (let i = 0; i < head.rawHeaders.length; i += 2) {
+    const name = head.rawHeaders[i].toLowerCase();
+    (distinct[name] ??= []).push(head.rawHeaders[i + 1]);
+  }
+  req.headersDistinct = distinct;
+  req.headers = Object.fromEntries(Object.entries(distinct).map(([name, values]) => [name, values.join(', ')]));
+  req.complete = true;
+  req.push(null);
+  return req;
 }
 
 // rstAvoidanceMs is Go's rstAvoidanceDelay.

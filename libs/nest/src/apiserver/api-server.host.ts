@@ -31,7 +31,7 @@ import {
 import { LinkState, realClock, retryUntilDone } from '@plinth/machinery';
 import { defaultRegistry } from '@plinth/metrics';
 import { LocalAuthorization } from '@plinth/authz';
-import { connectNats, NatsAuthorizer } from '@plinth/authz-nats';
+import { connectNats, NatsAuthorizer, NatsLinkSettings } from '@plinth/authz-nats';
 import { builtinDefinitions, ResourceDefinition } from '@plinth/registry';
 import { HistoryCompactor, ObjectStore } from '@plinth/storage';
 import { OBJECT_STORE } from '../storage/object-store.token';
@@ -154,7 +154,7 @@ export class ApiServerHost implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async connectAuthorizer(deferred: DeferredAuthorizer): Promise<void> {
-    const settings = { url: this.flags.natsUrl, caFile: this.flags.natsCAFile, user: this.flags.natsUser, passwordFile: this.flags.natsPasswordFile };
+    const settings = natsLinkOf(this.flags);
     const nats = await connectNats({ settings, name: 'plinth-gateway', link: this.links.nats });
     if (this.stopped) return void (await nats.close());
     this.nats = nats;
@@ -176,4 +176,9 @@ function withPkiDefaults(flags: ServerFlags, pki: ClusterPki): ServerFlags {
     clientCAFile: flags.clientCAFile || pki.files.ca,
     serviceAccountSigningKeyFile: flags.serviceAccountSigningKeyFile || pki.files.serviceAccountKey,
   };
+}
+
+// natsLinkOf is the gateway's NATS link as its flags describe it.
+export function natsLinkOf(flags: ServerFlags): NatsLinkSettings {
+  return { url: flags.natsUrl, caFile: flags.natsCAFile, user: flags.natsUser, passwordFile: flags.natsPasswordFile, insecure: flags.natsInsecure };
 }
