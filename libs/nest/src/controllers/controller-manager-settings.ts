@@ -1,9 +1,10 @@
-// controllerManagerSettings reads the controller manager's settings from the process flags
-// (the all-in-one's and apps/controllers' share one flag parser today).
-import { parseFeatureGates, ServerFlags } from '@plinth/apiserver';
+// controllerManagerSettings turns the controller manager's flags into the ControllerManager's
+// settings (the feature gates parsed as the API server parses them).
+import { parseFeatureGates } from '@plinth/apiserver';
+import { ControllerManagerFlags } from '@plinth/config';
 import { ControllerManagerSettings } from '@plinth/controller-manager';
 
-export function controllerManagerSettings(flags: ServerFlags): ControllerManagerSettings {
+export function controllerManagerSettings(flags: ControllerManagerFlags): ControllerManagerSettings {
   return {
     controllers: flags.controllers,
     controllerWorkers: flags.controllerWorkers,
