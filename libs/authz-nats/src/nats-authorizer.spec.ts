@@ -2,27 +2,9 @@
 // load, the decision cache and its invalidation, and the failures a gateway turns into 500s.
 import { connect, NatsConnection } from 'nats';
 import { findBinary, freePort, natsBinary, NatsServer, RunningProcess, startNats, startProcess, waitForPort } from '@plinth/testing';
-import {
-  Attributes,
-  authorize,
-  AuthorizationResult,
-  checkRoleEscalation,
-  ClusterRole,
-  ClusterRoleBinding,
-  nonResourceAttributes,
-  RbacPolicy,
-  rbacApiVersion,
-  rbacGroup,
-  resourceAttributes,
-  Role,
-  RoleBinding,
-  rulesReview,
-  Subject,
-  SubjectRulesReviewStatus,
-  UserInfo,
-} from '@plinth/rbac';
+import { Attributes, AuthorizationResult, authorize, Authorizer, checkRoleEscalation, ClusterRole, ClusterRoleBinding, nonResourceAttributes, rbacApiVersion, rbacGroup, RbacPolicy, resourceAttributes, Role, RoleBinding, rulesReview, Subject, SubjectRulesReviewStatus, UserInfo } from '@plinth/rbac';
 import { AuthorizerUnavailableError, NatsAuthorizer } from './client';
-import { Authorizer, encode, protocolVersion, subjectsFor } from './protocol';
+import { encode, protocolVersion, subjectsFor } from './protocol';
 import { AuthorizerService, publishPolicyChanged, serveAuthorizer } from './server';
 
 const user = (name: string, groups: string[] = [], extra: Record<string, string[]> = {}): UserInfo => ({ name, uid: `${name}-uid`, groups, extra });
@@ -68,6 +50,10 @@ function counting(inner: Authorizer): Authorizer & { calls: number } {
     rulesReview: (u: UserInfo, namespace: string) => {
       counted.calls++;
       return inner.rulesReview(u, namespace);
+    },
+    checkRbacWrite: (...args: Parameters<Authorizer['checkRbacWrite']>) => {
+      counted.calls++;
+      return inner.checkRbacWrite(...args);
     },
   };
   return counted;
@@ -160,12 +146,12 @@ describe('authorization over NATS', () => {
       const granting = { apiVersion: rbacApiVersion, kind: 'Role', metadata: { name: 'r', namespace: 'team-a' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['delete'] }] };
       const held = { ...granting, rules: [] };
       const alice = user('alice');
-      const expected = await local.checkRbacWrite?.('Role', alice, granting as never, null, 'team-a', '');
+      const expected = await local.checkRbacWrite('Role', alice, granting as never, null, 'team-a', '');
       expect(expected).not.toBeNull();
-      const refused = await remote.checkRbacWrite?.('Role', alice, granting as never, null, 'team-a', '');
+      const refused = await remote.checkRbacWrite('Role', alice, granting as never, null, 'team-a', '');
       expect(refused?.errStatus).toEqual(expected?.errStatus);
       expect(refused?.message).toMatch(/is attempting to grant RBAC permissions not currently held/);
-      expect(await remote.checkRbacWrite?.('Role', alice, held as never, null, 'team-a', '')).toBeNull();
+      expect(await remote.checkRbacWrite('Role', alice, held as never, null, 'team-a', '')).toBeNull();
     });
 
     it('answers an authorizer failure with an error reply', async () => {
@@ -178,6 +164,9 @@ describe('authorization over NATS', () => {
           rulesReview: async () => {
             throw new Error('policy not loaded');
           },
+          checkRbacWrite: async () => {
+            throw new Error('policy not loaded');
+          },
         },
         { subjectPrefix: 'failing' },
       );
@@ -185,6 +174,8 @@ describe('authorization over NATS', () => {
       try {
         await expect(client.authorize(questions[0][1])).rejects.toThrow('the authorization service failed: policy not loaded');
         await expect(client.rulesReview(user('x'), 'default')).rejects.toThrow('the authorization service failed: policy not loaded');
+        const role = { apiVersion: 'rbac.authorization.platform.io/v1', kind: 'Role', metadata: { name: 'r', namespace: 'default' }, rules: [] };
+        await expect(client.checkRbacWrite('Role', user('x'), role, null, 'default', '')).rejects.toThrow('the authorization service failed: policy not loaded');
       } finally {
         client.close();
         await failing.stop();
@@ -357,6 +348,7 @@ describe('authorization over NATS', () => {
           return local.authorize(attrs);
         },
         rulesReview: (u, ns) => local.rulesReview(u, ns),
+        checkRbacWrite: (...args) => local.checkRbacWrite(...args),
       };
       service = await serveAuthorizer(serverConnection, racing, { subjectPrefix: prefix });
       await remote.authorize(bob);
