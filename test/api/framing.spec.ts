@@ -94,6 +94,16 @@ describe('HTTP framing as Go frames it', () => {
     expect(prototype.statusLine).toBe('HTTP/1.1 405 Method Not Allowed');
   });
 
+  it('reads a target with bytes beyond ASCII as UTF-8, as Go does, where Node refuses it', async () => {
+    const request = (token: string) => Buffer.concat([Buffer.from('GET /api/v1/namespaces/'), Buffer.from('ф', 'utf8'), Buffer.from(` HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n\r\n`)]);
+    const res = await send(request(adminToken));
+    expect(res.statusLine).toBe('HTTP/1.1 404 Not Found');
+    expect(JSON.parse(res.body)).toMatchObject({ kind: 'Status', reason: 'NotFound', message: 'namespaces "ф" not found' });
+    expect((await send(request('no-such-token'))).statusLine).toBe('HTTP/1.1 401 Unauthorized');
+    const withBody = await send(Buffer.concat([Buffer.from('POST /api/v1/namespaces/'), Buffer.from('ф', 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}')]));
+    expect({ statusLine: withBody.statusLine, body: withBody.body }).toEqual({ statusLine: 'HTTP/1.1 400 Bad Request', body: '400 Bad Request' });
+  });
+
   it('serves CONNECT through the API: authentication first, then no route', async () => {
     const anonymous = await send('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
     expect(anonymous.statusLine).toBe('HTTP/1.1 401 Unauthorized');

@@ -3,15 +3,16 @@
 import { CaseDraft, HostileCase } from './hostile-case';
 import { jsonBodies, pollutingBodies, protobufBodies, yamlBodies } from './families/bodies';
 import { customResources } from './families/custom-resources';
+import { sizes } from './families/sizes';
 import { subresources } from './families/subresources';
 import { credentials, impersonations, malformedImpersonations } from './families/identity';
 import { patches, pollutingPatches } from './families/patches';
-import { deleteOptions, framing, headers, paths, queries } from './families/requests';
+import { deleteOptions, framing, headers, paths, queries, watches } from './families/requests';
 import { Prng } from './prng';
 
 type Family = (prng: Prng, count: number) => CaseDraft[];
 
-// familyCounts is how many cases each family contributes (about 1,450 in all).
+// familyCounts is how many cases each family contributes (about 1,460 in all).
 export const familyCounts: [Family, number][] = [
   [jsonBodies, 220],
   [yamlBodies, 110],
@@ -21,6 +22,8 @@ export const familyCounts: [Family, number][] = [
   [pollutingPatches, 40],
   [customResources, 80],
   [subresources, 60],
+  [sizes, 11],
+  [watches, 4],
   [queries, 140],
   [deleteOptions, 40],
   [paths, 110],

@@ -311,3 +311,30 @@ export function framing(prng: Prng, count: number): CaseDraft[] {
     };
   });
 }
+
+// watchQueries open watches that end by themselves (timeoutSeconds=1) with hostile companions:
+// a resourceVersion long compacted or never reached, the streaming list without its feature,
+// a bookmark request on an impossible selector.
+const watchQueries: [string, string][] = [
+  ['too-old', 'resourceVersion=1'],
+  ['future', 'resourceVersion=99999999999'],
+  ['streaming-list', 'sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true'],
+  ['bookmarks-selector', 'allowWatchBookmarks=true&labelSelector=a%20notin%20(a)&fieldSelector=metadata.name%3D%3D'],
+];
+
+export function watches(prng: Prng, count: number): CaseDraft[] {
+  return Array.from({ length: count }, (_, i): CaseDraft => {
+    const [name, query] = watchQueries[i % watchQueries.length];
+    const kind = prng.pick(kinds);
+    return {
+      family: 'watch',
+      tag: `watch:${name}`,
+      what: query,
+      method: 'GET',
+      path: `${collections[kind]}?watch=1&timeoutSeconds=1&${query}`,
+      headers: [],
+      credential: { kind: 'admin' },
+      snapshots: [],
+    };
+  });
+}

@@ -101,7 +101,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket, handle: (
   if (answered.has(socket)) return;
   const rawPacket = (err as { rawPacket?: Buffer }).rawPacket;
   const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-  const head = err.code === 'HPE_INVALID_METHOD' && rawPacket ? readRequestHead(rawPacket) : null;
+  const head = rawPacket ? servableHead(err.code, rawPacket) : null;
   const answer = goFramingAnswer(err.code, rawPacket);
   if ((head === null && answer === null) || !socket.writable || response?.headersSent) {
     socket.destroy();
@@ -119,6 +119,25 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket, handle: (
   }
   socket.setTimeout(rstAvoidanceMs, () => socket.destroy());
   if (answer !== null) socket.end(answer);
+}
+
+// servableHead is the head of a request Node's parser refused that Go's server would take: a
+// method Node does not know, or (without a body) a target with bytes beyond ASCII, which Go
+// reads as UTF-8 and Node refuses.
+function servableHead(code: string | undefined, rawPacket: Buffer): RequestHead | null {
+  if (code !== 'HPE_INVALID_METHOD' && code !== 'HPE_INVALID_URL') return null;
+  const head = readRequestHead(rawPacket);
+  if (head === null || code === 'HPE_INVALID_METHOD') return head;
+  const bodyless = !head.rawHeaders.some((value, i) => i % 2 === 0 && (/^transfer-encoding$/i.test(value) || (/^content-length$/i.test(value) && head.rawHeaders[i + 1] !== '0')));
+  return bodyless && !hasControlOrSpace(head.url) ? head : null;
+}
+
+function hasControlOrSpace(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 0x20 || c === 0x7f) return true;
+  }
+  return false;
 }
 
 // RequestHead is a request line and header block read from raw bytes.

@@ -11,8 +11,16 @@ describe('goQuote (strconv.Quote)', () => {
     ['héllo 世界', '"héllo 世界"'],
     ['\u00a0\u200b', '"\\u00a0\\u200b"'],
     ['😀', '"😀"'],
+    ['a\ud800b', '"a\ufffdb"'],
+    [`${'n'.repeat(100)}é"`, `"${'n'.repeat(100)}é\\""`],
   ])('quotes %j as %s', (input, expected) => {
     expect(goQuote(input)).toBe(expected);
+  });
+
+  it('quotes a megabyte of a name in one pass (the message of a refused name holds it twice)', () => {
+    const name = 'n'.repeat(1_000_000);
+    expect(goQuote(name)).toBe(`"${name}"`);
+    expect(goQuote(`${name}\n`)).toBe(`"${name}\\n"`);
   });
 });
 
@@ -30,6 +38,18 @@ describe('compareStrings (sort.Strings order)', () => {
     expect(['b', 'a', 'B', '', 'ab'].sort(compareStrings)).toEqual(['', 'B', 'a', 'ab', 'b']);
     // UTF-16 order would put U+FF5E after the surrogate pair of U+1F600; UTF-8 order does not.
     expect(['😀', '～'].sort(compareStrings)).toEqual(['～', '😀']);
+  });
+
+  it('agrees with code point order on strings from every plane', () => {
+    const alphabet = ['a', 'Z', '~', 'é', '\u07ff', '\u0800', '\ud7ff', '\ue000', '～', '\uffff', '😀', '\u{10000}', '\u{10ffff}'];
+    const strings: string[] = [];
+    for (let i = 0; i < 400; i++) strings.push(Array.from({ length: i % 5 }, (_, j) => alphabet[(i * 7 + j * 13) % alphabet.length]).join(''));
+    const byCodePoints = (a: string, b: string) => {
+      const [x, y] = [Array.from(a, (c) => c.codePointAt(0) as number), Array.from(b, (c) => c.codePointAt(0) as number)];
+      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+      return x.length - y.length;
+    };
+    for (const a of strings) for (const b of strings) expect(Math.sign(compareStrings(a, b))).toBe(Math.sign(byCodePoints(a, b)));
   });
 });
 

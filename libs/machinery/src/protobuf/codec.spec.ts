@@ -102,3 +102,12 @@ describe('ProtoCodec on large and deep bodies', () => {
     expect(() => table.decode('t.Node', nest(100_000))).toThrow('messages nested deeper than 1000 levels');
   });
 });
+
+describe('varints at the edges of the number fast path', () => {
+  const table = new ProtoCodec({ 't.Ints': [['ids', 1, 'int64', 'repeated']] });
+
+  it('reads varints of one to ten bytes back as written', () => {
+    const ids = [0, 1, 127, 128, 2 ** 49 - 1, 2 ** 49, 2 ** 53 - 1, -1, -(2 ** 40)];
+    expect(table.decode('t.Ints', table.encode('t.Ints', { ids }))).toEqual({ ids });
+  });
+});

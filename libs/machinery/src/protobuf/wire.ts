@@ -16,6 +16,17 @@ export function readFields(data: Uint8Array): Field[] {
   const fields: Field[] = [];
   let pos = 0;
   const varint = (): bigint => {
+    // Up to seven bytes (49 bits) add up exactly as a number, one BigInt at the end; longer
+    // varints (negative numbers, large uint64s) take the BigInt path.
+    let small = 0;
+    for (let i = 0; i < 7 && pos + i < data.length; i++) {
+      const byte = data[pos + i];
+      small += (byte & 0x7f) * 2 ** (7 * i);
+      if ((byte & 0x80) === 0) {
+        pos += i + 1;
+        return BigInt(small);
+      }
+    }
     let result = 0n;
     let shift = 0n;
     for (;;) {
