@@ -3,3 +3,4 @@ export * from './schema';
 export * from './schemas/meta';
 export * from './schemas/core';
 export * from './schemas/subresources';
+export * from './types/batch';
