@@ -4,3 +4,4 @@ export * from './schemas/meta';
 export * from './schemas/core';
 export * from './schemas/subresources';
 export * from './types/batch';
+export * from './types/rbac';
