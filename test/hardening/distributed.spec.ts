@@ -30,5 +30,5 @@ describe(`hostile requests against the distributed gateway (HARDENING_SEED=${see
     expect(failureReport(seed, cases.length, report.failures)).toBe('');
     expect(plinth.gatewayExited()).toBe(false);
     expect(await behaviourAfterRun(target)).toEqual({ created: 201, pollutedAnswers: [], unprivilegedList: 403, healthz: '200 ok' });
-  }, 180000);
+  }, 300000);
 });

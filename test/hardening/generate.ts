@@ -94,4 +94,9 @@ export const KUBERNETES_SERVER_ERRORS: KubernetesServerError[] = [
     reason: 'strategic merge patch errors that are plain Go errors in k8s.io/apimachinery/pkg/util/strategicpatch (unknown $patch, $setElementOrder not a list, a list item without its merge key, ...): 500 with reason Unknown',
     matches: (c, body) => /strategic-merge-patch/.test(c.headers.map(([, v]) => v).join(' ')) && strategicPlainErrors.test(body) && !body.includes('"reason"'),
   },
+  {
+    status: 500,
+    reason: 'an object whose stored form (with its managedFields) passes etcd\'s --max-request-bytes (1.5 MiB): etcd refuses the write and the apiserver answers 500 with etcd\'s text and reason Unknown',
+    matches: (c, body) => c.family === 'size' && body.includes('"message":"etcdserver: request is too large"') && !body.includes('"reason"'),
+  },
 ];

@@ -14,6 +14,9 @@ import { StorageError, StorageErrorCode } from '@plinth/storage';
 
 const compactedMessage = 'required revision has been compacted';
 const futureRevisionMessage = 'required revision is a future revision';
+// tooLargeMessages are etcd's refusals of a request over --max-request-bytes, and gRPC's of a
+// message past etcd's receive limit (max-request-bytes plus 512 KiB).
+const tooLargeMessages = /request is too large|received message larger than max|message larger than max/;
 
 export function interpretEtcdError(err: unknown, key: string, revision = 0): unknown {
   if (!(err instanceof Error) || err instanceof StorageError) return err;
@@ -22,6 +25,7 @@ export function interpretEtcdError(err: unknown, key: string, revision = 0): unk
   if (typed.message.includes(futureRevisionMessage)) {
     return StorageError.invalidArgument(`revision ${revision} is newer than the current revision of the store`);
   }
+  if (tooLargeMessages.test(typed.message)) return StorageError.requestTooLarge(key);
   if (isConnectionFailure(typed)) return StorageError.unreachable(typed.message);
   if (typed instanceof GRPCInvalidArgumentError) return StorageError.invalidArgument(typed.message);
   return typed;

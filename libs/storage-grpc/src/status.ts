@@ -20,6 +20,7 @@ const grpcStatusOf: Record<StorageErrorCode, status> = {
   [StorageErrorCode.InvalidObj]: status.FAILED_PRECONDITION,
   [StorageErrorCode.InvalidArgument]: status.INVALID_ARGUMENT,
   [StorageErrorCode.Unreachable]: status.UNAVAILABLE,
+  [StorageErrorCode.RequestTooLarge]: status.RESOURCE_EXHAUSTED,
 };
 
 const storageErrorCodes = new Set<string>(Object.values(StorageErrorCode));

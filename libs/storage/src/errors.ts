@@ -9,7 +9,13 @@ export enum StorageErrorCode {
   InvalidObj = 'InvalidObj',
   InvalidArgument = 'InvalidArgument',
   Unreachable = 'Unreachable',
+  RequestTooLarge = 'RequestTooLarge',
 }
+
+// maxRequestBytes is etcd's default --max-request-bytes (1.5 MiB): a write whose key and value
+// together exceed it is refused by etcd, and so by every backend, so that what the all-in-one
+// stores is what a kube-apiserver on etcd would store.
+export const maxRequestBytes = 1.5 * 1024 * 1024;
 
 // StorageError is the only error a store throws for an expected failure. `revision` is the
 // current revision when the store knows it (a conflict, an expired revision).
@@ -52,6 +58,12 @@ export class StorageError extends Error {
 
   static invalidArgument(detail: string): StorageError {
     return new StorageError(StorageErrorCode.InvalidArgument, '', detail);
+  }
+
+  // requestTooLarge is etcd's refusal of a write over maxRequestBytes (or past its gRPC message
+  // limit), in etcd's words.
+  static requestTooLarge(key: string): StorageError {
+    return new StorageError(StorageErrorCode.RequestTooLarge, key, 'etcdserver: request is too large');
   }
 
   static unreachable(detail: string): StorageError {

@@ -1,5 +1,5 @@
 export * from './object-store';
-export { StorageError, StorageErrorCode, isStorageError } from './errors';
+export { StorageError, StorageErrorCode, isStorageError, maxRequestBytes } from './errors';
 export { encodeContinue, decodeContinue, keyAfter, prefixEnd, continueTokenVersion, ContinuePosition } from './continue-token';
 export { Channel } from './channel';
 export { checkDeletePreconditions } from './preconditions';

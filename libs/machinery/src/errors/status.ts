@@ -226,6 +226,12 @@ export function internalError(err: Error | string): StatusError {
   return failure({ code: 500, reason: StatusReason.InternalError, message, details: { causes: [{ message: text }] } });
 }
 
+// unclassifiedError is what apierrors.ErrorToAPIStatus makes of an error that is not a Status:
+// a 500 with no reason and the error's own text (kube-apiserver answers etcd's refusals so).
+export function unclassifiedError(message: string): StatusError {
+  return failure({ code: 500, reason: StatusReason.Unknown, message });
+}
+
 // timeout is NewTimeoutError: 504, the request may still complete.
 export function timeout(message: string, retryAfterSeconds: number): StatusError {
   return failure({ code: 504, reason: StatusReason.Timeout, message: `Timeout: ${message}`, details: { retryAfterSeconds } });

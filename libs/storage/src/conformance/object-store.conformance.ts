@@ -3,7 +3,7 @@
 // k8s.io/apiserver/pkg/storage/testing/store_tests.go. Each test works under its own prefix,
 // so backends may share one server across tests.
 import { randomUUID } from 'node:crypto';
-import { StorageError, StorageErrorCode } from '../errors';
+import { maxRequestBytes, StorageError, StorageErrorCode } from '../errors';
 import { KeyValue, ObjectStore, Watch, WatchEvent } from '../object-store';
 
 export interface ObjectStoreFactory {
@@ -119,6 +119,19 @@ export function runObjectStoreConformance(name: string, factory: ObjectStoreFact
         await store.create(`${prefix}a`, json({ n: 1 }));
         await expectStorageError(store.create(`${prefix}a`, json({ n: 2 })), StorageErrorCode.KeyExists);
         expect(parse(await store.get(`${prefix}a`))).toEqual({ n: 1 });
+      });
+
+      it('refuses writes larger than etcd takes with RequestTooLarge, and stores nothing', async () => {
+        // Just past etcd's request limit, and past its gRPC message limit (limit plus 512 KiB).
+        for (const size of [maxRequestBytes + 1024, maxRequestBytes + 1024 * 1024]) {
+          const big = json({ data: 'x'.repeat(size) });
+          const err = await expectStorageError(store.create(`${prefix}big`, big), StorageErrorCode.RequestTooLarge);
+          expect(err.message).toBe('etcdserver: request is too large');
+          await expectStorageError(store.get(`${prefix}big`), StorageErrorCode.KeyNotFound);
+          const small = await store.create(`${prefix}small-${size}`, json({ n: 1 }));
+          await expectStorageError(store.update(`${prefix}small-${size}`, big, small.revision), StorageErrorCode.RequestTooLarge);
+          expect(parse(await store.get(`${prefix}small-${size}`))).toEqual({ n: 1 });
+        }
       });
 
       it('reports a missing key as KeyNotFound', async () => {

@@ -5,7 +5,7 @@
 import { Clock, realClock } from '@plinth/machinery';
 import { Channel } from '../channel';
 import { decodeContinue, encodeContinue, keyAfter, prefixEnd } from '../continue-token';
-import { StorageError } from '../errors';
+import { maxRequestBytes, StorageError } from '../errors';
 import {
   DeletePreconditions,
   DeleteResult,
@@ -97,6 +97,7 @@ export class EmbeddedObjectStore implements ObjectStore {
   }
 
   async create(key: string, value: Uint8Array): Promise<KeyValue> {
+    checkRequestSize(key, value);
     const current = this.histories.get(key)?.latest;
     if (current?.value) throw StorageError.keyExists(key, this.revision);
     const revision = this.revision + 1;
@@ -104,6 +105,7 @@ export class EmbeddedObjectStore implements ObjectStore {
   }
 
   async update(key: string, value: Uint8Array, expectedRevision: number): Promise<KeyValue> {
+    checkRequestSize(key, value);
     const history = this.histories.get(key);
     const current = history?.latest;
     if (!history || !current?.value) throw StorageError.keyNotFound(key, this.revision);
@@ -270,4 +272,9 @@ function watchOf(channel: Channel<WatchEvent>): Watch {
     [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator](),
     close: () => channel.close(),
   };
+}
+
+// checkRequestSize refuses a write etcd would refuse for its size, before anything changes.
+function checkRequestSize(key: string, value: Uint8Array): void {
+  if (Buffer.byteLength(key) + value.byteLength > maxRequestBytes) throw StorageError.requestTooLarge(key);
 }
