@@ -5,3 +5,4 @@ export * from './schemas/core';
 export * from './schemas/subresources';
 export * from './types/batch';
 export * from './types/rbac';
+export * from './types/apps';
