@@ -7,7 +7,7 @@ const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
 export function validateTaintEffect(effect: string, allowEmpty: boolean, path: FieldPath): FieldError[] {
   if (!allowEmpty && effect.length === 0) return [field.required(path, '')];
-  return taintEffects.includes(effect) ? [] : [field.notSupported(path, effect, taintEffects)];
+  return field.validateEnum(path, effect, taintEffects);
 }
 
 // tolerationLiteral prints a Toleration the way %#v prints core.Toleration.

@@ -162,7 +162,7 @@ function validatePodSecurityContext(spec: Obj, specPath: FieldPath): FieldError[
 function validateOS(os: Obj, path: FieldPath): FieldError[] {
   const name = str(os.name);
   if (name.length === 0) return [field.required(path.child('name'), 'cannot be empty')];
-  return ['linux', 'windows'].includes(name) ? [] : [field.notSupported(path, name, ['linux', 'windows'])];
+  return field.validateEnum(path, name, ['linux', 'windows']);
 }
 
 // visitContainers walks init, regular and ephemeral containers with their paths.

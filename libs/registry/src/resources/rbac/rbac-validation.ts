@@ -79,7 +79,7 @@ export function validateRoleRef(roleRef: RoleRef | null | undefined, isNamespace
   const path = newPath('roleRef');
   if (!isRbacGroup(ref.apiGroup)) errs.push(field.notSupported(path.child('apiGroup'), ref.apiGroup ?? '', [rbacGroup]));
   const kinds = isNamespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
-  if (!kinds.includes(ref.kind ?? '')) errs.push(field.notSupported(path.child('kind'), ref.kind ?? '', kinds));
+  errs.push(...field.validateEnum(path.child('kind'), ref.kind ?? '', kinds));
   const name = ref.name ?? '';
   if (name.length === 0) errs.push(field.required(path.child('name')));
   else errs.push(...validateRBACName(name).map((msg) => field.invalid(path.child('name'), name, msg)));
