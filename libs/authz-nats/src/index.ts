@@ -1,6 +1,7 @@
 // @plinth/authz-nats: the Authorizer port over NATS. The authz app serves its authorizer with
 // serveAuthorizer and publishes policy changes; the gateway asks through NatsAuthorizer.
 export { NatsAuthorizer, NatsAuthorizerOptions, AuthorizerUnavailableError } from './client';
+export { AuthzLinkMetrics } from './metrics';
 export { serveAuthorizer, ServeAuthorizerOptions, AuthorizerService, publishPolicyChanged, PublishPolicyChangedOptions, PolicyChangedPublisher } from './server';
 export { defaultSubjectPrefix, queueGroup, protocolVersion, subjectsFor, Subjects, ProtocolError, RemoteAuthorizerError } from './protocol';
 export { DecisionCache, DecisionCacheOptions, decisionKey } from './decision-cache';

@@ -2,8 +2,29 @@
 // load, the decision cache and its invalidation, and the failures a gateway turns into 500s.
 import { connect, NatsConnection } from 'nats';
 import { findBinary, freePort, natsBinary, NatsServer, RunningProcess, startNats, startProcess, waitForPort } from '@plinth/testing';
-import { Attributes, AuthorizationResult, authorize, Authorizer, checkRoleEscalation, ClusterRole, ClusterRoleBinding, nonResourceAttributes, rbacApiVersion, rbacGroup, RbacPolicy, resourceAttributes, Role, RoleBinding, rulesReview, Subject, SubjectRulesReviewStatus, UserInfo } from '@plinth/rbac';
+import {
+  Attributes,
+  authorize,
+  AuthorizationResult,
+  Authorizer,
+  checkRoleEscalation,
+  ClusterRole,
+  ClusterRoleBinding,
+  nonResourceAttributes,
+  RbacPolicy,
+  rbacApiVersion,
+  rbacGroup,
+  resourceAttributes,
+  Role,
+  RoleBinding,
+  rulesReview,
+  Subject,
+  SubjectRulesReviewStatus,
+  UserInfo,
+} from '@plinth/rbac';
+import { Registry } from '@plinth/metrics';
 import { AuthorizerUnavailableError, NatsAuthorizer } from './client';
+import { AuthzLinkMetrics } from './metrics';
 import { encode, protocolVersion, subjectsFor } from './protocol';
 import { AuthorizerService, publishPolicyChanged, serveAuthorizer } from './server';
 
@@ -405,5 +426,29 @@ describe('authorization over NATS', () => {
       await expect(remote.rulesReview(user('x'), '')).rejects.toThrow(AuthorizerUnavailableError);
       remote.close();
     });
+  });
+
+  it('counts decisions by source and times the questions, an unanswered one as Unavailable', async () => {
+    const registry = new Registry();
+    const service = await serveAuthorizer(await open(), local, { subjectPrefix: 'measured' });
+    const measured = new NatsAuthorizer(await open(), { subjectPrefix: 'measured', metrics: new AuthzLinkMetrics(registry) });
+    const unanswered = new NatsAuthorizer(await open(), { subjectPrefix: 'nobody-home', metrics: new AuthzLinkMetrics(registry) });
+    try {
+      const question = resourceAttributes({ user: user('bob', ['readers']), verb: 'list', resource: 'pods' });
+      await measured.authorize(question);
+      await measured.authorize(question);
+      await measured.authorize(resourceAttributes({ user: user('admin', ['system:masters']), verb: 'delete', resource: 'nodes' }));
+      await expect(unanswered.authorize(question)).rejects.toBeInstanceOf(AuthorizerUnavailableError);
+      const text = registry.expose();
+      expect(text).toMatch(/^plinth_authz_decisions_total\{source="authz"\} 2$/m);
+      expect(text).toMatch(/^plinth_authz_decisions_total\{source="cache"\} 1$/m);
+      expect(text).toMatch(/^plinth_authz_decisions_total\{source="privileged"\} 1$/m);
+      expect(text).toMatch(/^plinth_authz_request_duration_seconds_count\{operation="Authorize",result="OK"\} 1$/m);
+      expect(text).toMatch(/^plinth_authz_request_duration_seconds_count\{operation="Authorize",result="Unavailable"\} 1$/m);
+    } finally {
+      measured.close();
+      unanswered.close();
+      await service.stop();
+    }
   });
 });

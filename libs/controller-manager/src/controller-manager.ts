@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiClient, ClientCredentials, LeaderElector, resyncPeriod } from '@plinth/client';
 import { controllerEnabled, LeaderElectionSettings } from '@plinth/config';
 import { Clock, LinkState, realClock, retryUntilDone } from '@plinth/machinery';
+import { defaultRegistry, leaderElectionStatus } from '@plinth/metrics';
 import { Controller } from './controller-runner';
 import { DaemonSetController } from './daemonset-controller';
 import { GarbageCollector } from './garbage-collector';
@@ -115,6 +116,9 @@ export class ControllerManager {
       await this.startMain();
       return;
     }
+    // leader_election_master_status reports whether this instance leads (client-go's metric).
+    const leading = leaderElectionStatus(defaultRegistry(), election.resourceName);
+    leading.set(0);
     this.elector = new LeaderElector(this.client, this.clock, {
       namespace: election.resourceNamespace,
       name: election.resourceName,
@@ -122,8 +126,14 @@ export class ControllerManager {
       renewDeadlineMs: election.renewDeadlineMs,
       retryPeriodMs: election.retryPeriodMs,
       identity: this.identity,
-      onStartedLeading: () => this.startMain(),
-      onStoppedLeading: () => this.stopMain(),
+      onStartedLeading: () => {
+        leading.set(1);
+        return this.startMain();
+      },
+      onStoppedLeading: () => {
+        leading.set(0);
+        return this.stopMain();
+      },
       onError: this.onError,
     });
     this.elector.start();

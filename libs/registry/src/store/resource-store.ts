@@ -95,7 +95,7 @@ export class ResourceStore {
       return object;
     }
     try {
-      const kv = await this.storage.create(key, encodeObject(object));
+      const kv = await withoutManagedFieldsIfTooLarge(object, () => this.storage.create(key, encodeObject(object)));
       // The stored value is this object's JSON: it is answered as it is, with the revision.
       object.metadata = { ...object.metadata, resourceVersion: String(kv.revision) };
       object.apiVersion = this.apiVersion;
@@ -145,7 +145,7 @@ export class ResourceStore {
           const result = await this.storage.delete(key, { revision: currentKv?.revision });
           return { object: { ...object, metadata: { ...object.metadata, resourceVersion: String(result.revision) } }, created: false };
         }
-        const kv = await this.storage.update(key, encodeObject(object), currentKv?.revision ?? 0);
+        const kv = await withoutManagedFieldsIfTooLarge(object, () => this.storage.update(key, encodeObject(object), currentKv?.revision ?? 0));
         return { object: this.decode(kv), created: false };
       } catch (err) {
         if (isStorageError(err, StorageErrorCode.Conflict) && (expected === undefined || expected === '')) continue;
@@ -393,4 +393,17 @@ function checkPreconditions(qr: QualifiedResource, name: string, current: KubeOb
 function sameObject(a: KubeObject, b: KubeObject): boolean {
   const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
   return stableJson(strip(a)) === stableJson(strip(b));
+}
+
+// withoutManagedFieldsIfTooLarge writes, and when the backend finds the object too large, writes
+// it once more without managedFields, as kube-apiserver's create and update handlers do: the
+// field ownership of a huge object may cost more than the object.
+async function withoutManagedFieldsIfTooLarge<T>(object: KubeObject, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!isStorageError(err, StorageErrorCode.RequestTooLarge) || !object.metadata.managedFields) throw err;
+    delete object.metadata.managedFields;
+    return write();
+  }
 }
