@@ -19,11 +19,11 @@
 import { ErrorCode, MsgHdrs, NatsConnection, NatsError, Status, Subscription } from 'nats';
 import { KubeObject } from '@plinth/api';
 import { Clock, realClock, StatusError } from '@plinth/machinery';
-import { Attributes, AuthorizationResult, SubjectRulesReviewStatus, SystemPrivilegedGroup, UserInfo } from '@plinth/rbac';
+import { Attributes, AuthorizationResult, Authorizer, SubjectRulesReviewStatus, SystemPrivilegedGroup, UserInfo } from '@plinth/rbac';
 import { SpanKind, withSpan } from '@plinth/telemetry';
 import { DecisionCache, decisionKey } from './decision-cache';
 import { AuthzLinkMetrics } from './metrics';
-import { Authorizer, AuthorizeRequest, decodeReply, encode, protocolVersion, RbacWriteRequest, RbacWriteResult, RulesReviewRequest, Subjects, subjectsFor } from './protocol';
+import { AuthorizeRequest, decodeReply, encode, protocolVersion, RbacWriteRequest, RbacWriteResult, RulesReviewRequest, Subjects, subjectsFor } from './protocol';
 import { headersWithContext, Operation, spanAttributes, spanNames } from './tracing';
 
 export interface NatsAuthorizerOptions {

@@ -3,7 +3,7 @@
 export { NatsAuthorizer, NatsAuthorizerOptions, AuthorizerUnavailableError } from './client';
 export { AuthzLinkMetrics } from './metrics';
 export { serveAuthorizer, ServeAuthorizerOptions, AuthorizerService, publishPolicyChanged, PublishPolicyChangedOptions, PolicyChangedPublisher } from './server';
-export { Authorizer, defaultSubjectPrefix, queueGroup, protocolVersion, subjectsFor, Subjects, ProtocolError, RemoteAuthorizerError } from './protocol';
+export { defaultSubjectPrefix, queueGroup, protocolVersion, subjectsFor, Subjects, ProtocolError, RemoteAuthorizerError } from './protocol';
 export { DecisionCache, DecisionCacheOptions, decisionKey } from './decision-cache';
 export { checkNatsLink, connectNats, NatsConnectOptions, NatsLinkError, NatsLinkSettings, natsSecurityOptions } from './connection';
 export { natsPermissions, NatsPermissions, natsServerAuthorization, NatsUser } from './permissions';

@@ -6,6 +6,7 @@ import {
   Attributes,
   authorize,
   AuthorizationResult,
+  Authorizer,
   checkRoleEscalation,
   ClusterRole,
   ClusterRoleBinding,
@@ -24,7 +25,7 @@ import {
 import { Registry } from '@plinth/metrics';
 import { AuthorizerUnavailableError, NatsAuthorizer } from './client';
 import { AuthzLinkMetrics } from './metrics';
-import { Authorizer, encode, protocolVersion, subjectsFor } from './protocol';
+import { encode, protocolVersion, subjectsFor } from './protocol';
 import { AuthorizerService, publishPolicyChanged, serveAuthorizer } from './server';
 
 const user = (name: string, groups: string[] = [], extra: Record<string, string[]> = {}): UserInfo => ({ name, uid: `${name}-uid`, groups, extra });
@@ -70,6 +71,10 @@ function counting(inner: Authorizer): Authorizer & { calls: number } {
     rulesReview: (u: UserInfo, namespace: string) => {
       counted.calls++;
       return inner.rulesReview(u, namespace);
+    },
+    checkRbacWrite: (...args: Parameters<Authorizer['checkRbacWrite']>) => {
+      counted.calls++;
+      return inner.checkRbacWrite(...args);
     },
   };
   return counted;
@@ -162,12 +167,12 @@ describe('authorization over NATS', () => {
       const granting = { apiVersion: rbacApiVersion, kind: 'Role', metadata: { name: 'r', namespace: 'team-a' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['delete'] }] };
       const held = { ...granting, rules: [] };
       const alice = user('alice');
-      const expected = await local.checkRbacWrite?.('Role', alice, granting as never, null, 'team-a', '');
+      const expected = await local.checkRbacWrite('Role', alice, granting as never, null, 'team-a', '');
       expect(expected).not.toBeNull();
-      const refused = await remote.checkRbacWrite?.('Role', alice, granting as never, null, 'team-a', '');
+      const refused = await remote.checkRbacWrite('Role', alice, granting as never, null, 'team-a', '');
       expect(refused?.errStatus).toEqual(expected?.errStatus);
       expect(refused?.message).toMatch(/is attempting to grant RBAC permissions not currently held/);
-      expect(await remote.checkRbacWrite?.('Role', alice, held as never, null, 'team-a', '')).toBeNull();
+      expect(await remote.checkRbacWrite('Role', alice, held as never, null, 'team-a', '')).toBeNull();
     });
 
     it('answers an authorizer failure with an error reply', async () => {
@@ -180,6 +185,9 @@ describe('authorization over NATS', () => {
           rulesReview: async () => {
             throw new Error('policy not loaded');
           },
+          checkRbacWrite: async () => {
+            throw new Error('policy not loaded');
+          },
         },
         { subjectPrefix: 'failing' },
       );
@@ -187,6 +195,8 @@ describe('authorization over NATS', () => {
       try {
         await expect(client.authorize(questions[0][1])).rejects.toThrow('the authorization service failed: policy not loaded');
         await expect(client.rulesReview(user('x'), 'default')).rejects.toThrow('the authorization service failed: policy not loaded');
+        const role = { apiVersion: 'rbac.authorization.platform.io/v1', kind: 'Role', metadata: { name: 'r', namespace: 'default' }, rules: [] };
+        await expect(client.checkRbacWrite('Role', user('x'), role, null, 'default', '')).rejects.toThrow('the authorization service failed: policy not loaded');
       } finally {
         client.close();
         await failing.stop();
@@ -359,6 +369,7 @@ describe('authorization over NATS', () => {
           return local.authorize(attrs);
         },
         rulesReview: (u, ns) => local.rulesReview(u, ns),
+        checkRbacWrite: (...args) => local.checkRbacWrite(...args),
       };
       service = await serveAuthorizer(serverConnection, racing, { subjectPrefix: prefix });
       await remote.authorize(bob);

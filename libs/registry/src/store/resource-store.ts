@@ -3,13 +3,13 @@
 // taken from its strategy (k8s.io/apiserver/pkg/registry/generic/registry/store.go).
 import { KubeObject } from '@plinth/api';
 import { statusResetFields, updateManagedFields } from '@plinth/apply';
-import { Clock, alreadyExists, badRequest, conflict, invalid, isStatusError, notFound } from '@plinth/machinery';
+import { alreadyExists, badRequest, Clock, conflict, invalid, isStatusError, notFound, rfc3339 } from '@plinth/machinery';
 import { isStorageError, KeyValue, ObjectStore, StorageErrorCode } from '@plinth/storage';
 import { QualifiedKind, QualifiedResource, ResourceDefinition, StrategyContext } from '../resource';
 import { decodeObject, encodeObject } from './codec';
 import { conflictDetail, interpretStorageError } from './interpret-storage-error';
 import { collectionPrefix, objectKey } from './keys';
-import { fillCreateMetadata, keepServerMetadata, rfc3339, specChanged, stableJson } from './object-meta';
+import { fillCreateMetadata, keepServerMetadata, specChanged, stableJson } from './object-meta';
 import { validateObjectMeta, validateObjectMetaUpdate } from './validate-meta';
 
 export interface WriteOptions {
