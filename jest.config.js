@@ -1,22 +1,13 @@
 // jest.config.js runs every spec of the workspace in one run, so the real etcd and nats-server
 // that the harness starts in globalSetup are shared by all suites.
 const { paths } = require('./tsconfig.base.json').compilerOptions;
+const { swcOptions } = require('./tools/build/swc-options.js');
 
 const moduleNameMapper = Object.fromEntries(
   Object.entries(paths).map(([name, [target]]) => [`^${name.replace('/', '\\/')}$`, `<rootDir>/${target}`]),
 );
 
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      target: 'es2022',
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-    },
-    module: { type: 'commonjs' },
-  },
-];
+const swc = ['@swc/jest', swcOptions];
 
 module.exports = {
   testEnvironment: 'node',

@@ -52,7 +52,8 @@ export interface DistributedPlinth {
   stop(): Promise<void>;
 }
 
-export async function startDistributed(env: NodeJS.ProcessEnv): Promise<DistributedPlinth> {
+// extraArgs are more flags for an app (e.g. --metrics-bind-address for storage and authz).
+export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { storage?: string[]; authz?: string[] } = {}): Promise<DistributedPlinth> {
   const dir = mkdtempSync(join(tmpdir(), 'plinth-distributed-'));
   writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,admin-uid,"system:masters"\nalice-token,alice,alice-uid,"developers"\nbob-token,bob,bob-uid\n');
   const processes: RunningProcess[] = [];
@@ -80,9 +81,9 @@ export async function startDistributed(env: NodeJS.ProcessEnv): Promise<Distribu
       { ...pki.nats.authz, permissions: permissions.authz },
     ]);
     [etcd, nats] = await Promise.all([startEtcd({ tls: pki.etcdServer }), startNats({ tls: pki.natsServer, authorization })]);
-    const storage = run('apps/storage/src/main.ts', ['--etcd-servers', etcd.endpoint, ...etcdClientFlags(pki), '--storage-address', '127.0.0.1:0', ...storageServingFlags(pki)]);
+    const storage = run('apps/storage/src/main.ts', ['--etcd-servers', etcd.endpoint, ...etcdClientFlags(pki), '--storage-address', '127.0.0.1:0', ...storageServingFlags(pki), ...(extraArgs.storage ?? [])]);
     const storageAddress = await waitForOutput(storage, 'the storage service', /storage service listening on (\S+:\d+)/);
-    const authz = run('apps/authz/src/main.ts', ['--storage-address', storageAddress, ...storageClientFlags(pki.authzClient), `--nats-url=${nats.url}`, ...natsClientFlags(pki, 'authz')]);
+    const authz = run('apps/authz/src/main.ts', ['--storage-address', storageAddress, ...storageClientFlags(pki.authzClient), `--nats-url=${nats.url}`, ...natsClientFlags(pki, 'authz'), ...(extraArgs.authz ?? [])]);
     await waitForOutput(authz, 'the authz service', /authz serving on (\S+)/);
     const gateway = run('apps/gateway/src/main.ts', [
       '--storage-address', storageAddress, ...storageClientFlags(pki.gatewayClient),

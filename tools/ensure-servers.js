@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// ensure-servers.js makes sure the etcd and nats-server binaries that the test harness starts
+// ensure-servers.js makes sure the etcd, nats-server and prometheus binaries that the test harness starts
 // are on this machine. On a fresh Debian machine, as root, it installs them with apt-get;
 // otherwise it says exactly what to install and fails.
 const { execSync } = require('node:child_process');
@@ -7,6 +7,7 @@ const { execSync } = require('node:child_process');
 const needed = [
   { binary: 'etcd', pkg: 'etcd-server' },
   { binary: 'nats-server', pkg: 'nats-server' },
+  { binary: 'prometheus', pkg: 'prometheus' },
 ];
 
 function has(binary) {

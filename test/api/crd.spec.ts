@@ -33,6 +33,7 @@ const crd = (overrides: Record<string, unknown> = {}) => ({
                   size: { type: 'string', enum: ['small', 'large'] },
                   replicas: { type: 'integer', minimum: 0, maximum: 100, default: 1 },
                   maxReplicas: { type: 'integer', default: 10 },
+                  port: { 'x-kubernetes-int-or-string': true },
                   name: { type: 'string', maxLength: 5, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'name is immutable' }] },
                   tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
                   args: { type: 'array', items: { type: 'string' } },
@@ -95,6 +96,40 @@ describe('API server: custom resource definitions', () => {
     const res = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: bad });
     expect(res.status).toBe(422);
     expect(res.json.message).toContain('spec.versions[0].schema.openAPIV3Schema.properties[extra].type: Required value: must not be empty for specified object fields');
+  });
+
+  it('type-checks and costs rules when the CRD is written, with kube-apiserver\'s messages', async () => {
+    const withRules = (spec: Record<string, unknown>) => {
+      const bad = crd();
+      (bad.metadata as { name: string }).name = 'typos.example.com';
+      bad.spec.names = { plural: 'typos', kind: 'Typo', shortNames: [], categories: [] };
+      const schema = (bad.spec.versions as { schema: { openAPIV3Schema: { properties: Record<string, unknown> } } }[])[0].schema.openAPIV3Schema;
+      schema.properties.spec = spec;
+      return bad;
+    };
+    const path = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const mistyped = await request('POST', path, {
+      body: withRules({ type: 'object', properties: { name: { type: 'string', maxLength: 10 } }, 'x-kubernetes-validations': [{ rule: 'self.name == 201' }] }),
+    });
+    expect(mistyped.status).toBe(422);
+    expect(mistyped.json.details.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule',
+        message:
+          'Invalid value: apiextensions.ValidationRule{Rule:"self.name == 201", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:""}: ' +
+          "compilation failed: ERROR: <input>:1:11: found no matching overload for '_==_' applied to '(string, int)'\n | self.name == 201\n | ..........^",
+      },
+    ]);
+    const costly = await request('POST', path, {
+      body: withRules({ type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } }, 'x-kubernetes-validations': [{ rule: 'self.tags.all(a, self.tags.all(b, a == b))' }] }),
+    });
+    expect(costly.status).toBe(422);
+    expect(costly.json.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`)).toContain(
+      'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x ' +
+        '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)',
+    );
+    expect((await request('GET', `${path}/typos.example.com`)).status).toBe(404);
   });
 
   it('establishes a CRD and serves its resources', async () => {
@@ -201,6 +236,11 @@ describe('API server: custom resource definitions', () => {
     expect(warned.headers.get('warning')).toBe('299 - "unknown field \\"spec.foo\\""');
     expect(warned.json.spec.foo).toBeUndefined();
 
+    // A null int-or-string is dropped, as kube-apiserver drops a non-nullable null without a default.
+    const nullPort = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w-port', { size: 'small', port: null }) });
+    expect(nullPort.status).toBe(201);
+    expect(nullPort.json.spec).toEqual({ size: 'small', replicas: 1, maxReplicas: 10 });
+
     const invalid = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w3', { size: 'medium', replicas: 'x', name: 'toolongname' }) });
     expect(invalid.status).toBe(422);
     const causes = invalid.json.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
@@ -296,17 +336,19 @@ describe('API server: custom resource definitions', () => {
                 properties: {
                   spec: {
                     type: 'object',
-                    required: ['tags', 'extraTags', 'ports', 'overrides'],
+                    required: ['tags', 'extraTags', 'ports', 'portSets'],
+                    // Two lists concatenate only when they have one type: two fields' items are
+                    // two object types to Kubernetes' checker, two values of one map are not.
                     'x-kubernetes-validations': [
                       { rule: 'self.tags + self.extraTags == self.tags', message: 'extraTags must be a subset of tags' },
-                      { rule: 'size(self.ports + self.overrides) == size(self.ports)', message: 'overrides may only name existing ports' },
-                      { rule: "(self.ports + self.overrides).exists(p, p.name == 'dns' && p.port == 5353)", message: 'the dns override wins' },
+                      { rule: "size(self.portSets['base'] + self.portSets['overrides']) == size(self.portSets['base'])", message: 'overrides may only name existing ports' },
+                      { rule: "(self.portSets['base'] + self.portSets['overrides']).exists(p, p.name == 'dns' && p.port == 5353)", message: 'the dns override wins' },
                     ],
                     properties: {
                       tags: { ...stringSet, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'tags are immutable' }] },
                       extraTags: stringSet,
                       ports: { ...portMap, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'ports are immutable' }] },
-                      overrides: portMap,
+                      portSets: { type: 'object', required: ['base', 'overrides'], maxProperties: 2, additionalProperties: { ...portMap, maxItems: 16 } },
                     },
                   },
                 },
@@ -323,14 +365,14 @@ describe('API server: custom resource definitions', () => {
       { name: 'http', port: 80 },
       { name: 'dns', port: 53 },
     ];
-    const good = { tags: ['a', 'b', 'c'], extraTags: ['c', 'a'], ports, overrides: [{ name: 'dns', port: 5353 }] };
+    const good = { tags: ['a', 'b', 'c'], extraTags: ['c', 'a'], ports, portSets: { base: ports, overrides: [{ name: 'dns', port: 5353 }] } };
     const path = '/apis/example.com/v1/namespaces/default/gizmos';
     expect((await request('POST', path, { body: gizmo('g1', good) })).status).toBe(201);
 
     const notSubset = await request('POST', path, { body: gizmo('g2', { ...good, extraTags: ['d'] }) });
     expect(notSubset.status).toBe(422);
     expect(notSubset.json.message).toBe('Gizmo.example.com "g2" is invalid: spec: Invalid value: "object": extraTags must be a subset of tags');
-    const newPort = await request('POST', path, { body: gizmo('g3', { ...good, overrides: [{ name: 'ssh', port: 22 }] }) });
+    const newPort = await request('POST', path, { body: gizmo('g3', { ...good, portSets: { base: ports, overrides: [{ name: 'ssh', port: 22 }] } }) });
     expect(newPort.status).toBe(422);
     expect(newPort.json.details.causes.map((c: { message: string }) => c.message)).toEqual([
       'Invalid value: "object": overrides may only name existing ports',

@@ -81,7 +81,7 @@ describe('API server: ownerReferences', () => {
 
     const errors: string[] = [];
     const apiClient = new ApiClient({ server: server.url, caPem: '', token: testTokens.admin });
-    const collector = new GarbageCollector(apiClient, realClock, 2, (err) => errors.push(String(err)));
+    const collector = new GarbageCollector(apiClient, realClock, { workers: 2, onError: (err) => errors.push(String(err)) });
     try {
       await collector.start();
       await until(() => request('GET', `${accounts}/gc-orphan`), (res) => res.status === 404, 'the orphan was collected');

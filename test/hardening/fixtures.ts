@@ -4,6 +4,9 @@ export const hostileNamespace = 'hostile';
 // pathsNamespace is where hostile paths aim: a path that resolves dot segments may reach the
 // namespace itself, and must not take the other families' fixtures with it.
 export const pathsNamespace = 'hostile-paths';
+// sizesNamespace holds the large objects: listing them is slow, and the other families list
+// their collections after every write.
+export const sizesNamespace = 'hostile-sizes';
 
 export interface Fixture {
   collection: string;
@@ -83,7 +86,7 @@ export const fixtureName = (collection: CollectionName) => `fixture-${collection
 
 // fixtures are one object of each kind in each namespace. The pod has a finalizer, so that a
 // deletion only marks it.
-export const fixtures: Fixture[] = [hostileNamespace, pathsNamespace].flatMap((ns) => {
+export const fixtures: Fixture[] = [hostileNamespace, pathsNamespace, sizesNamespace].flatMap((ns) => {
   const inNamespace = collectionsIn(ns);
   return (Object.keys(inNamespace) as CollectionName[]).map((name) => ({ collection: inNamespace[name], manifest: manifests[name](fixtureName(name)) }));
 });

@@ -96,7 +96,7 @@ export const KUBERNETES_SERVER_ERRORS: KubernetesServerError[] = [
   },
   {
     status: 500,
-    reason: 'an object whose stored form (with its managedFields) passes etcd\'s --max-request-bytes (1.5 MiB): etcd refuses the write and the apiserver answers 500 with etcd\'s text and reason Unknown',
+    reason: 'an object whose stored form passes etcd\'s --max-request-bytes (1.5 MiB) even once written again without its managedFields: etcd refuses the write and the apiserver answers 500 with etcd\'s text and reason Unknown',
     matches: (c, body) => c.family === 'size' && body.includes('"message":"etcdserver: request is too large"') && !body.includes('"reason"'),
   },
 ];

@@ -15,6 +15,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { natsPermissions, natsServerAuthorization } from '@plinth/authz-nats';
 import { EtcdServer, freePort, NatsServer, OtlpReceiver, RunningProcess, startEtcd, startNats, startOtlpReceiver, startProcess, waitForPort } from '@plinth/testing';
 import { kubectl } from '@plinth/testing-server';
+import { assembleImageTree, ImageTree } from '../build/image-tree';
 import { renderChart } from './render/chart';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -47,6 +48,7 @@ async function eventually<T>(what: string, attempt: () => Promise<T | undefined>
 
 describe('helm/plinth pods, run as processes', () => {
   let dir: string;
+  let image: ImageTree;
   let etcd: EtcdServer;
   let nats: NatsServer;
   let receiver: OtlpReceiver;
@@ -68,8 +70,9 @@ describe('helm/plinth pods, run as processes', () => {
     for (const proc of [...processes].reverse()) await proc.stop();
   };
 
-  // run starts a workload's container: the image's entry point (node -r ./tools/register.js)
-  // with the rendered args and env, after writing its Secret and ConfigMap volumes.
+  // run starts a workload's container: the image's entry point (node, in the image's files laid
+  // out by assembleImageTree) with the rendered args and env, after writing its Secret and
+  // ConfigMap volumes.
   function run(name: string): RunningProcess {
     const workload = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === name);
     const pod = workload.spec.template.spec;
@@ -98,7 +101,7 @@ describe('helm/plinth pods, run as processes', () => {
       return mount ? `${containerPath(mount)}${value.slice(mount.length)}` : value;
     };
     const env = Object.fromEntries((container.env ?? []).filter((e: Manifest) => 'value' in e).map((e: Manifest) => [e.name, inPod(localHosts(e.value))]));
-    const proc = startProcess(process.execPath, ['-r', join(root, 'tools/register.js'), ...args], { ...process.env, ...env });
+    const proc = startProcess(process.execPath, args, { ...process.env, ...env }, { cwd: image.root });
     processes.push(proc);
     return proc;
   }
@@ -107,6 +110,7 @@ describe('helm/plinth pods, run as processes', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'plinth-chart-pods-'));
+    image = assembleImageTree();
     const pki = parse(
       execFileSync(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'tools/helm-pki-values.ts'), '--release', release.name, '--namespace', release.namespace], { cwd: root, encoding: 'utf8' }),
     ) as Record<string, unknown>;
@@ -158,6 +162,7 @@ describe('helm/plinth pods, run as processes', () => {
     await stopAll();
     await Promise.all([etcd?.stop(), nats?.stop(), receiver?.stop()]);
     if (dir) rmSync(dir, { recursive: true, force: true });
+    image?.remove();
   });
 
   it('answers the gateway probes anonymously and the controller manager probe', async () => {

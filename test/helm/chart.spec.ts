@@ -24,7 +24,7 @@ type Manifest = any;
 const knownKinds: Record<string, string[]> = {
   v1: ['ConfigMap', 'Secret', 'Service', 'ServiceAccount'],
   'apps/v1': ['Deployment', 'StatefulSet'],
-  'monitoring.coreos.com/v1': ['ServiceMonitor'],
+  'monitoring.coreos.com/v1': ['ServiceMonitor', 'PrometheusRule'],
   'policy/v1': ['PodDisruptionBudget'],
   'networking.k8s.io/v1': ['NetworkPolicy'],
 };
@@ -182,7 +182,7 @@ describe('helm/plinth', () => {
         expect(argValue(w, '--nats-url')).toBe(natsUrl);
       }
       expect(envOf(storage)).toMatchObject({ PLINTH_ETCD_SERVERS: `https://${serviceAddress(objects, 'ctl-etcd', 'client')}`, PLINTH_STORAGE_ADDRESS: '0.0.0.0:7443' });
-      expect(container(storage).args).toEqual(['apps/storage/src/main.ts']);
+      expect(container(storage).args).toEqual(['apps/storage/src/main.js']);
       const etcd = find(objects, 'StatefulSet', 'ctl-etcd');
       expect(etcd.spec.serviceName).toBe('ctl-etcd-peers');
       expect(etcd.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe(values.etcd.persistence.size);
@@ -488,6 +488,16 @@ describe('helm/plinth', () => {
       // Without a token the gateways cannot be scraped, so only the controller managers are.
       const tokenless = render({ ...pki, metrics: { serviceMonitor: { enabled: true } } });
       expect(tokenless.filter((o) => o.kind === 'ServiceMonitor').map((o) => o.metadata.name)).toEqual(['ctl-controllers']);
+    });
+
+    it('adds the alert rules file as a PrometheusRule when asked', () => {
+      expect(render(pki).some((o) => o.kind === 'PrometheusRule')).toBe(false);
+      const alerting = render({ ...pki, metrics: { prometheusRule: { enabled: true, labels: { release: 'kube-prometheus' } } } });
+      checkConsistency(alerting);
+      const rule = find(alerting, 'PrometheusRule', 'ctl-alerts');
+      expect(rule.metadata.labels).toMatchObject({ release: 'kube-prometheus', 'app.kubernetes.io/instance': 'ctl' });
+      expect(rule.spec).toEqual(parse(readFileSync(join(root, 'deploy/prometheus/plinth-alerts.yaml'), 'utf8')));
+      expect(rule.spec.groups.flatMap((g: Manifest) => g.rules.map((r: Manifest) => r.alert))).toContain('PlinthStorageLinkDown');
     });
 
     it('mounts a PKI Secret managed outside the chart', () => {

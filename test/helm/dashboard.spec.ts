@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiServerMetrics, registerLinkMetric } from '@plinth/apiserver';
 import { Registry, registerProcessMetrics, workQueueMetricsProvider } from '@plinth/metrics';
+import { StorageLinkMetrics } from '@plinth/storage-grpc';
+import { AuthzLinkMetrics } from '@plinth/authz-nats';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const dashboard: any = JSON.parse(readFileSync(join(__dirname, '../../deploy/grafana/plinth-dashboard.json'), 'utf8'));
@@ -17,6 +19,8 @@ function exportedSeries(): Set<string> {
   registerLinkMetric(registry, []);
   registerProcessMetrics(registry);
   workQueueMetricsProvider(registry);
+  new StorageLinkMetrics(registry);
+  new AuthzLinkMetrics(registry);
   return new Set(registry.families().flatMap(({ name, type }) => (type === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name])));
 }
 
@@ -90,6 +94,9 @@ describe('Grafana dashboard', () => {
         'apiserver_request_terminations_total',
         'apiserver_request_total',
         'plinth_link_up',
+        'plinth_authz_decisions_total',
+        'plinth_authz_request_duration_seconds',
+        'plinth_storage_request_duration_seconds',
         'process_cpu_seconds_total',
         'process_resident_memory_bytes',
         'workqueue_depth',

@@ -5,7 +5,7 @@ const noNatsAuth = { caFile: '', user: '', passwordFile: '', insecure: false };
 
 describe('parseAuthzConfig', () => {
   it('uses the defaults when nothing is set', () => {
-    expect(parseAuthzConfig([], {})).toEqual({ storageAddress: '127.0.0.1:7443', storage: noTls, nats: { url: 'nats://127.0.0.1:4222', ...noNatsAuth } });
+    expect(parseAuthzConfig([], {})).toEqual({ storageAddress: '127.0.0.1:7443', storage: noTls, nats: { url: 'nats://127.0.0.1:4222', ...noNatsAuth }, metricsBindAddress: '' });
   });
 
   it('takes the environment, and flags over it in both forms', () => {
@@ -30,7 +30,10 @@ describe('parseAuthzConfig', () => {
       storageAddress: '127.0.0.1:7443',
       storage: { caFile: '/s/ca.crt', certFile: '/s/tls.crt', keyFile: '/s/tls.key', insecure: false },
       nats: { url: 'nats://127.0.0.1:4222', caFile: '/n/ca.crt', user: 'authz', passwordFile: '/n/password', insecure: false },
+      metricsBindAddress: '',
     });
+    expect(parseAuthzConfig(['--metrics-bind-address=0.0.0.0:9090'], {}).metricsBindAddress).toBe('0.0.0.0:9090');
+    expect(parseAuthzConfig([], { PLINTH_METRICS_BIND_ADDRESS: '127.0.0.1:9090' }).metricsBindAddress).toBe('127.0.0.1:9090');
     expect(parseAuthzConfig(['--storage-insecure'], {}).storage.insecure).toBe(true);
     expect(parseAuthzConfig(['--nats-insecure'], {}).nats.insecure).toBe(true);
     expect(parseAuthzConfig(['--storage-insecure=false'], { PLINTH_STORAGE_INSECURE: 'true' }).storage.insecure).toBe(false);

@@ -9,6 +9,7 @@
 //   --nats-user           PLINTH_NATS_USER           authz's NATS user
 //   --nats-password-file  PLINTH_NATS_PASSWORD_FILE  the file holding its password
 //   --nats-insecure       PLINTH_NATS_INSECURE       plaintext to NATS (local development only)
+//   --metrics-bind-address  PLINTH_METRICS_BIND_ADDRESS  host:port to serve /metrics and /healthz on, plain HTTP (none if unset)
 import { ProcessFlagError, readProcessFlags } from '@plinth/config';
 import { NatsLinkSettings } from '@plinth/authz-nats';
 import { StorageLinkSettings } from '@plinth/storage-grpc';
@@ -17,6 +18,8 @@ export interface AuthzConfig {
   storageAddress: string;
   storage: StorageLinkSettings;
   nats: NatsLinkSettings;
+  // metricsBindAddress is where Prometheus scrapes the service ('' serves no metrics).
+  metricsBindAddress: string;
 }
 
 export { ProcessFlagError as FlagError };
@@ -32,6 +35,7 @@ const table = {
   natsUser: { flag: 'nats-user', env: 'PLINTH_NATS_USER' },
   natsPasswordFile: { flag: 'nats-password-file', env: 'PLINTH_NATS_PASSWORD_FILE' },
   natsInsecure: { flag: 'nats-insecure', env: 'PLINTH_NATS_INSECURE', boolean: true },
+  metricsBindAddress: { flag: 'metrics-bind-address', env: 'PLINTH_METRICS_BIND_ADDRESS' },
 };
 
 // parseAuthzConfig reads --name=value and --name value forms; unknown flags are an error.
@@ -52,5 +56,6 @@ export function parseAuthzConfig(argv: string[], env: NodeJS.ProcessEnv): AuthzC
       passwordFile: values.natsPasswordFile ?? '',
       insecure: values.natsInsecure === 'true',
     },
+    metricsBindAddress: values.metricsBindAddress ?? '',
   };
 }

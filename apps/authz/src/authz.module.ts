@@ -3,7 +3,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ObjectStore } from '@plinth/storage';
 import { checkNatsLink } from '@plinth/authz-nats';
-import { GrpcObjectStore, storageLinkCredentials } from '@plinth/storage-grpc';
+import { defaultRegistry } from '@plinth/metrics';
+import { GrpcObjectStore, StorageLinkMetrics, storageLinkCredentials } from '@plinth/storage-grpc';
 import { AuthzConfig } from './authz-config';
 import { AUTHZ_CONFIG, AUTHZ_STORE, AuthzService } from './authz.service';
 
@@ -16,7 +17,7 @@ export class AuthzModule {
       module: AuthzModule,
       providers: [
         { provide: AUTHZ_CONFIG, useValue: config },
-        { provide: AUTHZ_STORE, useFactory: (): ObjectStore => new GrpcObjectStore({ address: config.storageAddress, credentials }) },
+        { provide: AUTHZ_STORE, useFactory: (): ObjectStore => new GrpcObjectStore({ address: config.storageAddress, credentials, metrics: new StorageLinkMetrics(defaultRegistry()) }) },
         AuthzService,
       ],
     };

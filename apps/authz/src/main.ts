@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { installLastResortLogging, withTracing } from '@plinth/nest';
+import { installLastResortLogging, withMetrics, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
 import { NatsLinkError } from '@plinth/authz-nats';
 import { StorageLinkError } from '@plinth/storage-grpc';
@@ -16,8 +16,11 @@ import { AuthzModule } from './authz.module';
 async function bootstrap(): Promise<void> {
   installLastResortLogging('plinth-authz');
   let authz;
+  let metricsBindAddress: string;
   try {
-    authz = AuthzModule.forConfig(parseAuthzConfig(process.argv.slice(2), process.env));
+    const config = parseAuthzConfig(process.argv.slice(2), process.env);
+    metricsBindAddress = config.metricsBindAddress;
+    authz = AuthzModule.forConfig(config);
   } catch (err) {
     if (err instanceof FlagError || err instanceof StorageLinkError || err instanceof NatsLinkError) {
       console.error(`Error: ${err.message}`);
@@ -25,7 +28,7 @@ async function bootstrap(): Promise<void> {
     }
     throw err;
   }
-  const app = await NestFactory.createApplicationContext(withTracing(authz, startTracing('plinth-authz')), { logger: ['log', 'warn', 'error', 'fatal'] });
+  const app = await NestFactory.createApplicationContext(withMetrics(withTracing(authz, startTracing('plinth-authz')), metricsBindAddress), { logger: ['log', 'warn', 'error', 'fatal'] });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 }

@@ -1,17 +1,17 @@
 // ControllersModule is the distributed controller manager: the controllers and the node
 // simulator as clients of a gateway, reached through a kubeconfig.
 import { DynamicModule, Module } from '@nestjs/common';
-import { ServerFlags } from '@plinth/apiserver';
+import { ControllerManagerFlags } from '@plinth/config';
 import { LeaderMigrationConfig } from '@plinth/controller-manager';
-import { CONTROLLER_CREDENTIALS, ControllersHost, kubeconfigCredentials, LEADER_MIGRATION, SERVER_FLAGS } from '@plinth/nest';
+import { CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, controllerManagerSettings, ControllersHost, kubeconfigCredentials, LEADER_MIGRATION } from '@plinth/nest';
 
 @Module({})
 export class ControllersModule {
-  static forFlags(flags: ServerFlags, kubeconfig: string, migration: LeaderMigrationConfig | null = null): DynamicModule {
+  static forFlags(flags: ControllerManagerFlags, kubeconfig: string, migration: LeaderMigrationConfig | null = null): DynamicModule {
     return {
       module: ControllersModule,
       providers: [
-        { provide: SERVER_FLAGS, useValue: flags },
+        { provide: CONTROLLER_MANAGER_SETTINGS, useValue: controllerManagerSettings(flags) },
         { provide: CONTROLLER_CREDENTIALS, useValue: kubeconfigCredentials(kubeconfig) },
         { provide: LEADER_MIGRATION, useValue: migration },
         ControllersHost,

@@ -1,7 +1,7 @@
 // The controller manager: `--kubeconfig FILE` (required) names the API to work against;
 // `--config FILE` reads a PlatformControllerManagerConfiguration document (its Controllers list,
-// Concurrent*Syncs, MinResyncPeriod, NamespaceSyncPeriod and leader migration); flags given
-// after it override the file; `--enable-leader-migration` and `--leader-migration-config FILE`
+// Concurrent*Syncs, MinResyncPeriod, NamespaceSyncPeriod and leader migration); the flags
+// override the file wherever it is named; `--enable-leader-migration` and `--leader-migration-config FILE`
 // as kube-controller-manager's (enabled without a file: the default migration configuration);
 // `--simulated-nodes N` and `--feature-gates` as the all-in-one.
 import 'reflect-metadata';
@@ -9,21 +9,44 @@ import { NestFactory } from '@nestjs/core';
 import { installLastResortLogging, withMetrics, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
 import { readFileSync } from 'node:fs';
-import { defaultServerFlags, FlagError, LeaderElectionSettings, parseServerFlags, ServerFlags } from '@plinth/apiserver';
-import { controllerWorkers, LeaderElectionConfiguration, loadControllerManagerConfiguration, loadLeaderMigrationConfiguration, parseDuration } from '@plinth/config';
+import {
+  ControllerManagerFlags,
+  controllerManagerFlagSet,
+  controllerWorkers,
+  defaultControllerManagerFlags,
+  FlagError,
+  flagSet,
+  flagValues,
+  ignoring,
+  LeaderElectionConfiguration,
+  LeaderElectionSettings,
+  loadControllerManagerConfiguration,
+  loadLeaderMigrationConfiguration,
+  parseDuration,
+  parseFlags,
+} from '@plinth/config';
 import { defaultLeaderMigrationConfiguration, LeaderMigrationConfig } from '@plinth/controller-manager';
 import { ControllersModule } from './controllers.module';
 
-// takeFlag removes `--name value`, `--name=value` (or a bare `--name` for a boolean flag) from
-// argv and returns its value, or undefined when absent.
-function takeFlag(argv: string[], name: string, boolean = false): string | undefined {
-  const at = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (at < 0) return undefined;
-  const inline = argv[at].includes('=');
-  const value = inline ? argv[at].slice(argv[at].indexOf('=') + 1) : boolean ? 'true' : argv[at + 1] ?? '';
-  argv.splice(at, inline || boolean ? 1 : 2);
-  return value;
+// ProcessFlags are the flags about files: read first, since the flags override --config.
+interface ProcessFlags {
+  kubeconfig: string;
+  config?: string;
+  enableLeaderMigration?: boolean;
+  leaderMigrationConfig?: string;
 }
+
+const processFlags = (flags: ProcessFlags) =>
+  flagSet<ProcessFlags>(
+    flags,
+    {
+      kubeconfig: (f, v) => (f.kubeconfig = v),
+      config: (f, v) => (f.config = v),
+      'enable-leader-migration': (f, v) => (f.enableLeaderMigration = flagValues.bool('enable-leader-migration', v)),
+      'leader-migration-config': (f, v) => (f.leaderMigrationConfig = v),
+    },
+    ['enable-leader-migration'],
+  );
 
 // leaderElectionSettings reads the configuration document's Generic.LeaderElection (validated
 // by the loader; a resourceLock other than leases is refused there).
@@ -51,55 +74,58 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+// fromConfigFile reads the configuration document's settings over the flags' defaults.
+function fromConfigFile(path: string): { defaults: ControllerManagerFlags; migrationEnabled: boolean; migration: LeaderMigrationConfig | null } {
+  try {
+    const config = loadControllerManagerConfiguration(readFileSync(path, 'utf8'));
+    const defaults: ControllerManagerFlags = {
+      ...defaultControllerManagerFlags,
+      controllers: config.Generic.Controllers,
+      controllerWorkers: controllerWorkers(config),
+      minResyncPeriodMs: parseDuration(config.Generic.MinResyncPeriod),
+      namespaceSyncPeriodMs: parseDuration(config.NamespaceController.NamespaceSyncPeriod),
+      leaderElection: leaderElectionSettings(config.Generic.LeaderElection),
+    };
+    return { defaults, migrationEnabled: config.Generic.LeaderMigrationEnabled, migration: config.Generic.LeaderMigration };
+  } catch (err) {
+    fail(`${path}: ${(err as Error).message}`);
+  }
+}
+
 async function main(): Promise<void> {
   installLastResortLogging('plinth-controllers');
   const argv = process.argv.slice(2);
-  let fromConfig: Partial<Pick<ServerFlags, 'controllers' | 'controllerWorkers' | 'minResyncPeriodMs' | 'namespaceSyncPeriodMs' | 'leaderElection'>> = {};
+  const files: ProcessFlags = { kubeconfig: '' };
+  let flags: ControllerManagerFlags;
   let migrationEnabled = false;
   let migration: LeaderMigrationConfig | null = null;
-  const configPath = takeFlag(argv, 'config');
-  if (configPath !== undefined) {
-    try {
-      const config = loadControllerManagerConfiguration(readFileSync(configPath, 'utf8'));
-      fromConfig = {
-        controllers: config.Generic.Controllers,
-        controllerWorkers: controllerWorkers(config),
-        minResyncPeriodMs: parseDuration(config.Generic.MinResyncPeriod),
-        namespaceSyncPeriodMs: parseDuration(config.NamespaceController.NamespaceSyncPeriod),
-        leaderElection: leaderElectionSettings(config.Generic.LeaderElection),
-      };
-      migrationEnabled = config.Generic.LeaderMigrationEnabled;
-      migration = config.Generic.LeaderMigration;
-    } catch (err) {
-      fail(`${configPath}: ${(err as Error).message}`);
-    }
-  }
-  const enable = takeFlag(argv, 'enable-leader-migration', true);
-  const migrationPath = takeFlag(argv, 'leader-migration-config');
-  if (enable !== undefined) {
-    if (enable !== 'true' && enable !== 'false') fail(`invalid argument "${enable}" for "--enable-leader-migration" flag: must be true or false`);
-    migrationEnabled = enable === 'true';
-    // As LeaderMigrationOptions.ApplyTo: the flag brings the default configuration unless a file is named.
-    if (migrationEnabled && migrationPath === undefined) migration = defaultLeaderMigrationConfiguration();
-  }
-  if (migrationPath !== undefined) {
-    try {
-      migration = loadLeaderMigrationConfiguration(readFileSync(migrationPath, 'utf8'));
-    } catch (err) {
-      fail(`${migrationPath}: ${(err as Error).message}`);
-    }
-  }
-  const kubeconfig = takeFlag(argv, 'kubeconfig') ?? '';
-  let flags;
   try {
-    if (!kubeconfig) throw new FlagError('--kubeconfig is required');
-    flags = parseServerFlags(argv, { ...defaultServerFlags, ...fromConfig });
+    parseFlags(argv, processFlags(files), ignoring(controllerManagerFlagSet().set));
+    const fromConfig = files.config === undefined ? null : fromConfigFile(files.config);
+    migrationEnabled = fromConfig?.migrationEnabled ?? false;
+    migration = fromConfig?.migration ?? null;
+    const bound = controllerManagerFlagSet(fromConfig?.defaults);
+    parseFlags(argv, ignoring(processFlags(files)), bound.set);
+    flags = bound.flags;
+    if (!files.kubeconfig) throw new FlagError('--kubeconfig is required');
     checkLeaderElection(flags.leaderElection);
   } catch (err) {
     if (err instanceof FlagError) fail(err.message);
     throw err;
   }
-  const module = ControllersModule.forFlags(flags, kubeconfig, migrationEnabled ? migration : null);
+  if (files.enableLeaderMigration !== undefined) {
+    migrationEnabled = files.enableLeaderMigration;
+    // As LeaderMigrationOptions.ApplyTo: the flag brings the default configuration unless a file is named.
+    if (migrationEnabled && files.leaderMigrationConfig === undefined) migration = defaultLeaderMigrationConfiguration();
+  }
+  if (files.leaderMigrationConfig !== undefined) {
+    try {
+      migration = loadLeaderMigrationConfiguration(readFileSync(files.leaderMigrationConfig, 'utf8'));
+    } catch (err) {
+      fail(`${files.leaderMigrationConfig}: ${(err as Error).message}`);
+    }
+  }
+  const module = ControllersModule.forFlags(flags, files.kubeconfig, migrationEnabled ? migration : null);
   const app = await NestFactory.createApplicationContext(withMetrics(withTracing(module, startTracing('plinth-controllers')), flags.metricsBindAddress), { logger: ['log', 'warn', 'error'] });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });

@@ -7,7 +7,8 @@ import { ServerFlags } from '@plinth/apiserver';
 import { checkNatsLink } from '@plinth/authz-nats';
 import { ApiServerHost, natsLinkOf, OBJECT_STORE, SERVER_FLAGS } from '@plinth/nest';
 import { ObjectStore } from '@plinth/storage';
-import { GrpcObjectStore, storageLinkCredentials } from '@plinth/storage-grpc';
+import { defaultRegistry } from '@plinth/metrics';
+import { GrpcObjectStore, StorageLinkMetrics, storageLinkCredentials } from '@plinth/storage-grpc';
 
 @Module({})
 export class GatewayModule {
@@ -18,7 +19,7 @@ export class GatewayModule {
       module: GatewayModule,
       providers: [
         { provide: SERVER_FLAGS, useValue: flags },
-        { provide: OBJECT_STORE, useFactory: (): ObjectStore => new GrpcObjectStore({ address: flags.storageAddress, credentials }) },
+        { provide: OBJECT_STORE, useFactory: (): ObjectStore => new GrpcObjectStore({ address: flags.storageAddress, credentials, metrics: new StorageLinkMetrics(defaultRegistry()) }) },
         ApiServerHost,
       ],
     };

@@ -4,14 +4,17 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { installLastResortLogging, withMetrics, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
-import { FlagError, parseServerFlags } from '@plinth/apiserver';
+import { serverFlagSet } from '@plinth/apiserver';
+import { controllerManagerFlagSet, FlagError, parseFlags } from '@plinth/config';
 import { PlinthModule } from './plinth.module';
 
 async function main(): Promise<void> {
   installLastResortLogging('plinth');
-  let flags;
+  // The API server's flags and the controller manager's (--feature-gates goes to both).
+  const server = serverFlagSet();
+  const controllers = controllerManagerFlagSet();
   try {
-    flags = parseServerFlags(process.argv.slice(2));
+    parseFlags(process.argv.slice(2), server.set, controllers.set);
   } catch (err) {
     if (err instanceof FlagError) {
       console.error(`Error: ${err.message}`);
@@ -19,7 +22,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const app = await NestFactory.createApplicationContext(withMetrics(withTracing(PlinthModule.forFlags(flags), startTracing('plinth'))), { logger: ['log', 'warn', 'error'] });
+  const app = await NestFactory.createApplicationContext(withMetrics(withTracing(PlinthModule.forFlags(server.flags, controllers.flags), startTracing('plinth'))), { logger: ['log', 'warn', 'error'] });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 }

@@ -3,13 +3,14 @@
 // else to install.
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServerFlags } from '@plinth/apiserver';
-import { ApiServerHost, CONTROLLER_CREDENTIALS, ControllersHost, inProcessCredentials, OBJECT_STORE, SERVER_FLAGS } from '@plinth/nest';
+import { ControllerManagerFlags } from '@plinth/config';
+import { ApiServerHost, CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, controllerManagerSettings, ControllersHost, inProcessCredentials, OBJECT_STORE, SERVER_FLAGS } from '@plinth/nest';
 import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
 import { join } from 'node:path';
 
 @Module({})
 export class PlinthModule {
-  static forFlags(flags: ServerFlags): DynamicModule {
+  static forFlags(flags: ServerFlags, controllers: ControllerManagerFlags): DynamicModule {
     return {
       module: PlinthModule,
       providers: [
@@ -17,6 +18,7 @@ export class PlinthModule {
         { provide: OBJECT_STORE, useFactory: (): ObjectStore => new EmbeddedObjectStore({ dataDir: join(flags.dataDir, 'store') }) },
         ApiServerHost,
         { provide: CONTROLLER_CREDENTIALS, useFactory: inProcessCredentials, inject: [ApiServerHost] },
+        { provide: CONTROLLER_MANAGER_SETTINGS, useValue: controllerManagerSettings(controllers) },
         ControllersHost,
       ],
     };

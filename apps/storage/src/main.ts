@@ -4,7 +4,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { installLastResortLogging, withTracing } from '@plinth/nest';
+import { installLastResortLogging, withMetrics, withTracing } from '@plinth/nest';
 import { startTracing } from '@plinth/telemetry';
 import { FlagError, parseStorageConfig } from './storage-config';
 import { StorageModule } from './storage.module';
@@ -21,7 +21,7 @@ async function bootstrap(): Promise<void> {
     }
     throw err;
   }
-  const app = await NestFactory.createApplicationContext(withTracing(StorageModule.forConfig(config), startTracing('plinth-storage')), {
+  const app = await NestFactory.createApplicationContext(withMetrics(withTracing(StorageModule.forConfig(config), startTracing('plinth-storage')), config.metricsBindAddress), {
     logger: ['log', 'warn', 'error', 'fatal'],
   });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran, instead of

@@ -12,7 +12,8 @@ describe('parseStorageConfig', () => {
     expect(() => parseStorageConfig([], {})).toThrow(FlagError);
     expect(() => parseStorageConfig([], {})).toThrow(/serves only mutual TLS: set --tls-cert-file, --tls-private-key-file and --client-ca-file \(or --storage-insecure/);
     expect(() => parseStorageConfig(['--tls-cert-file=/a', '--tls-private-key-file=/b'], {})).toThrow(/serves only mutual TLS/);
-    expect(parseStorageConfig(['--storage-insecure'], {})).toEqual({ address: '127.0.0.1:7443', backend: { kind: 'embedded', dataDir: undefined }, tls: undefined });
+    expect(parseStorageConfig(['--storage-insecure'], {})).toEqual({ address: '127.0.0.1:7443', backend: { kind: 'embedded', dataDir: undefined }, tls: undefined, metricsBindAddress: '' });
+    expect(parseStorageConfig(['--storage-insecure', '--metrics-bind-address', '0.0.0.0:9090'], {}).metricsBindAddress).toBe('0.0.0.0:9090');
     expect(parseStorageConfig([], { PLINTH_STORAGE_INSECURE: 'true' }).tls).toBeUndefined();
     expect(() => parseStorageConfig([], { PLINTH_STORAGE_INSECURE: 'yes' })).toThrow('invalid value "yes" for PLINTH_STORAGE_INSECURE: must be true or false');
   });

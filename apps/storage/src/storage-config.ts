@@ -12,6 +12,7 @@
 //   --etcd-certfile          PLINTH_ETCD_CERTFILE          the client certificate etcd's --client-cert-auth checks
 //   --etcd-keyfile           PLINTH_ETCD_KEYFILE           its key
 //   --data-dir               PLINTH_DATA_DIR               without etcd, the embedded store's data directory (in memory if unset)
+//   --metrics-bind-address   PLINTH_METRICS_BIND_ADDRESS   host:port to serve /metrics and /healthz on, plain HTTP (none if unset)
 import { readFileSync } from 'node:fs';
 import { listValue, ProcessFlag, ProcessFlagError, readProcessFlags } from '@plinth/config';
 import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
@@ -37,6 +38,8 @@ export interface StorageConfig {
   // tls is how the service serves: mutual TLS, or (undefined) plaintext behind
   // --storage-insecure.
   tls: StorageServerTls | undefined;
+  // metricsBindAddress is where Prometheus scrapes the service ('' serves no metrics).
+  metricsBindAddress: string;
 }
 
 const table = {
@@ -53,6 +56,7 @@ const table = {
   etcdCertFile: { flag: 'etcd-certfile', env: 'PLINTH_ETCD_CERTFILE' },
   etcdKeyFile: { flag: 'etcd-keyfile', env: 'PLINTH_ETCD_KEYFILE' },
   dataDir: { flag: 'data-dir', env: 'PLINTH_DATA_DIR' },
+  metricsBindAddress: { flag: 'metrics-bind-address', env: 'PLINTH_METRICS_BIND_ADDRESS' },
 } satisfies Record<string, ProcessFlag>;
 
 // parseStorageConfig reads the flags and environment; a service that would serve plaintext
@@ -64,6 +68,7 @@ export function parseStorageConfig(argv: string[], env: NodeJS.ProcessEnv): Stor
     address: values.address ?? defaultStorageAddress,
     backend: endpoints.length > 0 ? { kind: 'etcd', endpoints, tls: etcdTls(values) } : { kind: 'embedded', dataDir: values.dataDir },
     tls: values.insecure === 'true' ? undefined : servingTls(values),
+    metricsBindAddress: values.metricsBindAddress ?? '',
   };
 }
 

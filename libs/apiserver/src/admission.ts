@@ -72,11 +72,11 @@ const rbacKinds = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBin
 // admitRbacWrite applies RBAC escalation prevention to a write of a role or binding.
 export async function admitRbacWrite(scope: RequestScope, object: KubeObject, old: KubeObject | null): Promise<void> {
   if (scope.def.group !== 'rbac.authorization.platform.io' || !rbacKinds.has(scope.def.kind)) return;
-  const check = scope.server.auth?.authorizer.checkRbacWrite;
-  if (!check) return;
+  const authorizer = scope.server.auth?.authorizer;
+  if (!authorizer) return;
   let refused: StatusError | null;
   try {
-    refused = await check.call(scope.server.auth?.authorizer, scope.def.kind, scope.user, object, old, scope.info.namespace, scope.info.name);
+    refused = await authorizer.checkRbacWrite(scope.def.kind, scope.user, object, old, scope.info.namespace, scope.info.name);
   } catch (err) {
     // The authz service out of reach is an expected failure (500), not a fault of the server.
     throw isStatusError(err) ? err : internalError(err instanceof Error ? err.message : String(err));

@@ -11,7 +11,7 @@ import { HealthCheck, HealthEndpoint } from './health';
 import { ApiServer, NonResourceRoute } from './server';
 import { AuthnAuthenticator } from './auth/authenticator';
 import { authenticationConfig, serviceAccountTokenSigning } from './auth/config';
-import { Authorizer } from './auth/ports';
+import { Authorizer } from '@plinth/rbac';
 import { defaultVersion, ServerContext } from './server-context';
 import { CustomResourceDefinitionController } from './crd-controller';
 import { ApiServerMetrics, metricsRoute } from './metrics';

@@ -5,14 +5,13 @@
 // Established, add its versions to the catalog; on deletion, delete every custom resource,
 // then drop the cleanup finalizer, and stop serving once the CRD is gone.
 import { KubeObject } from '@plinth/api';
-import { Clock, isStatusError } from '@plinth/machinery';
+import { Clock, isStatusError, rfc3339 } from '@plinth/machinery';
 import {
   CrdObject,
   customResourceCleanupFinalizer,
   customResourceDefinitionDefinition,
   customResourceDefinitionsOf,
   ResourceDefinition,
-  rfc3339,
   setCrdCondition,
   stableJson,
   StoreInformer,

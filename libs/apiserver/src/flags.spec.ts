@@ -1,9 +1,10 @@
-import { controllerEnabled, FlagError, parseServerFlags } from './flags';
+import { FlagError } from '@plinth/config';
+import { parseServerFlags } from './flags';
 
 describe('server flags', () => {
   it('reads --name value and --name=value forms, and refuses unknown flags', () => {
-    const flags = parseServerFlags(['--port', '7443', '--data-dir=/tmp/x', '--feature-gates', 'WatchList=true', '--anonymous-auth', '--controllers=job,-daemonset']);
-    expect(flags).toMatchObject({ securePort: 7443, dataDir: '/tmp/x', featureGates: 'WatchList=true', anonymousAuth: true, controllers: ['job', '-daemonset'] });
+    const flags = parseServerFlags(['--port', '7443', '--data-dir=/tmp/x', '--feature-gates', 'WatchList=true', '--anonymous-auth']);
+    expect(flags).toMatchObject({ securePort: 7443, dataDir: '/tmp/x', featureGates: 'WatchList=true', anonymousAuth: true });
     expect(() => parseServerFlags(['--bogus'])).toThrow(FlagError);
     expect(() => parseServerFlags(['--port', 'x'])).toThrow('invalid argument "x" for "--port" flag');
   });
@@ -26,27 +27,9 @@ describe('server flags', () => {
     expect(() => parseServerFlags(['--default-watch-cache-size', '-1'])).toThrow('invalid argument "-1" for "--default-watch-cache-size" flag');
   });
 
-  it('selects controllers as the Controllers list does: first match wins', () => {
-    expect(controllerEnabled('job', ['*'])).toBe(true);
-    expect(controllerEnabled('job', ['-job', '*'])).toBe(false);
-    expect(controllerEnabled('job', ['*', '-job'])).toBe(true);
-    expect(controllerEnabled('daemonset', ['job'])).toBe(false);
-    expect(controllerEnabled('job', [])).toBe(false);
-  });
-
-  it('reads --metrics-bind-address as host:port', () => {
-    expect(parseServerFlags([]).metricsBindAddress).toBe('');
-    expect(parseServerFlags(['--metrics-bind-address', '0.0.0.0:10252']).metricsBindAddress).toBe('0.0.0.0:10252');
-    expect(parseServerFlags(['--metrics-bind-address=[::1]:10252']).metricsBindAddress).toBe('[::1]:10252');
-    expect(() => parseServerFlags(['--metrics-bind-address', '10252'])).toThrow('invalid argument "10252" for "--metrics-bind-address" flag: must be host:port');
-  });
-
-  it('reads the --leader-elect flags of kube-controller-manager', () => {
-    expect(parseServerFlags([]).leaderElection).toEqual({ leaderElect: true, leaseDurationMs: 15000, renewDeadlineMs: 10000, retryPeriodMs: 2000, resourceName: 'kube-controller-manager', resourceNamespace: 'kube-system' });
-    const flags = parseServerFlags(['--leader-elect=false', '--leader-elect-lease-duration', '1m30s', '--leader-elect-renew-deadline=45s', '--leader-elect-retry-period', '500ms', '--leader-elect-resource-name', 'kcm', '--leader-elect-resource-namespace=ops', '--leader-elect-resource-lock', 'leases']);
-    expect(flags.leaderElection).toEqual({ leaderElect: false, leaseDurationMs: 90000, renewDeadlineMs: 45000, retryPeriodMs: 500, resourceName: 'kcm', resourceNamespace: 'ops' });
-    expect(() => parseServerFlags(['--leader-elect-lease-duration', '15'])).toThrow('invalid argument "15" for "--leader-elect-lease-duration" flag: time: missing unit in duration "15"');
-    expect(() => parseServerFlags(['--leader-elect-resource-lock', 'endpoints'])).toThrow('only leases is supported');
+  it('leaves the controller manager\'s flags to it', () => {
+    expect(() => parseServerFlags(['--controllers=job'])).toThrow('unknown flag: --controllers');
+    expect(() => parseServerFlags(['--leader-elect'])).toThrow('unknown flag: --leader-elect');
   });
 
   it('reads kube-apiserver\'s overload and shutdown flags with its defaults', () => {

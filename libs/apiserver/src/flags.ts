@@ -1,6 +1,6 @@
 // ServerFlags are the command-line flags of the API server processes (npm start, the gateway),
 // spelled as kube-apiserver spells them where one exists.
-import { parseDuration } from '@plinth/config';
+import { FlagSet, flagSet, FlagSetter, flagValues, parseFlags } from '@plinth/config';
 
 export interface ServerFlags {
   bindAddress: string;
@@ -48,25 +48,6 @@ export interface ServerFlags {
   requestHeaderGroupHeaders: string[];
   requestHeaderExtraHeadersPrefix: string[];
   anonymousAuth: boolean;
-  // simulatedNodes is how many nodes the node simulator registers in the all-in-one (0: none).
-  simulatedNodes: number;
-  // controllers selects the controllers to run, as the controller manager's Controllers list:
-  // `*` all default-enabled ones, `foo` enables, `-foo` disables; the first item naming a
-  // controller wins.
-  controllers: string[];
-  // controllerWorkers sets each controller's workers (Concurrent*Syncs of the configuration
-  // document); a controller not named keeps its default.
-  controllerWorkers: Record<string, number>;
-  // metricsBindAddress (host:port) is where the controller manager serves /metrics over plain
-  // HTTP; empty: not served. The API server serves /metrics on its secure port regardless.
-  metricsBindAddress: string;
-  // minResyncPeriodMs is the configuration document's MinResyncPeriod: informers resync every
-  // random(MinResyncPeriod, 2×MinResyncPeriod).
-  minResyncPeriodMs: number;
-  // namespaceSyncPeriodMs is NamespaceController.NamespaceSyncPeriod.
-  namespaceSyncPeriodMs: number;
-  // leaderElection is the controller manager's Generic.LeaderElection (--leader-elect-* flags).
-  leaderElection: LeaderElectionSettings;
   // maxRequestsInflight and maxMutatingRequestsInflight bound the read-only and the mutating
   // requests served at once (long-running ones not counted); 0: no bound.
   maxRequestsInflight: number;
@@ -81,19 +62,6 @@ export interface ServerFlags {
   // flight are answered, refusing new ones with 429 and `Retry-After: 5`.
   shutdownSendRetryAfter: boolean;
 }
-
-// LeaderElectionSettings is LeaderElectionConfiguration with durations in milliseconds; the
-// lock is always a Lease.
-export interface LeaderElectionSettings {
-  leaderElect: boolean;
-  leaseDurationMs: number;
-  renewDeadlineMs: number;
-  retryPeriodMs: number;
-  resourceName: string;
-  resourceNamespace: string;
-}
-
-export class FlagError extends Error {}
 
 export const defaultServerFlags: ServerFlags = {
   bindAddress: '127.0.0.1',
@@ -129,13 +97,6 @@ export const defaultServerFlags: ServerFlags = {
   requestHeaderGroupHeaders: [],
   requestHeaderExtraHeadersPrefix: [],
   anonymousAuth: false,
-  simulatedNodes: 3,
-  controllers: ['*'],
-  controllerWorkers: {},
-  metricsBindAddress: '',
-  minResyncPeriodMs: 12 * 3600 * 1000,
-  namespaceSyncPeriodMs: 5 * 60 * 1000,
-  leaderElection: { leaderElect: true, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000, resourceName: 'kube-controller-manager', resourceNamespace: 'kube-system' },
   maxRequestsInflight: 400,
   maxMutatingRequestsInflight: 200,
   requestTimeoutMs: 60_000,
@@ -143,40 +104,9 @@ export const defaultServerFlags: ServerFlags = {
   shutdownSendRetryAfter: false,
 };
 
-type Setter = (flags: ServerFlags, value: string) => void;
+const { bool, int, list, nonNegativeDuration, positiveDuration } = flagValues;
 
-const int = (name: string, value: string): number => {
-  if (!/^\d+$/.test(value)) throw new FlagError(`invalid argument "${value}" for "--${name}" flag: must be a non-negative integer`);
-  return Number(value);
-};
-
-const duration = (name: string, value: string): number => {
-  try {
-    return parseDuration(value);
-  } catch (err) {
-    throw new FlagError(`invalid argument "${value}" for "--${name}" flag: ${(err as Error).message}`);
-  }
-};
-
-const positiveDuration = (name: string, value: string): number => {
-  const ms = duration(name, value);
-  if (ms <= 0) throw new FlagError(`invalid argument "${value}" for "--${name}" flag: must be positive`);
-  return ms;
-};
-
-const nonNegativeDuration = (name: string, value: string): number => {
-  const ms = duration(name, value);
-  if (ms < 0) throw new FlagError(`invalid argument "${value}" for "--${name}" flag: must not be negative`);
-  return ms;
-};
-
-const bool = (name: string, value: string): boolean => {
-  if (value === '' || value === 'true') return true;
-  if (value === 'false') return false;
-  throw new FlagError(`invalid argument "${value}" for "--${name}" flag: must be true or false`);
-};
-
-const setters: Record<string, Setter> = {
+const setters: Record<string, FlagSetter<ServerFlags>> = {
   'bind-address': (f, v) => (f.bindAddress = v),
   'secure-port': (f, v) => (f.securePort = int('secure-port', v)),
   port: (f, v) => (f.securePort = int('port', v)),
@@ -211,63 +141,25 @@ const setters: Record<string, Setter> = {
   'requestheader-group-headers': (f, v) => (f.requestHeaderGroupHeaders = list(v)),
   'requestheader-extra-headers-prefix': (f, v) => (f.requestHeaderExtraHeadersPrefix = list(v)),
   'anonymous-auth': (f, v) => (f.anonymousAuth = bool('anonymous-auth', v)),
-  'simulated-nodes': (f, v) => (f.simulatedNodes = int('simulated-nodes', v)),
-  controllers: (f, v) => (f.controllers = list(v)),
-  'leader-elect': (f, v) => (f.leaderElection = { ...f.leaderElection, leaderElect: bool('leader-elect', v) }),
-  'leader-elect-lease-duration': (f, v) => (f.leaderElection = { ...f.leaderElection, leaseDurationMs: duration('leader-elect-lease-duration', v) }),
-  'leader-elect-renew-deadline': (f, v) => (f.leaderElection = { ...f.leaderElection, renewDeadlineMs: duration('leader-elect-renew-deadline', v) }),
-  'leader-elect-retry-period': (f, v) => (f.leaderElection = { ...f.leaderElection, retryPeriodMs: duration('leader-elect-retry-period', v) }),
-  'leader-elect-resource-name': (f, v) => (f.leaderElection = { ...f.leaderElection, resourceName: v }),
-  'leader-elect-resource-namespace': (f, v) => (f.leaderElection = { ...f.leaderElection, resourceNamespace: v }),
-  'leader-elect-resource-lock': (_f, v) => {
-    if (v !== 'leases') throw new FlagError(`invalid argument "${v}" for "--leader-elect-resource-lock" flag: only leases is supported`);
-  },
   'max-requests-inflight': (f, v) => (f.maxRequestsInflight = int('max-requests-inflight', v)),
   'max-mutating-requests-inflight': (f, v) => (f.maxMutatingRequestsInflight = int('max-mutating-requests-inflight', v)),
   'request-timeout': (f, v) => (f.requestTimeoutMs = positiveDuration('request-timeout', v)),
   'shutdown-delay-duration': (f, v) => (f.shutdownDelayMs = nonNegativeDuration('shutdown-delay-duration', v)),
   'shutdown-send-retry-after': (f, v) => (f.shutdownSendRetryAfter = bool('shutdown-send-retry-after', v)),
-  'metrics-bind-address': (f, v) => {
-    if (!/^(\[[0-9a-fA-F:.]+\]|[^:]*):\d+$/.test(v)) throw new FlagError(`invalid argument "${v}" for "--metrics-bind-address" flag: must be host:port`);
-    f.metricsBindAddress = v;
-  },
 };
 
-const booleanFlags = new Set(['k8s-aliases', 'watch-cache', 'anonymous-auth', 'leader-elect', 'storage-insecure', 'nats-insecure', 'shutdown-send-retry-after']);
+const booleanFlags = ['k8s-aliases', 'watch-cache', 'anonymous-auth', 'storage-insecure', 'nats-insecure', 'shutdown-send-retry-after'];
 
-function list(value: string): string[] {
-  return value.split(',').map((v) => v.trim()).filter(Boolean);
+// serverFlagSet binds the flags to a copy of defaults, which it returns filled once parseFlags
+// ran (the all-in-one reads the controller manager's flags beside them).
+export function serverFlagSet(defaults: ServerFlags = defaultServerFlags): { flags: ServerFlags; set: FlagSet } {
+  const flags: ServerFlags = { ...defaults, etcdServers: [...defaults.etcdServers] };
+  return { flags, set: flagSet(flags, setters, booleanFlags) };
 }
 
 // parseServerFlags reads --name=value and --name value forms; unknown flags are an error.
 export function parseServerFlags(argv: string[], defaults: ServerFlags = defaultServerFlags): ServerFlags {
-  const flags: ServerFlags = { ...defaults, etcdServers: [...defaults.etcdServers] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) throw new FlagError(`unexpected argument: ${arg}`);
-    const eq = arg.indexOf('=');
-    const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
-    const setter = setters[name];
-    if (!setter) throw new FlagError(`unknown flag: --${name}`);
-    let value: string;
-    if (eq >= 0) value = arg.slice(eq + 1);
-    else if (booleanFlags.has(name)) value = '';
-    else {
-      if (i + 1 >= argv.length) throw new FlagError(`flag needs an argument: --${name}`);
-      value = argv[++i];
-    }
-    setter(flags, value);
-  }
+  const { flags, set } = serverFlagSet(defaults);
+  parseFlags(argv, set);
   return flags;
-}
-
-// controllerEnabled reads a Controllers list: the first item naming the controller (or `*`)
-// decides; a name no item matches is off.
-export function controllerEnabled(name: string, controllers: readonly string[]): boolean {
-  for (const item of controllers) {
-    if (item === name) return true;
-    if (item === `-${name}`) return false;
-    if (item === '*') return true;
-  }
-  return false;
 }

@@ -3,7 +3,7 @@
 // longer applies (unless someone else owns it), and refuse to change fields other managers own
 // unless forced.
 import { KubeObject, ManagedFieldsEntry, Schema } from '@plinth/api';
-import { applyConflict, badRequest, goQuote, internalError, StatusCause, StatusError } from '@plinth/machinery';
+import { applyConflict, badRequest, goQuote, internalError, rfc3339, StatusCause, StatusError } from '@plinth/machinery';
 import { FieldSet, fromObject } from './field-set';
 import { cloneJson, isObject, jsonEqual } from './json';
 import {
@@ -16,7 +16,6 @@ import {
   Managed,
   managerIdentifier,
   parseManagerIdentifier,
-  rfc3339,
   stripManager,
   updateOwners,
   VersionedSet,
@@ -81,7 +80,7 @@ export function applyObject(options: ApplyOptions): ApplyResult {
   stripManager(managed, id);
 
   const changed = !jsonEqual(liveObject, pruned);
-  if (changed) managed.times.set(id, rfc3339(options.now));
+  if (changed) managed.times.set(id, rfc3339(options.now.getTime()));
   const managedFields = encodeManagedFields(managed);
   const object = (changed ? pruned : cloneJson(liveObject)) as KubeObject;
   dropAppliedNulls(object, applied, schema);

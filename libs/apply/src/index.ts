@@ -24,7 +24,6 @@ export {
   isResetManagedFields,
   managerIdentifier,
   maxUpdateManagers,
-  rfc3339,
   statusResetFields,
   stripSet,
   updateManagedFields,

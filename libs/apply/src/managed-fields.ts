@@ -3,6 +3,7 @@
 // writer own what it changed and take it from everyone else, strip the fields no one may own,
 // cap the number of update entries, encode and sort.
 import { KubeObject, ManagedFieldsEntry, Schema } from '@plinth/api';
+import { rfc3339 } from '@plinth/machinery';
 import { FieldSet } from './field-set';
 import { goJSON, isObject } from './json';
 import { fieldElement } from './path-element';
@@ -146,14 +147,9 @@ function unixSeconds(time: string | undefined): number {
   return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
 }
 
-// rfc3339 formats a time as metav1.Time does: UTC, seconds precision.
-export function rfc3339(time: Date): string {
-  return `${time.toISOString().slice(0, 19)}Z`;
-}
-
 function formatTime(time: string): string {
   const ms = Date.parse(time);
-  return Number.isNaN(ms) ? time : rfc3339(new Date(ms));
+  return Number.isNaN(ms) ? time : rfc3339(ms);
 }
 
 // stripSet lists the fields no manager owns (StripMetaManager).
@@ -311,7 +307,7 @@ export function updateManagedFields(options: UpdateManagedFieldsOptions): Manage
       const id = managerIdentifier({ manager: options.manager || 'unknown', operation: 'Update', apiVersion: options.apiVersion, subresource: options.subresource });
       const previous = managed.fields.get(id);
       managed.fields.set(id, { set: previous ? current.union(previous.set) : current, apiVersion: options.apiVersion, applied: false });
-      managed.times.set(id, rfc3339(options.now));
+      managed.times.set(id, rfc3339(options.now.getTime()));
     }
     capUpdateManagers(managed);
     return encodeManagedFields(managed);

@@ -2,7 +2,7 @@
 // REST handler (pkg/registry/core/serviceaccount/storage/token.go) of Kubernetes 1.28: issuing a
 // signed JWT for a TokenRequest, and authenticating one as the service account's user.
 import { KeyObject } from 'node:crypto';
-import { badRequest, errors, field, goQuote } from '@plinth/machinery';
+import { badRequest, errors, field, goQuote, rfc3339 } from '@plinth/machinery';
 import { AuthenticationError } from './errors';
 import { decodeSegment, keyID, parseJws, parsePublicKeys, signingAlgorithm, signJws, toPrivateKey, verifyJws } from './jws';
 import { makeServiceAccountGroupNames, makeServiceAccountUsername } from './service-account';
@@ -50,10 +50,6 @@ export interface IssuedServiceAccountToken {
   audiences: string[]; // spec.audiences after defaulting
   expirationSeconds: number; // spec.expirationSeconds after defaulting and capping
   warnings: string[];
-}
-
-function rfc3339Seconds(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 // groupVersionKindString is schema.GroupVersionKind.String(): `/v1, Kind=Node` in the core group.
@@ -125,7 +121,7 @@ export function issueServiceAccountToken(opts: IssueServiceAccountTokenOptions):
   };
   const key = toPrivateKey(opts.privateKey);
   const token = signJws(claims, key, { alg: signingAlgorithm(key), kid: keyID(key) });
-  return { token, expirationTimestamp: rfc3339Seconds(nowSeconds + expirationSeconds), audiences, expirationSeconds, warnings };
+  return { token, expirationTimestamp: rfc3339((nowSeconds + expirationSeconds) * 1000), audiences, expirationSeconds, warnings };
 }
 
 function omitEmpty(ref: { name: string; uid: string }): Record<string, string> {

@@ -4,7 +4,7 @@
 // clientAuth extended key usage), then the leaf's CN is the user name and its O values the groups.
 import { X509Certificate } from 'node:crypto';
 import type { DetailedPeerCertificate, PeerCertificate } from 'node:tls';
-import { goQuote, realClock } from '@plinth/machinery';
+import { goQuote, realClock, rfc3339 } from '@plinth/machinery';
 import { CertificateFields, ExtKeyUsage, parseCertificateFields, pemBlocks } from './der';
 import { AuthenticationError } from './errors';
 import { newUserInfo, UserInfo } from './user';
@@ -107,11 +107,6 @@ export interface VerifyOptions {
 
 // The maximum number of signature checks while building chains, as in crypto/x509.
 const maxChainSignatureChecks = 100;
-
-// rfc3339 formats a time as Go's time.RFC3339 in UTC.
-function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
 
 function validityError(c: Certificate, now: number): Error | undefined {
   if (now < c.fields.notBefore) {

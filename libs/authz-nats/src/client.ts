@@ -19,10 +19,11 @@
 import { ErrorCode, MsgHdrs, NatsConnection, NatsError, Status, Subscription } from 'nats';
 import { KubeObject } from '@plinth/api';
 import { Clock, realClock, StatusError } from '@plinth/machinery';
-import { Attributes, AuthorizationResult, SubjectRulesReviewStatus, SystemPrivilegedGroup, UserInfo } from '@plinth/rbac';
+import { Attributes, AuthorizationResult, Authorizer, SubjectRulesReviewStatus, SystemPrivilegedGroup, UserInfo } from '@plinth/rbac';
 import { SpanKind, withSpan } from '@plinth/telemetry';
 import { DecisionCache, decisionKey } from './decision-cache';
-import { Authorizer, AuthorizeRequest, decodeReply, encode, protocolVersion, RbacWriteRequest, RbacWriteResult, RulesReviewRequest, Subjects, subjectsFor } from './protocol';
+import { AuthzLinkMetrics } from './metrics';
+import { AuthorizeRequest, decodeReply, encode, protocolVersion, RbacWriteRequest, RbacWriteResult, RulesReviewRequest, Subjects, subjectsFor } from './protocol';
 import { headersWithContext, Operation, spanAttributes, spanNames } from './tracing';
 
 export interface NatsAuthorizerOptions {
@@ -38,6 +39,8 @@ export interface NatsAuthorizerOptions {
   // maxCachedDecisions bounds the cache (8192 when absent, as the webhook authorizer's).
   maxCachedDecisions?: number;
   clock?: Clock;
+  // metrics, when given, count the decisions by source and time the questions.
+  metrics?: AuthzLinkMetrics;
 }
 
 // AuthorizerUnavailableError is a question no authz replica answered: none is subscribed, the
@@ -54,6 +57,7 @@ export class NatsAuthorizer implements Authorizer {
   private readonly cache: DecisionCache;
   private readonly policyChanged: Subscription;
   private readonly status: AsyncIterable<Status> & { stop?: () => void };
+  private readonly metrics?: AuthzLinkMetrics;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -63,6 +67,7 @@ export class NatsAuthorizer implements Authorizer {
     this.timeoutMs = options.timeoutMs ?? 5000;
     this.firstAttemptMs = Math.min(options.firstAttemptMs ?? 1000, this.timeoutMs);
     this.clock = options.clock ?? realClock;
+    this.metrics = options.metrics;
     this.cache = new DecisionCache({
       allowedTtlMs: options.allowedTtlMs ?? 10_000,
       deniedTtlMs: options.deniedTtlMs ?? 1_000,
@@ -86,11 +91,16 @@ export class NatsAuthorizer implements Authorizer {
 
   async authorize(attrs: Attributes): Promise<AuthorizationResult> {
     if (attrs.user.groups.includes(SystemPrivilegedGroup)) {
+      this.metrics?.privileged.inc();
       return { decision: 'Allow', reason: '', evaluationError: '', resolutionErrors: [] };
     }
     const key = decisionKey(attrs);
     const cached = this.cache.get(key);
-    if (cached) return cached;
+    if (cached) {
+      this.metrics?.cached.inc();
+      return cached;
+    }
+    this.metrics?.asked.inc();
     const generation = this.cache.generation;
     const request: AuthorizeRequest = { version: protocolVersion, attributes: attrs };
     const result = await this.request<AuthorizationResult>('Authorize', this.subjects.authorize, request);
@@ -126,15 +136,22 @@ export class NatsAuthorizer implements Authorizer {
       async () => {
         const headers: MsgHdrs | undefined = headersWithContext();
         const data = encode(request);
+        const started = performance.now();
         const deadline = this.clock.now() + this.timeoutMs;
         let attemptMs = this.firstAttemptMs;
         for (;;) {
           try {
             const reply = await this.nc.request(subject, data, { timeout: attemptMs, headers });
-            return decodeReply<T>(reply.data);
+            const answer = decodeReply<T>(reply.data);
+            this.metrics?.observe(operation, 'OK', (performance.now() - started) / 1000);
+            return answer;
           } catch (err) {
             const left = deadline - this.clock.now();
-            if (!(err instanceof NatsError && err.code === ErrorCode.Timeout) || left <= 0) throw this.unavailable(subject, err);
+            if (!(err instanceof NatsError && err.code === ErrorCode.Timeout) || left <= 0) {
+              const failure = this.unavailable(subject, err);
+              this.metrics?.observe(operation, failure instanceof AuthorizerUnavailableError ? 'Unavailable' : 'Error', (performance.now() - started) / 1000);
+              throw failure;
+            }
             attemptMs = left;
           }
         }

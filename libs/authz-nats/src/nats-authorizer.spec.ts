@@ -6,6 +6,7 @@ import {
   Attributes,
   authorize,
   AuthorizationResult,
+  Authorizer,
   checkRoleEscalation,
   ClusterRole,
   ClusterRoleBinding,
@@ -21,8 +22,10 @@ import {
   SubjectRulesReviewStatus,
   UserInfo,
 } from '@plinth/rbac';
+import { Registry } from '@plinth/metrics';
 import { AuthorizerUnavailableError, NatsAuthorizer } from './client';
-import { Authorizer, encode, protocolVersion, subjectsFor } from './protocol';
+import { AuthzLinkMetrics } from './metrics';
+import { encode, protocolVersion, subjectsFor } from './protocol';
 import { AuthorizerService, publishPolicyChanged, serveAuthorizer } from './server';
 
 const user = (name: string, groups: string[] = [], extra: Record<string, string[]> = {}): UserInfo => ({ name, uid: `${name}-uid`, groups, extra });
@@ -68,6 +71,10 @@ function counting(inner: Authorizer): Authorizer & { calls: number } {
     rulesReview: (u: UserInfo, namespace: string) => {
       counted.calls++;
       return inner.rulesReview(u, namespace);
+    },
+    checkRbacWrite: (...args: Parameters<Authorizer['checkRbacWrite']>) => {
+      counted.calls++;
+      return inner.checkRbacWrite(...args);
     },
   };
   return counted;
@@ -160,12 +167,12 @@ describe('authorization over NATS', () => {
       const granting = { apiVersion: rbacApiVersion, kind: 'Role', metadata: { name: 'r', namespace: 'team-a' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['delete'] }] };
       const held = { ...granting, rules: [] };
       const alice = user('alice');
-      const expected = await local.checkRbacWrite?.('Role', alice, granting as never, null, 'team-a', '');
+      const expected = await local.checkRbacWrite('Role', alice, granting as never, null, 'team-a', '');
       expect(expected).not.toBeNull();
-      const refused = await remote.checkRbacWrite?.('Role', alice, granting as never, null, 'team-a', '');
+      const refused = await remote.checkRbacWrite('Role', alice, granting as never, null, 'team-a', '');
       expect(refused?.errStatus).toEqual(expected?.errStatus);
       expect(refused?.message).toMatch(/is attempting to grant RBAC permissions not currently held/);
-      expect(await remote.checkRbacWrite?.('Role', alice, held as never, null, 'team-a', '')).toBeNull();
+      expect(await remote.checkRbacWrite('Role', alice, held as never, null, 'team-a', '')).toBeNull();
     });
 
     it('answers an authorizer failure with an error reply', async () => {
@@ -178,6 +185,9 @@ describe('authorization over NATS', () => {
           rulesReview: async () => {
             throw new Error('policy not loaded');
           },
+          checkRbacWrite: async () => {
+            throw new Error('policy not loaded');
+          },
         },
         { subjectPrefix: 'failing' },
       );
@@ -185,6 +195,8 @@ describe('authorization over NATS', () => {
       try {
         await expect(client.authorize(questions[0][1])).rejects.toThrow('the authorization service failed: policy not loaded');
         await expect(client.rulesReview(user('x'), 'default')).rejects.toThrow('the authorization service failed: policy not loaded');
+        const role = { apiVersion: 'rbac.authorization.platform.io/v1', kind: 'Role', metadata: { name: 'r', namespace: 'default' }, rules: [] };
+        await expect(client.checkRbacWrite('Role', user('x'), role, null, 'default', '')).rejects.toThrow('the authorization service failed: policy not loaded');
       } finally {
         client.close();
         await failing.stop();
@@ -357,6 +369,7 @@ describe('authorization over NATS', () => {
           return local.authorize(attrs);
         },
         rulesReview: (u, ns) => local.rulesReview(u, ns),
+        checkRbacWrite: (...args) => local.checkRbacWrite(...args),
       };
       service = await serveAuthorizer(serverConnection, racing, { subjectPrefix: prefix });
       await remote.authorize(bob);
@@ -413,5 +426,29 @@ describe('authorization over NATS', () => {
       await expect(remote.rulesReview(user('x'), '')).rejects.toThrow(AuthorizerUnavailableError);
       remote.close();
     });
+  });
+
+  it('counts decisions by source and times the questions, an unanswered one as Unavailable', async () => {
+    const registry = new Registry();
+    const service = await serveAuthorizer(await open(), local, { subjectPrefix: 'measured' });
+    const measured = new NatsAuthorizer(await open(), { subjectPrefix: 'measured', metrics: new AuthzLinkMetrics(registry) });
+    const unanswered = new NatsAuthorizer(await open(), { subjectPrefix: 'nobody-home', metrics: new AuthzLinkMetrics(registry) });
+    try {
+      const question = resourceAttributes({ user: user('bob', ['readers']), verb: 'list', resource: 'pods' });
+      await measured.authorize(question);
+      await measured.authorize(question);
+      await measured.authorize(resourceAttributes({ user: user('admin', ['system:masters']), verb: 'delete', resource: 'nodes' }));
+      await expect(unanswered.authorize(question)).rejects.toBeInstanceOf(AuthorizerUnavailableError);
+      const text = registry.expose();
+      expect(text).toMatch(/^plinth_authz_decisions_total\{source="authz"\} 2$/m);
+      expect(text).toMatch(/^plinth_authz_decisions_total\{source="cache"\} 1$/m);
+      expect(text).toMatch(/^plinth_authz_decisions_total\{source="privileged"\} 1$/m);
+      expect(text).toMatch(/^plinth_authz_request_duration_seconds_count\{operation="Authorize",result="OK"\} 1$/m);
+      expect(text).toMatch(/^plinth_authz_request_duration_seconds_count\{operation="Authorize",result="Unavailable"\} 1$/m);
+    } finally {
+      measured.close();
+      unanswered.close();
+      await service.stop();
+    }
   });
 });

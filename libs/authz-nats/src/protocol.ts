@@ -3,8 +3,8 @@
 // so a gateway and an authz app of different releases refuse each other by name instead of
 // misreading a message.
 import { KubeObject } from '@plinth/api';
-import { Status, StatusError } from '@plinth/machinery';
-import { Attributes, AuthorizationResult, SubjectRulesReviewStatus, UserInfo } from '@plinth/rbac';
+import { Status } from '@plinth/machinery';
+import { Attributes, UserInfo } from '@plinth/rbac';
 
 export const protocolVersion = 1;
 
@@ -25,14 +25,6 @@ export interface Subjects {
 
 export function subjectsFor(prefix: string = defaultSubjectPrefix): Subjects {
   return { authorize: `${prefix}.authorize`, rules: `${prefix}.rules`, rbacWrite: `${prefix}.rbac-write`, policyChanged: `${prefix}.policy-changed` };
-}
-
-// Authorizer is the Authorizer port of @plinth/apiserver, restated here because an adapter does
-// not import the server libraries: the authz app serves one, the gateway is given one.
-export interface Authorizer {
-  authorize(attrs: Attributes): Promise<AuthorizationResult>;
-  rulesReview(user: UserInfo, namespace: string): Promise<SubjectRulesReviewStatus>;
-  checkRbacWrite?(kind: string, user: UserInfo, object: KubeObject, old: KubeObject | null, namespace: string, requestName: string): Promise<StatusError | null>;
 }
 
 // RbacWriteRequest asks for RBAC escalation prevention on a role or binding write; the result

@@ -6,18 +6,19 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, NatsConnection, NatsError } from 'nats';
-import { resourceAttributes } from '@plinth/rbac';
+import { Authorizer, resourceAttributes } from '@plinth/rbac';
 import { LinkPki, makeLinkPki, NatsServer, startNats } from '@plinth/testing';
 import { NatsAuthorizer } from './client';
 import { NatsLinkError, natsSecurityOptions } from './connection';
 import { natsPermissions, natsServerAuthorization } from './permissions';
-import { Authorizer, subjectsFor } from './protocol';
+import { subjectsFor } from './protocol';
 import { AuthorizerService, publishPolicyChanged, serveAuthorizer } from './server';
 
 const subjects = subjectsFor();
 const allowAlice: Authorizer = {
   authorize: async (attrs) => ({ decision: attrs.user.name === 'alice' ? 'Allow' : 'NoOpinion', reason: 'test policy', evaluationError: '', resolutionErrors: [] }),
   rulesReview: async () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
+  checkRbacWrite: async () => null,
 };
 
 // firstError resolves with the error the server reports on the connection (nats.js

@@ -4,8 +4,8 @@
 import { Msg, NatsConnection, Subscription } from 'nats';
 import { Clock, realClock, Timer } from '@plinth/machinery';
 import { SpanKind, withSpan } from '@plinth/telemetry';
+import { Authorizer } from '@plinth/rbac';
 import {
-  Authorizer,
   decodeAuthorizeRequest,
   decodeRulesReviewRequest,
   encode,
@@ -57,7 +57,6 @@ export async function serveAuthorizer(nc: NatsConnection, authorizer: Authorizer
     }),
     serve(subjects.rbacWrite, 'RbacWrite', async (data): Promise<RbacWriteResult> => {
       const r = decodeRbacWriteRequest(data);
-      if (!authorizer.checkRbacWrite) return null;
       const refused = await authorizer.checkRbacWrite(r.kind, r.user, r.object, r.old, r.namespace, r.requestName);
       return refused ? refused.errStatus : null;
     }),

@@ -26,6 +26,7 @@ describe('tracing over NATS', () => {
     service = await serveAuthorizer(connections[0], {
       authorize: async () => ({ decision: 'Allow', reason: '', evaluationError: '', resolutionErrors: [] }),
       rulesReview: async () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
+      checkRbacWrite: async () => null,
     });
     remote = new NatsAuthorizer(connections[1], { allowedTtlMs: 0 });
   });

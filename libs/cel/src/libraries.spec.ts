@@ -118,9 +118,10 @@ describe('URL library (Go url.ParseRequestURI)', () => {
     "url('https://example.com/?a=1+2').getQuery()['a'] == ['1 2']",
     "url('https://example.com/path?key with spaces=value with spaces').getQuery() == {'key with spaces': ['value with spaces']}",
     "url('https://example.com/path?').getQuery() == {}",
-    // ParseRequestURI takes no fragment: a # belongs to the path or the query.
-    "url('https://example.com/p#f').getEscapedPath() == '/p%23f'",
-    "url('https://example.com/?q=v#f').getQuery() == {'q': ['v#f']}",
+    // ParseRequestURI accepts the URL; Kubernetes then reads it with url.Parse, which cuts the
+    // fragment off before the path and query.
+    "url('https://example.com/p#f').getEscapedPath() == '/p'",
+    "url('https://example.com/?q=v#f').getQuery() == {'q': ['v']}",
     // Go checks that a port is digits, not its range; the host may be empty.
     "isURL('https://example.com:99999/')",
     "isURL('https://')",
@@ -142,6 +143,43 @@ describe('URL library (Go url.ParseRequestURI)', () => {
     ["url('https://a b/')", 'URL parse error during conversion from string: parse "https://a b/": invalid character " " in host name'],
     ["url('https://h:x/')", 'URL parse error during conversion from string: parse "https://h:x/": invalid port ":x" after host'],
     ["url('https://[::1/')", 'URL parse error during conversion from string: parse "https://[::1/": missing \']\' in host'],
+  ])('%s fails with %s', (expression, message) => {
+    expect(() => evaluate(expression)).toThrow(message);
+  });
+});
+
+// Values and errors as cel-go and Kubernetes' libraries give them, where a JS evaluator differs.
+describe('exact values and runtime errors', () => {
+  it.each([
+    "'a,b,c'.split(',', 2) == ['a', 'b,c']",
+    "'a,b,c'.split(',', -1) == ['a', 'b', 'c'] && 'a,b,c'.split(',', 0) == []",
+    "'abc'.split('', 2) == ['a', 'bc']",
+    "duration('1m30s').getMilliseconds() == 90000 && duration('-1.5s').getMilliseconds() == -1500",
+    "duration('1h30m').getMinutes() == 90 && duration('90m').getHours() == 1 && duration('1m30s').getSeconds() == 90",
+    "timestamp('2024-01-01T10:00:00.123Z').getMilliseconds() == 123",
+    "string(timestamp('2024-01-01T10:00:00+02:00')) == '2024-01-01T10:00:00+02:00'",
+    "string(timestamp('2024-01-01T10:00:00.500Z')) == '2024-01-01T10:00:00.5Z'",
+    "timestamp('2024-01-01T10:00:00+02:00') == timestamp('2024-01-01T08:00:00Z')",
+    "timestamp('2024-01-01T10:00:00+02:00').getHours() == 8",
+    "[duration('1s')].filter(x, false).sum() == duration('0')",
+    '[1.5].filter(x, false).sum() == 0.0',
+    '[1u].filter(x, false).sum() == 0u',
+    '[1].filter(x, false).sum() == 0',
+    "url('https://example.com/p?q=v#f').getQuery() == {'q': ['v']}",
+    "url('https://example.com/p#f').getEscapedPath() == '/p'",
+  ])('%s', (expression) => {
+    expect(evaluate(expression)).toBe(true);
+  });
+
+  it.each([
+    ['9223372036854775807 + 1 > 0', 'integer overflow'],
+    ['-9223372036854775808 - 1 < 0', 'integer overflow'],
+    ['2 * 9223372036854775807 > 0', 'integer overflow'],
+    ['18446744073709551615u + 1u > 0u', 'unsigned integer overflow'],
+    ['1 / 0 == 0', 'division by zero'],
+    ['1 % 0 == 0', 'modulus by zero'],
+    ['[1, 2][100] == 1', 'index out of bounds: 100'],
+    ["int('x') == 1", 'strconv.ParseInt: parsing "x": invalid syntax'],
   ])('%s fails with %s', (expression, message) => {
     expect(() => evaluate(expression)).toThrow(message);
   });

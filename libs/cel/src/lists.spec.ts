@@ -1,3 +1,4 @@
+import { schemaDeclType } from './check/decl-type';
 import { CelValue, isCelList, isCelMap } from '@bufbuild/cel';
 import { compileExpression } from './program';
 import { validateRules } from './rules';
@@ -46,7 +47,7 @@ function plain(v: CelValue): unknown {
 }
 
 const evaluate = (expression: string) =>
-  plain(compileExpression(expression, ['self', 'oldSelf'], schema).evaluate({ self: toCelValue(self, schema), oldSelf: toCelValue(old, schema) }));
+  plain(compileExpression(expression, ['self', 'oldSelf'], { self: schemaDeclType(schema, false, 'selfType0') }).evaluate({ self: toCelValue(self, schema), oldSelf: toCelValue(old, schema) }));
 
 describe('list-type set and map semantics', () => {
   const cases: { name: string; expression: string; want: unknown }[] = [

@@ -78,6 +78,11 @@ const standardEquals = plan(celEnv(), parse('a == b'));
 
 // kubernetesEquals is CEL equality where lists with set or map semantics ignore order, at any
 // depth of the left operand.
+// inaccessibleFields holds, for an object value, the fields a rule cannot reach (kept by
+// x-kubernetes-preserve-unknown-fields) as stable JSON: Kubernetes compares objects by their
+// whole unstructured content, so two objects that differ only there are not equal.
+export const inaccessibleFields = new WeakMap<object, { json(): string }>();
+
 export function kubernetesEquals(a: CelValue, b: CelValue): boolean {
   if (isKeyedList(a)) return keyedEquals(a, b);
   if (isCelList(a)) {
@@ -87,6 +92,7 @@ export function kubernetesEquals(a: CelValue, b: CelValue): boolean {
   }
   if (isCelMap(a)) {
     if (!isCelMap(b) || a.size !== b.size) return false;
+    if ((inaccessibleFields.get(a)?.json() ?? '') !== (inaccessibleFields.get(b)?.json() ?? '')) return false;
     for (const [key, value] of a) {
       const other = b.get(key);
       if (other === undefined || !kubernetesEquals(value, other)) return false;

@@ -4,23 +4,26 @@
 // size of the collections a comprehension walks given by the caller: the worst case the
 // schema allows when a CRD is written, the largest collection in the object when it runs.
 import { celEnv, CelInput, CelValue, isCelError, parse, plan } from '@bufbuild/cel';
-import { kubernetesLibraries } from './libraries';
+import { kubernetesLibraries, typedOverloads } from './libraries';
 import { listOperators } from './lists';
 import { Regex } from './regex';
-import { JSONSchemaProps } from './schema';
-import { checkFieldAccess, formatError } from './typecheck';
+import { check, CheckedExpression, Expr } from './check/checker';
+import { DeclType } from './check/decl-type';
+import { Environment } from './check/declarations';
+import { Estimate, estimateCost, runtimeCost } from './check/cost';
+import { BOOL, CelType, DYN, formatType, STRING } from './check/types';
+import { formatError } from './typecheck';
 
 const env = celEnv({ funcs: [...kubernetesLibraries, ...listOperators] });
-
-// typeIdentifiers are names a rule may use without declaring them (type conversions, null).
-const typeIdentifiers = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn', 'timestamp', 'duration']);
 
 export interface Program {
   readonly expression: string;
   readonly references: ReadonlySet<string>;
-  // cost is the expression's cost when every comprehension walks collectionSize elements and
-  // every string a regular expression runs over is stringLength long.
-  cost(collectionSize: number, stringLength: number): number;
+  // estimate is the worst-case cost cel-go's estimator gives from self's declared type.
+  estimate(): Estimate;
+  // runtimeCost is the cost of running over a value whose sizes self holds (actualDeclType);
+  // largest stands for the size of what has no path to the value.
+  runtimeCost(self: DeclType, largest: number): number;
   evaluate(bindings: Record<string, CelInput>): CelValue;
 }
 
@@ -31,6 +34,14 @@ export class CompileError extends Error {
   }
 }
 
+// OutputTypeError is a rule that type-checks to something other than what its field needs;
+// Kubernetes words it without the "compilation failed" prefix.
+export class OutputTypeError extends CompileError {
+  override get detail(): string {
+    return this.message;
+  }
+}
+
 // InstantiationError is a rule that compiles but cannot be planned: a literal regular
 // expression that is not RE2, as cel-go's regex optimization finds when the program is made.
 export class InstantiationError extends CompileError {
@@ -38,6 +49,9 @@ export class InstantiationError extends CompileError {
     return `program instantiation failed: ${this.message}`;
   }
 }
+
+// regexFunctions run a regular expression given as their (last) argument.
+const regexFunctions = new Set(['matches', 'find', 'findAll']);
 
 // checkRegexLiterals compiles every literal pattern of matches, find and findAll.
 function checkRegexLiterals(node: unknown): void {
@@ -74,54 +88,17 @@ interface ExprNode {
   exprKind?: { case?: string; value?: unknown };
 }
 
-// qualifiedTypes are the type names a rule may spell out, as `type(x) == google.protobuf.Duration`.
-const qualifiedTypes = new Set(['google.protobuf.Timestamp', 'google.protobuf.Duration']);
-
-// qualifiedName reads `a.b.c` written as selections on an identifier, or null.
-function qualifiedName(node: ExprNode): string | null {
-  const kind = node.exprKind;
-  if (kind?.case === 'identExpr') return (kind.value as { name: string }).name;
-  if (kind?.case !== 'selectExpr') return null;
-  const select = kind.value as { operand: ExprNode; field: string; testOnly?: boolean };
-  if (select.testOnly) return null;
-  const operand = qualifiedName(select.operand);
-  return operand === null ? null : `${operand}.${select.field}`;
+// CompileOptions say what self (and oldSelf) is and in which environment to check: with a
+// type, the expression is type-checked as cel-go checks it; without, the variables are dyn.
+export interface CompileOptions {
+  self?: DeclType | null;
+  environment?: Environment;
+  // output is the type the expression must have: bool for a rule, string for a message.
+  output?: 'bool' | 'string';
 }
 
-// scan walks the parsed protobuf expression, collecting its free identifiers.
-function scan(node: unknown, bound: Set<string>, out: { refs: Set<string> }): void {
-  if (node === null || typeof node !== 'object') return;
-  if (Array.isArray(node)) {
-    for (const n of node) scan(n, bound, out);
-    return;
-  }
-  const kind = (node as ExprNode).exprKind;
-  if (kind && typeof kind === 'object' && 'case' in kind) {
-    if (qualifiedTypes.has(qualifiedName(node as ExprNode) ?? '')) return;
-    if (kind.case === 'identExpr') {
-      const name = (kind.value as { name: string }).name;
-      if (!bound.has(name)) out.refs.add(name);
-      return;
-    }
-    if (kind.case === 'comprehensionExpr') {
-      const c = kind.value as { iterVar: string; accuVar: string; iterRange: unknown; accuInit: unknown; loopCondition: unknown; loopStep: unknown; result: unknown };
-      scan(c.iterRange, bound, out);
-      scan(c.accuInit, bound, out);
-      const inner = new Set([...bound, c.iterVar, c.accuVar]);
-      scan(c.loopCondition, inner, out);
-      scan(c.loopStep, inner, out);
-      scan(c.result, inner, out);
-      return;
-    }
-  }
-  for (const [key, value] of Object.entries(node)) {
-    if (key !== '$typeName') scan(value, bound, out);
-  }
-}
-
-// compileExpression compiles an expression over the declared variables; given the schema of
-// self (and oldSelf), field selections on them are checked against it.
-export function compileExpression(expression: string, variables: readonly string[], selfSchema?: JSONSchemaProps): Program {
+// compileExpression compiles an expression over the declared variables.
+export function compileExpression(expression: string, variables: readonly string[], options: CompileOptions = {}): Program {
   let parsed;
   try {
     parsed = parse(expression);
@@ -131,21 +108,25 @@ export function compileExpression(expression: string, variables: readonly string
     if (cause.rawMessage === undefined || offset === undefined) throw new CompileError(`ERROR: ${(err as Error).message}`);
     throw new CompileError(formatError(expression, { offset, message: `Syntax error: ${cause.rawMessage}` }));
   }
-  const out = { refs: new Set<string>() };
-  scan(parsed.expr, new Set(), out);
-  for (const ref of out.refs) {
-    if (!variables.includes(ref) && !typeIdentifiers.has(ref)) throw new CompileError(`ERROR: <input>:1:1: undeclared reference to '${ref}' (in container '')`);
-  }
-  if (selfSchema) {
-    const fieldErrors = checkFieldAccess(expression, parsed.expr, (parsed.sourceInfo?.positions ?? {}) as Record<string, number>, selfSchema);
-    if (fieldErrors) throw new CompileError(fieldErrors);
-  }
+  const selfType: CelType = options.self?.type ?? DYN;
+  const declared = new Map<string, CelType>(variables.map((v) => [v, selfType]));
+  const positions = (parsed.sourceInfo?.positions ?? {}) as Record<string, number>;
+  const checked = check(expression, parsed.expr as unknown as Expr, positions, declared, options.environment ?? 'full');
+  if (checked.issues.length > 0) throw new CompileError(checked.issues.map((issue) => formatError(expression, issue)).join('\n'));
+  if (options.output === 'bool' && formatType(checked.outputType) !== formatType(BOOL)) throw new OutputTypeError('cel expression must evaluate to a bool');
+  if (options.output === 'string' && formatType(checked.outputType) !== formatType(STRING)) throw new OutputTypeError('messageExpression must evaluate to a string');
   checkRegexLiterals(parsed.expr);
-  const run = plan(env, parsed);
+  // The program runs a copy whose calls name the typed overloads; the cost estimate reads the
+  // expression as written.
+  const runnable = structuredClone(parsed);
+  callTypedOverloads(runnable.expr as unknown as Expr, checked);
+  const run = plan(env, runnable);
+  const self = options.self;
   return {
     expression,
-    references: out.refs,
-    cost: (collectionSize, stringLength) => expressionCost(parsed.expr, { collection: collectionSize, string: stringLength }),
+    references: checked.references,
+    estimate: () => (self ? estimateCost(parsed.expr as unknown as Expr, checked, self) : { min: 0, max: 0 }),
+    runtimeCost: (decl, largest) => runtimeCost(parsed.expr as unknown as Expr, checked, decl, largest),
     evaluate(bindings) {
       const result = run(bindings as never);
       if (isCelError(result)) throw new Error(celGoMessage(result.message));
@@ -154,72 +135,41 @@ export function compileExpression(expression: string, variables: readonly string
   };
 }
 
-// freeOperators cost nothing beyond their operands in cel-go's cost model.
-const freeOperators = new Set(['_&&_', '_||_', '!_', '@not_strictly_false', '_?_:_']);
+export type { CheckedExpression };
 
-// listLiteralCost is the base cost of a list literal (Document 2's Limits table).
-const listLiteralCost = 40;
-
-interface Sizes {
-  collection: number;
-  string: number;
-}
-
-// libraryCosts are the costs of library calls that walk their receiver (Kubernetes'
-// library.CostEstimator): a list function traverses the list, a string function the string.
-const libraryCosts: Record<string, (size: Sizes) => number> = {
-  ...Object.fromEntries(['isSorted', 'sum', 'max', 'min', 'indexOf', 'lastIndexOf'].map((name) => [name, (size: Sizes) => size.collection])),
-  ...Object.fromEntries(['url', 'lowerAscii', 'upperAscii', 'substring', 'trim'].map((name) => [name, (size: Sizes) => Math.ceil(size.string * stringTraversalCostFactor)])),
-  ...Object.fromEntries(['replace', 'split', 'join'].map((name) => [name, (size: Sizes) => Math.ceil(size.string * 2 * stringTraversalCostFactor)])),
-};
-
-// regexFunctions run a regular expression over a string: their cost is Kubernetes' (and
-// cel-go's) ceil((1 + len(string)) * 0.1) * ceil(len(regex) * 0.25), the regex's length taken
-// from its literal when it is one.
-const regexFunctions = new Set(['matches', 'find', 'findAll']);
-const stringTraversalCostFactor = 0.1;
-const regexStringLengthCostFactor = 0.25;
-
-function regexCost(call: { target?: unknown; args: unknown[] }, size: Sizes): number {
-  const literal = stringLiteral(call.target ? call.args[0] : call.args[1]);
-  const patternLength = literal !== null ? literal.length : size.string;
-  return Math.ceil((1 + size.string) * stringTraversalCostFactor) * Math.ceil(patternLength * regexStringLengthCostFactor);
-}
-
-// expressionCost follows cel-go's cost model: an identifier or field selection costs 1, a
-// constant 0, a function call 1 plus its operands, a comprehension its loop body once per
-// element.
-function expressionCost(node: unknown, size: Sizes): number {
-  const expr = node as ExprNode | undefined;
-  const kind = expr?.exprKind;
-  if (!kind?.case) return 0;
-  switch (kind.case) {
-    case 'identExpr':
-      return 1;
-    case 'constExpr':
-      return 0;
-    case 'selectExpr':
-      return 1 + expressionCost((kind.value as { operand: unknown }).operand, size);
-    case 'callExpr': {
-      const call = kind.value as { function: string; target?: unknown; args: unknown[] };
-      const own = freeOperators.has(call.function) ? 0 : regexFunctions.has(call.function) ? regexCost(call, size) : (libraryCosts[call.function]?.(size) ?? 1);
-      return own + expressionCost(call.target, size) + call.args.reduce<number>((sum, a) => sum + expressionCost(a, size), 0);
-    }
-    case 'listExpr':
-      return listLiteralCost + (kind.value as { elements: unknown[] }).elements.reduce<number>((sum, e) => sum + expressionCost(e, size), 0);
-    case 'structExpr':
-      return 40 + (kind.value as { entries: { mapKey?: unknown; value?: unknown }[] }).entries.reduce<number>((sum, e) => sum + expressionCost(e.mapKey, size) + expressionCost(e.value, size), 0);
-    case 'comprehensionExpr': {
-      const c = kind.value as { iterRange: unknown; accuInit: unknown; loopCondition: unknown; loopStep: unknown; result: unknown };
-      const body = expressionCost(c.loopCondition, size) + expressionCost(c.loopStep, size);
-      return expressionCost(c.iterRange, size) + expressionCost(c.accuInit, size) + size.collection * body + expressionCost(c.result, size);
-    }
-    default:
-      return 1;
+// callTypedOverloads renames the calls the checker resolved to one of typedOverloads, so that
+// the runtime runs the function of that overload.
+function callTypedOverloads(node: unknown, checked: CheckedExpression): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const n of node) callTypedOverloads(n, checked);
+    return;
+  }
+  const expr = node as Expr;
+  if (expr.exprKind?.case === 'callExpr') {
+    const overloads = checked.overloads.get(expr.id);
+    const renamed = overloads?.length === 1 ? typedOverloads[overloads[0]] : undefined;
+    if (renamed) (expr.exprKind.value as { function: string }).function = renamed;
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key !== '$typeName') callTypedOverloads(value, checked);
   }
 }
 
-// celGoMessage words an evaluation error as cel-go does, where the two differ.
+// celGoMessages word evaluation errors as cel-go (and Go's strconv) does, where the two differ.
+const celGoMessages: [RegExp, string][] = [
+  [/^field not found: /, 'no such key: '],
+  [/^int overflow during .*$/, 'integer overflow'],
+  [/^uint overflow during .*$/, 'unsigned integer overflow'],
+  [/^u?int divide by zero$/, 'division by zero'],
+  [/^u?int modulus by zero$/, 'modulus by zero'],
+  [/^index (-?\d+) out of bounds \[0, -?\d+\)$/, 'index out of bounds: $1'],
+  [/^Cannot convert (.*) to a BigInt$/s, 'strconv.ParseInt: parsing "$1": invalid syntax'],
+];
+
 function celGoMessage(message: string): string {
-  return message.replace(/^field not found: /, 'no such key: ');
+  for (const [pattern, replacement] of celGoMessages) {
+    if (pattern.test(message)) return message.replace(pattern, replacement);
+  }
+  return message;
 }

@@ -57,6 +57,9 @@ describe('validation rules', () => {
     { name: 'min of an empty list', rule: 'self.tags.min() > 0', spec: { tags: [] }, want: ['spec: Invalid value: "object": min called on empty list evaluating rule: self.tags.min() > 0'] },
     { name: 'duration is a duration', rule: "self.timeout > duration('1m') && self.timeout == duration('90s')", spec: { timeout: '1m30s' }, want: [] },
     { name: 'comprehension', rule: 'self.tags.all(t, t > 0)', spec: { tags: [1, -2] }, want: ['spec: Invalid value: "object": failed rule: self.tags.all(t, t > 0)'] },
+    { name: 'a null field is absent to has()', rule: '!has(self.name)', spec: { name: null }, want: [] },
+    { name: 'a null field is no such key', rule: "self.name == 'a'", spec: { name: null }, want: ['spec: Invalid value: "object": no such key: name evaluating rule: self.name == \'a\''] },
+    { name: 'integer overflow in kube-apiserver\'s words', rule: 'self.replicas * 9223372036854775807 > 0', spec: { replicas: 2 }, want: ['spec: Invalid value: "object": integer overflow evaluating rule: self.replicas * 9223372036854775807 > 0'] },
   ];
   it.each(cases)('$name', (c) => {
     const schema = spec([{ rule: c.rule, message: c.message, reason: c.reason, fieldPath: c.fieldPath, messageExpression: c.messageExpression }]);
@@ -73,7 +76,7 @@ describe('validation rules', () => {
   });
 
   it('fails validation with a rule that never compiled instead of crashing', () => {
-    expect(messages(spec([{ rule: 'self.replicas +' }]), { spec: {} })[0]).toMatch(/^spec: Invalid value: "object": rule compile error: ERROR: <input>:1:\d+: Syntax error: /);
+    expect(messages(spec([{ rule: 'self.replicas +' }]), { spec: {} })[0]).toMatch(/^spec: Invalid value: "object": rule compile error: compilation failed: ERROR: <input>:1:\d+: Syntax error: /);
   });
 
   it('evaluates transition rules only when an old value exists', () => {
@@ -143,7 +146,7 @@ describe('validation rules', () => {
     const errs = validateRuleDefinitions(schema, field.newPath('spec', 'validation', 'openAPIV3Schema')).map(String);
     expect(errs).toHaveLength(2);
     expect(errs[0]).toMatch(/^spec\.validation\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: apiextensions\.ValidationRule\{Rule:"self\.replicas \+", .*compilation failed: ERROR: <input>:1:\d+: Syntax error: .*\n \| self\.replicas \+\n \| \.+\^$/);
-    expect(errs[1]).toMatch(/x-kubernetes-validations\[1\]\.rule: .*compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' \(in container ''\)$/);
+    expect(errs[1]).toMatch(/x-kubernetes-validations\[1\]\.rule: .*compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' \(in container ''\)\n \| foo > 1\n \| \^$/);
   });
 });
 
@@ -210,7 +213,7 @@ describe('rule definitions', () => {
   it('forbids oldSelf below lists that are not list-type map', () => {
     const schema: JSONSchemaProps = {
       type: 'object',
-      properties: { l: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } },
+      properties: { l: { type: 'array', items: { type: 'string', maxLength: 10, 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } },
     };
     expect(check(schema)).toEqual([
       'spec.validation.openAPIV3Schema.properties[l].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.validation.openAPIV3Schema.properties[l]',
@@ -233,7 +236,7 @@ describe('rule definitions', () => {
     const list = (maxItems?: number): JSONSchemaProps => ({
       type: 'array',
       ...(maxItems ? { maxItems } : {}),
-      items: { type: 'string' },
+      items: { type: 'string', maxLength: 10 },
       'x-kubernetes-validations': [{ rule: 'self.all(a, self.all(b, a == b || a != b))' }],
     });
     const hint = '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)';

@@ -5,7 +5,9 @@
 // becomes one field error at its node (or at its fieldPath), typed by its reason.
 import { CelInput } from '@bufbuild/cel';
 import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote } from '@plinth/machinery';
-import { CompileError, compileExpression, Program } from './program';
+import { actualDeclType, DeclType, maxCardinality, schemaDeclType, widenDeclType } from './check/decl-type';
+import { maxUint64 } from './check/cost';
+import { CompileError, compileExpression, OutputTypeError, Program } from './program';
 import { additionalPropertiesSchema, celTypeName, JSONSchemaProps, validationRules, ValidationRule, withRootMetadata } from './schema';
 import { toCelValue } from './values';
 
@@ -16,6 +18,8 @@ export const runtimeCostBudget = 10_000_000;
 
 interface CompiledRule {
   rule: ValidationRule;
+  // self is the type of the node's values (null when the schema gives none).
+  self: DeclType | null;
   program: Program | CompileError;
   message: Program | null;
   transition: boolean;
@@ -38,10 +42,12 @@ function compileNode(schema: JSONSchemaProps): CompiledRule[] {
   if (!compiled) {
     compiled = validationRules(schema).map((rule) => {
       // A rule stored before it was checked may not compile; it fails each validation.
-      const program = compileOrError(rule.rule);
-      const message = rule.messageExpression ? compileOrError(rule.messageExpression) : null;
+      const self = selfDeclType(schema, false);
+      const program = compileOrError(rule.rule, self, 'bool');
+      const message = rule.messageExpression ? compileOrError(rule.messageExpression, self, 'string') : null;
       return {
         rule,
+        self,
         program,
         message: message instanceof CompileError ? null : message,
         transition: !(program instanceof CompileError) && program.references.has('oldSelf'),
@@ -54,9 +60,20 @@ function compileNode(schema: JSONSchemaProps): CompiledRule[] {
 
 const validReasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 
-function compileOrError(expression: string): Program | CompileError {
+// selfTypeCounter names each self type anew, as Kubernetes does (selfType<nanoseconds>), so
+// that no rule can come to depend on the name.
+let selfTypeCounter = 0;
+
+// selfDeclType is the type self has in the rules of a schema node.
+function selfDeclType(schema: JSONSchemaProps, isResourceRoot: boolean): DeclType | null {
+  return schemaDeclType(schema, isResourceRoot || !!schema['x-kubernetes-embedded-resource'], `selfType${selfTypeCounter++}`);
+}
+
+// Rules already stored are compiled in the full environment; CRD writes in the one compatible
+// with the previous release (environment.DefaultCompatibilityVersion).
+function compileOrError(expression: string, self: DeclType | null, output: 'bool' | 'string'): Program | CompileError {
   try {
-    return compileExpression(expression, ruleVariables);
+    return compileExpression(expression, ruleVariables, { self, environment: 'full', output });
   } catch (err) {
     if (err instanceof CompileError) return err;
     throw err;
@@ -71,9 +88,9 @@ function compileOrError(expression: string): Program | CompileError {
 export function validateRuleDefinitions(schema: JSONSchemaProps | undefined, path: FieldPath): FieldError[] {
   if (!schema || typeof schema !== 'object') return [];
   const total: CostTotal = { sum: 0, rules: [] };
-  const errs = ruleDefinitionErrors(withRootMetadata(schema), path, null, 1, total);
+  const errs = ruleDefinitionErrors(schema, path, null, 1, total, true);
   if (total.sum > staticEstimatedCRDCostLimit) {
-    const expensive = [...total.rules].sort((a, b) => b.cost - a.cost).slice(0, 4);
+    const expensive = total.rules.filter((r) => r.cost >= staticEstimatedCRDCostLimit / 100).sort((a, b) => b.cost - a.cost).slice(0, 4);
     for (const rule of expensive) errs.push(field.forbidden(rule.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
     errs.push(field.forbidden(path, costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total.sum, staticEstimatedCRDCostLimit)));
   }
@@ -87,30 +104,63 @@ interface CostTotal {
 }
 
 // ruleDefinitionErrors walks the schema; cardinality is how many times a rule at this node
-// may run for one object (the sizes of the lists and maps above it).
-function ruleDefinitionErrors(schema: JSONSchemaProps, path: FieldPath, uncorrelatable: FieldPath | null, cardinality: number, total: CostTotal): FieldError[] {
+// may run for one object (the product of maxItems and maxProperties above it), or null when a
+// list or map above it is unbounded (CELSchemaContext.MaxCardinality).
+function ruleDefinitionErrors(schema: JSONSchemaProps, path: FieldPath, uncorrelatable: FieldPath | null, cardinality: number | null, total: CostTotal, isRoot = false): FieldError[] {
+  if (!schema || typeof schema !== 'object') return [];
   const errs: FieldError[] = [];
+  let self: DeclType | null | undefined;
   for (const extension of ['x-kubernetes-validations', 'x-platform-validations'] as const) {
     const rules = schema[extension];
     if (!Array.isArray(rules)) continue;
-    rules.forEach((rule, i) => errs.push(...validateRuleDefinition(rule, schema, path.child(extension).index(i), uncorrelatable, cardinality, total)));
+    self ??= selfDeclType(schema, isRoot);
+    const node = { schema, self, cardinality, uncorrelatable };
+    rules.forEach((rule, i) => errs.push(...validateRuleDefinition(rule, node, path.child(extension).index(i), total)));
   }
   const atomicMap = schema['x-kubernetes-map-type'] === 'atomic';
+  const childCardinality = cardinality === null ? null : childFactor(schema) === null ? null : sat(cardinality * (childFactor(schema) as number));
   for (const [name, child] of Object.entries(schema.properties ?? {})) {
-    errs.push(...ruleDefinitionErrors(child, path.child('properties').key(name), uncorrelatable ?? (atomicMap ? path : null), cardinality, total));
+    errs.push(...ruleDefinitionErrors(child, path.child('properties').key(name), uncorrelatable ?? (atomicMap ? path : null), childCardinality, total));
   }
   const valueSchema = additionalPropertiesSchema(schema);
-  if (valueSchema) errs.push(...ruleDefinitionErrors(valueSchema, path.child('additionalProperties'), uncorrelatable, cardinality * ownCardinality(schema), total));
+  if (valueSchema) errs.push(...ruleDefinitionErrors(valueSchema, path.child('additionalProperties'), uncorrelatable, childCardinality, total));
   if (schema.items) {
     const correlatable = schema['x-kubernetes-list-type'] === 'map';
-    errs.push(...ruleDefinitionErrors(schema.items, path.child('items'), uncorrelatable ?? (correlatable ? null : path), cardinality * ownCardinality(schema), total));
+    errs.push(...ruleDefinitionErrors(schema.items, path.child('items'), uncorrelatable ?? (correlatable ? null : path), childCardinality, total));
   }
   return errs;
 }
 
+const sat = (n: number) => Math.min(n, maxUint64);
+
+// childFactor is extractMaxElements: how many children a list or map node may hold (null:
+// unbounded); an object's fields occur once each.
+function childFactor(schema: JSONSchemaProps): number | null {
+  const bound = (n: unknown) => (typeof n === 'number' ? Math.max(n, 0) : null);
+  if (schema.type === 'array') return bound(schema.maxItems);
+  if (schema.type === 'object' && schema.additionalProperties !== undefined && schema.additionalProperties !== false) return bound(schema.maxProperties);
+  return 1;
+}
+
+interface RuleNode {
+  schema: JSONSchemaProps;
+  self: DeclType | null;
+  cardinality: number | null;
+  uncorrelatable: FieldPath | null;
+}
+
+// expressionCost is getExpressionCost: the estimate times how often the rule may run.
+function expressionCost(program: Program, node: RuleNode): number {
+  const max = program.estimate().max;
+  if (max === 0) return 0;
+  const cardinality = node.cardinality ?? maxCardinality(node.self?.minSerializedSize ?? 0);
+  return sat(max * cardinality);
+}
+
 const lineBreaks = /[\n\r]+/;
 
-function validateRuleDefinition(rule: ValidationRule, schema: JSONSchemaProps, rulePath: FieldPath, uncorrelatable: FieldPath | null, cardinality: number, total: CostTotal): FieldError[] {
+function validateRuleDefinition(rule: ValidationRule, node: RuleNode, rulePath: FieldPath, total: CostTotal): FieldError[] {
+  const { schema, self, uncorrelatable } = node;
   const errs: FieldError[] = [];
   const text = typeof rule?.rule === 'string' ? rule.rule.trim() : '';
   const message = typeof rule?.message === 'string' ? rule.message : '';
@@ -130,25 +180,28 @@ function validateRuleDefinition(rule: ValidationRule, schema: JSONSchemaProps, r
 
   let program: Program;
   try {
-    program = compileExpression(rule.rule, ruleVariables, schema);
+    program = compileExpression(rule.rule, ruleVariables, { self, environment: 'compatible', output: 'bool' });
   } catch (err) {
     if (!(err instanceof CompileError)) throw err;
     return [field.invalid(rulePath.child('rule'), ruleLiteral(rule), err.detail)];
   }
-  const cost = estimatedCost(program, schema) * cardinality;
+  const cost = expressionCost(program, node);
   if (cost > staticEstimatedCostLimit) errs.push(field.forbidden(rulePath.child('rule'), costErrorMessage('estimated rule cost', cost, staticEstimatedCostLimit)));
-  total.sum += cost;
+  total.sum = sat(total.sum + cost);
   total.rules.push({ path: rulePath.child('rule'), cost });
   if (rule.messageExpression?.trim()) {
     try {
-      const messageProgram = compileExpression(rule.messageExpression, ruleVariables, schema);
-      const messageCost = estimatedCost(messageProgram, schema);
+      const messageProgram = compileExpression(rule.messageExpression, ruleVariables, { self, environment: 'compatible', output: 'string' });
+      const messageCost = messageProgram.estimate().max;
       if (messageCost > staticEstimatedCostLimit) {
         errs.push(field.forbidden(rulePath.child('messageExpression'), costErrorMessage('estimated messageExpression cost', messageCost, staticEstimatedCostLimit)));
       }
+      total.sum = sat(total.sum + messageCost);
+      total.rules.push({ path: rulePath.child('messageExpression'), cost: messageCost });
     } catch (err) {
       if (!(err instanceof CompileError)) throw err;
-      errs.push(field.invalid(rulePath.child('messageExpression'), ruleLiteral(rule), `messageExpression compilation failed: ${err.message}`));
+      const detail = err instanceof OutputTypeError ? err.message : `messageExpression compilation failed: ${err.message}`;
+      errs.push(field.invalid(rulePath.child('messageExpression'), ruleLiteral(rule), detail));
     }
   }
   if (program.references.has('oldSelf') && uncorrelatable) {
@@ -187,58 +240,6 @@ function costErrorMessage(costName: string, cost: number, limit: number): string
 // staticEstimatedCRDCostLimit the sum over all rules of one schema.
 export const staticEstimatedCostLimit = 10_000_000;
 export const staticEstimatedCRDCostLimit = 100_000_000;
-
-// maxRequestBytes is the request size limit worst-case sizes are derived from (3 MiB).
-const maxRequestBytes = 3 * 1024 * 1024;
-
-// minSerializedSize is the fewest JSON bytes an element of a schema takes, with its separator.
-function minSerializedSize(schema: JSONSchemaProps | undefined): number {
-  if (!schema) return 2;
-  switch (schema.type) {
-    case 'string':
-    case 'object':
-    case 'array':
-      return 3;
-    case 'boolean':
-      return 5;
-    default:
-      return 2;
-  }
-}
-
-// ownCardinality is how many elements a list or map node may hold.
-function ownCardinality(schema: JSONSchemaProps): number {
-  const valueSchema = additionalPropertiesSchema(schema);
-  if (schema.type === 'array') return (schema.maxItems as number | undefined) ?? Math.floor(maxRequestBytes / minSerializedSize(schema.items));
-  if (valueSchema) return (schema.maxProperties as number | undefined) ?? Math.floor(maxRequestBytes / (minSerializedSize(valueSchema) + 4));
-  return 1;
-}
-
-// maxCardinality is the largest collection a value of the schema can hold, anywhere below it:
-// maxItems or maxProperties when declared, otherwise as many as fit in a request.
-function maxCardinality(schema: JSONSchemaProps | undefined): number {
-  if (!schema) return 1;
-  const own = ownCardinality(schema);
-  const valueSchema = additionalPropertiesSchema(schema);
-  const below = [schema.items, valueSchema, ...Object.values(schema.properties ?? {})].map(maxCardinality);
-  return Math.max(own, ...below);
-}
-
-// estimatedCost is the worst case of a rule at a schema node, with every comprehension walking
-// the largest collection below the node.
-function estimatedCost(program: Program, schema: JSONSchemaProps): number {
-  return program.cost(maxCardinality(schema), maxStringLength(schema));
-}
-
-// maxStringLength is the longest string anywhere below a schema node: maxLength when declared,
-// otherwise as long as fits in a request (as Kubernetes estimates an unbounded string).
-function maxStringLength(schema: JSONSchemaProps | undefined): number {
-  if (!schema) return 0;
-  const own = schema.type === 'string' || schema['x-kubernetes-int-or-string'] ? ((schema.maxLength as number | undefined) ?? maxRequestBytes) : 0;
-  const below = [schema.items, additionalPropertiesSchema(schema), ...Object.values(schema.properties ?? {})].map(maxStringLength);
-  return Math.max(own, ...below);
-}
-
 
 // hasValidationRules reports whether any node of the schema declares a rule.
 export function hasValidationRules(schema: JSONSchemaProps | undefined): boolean {
@@ -312,21 +313,37 @@ function correlateListItems(schema: JSONSchemaProps, value: unknown[], old: unkn
   return [];
 }
 
-// longestString is the length of the longest string in a value (keys included).
-function longestString(value: unknown): number {
-  if (typeof value === 'string') return value.length;
-  if (!value || typeof value !== 'object') return 0;
-  if (Array.isArray(value)) return value.reduce<number>((max, v) => Math.max(max, longestString(v)), 0);
-  return Object.entries(value).reduce<number>((max, [k, v]) => Math.max(max, k.length, longestString(v)), 0);
+// runtimeCost is the cost of evaluating a rule over one value (and its old value): cel-go's
+// estimate with the sizes of the values in place of the schema's bounds, and the largest size
+// in them for what has no path to the value (literals' elements, intermediate results).
+// sized caches the value's sizes for the rules of one node.
+function runtimeCost(program: Program, self: DeclType | null, value: unknown, old: unknown, sized: Map<DeclType, { decl: DeclType; largest: number }>): number {
+  if (!self) return 0;
+  let actual = sized.get(self);
+  if (!actual) {
+    const decl = old === undefined || old === null ? actualDeclType(self, value) : widenDeclType(actualDeclType(self, value), actualDeclType(self, old));
+    actual = { decl, largest: Math.max(largestSize(value), largestSize(old), 1) };
+    sized.set(self, actual);
+  }
+  return program.runtimeCost(actual.decl, actual.largest);
 }
 
-// sizeOf is the largest list or map a comprehension in the rule may walk: the cost factor.
-function sizeOf(value: unknown): number {
-  if (!value || typeof value !== 'object') return 1;
+// ruleRuntimeCost is the cost validation charges for one rule of a schema node over a value
+// (isResourceRoot: the node is a custom resource's root).
+export function ruleRuntimeCost(schema: JSONSchemaProps, value: unknown, rule: string, isResourceRoot = false): number {
+  const self = selfDeclType(schema, isResourceRoot);
+  return runtimeCost(compileExpression(rule, ruleVariables, { self, environment: 'full', output: 'bool' }), self, value, undefined, new Map());
+}
+
+// largestSize is the longest string, list or map anywhere in a value.
+function largestSize(value: unknown): number {
+  if (typeof value === 'string') return [...value].length;
+  if (!value || typeof value !== 'object') return 0;
   const children = Array.isArray(value) ? value : Object.values(value);
-  let size = Math.max(children.length, 1);
-  for (const child of children) size = Math.max(size, sizeOf(child));
-  return size;
+  let largest = children.length;
+  if (!Array.isArray(value)) for (const key of Object.keys(value)) largest = Math.max(largest, key.length);
+  for (const child of children) largest = Math.max(largest, largestSize(child));
+  return largest;
 }
 
 function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown, old: unknown, path: FieldPath | null, errs: FieldError[], budget: Budget): void {
@@ -334,16 +351,15 @@ function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown
   const self = toCelValue(value, schema);
   const hasOld = old !== undefined && old !== null;
   const bindings: Record<string, CelInput> = { self, oldSelf: hasOld ? toCelValue(old, schema) : null };
-  const size = sizeOf(value);
-  const stringLength = Math.max(longestString(value), longestString(old));
+  const sized = new Map<DeclType, { decl: DeclType; largest: number }>();
   for (const compiled of rules) {
     if (compiled.transition ? !hasOld : budget.transitionOnly) continue;
     const program = compiled.program;
     if (program instanceof CompileError) {
-      errs.push(field.invalid(path, typeName, `rule compile error: ${program.message}`));
+      errs.push(field.invalid(path, typeName, `rule compile error: ${program.detail}`));
       continue;
     }
-    const cost = program.cost(Math.max(size, 1), stringLength);
+    const cost = runtimeCost(program, compiled.self, value, old, sized);
     if (cost > perCallLimit) {
       errs.push(field.invalid(path, typeName, `call cost exceeds limit for rule: ${compiled.rule.rule.trim()}`));
       continue;

@@ -4,9 +4,10 @@
 // properties become messages whose fields carry escaped names (unknown fields are not
 // accessible), maps keep their keys, lists convert element-wise.
 import { celList, CelInput, celMap } from '@bufbuild/cel';
-import { durationFromMs, timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { create } from '@bufbuild/protobuf';
+import { durationFromMs, timestampFromDate, TimestampSchema } from '@bufbuild/protobuf/wkt';
 import { escapePropertyName } from './escaping';
-import { keyedList } from './lists';
+import { inaccessibleFields, keyedList } from './lists';
 import { additionalPropertiesSchema, JSONSchemaProps } from './schema';
 
 export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined): CelInput {
@@ -57,12 +58,30 @@ export function parseGoDuration(text: string): number | null {
   return sign * ms;
 }
 
+// timestampOffsets keeps the UTC offset (in minutes) a date-time was written with: Go's
+// time.Time keeps it, so string(self.ts) prints the time as written.
+export const timestampOffsets = new WeakMap<object, number>();
+
+// parseDateTime reads an RFC 3339 date-time to the nanosecond, keeping its offset (the text
+// back when it is not one).
+export function parseDateTime(value: string): CelInput {
+  const m = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2})(?:\.(\d+))?([Zz]|([+-])(\d{2}):(\d{2}))$/.exec(value);
+  if (!m) return value;
+  const offset = m[5] ? (m[5] === '-' ? -1 : 1) * (Number(m[6]) * 60 + Number(m[7])) : 0;
+  const utcMs = Date.parse(`${m[1]}T${m[2]}Z`) - offset * 60_000;
+  if (Number.isNaN(utcMs)) return value;
+  const nanos = Number((m[3] ?? '').slice(0, 9).padEnd(9, '0'));
+  const timestamp = create(TimestampSchema, { seconds: BigInt(Math.floor(utcMs / 1000)), nanos });
+  timestampOffsets.set(timestamp, offset);
+  return timestamp;
+}
+
 // formattedString gives a string with a format its CEL type; unparseable values stay strings.
 function formattedString(value: string, format: string | undefined): CelInput {
   switch (format) {
     case 'date-time':
     case 'datetime':
-      return rfc3339.test(value) ? timestampFromDate(new Date(value)) : value;
+      return rfc3339.test(value) ? parseDateTime(value) : value;
     case 'date':
       return /^\d{4}-\d{2}-\d{2}$/.test(value) ? timestampFromDate(new Date(`${value}T00:00:00Z`)) : value;
     case 'duration': {
@@ -76,6 +95,24 @@ function formattedString(value: string, format: string | undefined): CelInput {
   }
 }
 
+// withInaccessible records the fields of an object a rule cannot reach, for equality; their
+// JSON is written only when an equality needs it.
+function withInaccessible(map: CelInput, fields: [string, unknown][]): CelInput {
+  if (fields.length === 0 || map === null || typeof map !== 'object') return map;
+  let json: string | undefined;
+  inaccessibleFields.set(map, { json: () => (json ??= stableJson(Object.fromEntries(fields))) });
+  return map;
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
 function objectValue(value: unknown, schema: JSONSchemaProps): CelInput {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return dynamicValue(value);
   const obj = value as Record<string, unknown>;
@@ -83,20 +120,27 @@ function objectValue(value: unknown, schema: JSONSchemaProps): CelInput {
   const valueSchema = additionalPropertiesSchema(schema);
   if (schema.properties || schema['x-kubernetes-embedded-resource']) {
     const properties = schema.properties ?? {};
+    const inaccessible: [string, unknown][] = [];
     for (const [key, v] of Object.entries(obj)) {
+      // A null field is absent, as in Kubernetes' unstructured values: has() is false, a
+      // selection fails with no such key.
+      if (v === null) continue;
       const known = Object.prototype.hasOwnProperty.call(properties, key);
-      if (!known && !(schema['x-kubernetes-embedded-resource'] && ['apiVersion', 'kind', 'metadata'].includes(key))) continue;
       const name = escapePropertyName(key);
-      if (name !== null) entries.set(name, toCelValue(v, known ? properties[key] : undefined));
+      if ((!known && !(schema['x-kubernetes-embedded-resource'] && ['apiVersion', 'kind', 'metadata'].includes(key))) || name === null) {
+        inaccessible.push([key, v]);
+        continue;
+      }
+      entries.set(name, toCelValue(v, known ? properties[key] : undefined));
     }
-    return celMap(entries);
+    return withInaccessible(celMap(entries), inaccessible);
   }
   if (valueSchema || schema.additionalProperties === true) {
     for (const [key, v] of Object.entries(obj)) entries.set(key, toCelValue(v, valueSchema));
     return celMap(entries);
   }
   // Fields kept only by x-kubernetes-preserve-unknown-fields are not accessible.
-  return celMap(entries);
+  return withInaccessible(celMap(entries), Object.entries(obj));
 }
 
 // dynamicValue converts schemaless JSON: whole numbers as int, others as double.

@@ -19,3 +19,6 @@ export {
 export { controllerWorkers } from './workers';
 export type { ValidationOptions } from './validation';
 export { listValue, ProcessFlag, ProcessFlagError, readProcessFlags } from './process-flags';
+export { controllerEnabled, LeaderElectionSettings } from './controller-manager-settings';
+export { FlagError, FlagSet, flagSet, FlagSetter, flagValues, ignoring, parseFlags } from './flag-set';
+export { ControllerManagerFlags, controllerManagerFlagSet, defaultControllerManagerFlags } from './controller-manager-flags';

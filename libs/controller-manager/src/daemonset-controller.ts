@@ -3,9 +3,13 @@
 // the plan into API calls (revisions, pod labels, pod creations and deletions, status).
 // Expectations hold the next placement until the creations and deletions it made are seen.
 import { KubeObject } from '@plinth/api';
-import { ApiClient, Informer, objectKey, resourcePath, runWorkers, WorkQueue } from '@plinth/client';
+import { ApiClient, Informer, objectKey, resourcePath } from '@plinth/client';
 import { BackoffEntry, ControllerRevision, DaemonPod, DaemonSet, Node, syncDaemonSet } from '@plinth/controllers';
 import { Clock, isStatusError } from '@plinth/machinery';
+import { Controller, ControllerOptions, controllerOwnerKey, ControllerRunner, tolerating } from './controller-runner';
+import { Expectations } from './expectations';
+
+export type DaemonSetControllerOptions = ControllerOptions;
 
 const paths = {
   daemonsets: resourcePath({ group: 'apps', version: 'v1', resource: 'daemonsets' }),
@@ -14,92 +18,54 @@ const paths = {
   revisions: resourcePath({ group: 'apps', version: 'v1', resource: 'controllerrevisions' }),
 };
 
-interface Expectations {
-  adds: number;
-  deletes: Set<string>;
-}
-
-export class DaemonSetController {
+export class DaemonSetController implements Controller {
+  private readonly runner: ControllerRunner;
   private readonly daemonSets: Informer;
   private readonly pods: Informer;
   private readonly nodes: Informer;
   private readonly revisions: Informer;
-  private readonly queue: WorkQueue;
-  private readonly expectations = new Map<string, Expectations>();
+  private readonly expectations = new Expectations();
   private backoff: Map<string, BackoffEntry> = new Map();
-  private running: Promise<void> | null = null;
 
   constructor(
     private readonly client: ApiClient,
     private readonly clock: Clock,
-    private readonly workers = 2,
-    private readonly onError: (err: unknown) => void = () => undefined,
-    // resyncPeriodMs re-delivers every DaemonSet each period (0: never).
-    resyncPeriodMs = 0,
+    options: DaemonSetControllerOptions = {},
   ) {
-    this.daemonSets = new Informer(client, paths.daemonsets, clock, {}, onError, resyncPeriodMs);
-    this.pods = new Informer(client, paths.pods, clock, {}, onError);
-    this.nodes = new Informer(client, paths.nodes, clock, {}, onError);
-    this.revisions = new Informer(client, paths.revisions, clock, {}, onError);
-    this.queue = new WorkQueue(clock, { name: 'daemonset' });
-    this.daemonSets.addHandlers({ onAdd: (o) => this.queue.add(objectKey(o)), onUpdate: (o) => this.queue.add(objectKey(o)) });
-    const byOwner = (o: KubeObject) => {
-      const owner = (o.metadata.ownerReferences ?? []).find((r) => r.controller && r.kind === 'DaemonSet');
-      if (owner) this.queue.add(`${o.metadata.namespace}/${owner.name}`);
-    };
-    this.pods.addHandlers({
+    const runner = (this.runner = new ControllerRunner(client, clock, { queue: { name: 'daemonset' }, workers: options.workers ?? 2, onError: options.onError }));
+    const ownerKey = (o: KubeObject) => controllerOwnerKey(o, 'DaemonSet');
+    const byOwner = runner.enqueue(ownerKey);
+    this.daemonSets = runner.watch(paths.daemonsets, { onAdd: runner.enqueue(objectKey), onUpdate: runner.enqueue(objectKey) }, { resyncPeriodMs: options.resyncPeriodMs });
+    this.pods = runner.watch(paths.pods, {
       onAdd: (o) => {
-        this.observeAdd(o);
+        const key = ownerKey(o);
+        if (key) this.expectations.creationObserved(key);
         byOwner(o);
       },
       onUpdate: byOwner,
       onDelete: (o) => {
-        this.observeDelete(o);
+        const key = ownerKey(o);
+        if (key) this.expectations.deletionObserved(key, o.metadata.name ?? '');
         byOwner(o);
       },
     });
-    this.revisions.addHandlers({ onAdd: byOwner, onUpdate: byOwner, onDelete: byOwner });
-    const all = () => this.daemonSets.list().forEach((ds) => this.queue.add(objectKey(ds)));
-    this.nodes.addHandlers({ onAdd: all, onUpdate: all, onDelete: all });
+    const all = () => this.daemonSets.list().forEach((ds) => runner.queue.add(objectKey(ds)));
+    this.nodes = runner.watch(paths.nodes, { onAdd: all, onUpdate: all, onDelete: all });
+    this.revisions = runner.watch(paths.revisions, { onAdd: byOwner, onUpdate: byOwner, onDelete: byOwner });
   }
 
-  async start(): Promise<void> {
-    for (const informer of [this.daemonSets, this.pods, this.nodes, this.revisions]) informer.start();
-    await Promise.all([this.daemonSets, this.pods, this.nodes, this.revisions].map((i) => i.hasSynced()));
-    this.running = runWorkers(this.queue, this.workers, (key) => this.sync(key), (_k, err) => this.onError(err));
+  start(): Promise<void> {
+    return this.runner.run((key) => this.sync(key));
   }
 
-  async stop(): Promise<void> {
-    this.queue.shutDown();
-    for (const informer of [this.daemonSets, this.pods, this.nodes, this.revisions]) informer.stop();
-    await this.running;
-  }
-
-  private ownerKey(o: KubeObject): string | null {
-    const owner = (o.metadata.ownerReferences ?? []).find((r) => r.controller && r.kind === 'DaemonSet');
-    return owner ? `${o.metadata.namespace}/${owner.name}` : null;
-  }
-
-  private observeAdd(o: KubeObject): void {
-    const key = this.ownerKey(o);
-    const e = key ? this.expectations.get(key) : undefined;
-    if (e && e.adds > 0) e.adds--;
-  }
-
-  private observeDelete(o: KubeObject): void {
-    const key = this.ownerKey(o);
-    if (key) this.expectations.get(key)?.deletes.delete(o.metadata.name ?? '');
-  }
-
-  private satisfied(key: string): boolean {
-    const e = this.expectations.get(key);
-    return !e || (e.adds <= 0 && e.deletes.size === 0);
+  stop(): Promise<void> {
+    return this.runner.stop();
   }
 
   private async sync(key: string): Promise<void> {
     const ds = this.daemonSets.get(key);
     if (!ds) {
-      this.expectations.delete(key);
+      this.expectations.forget(key);
       return;
     }
     const namespace = ds.metadata.namespace ?? '';
@@ -111,26 +77,23 @@ export class DaemonSetController {
       revisions: this.revisions.list().filter(inNamespace) as unknown as ControllerRevision[],
       now: this.clock.now(),
       failedPodsBackoff: this.backoff,
-      expectationsSatisfied: this.satisfied(key),
+      expectationsSatisfied: this.expectations.satisfied(key),
     });
     this.backoff = new Map([...this.backoff, ...plan.failedPodsBackoff]);
     const revisions = resourcePath({ group: 'apps', version: 'v1', resource: 'controllerrevisions', namespace });
     const pods = resourcePath({ group: '', version: 'v1', resource: 'pods', namespace });
-    for (const revision of plan.revisionsToCreate) await this.tolerate(this.client.create(revisions, revision), [409]);
-    for (const revision of plan.revisionsToUpdate) await this.tolerate(this.client.update(`${revisions}/${revision.metadata.name}`, revision), [404, 409]);
-    for (const name of plan.revisionsToDelete) await this.tolerate(this.client.delete(`${revisions}/${name}`), [404]);
+    for (const revision of plan.revisionsToCreate) await tolerating(this.client.create(revisions, revision), [409]);
+    for (const revision of plan.revisionsToUpdate) await tolerating(this.client.update(`${revisions}/${revision.metadata.name}`, revision), [404, 409]);
+    for (const name of plan.revisionsToDelete) await tolerating(this.client.delete(`${revisions}/${name}`), [404]);
     for (const { name, hash } of plan.podsToRelabel) {
-      await this.tolerate(this.client.patch(`${pods}/${name}`, 'merge', { metadata: { labels: { 'controller-revision-hash': hash } } }), [404]);
+      await tolerating(this.client.patch(`${pods}/${name}`, 'merge', { metadata: { labels: { 'controller-revision-hash': hash } } }), [404]);
     }
-    if (plan.podsToCreate.length > 0 || plan.podsToDelete.length > 0) {
-      this.expectations.set(key, { adds: plan.podsToCreate.length, deletes: new Set(plan.podsToDelete) });
-    }
+    if (plan.podsToCreate.length > 0 || plan.podsToDelete.length > 0) this.expectations.expect(key, plan.podsToCreate.length, plan.podsToDelete);
     for (const { pod } of plan.podsToCreate) {
       try {
         await this.client.create(pods, pod);
       } catch (err) {
-        const e = this.expectations.get(key);
-        if (e) e.adds--;
+        this.expectations.creationObserved(key);
         throw err;
       }
     }
@@ -138,21 +101,14 @@ export class DaemonSetController {
       try {
         await this.client.delete(`${pods}/${name}`);
       } catch (err) {
-        this.expectations.get(key)?.deletes.delete(name);
+        this.expectations.deletionObserved(key, name);
         if (!(isStatusError(err) && err.code === 404)) throw err;
       }
     }
     if (plan.status && plan.statusChanged) {
-      await this.tolerate(this.client.update(`${resourcePath({ group: 'apps', version: 'v1', resource: 'daemonsets', namespace, name: ds.metadata.name })}/status`, { ...ds, status: plan.status }), [404]);
+      const status = `${resourcePath({ group: 'apps', version: 'v1', resource: 'daemonsets', namespace, name: ds.metadata.name })}/status`;
+      await tolerating(this.client.update(status, { ...ds, status: plan.status }), [404]);
     }
-    if (plan.requeueAfterMs !== undefined) this.queue.addAfter(key, plan.requeueAfterMs);
-  }
-
-  private async tolerate(call: Promise<unknown>, codes: number[]): Promise<void> {
-    try {
-      await call;
-    } catch (err) {
-      if (!(isStatusError(err) && codes.includes(err.code))) throw err;
-    }
+    if (plan.requeueAfterMs !== undefined) this.runner.queue.addAfter(key, plan.requeueAfterMs);
   }
 }

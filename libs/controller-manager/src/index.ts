@@ -1,10 +1,20 @@
+export { Controller, ControllerOptions, ControllerRunner, ControllerRunnerOptions, controllerOwnerKey, tolerating, WatchOptions } from './controller-runner';
+export { Expectations } from './expectations';
 export { NodeSimulator, NodeSimulatorOptions } from './node-simulator';
-export { TtlAfterFinishedController, expiresAt, finishedAt } from './ttl-after-finished';
-export { GarbageCollector } from './garbage-collector';
-export { DaemonSetController } from './daemonset-controller';
-export { JobController } from './job-controller';
+export { TtlAfterFinishedController, TtlAfterFinishedControllerOptions } from './ttl-after-finished';
+export { GarbageCollector, GarbageCollectorOptions } from './garbage-collector';
+export { DaemonSetController, DaemonSetControllerOptions } from './daemonset-controller';
+export { JobController, JobControllerOptions } from './job-controller';
 export { ServiceAccountClients, refreshDelay, serviceAccountNamespace, tokenExpirationSeconds } from './service-account-clients';
 export { NamespaceController, NamespaceControllerOptions, namespaceDeletionGracePeriodMs, namespaceFinalizer } from './namespace-controller';
 export { DiscoveredResource, Discovery, groupDiscoveryFailedMessage, serverPreferredResources } from './discovery';
 export { defaultLeaderMigrationConfiguration, FilterResult, kubeControllerManagerComponent, LeaderMigrationConfig, migrationFilter } from './leader-migration';
-export { ServiceAccountsController, ServiceAccountsControllerOptions, serviceAccountsToEnsure } from './service-account-controller';
+export { ServiceAccountsController, ServiceAccountsControllerOptions } from './service-account-controller';
+export {
+  ControllerManager,
+  ControllerManagerLog,
+  ControllerManagerOptions,
+  ControllerManagerSettings,
+  ControllerName,
+  controllerNames,
+} from './controller-manager';

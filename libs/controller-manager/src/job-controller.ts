@@ -3,79 +3,63 @@
 // first, then deletions, creations, and only then the removal of tracking finalizers from
 // counted pods. Expectations hold scaling until the pods created and deleted are seen.
 import { KubeObject } from '@plinth/api';
-import { ApiClient, Informer, objectKey, resourcePath, runWorkers, WorkQueue } from '@plinth/client';
+import { ApiClient, Informer, objectKey, resourcePath } from '@plinth/client';
 import { BackoffRecord, Job, JobPod, JobTrackingFinalizer, syncJob } from '@plinth/controllers';
 import { Clock, isStatusError } from '@plinth/machinery';
+import { Controller, ControllerOptions, controllerOwnerKey, ControllerRunner, tolerating } from './controller-runner';
+import { Expectations } from './expectations';
 
-interface Expectations {
-  adds: number;
-  deletes: Set<string>;
+export interface JobControllerOptions extends ControllerOptions {
+  // featureGates turn the Job features behind gates on and off (their defaults otherwise).
+  featureGates?: ReadonlyMap<string, boolean>;
 }
 
-export class JobController {
+const jobsPath = resourcePath({ group: 'batch', version: 'v1', resource: 'jobs' });
+const podsPath = resourcePath({ group: '', version: 'v1', resource: 'pods' });
+
+export class JobController implements Controller {
+  private readonly runner: ControllerRunner;
   private readonly jobs: Informer;
   private readonly pods: Informer;
-  private readonly queue: WorkQueue;
-  private readonly expectations = new Map<string, Expectations>();
+  private readonly expectations = new Expectations();
   private readonly backoff = new Map<string, BackoffRecord>();
-  private running: Promise<void> | null = null;
+  private readonly featureGates: ReadonlyMap<string, boolean>;
 
   constructor(
     private readonly client: ApiClient,
     private readonly clock: Clock,
-    private readonly featureGates: ReadonlyMap<string, boolean>,
-    private readonly workers = 5,
-    private readonly onError: (err: unknown) => void = () => undefined,
-    // resyncPeriodMs re-delivers every Job each period (0: never).
-    resyncPeriodMs = 0,
+    options: JobControllerOptions = {},
   ) {
-    this.jobs = new Informer(client, resourcePath({ group: 'batch', version: 'v1', resource: 'jobs' }), clock, {}, onError, resyncPeriodMs);
-    this.pods = new Informer(client, resourcePath({ group: '', version: 'v1', resource: 'pods' }), clock, {}, onError);
-    this.queue = new WorkQueue(clock, { name: 'job' });
-    this.jobs.addHandlers({ onAdd: (o) => this.queue.add(objectKey(o)), onUpdate: (o) => this.queue.add(objectKey(o)), onDelete: (o) => this.forget(objectKey(o)) });
-    this.pods.addHandlers({
+    this.featureGates = options.featureGates ?? new Map();
+    const runner = (this.runner = new ControllerRunner(client, clock, { queue: { name: 'job' }, workers: options.workers ?? 5, onError: options.onError }));
+    const ownerKey = (pod: KubeObject) => controllerOwnerKey(pod, 'Job');
+    this.jobs = runner.watch(jobsPath, { onAdd: runner.enqueue(objectKey), onUpdate: runner.enqueue(objectKey), onDelete: (o) => this.forget(objectKey(o)) }, { resyncPeriodMs: options.resyncPeriodMs });
+    this.pods = runner.watch(podsPath, {
       onAdd: (o) => {
-        const key = this.ownerKey(o);
-        const e = key ? this.expectations.get(key) : undefined;
-        if (e && e.adds > 0) e.adds--;
-        if (key) this.queue.add(key);
+        const key = ownerKey(o);
+        if (key) this.expectations.creationObserved(key);
+        runner.enqueue(ownerKey)(o);
       },
-      onUpdate: (o) => {
-        const key = this.ownerKey(o);
-        if (key) this.queue.add(key);
-      },
+      onUpdate: runner.enqueue(ownerKey),
       onDelete: (o) => {
-        const key = this.ownerKey(o);
-        if (key) {
-          this.expectations.get(key)?.deletes.delete(o.metadata.name ?? '');
-          this.queue.add(key);
-        }
+        const key = ownerKey(o);
+        if (key) this.expectations.deletionObserved(key, o.metadata.name ?? '');
+        runner.enqueue(ownerKey)(o);
       },
     });
   }
 
-  async start(): Promise<void> {
-    this.jobs.start();
-    this.pods.start();
-    await Promise.all([this.jobs.hasSynced(), this.pods.hasSynced()]);
-    this.running = runWorkers(this.queue, this.workers, (key) => this.sync(key), (_k, err) => this.onError(err));
+  start(): Promise<void> {
+    return this.runner.run((key) => this.sync(key));
   }
 
-  async stop(): Promise<void> {
-    this.queue.shutDown();
-    this.jobs.stop();
-    this.pods.stop();
-    await this.running;
+  stop(): Promise<void> {
+    return this.runner.stop();
   }
 
   private forget(key: string): void {
-    this.expectations.delete(key);
+    this.expectations.forget(key);
     this.backoff.delete(key);
-  }
-
-  private ownerKey(pod: KubeObject): string | null {
-    const owner = (pod.metadata.ownerReferences ?? []).find((r) => r.controller && r.kind === 'Job');
-    return owner ? `${pod.metadata.namespace}/${owner.name}` : null;
   }
 
   private async sync(key: string): Promise<void> {
@@ -83,51 +67,47 @@ export class JobController {
     if (!job) return this.forget(key);
     const namespace = job.metadata.namespace ?? '';
     const owned = this.pods.list().filter((p) => p.metadata.namespace === namespace && (p.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === job.metadata.uid));
-    const e = this.expectations.get(key);
     const plan = syncJob({
       job: job as unknown as Job,
       pods: owned as unknown as JobPod[],
       now: this.clock.now(),
       featureGates: this.featureGates,
       backoff: this.backoff.get(key),
-      expectationsSatisfied: !e || (e.adds <= 0 && e.deletes.size === 0),
+      expectationsSatisfied: this.expectations.satisfied(key),
     });
     if (plan.skipped) return;
     if (plan.backoff) this.backoff.set(key, plan.backoff);
     else this.backoff.delete(key);
     const jobPath = resourcePath({ group: 'batch', version: 'v1', resource: 'jobs', namespace, name: job.metadata.name });
-    const podsPath = resourcePath({ group: '', version: 'v1', resource: 'pods', namespace });
+    const pods = resourcePath({ group: '', version: 'v1', resource: 'pods', namespace });
     if (plan.statusChanged) await this.client.update(`${jobPath}/status`, { ...job, status: plan.status });
     if (plan.create.length > 0 || plan.delete.length > 0) {
-      this.expectations.set(key, { adds: plan.create.length, deletes: new Set(plan.delete.map((d) => d.pod.metadata.name ?? '')) });
+      this.expectations.expect(key, plan.create.length, plan.delete.map((d) => d.pod.metadata.name ?? ''));
     }
     for (const deletion of plan.delete) {
       const name = deletion.pod.metadata.name ?? '';
-      if (deletion.removeFinalizerFirst) await this.removeTrackingFinalizer(`${podsPath}/${name}`, deletion.pod as unknown as KubeObject);
-      await this.tolerate(this.client.delete(`${podsPath}/${name}`), [404], () => this.expectations.get(key)?.deletes.delete(name));
+      if (deletion.removeFinalizerFirst) await this.removeTrackingFinalizer(`${pods}/${name}`, deletion.pod as unknown as KubeObject);
+      try {
+        await this.client.delete(`${pods}/${name}`);
+      } catch (err) {
+        this.expectations.deletionObserved(key, name);
+        if (!(isStatusError(err) && err.code === 404)) throw err;
+      }
     }
     for (const pod of plan.create) {
-      await this.tolerate(this.client.create(podsPath, pod), [], () => {
-        const pending = this.expectations.get(key);
-        if (pending) pending.adds--;
-      });
+      try {
+        await this.client.create(pods, pod);
+      } catch (err) {
+        this.expectations.creationObserved(key);
+        throw err;
+      }
     }
-    for (const pod of plan.removeFinalizers) await this.removeTrackingFinalizer(`${podsPath}/${pod.metadata.name}`, pod as unknown as KubeObject);
-    if (plan.requeueAfterMs !== undefined) this.queue.addAfter(key, plan.requeueAfterMs);
+    for (const pod of plan.removeFinalizers) await this.removeTrackingFinalizer(`${pods}/${pod.metadata.name}`, pod as unknown as KubeObject);
+    if (plan.requeueAfterMs !== undefined) this.runner.queue.addAfter(key, plan.requeueAfterMs);
   }
 
   private async removeTrackingFinalizer(path: string, pod: KubeObject): Promise<void> {
     const finalizers = (pod.metadata.finalizers ?? []).filter((f) => f !== JobTrackingFinalizer);
-    await this.tolerate(this.client.patch(path, 'merge', { metadata: { finalizers: finalizers.length ? finalizers : null } }), [404]);
-  }
-
-  // tolerate ignores the listed status codes; on any failure it runs onFailure first.
-  private async tolerate(call: Promise<unknown>, codes: number[], onFailure: () => void = () => undefined): Promise<void> {
-    try {
-      await call;
-    } catch (err) {
-      onFailure();
-      if (!(isStatusError(err) && codes.includes(err.code))) throw err;
-    }
+    await tolerating(this.client.patch(path, 'merge', { metadata: { finalizers: finalizers.length ? finalizers : null } }), [404]);
   }
 }

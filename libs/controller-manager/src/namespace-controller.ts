@@ -4,11 +4,23 @@
 // resource that supports delete (/api and /apis, custom resources included), deletes each
 // collection (or each object when deletecollection is not served), records what is left in the
 // namespace's status conditions, and once nothing is left removes the "kubernetes" finalizer
-// through namespaces/{name}/finalize. While content remains it looks again later.
+// through namespaces/{name}/finalize. While content remains it looks again later. What the
+// content left says is decided by @plinth/controllers (leftoverOutcome, failedConditions, ...).
 import { KubeList, KubeObject } from '@plinth/api';
-import { ApiClient, Informer, resourcePath, runWorkers, WorkQueue } from '@plinth/client';
-import { DeletionOutcome, failedConditions, NamespaceCondition, updateConditions } from '@plinth/controllers';
-import { Clock, isStatusError } from '@plinth/machinery';
+import { ApiClient, resourcePath } from '@plinth/client';
+import {
+  DeletionOutcome,
+  failedConditions,
+  finalizedFinalizers,
+  leftoverOutcome,
+  NamespaceCondition,
+  podsTerminationEstimate,
+  recheckAfterMs,
+  ResourceOutcome,
+  updateConditions,
+} from '@plinth/controllers';
+import { Clock, isStatusError, rfc3339 } from '@plinth/machinery';
+import { Controller, ControllerOptions, ControllerRunner } from './controller-runner';
 import { DiscoveredResource, groupDiscoveryFailedMessage, serverPreferredResources } from './discovery';
 
 export const namespaceFinalizer = 'kubernetes';
@@ -16,15 +28,11 @@ export const namespaceFinalizer = 'kubernetes';
 // namespaceDeletionGracePeriodMs delays the work on a namespace whose deletion was just seen, so
 // that last-minute creations in it are seen too (namespaceDeletionGracePeriod, 5 s).
 export const namespaceDeletionGracePeriodMs = 5000;
-// finalizerEstimateSeconds is how long objects held by finalizers are expected to take.
-const finalizerEstimateSeconds = 15;
 
-export interface NamespaceControllerOptions {
-  workers?: number;
+export interface NamespaceControllerOptions extends ControllerOptions {
   deletionGracePeriodMs?: number;
   // resyncPeriodMs looks at every namespace again each period (NamespaceSyncPeriod; 0: never).
   resyncPeriodMs?: number;
-  onError?: (err: unknown) => void;
 }
 
 interface NamespaceObject extends KubeObject {
@@ -32,58 +40,42 @@ interface NamespaceObject extends KubeObject {
   status?: { phase?: string; conditions?: NamespaceCondition[] };
 }
 
-// ResourcesRemaining says content is still going away; the namespace is looked at again after
-// about half the estimate.
+// ResourcesRemaining says content is still going away.
 class ResourcesRemaining extends Error {
   constructor(readonly estimateSeconds: number) {
     super(`some content remains in the namespace, estimate ${estimateSeconds} seconds before it is removed`);
   }
 }
 
-interface ResourceOutcome {
-  estimate: number;
-  remaining: number;
-  finalizers: Map<string, number>;
-  error?: string;
-}
-
 const namespacesPath = resourcePath({ group: '', version: 'v1', resource: 'namespaces' });
 
-export class NamespaceController {
-  private readonly namespaces: Informer;
-  private readonly queue: WorkQueue;
-  private readonly workers: number;
-  private readonly gracePeriodMs: number;
-  private readonly onError: (err: unknown) => void;
-  private running: Promise<void> | null = null;
+export class NamespaceController implements Controller {
+  private readonly runner: ControllerRunner;
 
   constructor(
     private readonly client: ApiClient,
     private readonly clock: Clock,
     options: NamespaceControllerOptions = {},
   ) {
-    this.workers = options.workers ?? 10;
-    this.gracePeriodMs = options.deletionGracePeriodMs ?? namespaceDeletionGracePeriodMs;
-    this.onError = options.onError ?? (() => undefined);
+    const gracePeriodMs = options.deletionGracePeriodMs ?? namespaceDeletionGracePeriodMs;
     // The namespace controller's rate limiter caps its back-off at 60 s.
-    this.queue = new WorkQueue(clock, { name: 'namespace', baseDelayMs: 5, maxDelayMs: 60 * 1000 });
-    this.namespaces = new Informer(client, namespacesPath, clock, {}, this.onError, options.resyncPeriodMs ?? 0);
+    const runner = (this.runner = new ControllerRunner(client, clock, {
+      queue: { name: 'namespace', baseDelayMs: 5, maxDelayMs: 60 * 1000 },
+      workers: options.workers ?? 10,
+      onError: options.onError,
+    }));
     const enqueue = (ns: KubeObject) => {
-      if (ns.metadata.deletionTimestamp) this.queue.addAfter(ns.metadata.name ?? '', this.gracePeriodMs);
+      if (ns.metadata.deletionTimestamp) runner.queue.addAfter(ns.metadata.name ?? '', gracePeriodMs);
     };
-    this.namespaces.addHandlers({ onAdd: enqueue, onUpdate: enqueue });
+    runner.watch(namespacesPath, { onAdd: enqueue, onUpdate: enqueue }, { resyncPeriodMs: options.resyncPeriodMs });
   }
 
-  async start(): Promise<void> {
-    this.namespaces.start();
-    await this.namespaces.hasSynced();
-    this.running = runWorkers(this.queue, this.workers, (name) => this.sync(name), (_name, err) => this.onError(err));
+  start(): Promise<void> {
+    return this.runner.run((name) => this.sync(name));
   }
 
-  async stop(): Promise<void> {
-    this.queue.shutDown();
-    this.namespaces.stop();
-    await this.running;
+  stop(): Promise<void> {
+    return this.runner.stop();
   }
 
   private async sync(name: string): Promise<void> {
@@ -91,7 +83,7 @@ export class NamespaceController {
       await this.delete(name);
     } catch (err) {
       if (!(err instanceof ResourcesRemaining)) throw err;
-      this.queue.addAfter(name, (Math.floor(err.estimateSeconds / 2) + 1) * 1000);
+      this.runner.queue.addAfter(name, recheckAfterMs(err.estimateSeconds));
     }
   }
 
@@ -135,7 +127,7 @@ export class NamespaceController {
   }
 
   private async finalize(namespace: NamespaceObject): Promise<NamespaceObject | null> {
-    const finalizers = [...new Set((namespace.spec?.finalizers ?? []).filter((f) => f !== namespaceFinalizer))].sort();
+    const finalizers = finalizedFinalizers(namespace.spec?.finalizers ?? [], namespaceFinalizer);
     try {
       return await this.client.update<NamespaceObject>(`${namespacesPath}/${namespace.metadata.name}/finalize`, { ...namespace, spec: { ...namespace.spec, finalizers } });
     } catch (err) {
@@ -185,36 +177,28 @@ export class NamespaceController {
   }
 
   private async recordConditions(namespace: NamespaceObject, outcome: DeletionOutcome): Promise<void> {
-    const now = new Date(this.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z');
+    const now = rfc3339(this.clock.now());
     const { conditions, changed } = updateConditions(namespace.status?.conditions ?? [], failedConditions(outcome, now), now);
     if (!changed) return;
     try {
       const updated = await this.client.update<NamespaceObject>(`${namespacesPath}/${namespace.metadata.name}/status`, { ...namespace, status: { ...namespace.status, conditions } });
       Object.assign(namespace, updated);
     } catch (err) {
-      this.onError(new Error(`couldn't update status condition for namespace "${namespace.metadata.name}": ${(err as Error).message}`));
+      this.runner.onError(new Error(`couldn't update status condition for namespace "${namespace.metadata.name}": ${(err as Error).message}`));
     }
   }
 
   // deleteAllContentFor is deleteAllContentForGroupVersionResource.
   private async deleteAllContentFor(resource: DiscoveredResource, namespace: string, deletedAt: number): Promise<ResourceOutcome> {
     const path = resourcePath({ group: resource.group, version: resource.version, resource: resource.resource, namespace });
-    const none = new Map<string, number>();
     let estimate = 0;
     try {
-      if (resource.group === '' && resource.resource === 'pods') estimate = await this.estimateForPods(path, deletedAt);
+      if (resource.group === '' && resource.resource === 'pods') estimate = podsTerminationEstimate((await this.client.list<KubeObject>(path)).items, deletedAt, this.clock.now());
       if (!(resource.verbs.includes('deletecollection') && (await this.deleteCollection(path)))) await this.deleteEachItem(resource, path);
-      if (!resource.verbs.includes('list')) return { estimate, remaining: 0, finalizers: none };
-      const items = (await this.client.list<KubeObject>(path)).items;
-      const finalizers = new Map<string, number>();
-      for (const item of items) for (const f of item.metadata.finalizers ?? []) finalizers.set(f, (finalizers.get(f) ?? 0) + 1);
-      if (estimate > 0) return { estimate, remaining: items.length, finalizers };
-      if (finalizers.size > 0) return { estimate: finalizerEstimateSeconds, remaining: items.length, finalizers };
-      if (items.length === 0) return { estimate, remaining: 0, finalizers: none };
-      const gvr = `{${resource.group} ${resource.version} ${resource.resource}}`;
-      return { estimate, remaining: items.length, finalizers: none, error: `unexpected items still remain in namespace: ${namespace} for gvr: ${gvr}` };
+      if (!resource.verbs.includes('list')) return { estimate, remaining: 0, finalizers: new Map() };
+      return leftoverOutcome(resource, namespace, (await this.client.list<KubeObject>(path)).items, estimate);
     } catch (err) {
-      return { estimate, remaining: 0, finalizers: none, error: (err as Error).message };
+      return { estimate, remaining: 0, finalizers: new Map(), error: (err as Error).message };
     }
   }
 
@@ -240,18 +224,5 @@ export class NamespaceController {
         if (!(isStatusError(err) && (err.code === 404 || err.code === 405))) throw err;
       }
     }
-  }
-
-  // estimateForPods is how long the namespace's running pods may still take to terminate: the
-  // longest terminationGracePeriodSeconds, less the time since the namespace's deletion began.
-  private async estimateForPods(path: string, deletedAt: number): Promise<number> {
-    let grace = 0;
-    for (const pod of (await this.client.list<KubeObject>(path)).items) {
-      const phase = (pod.status as { phase?: string } | undefined)?.phase;
-      if (phase === 'Succeeded' || phase === 'Failed') continue;
-      grace = Math.max(grace, (pod.spec as { terminationGracePeriodSeconds?: number } | undefined)?.terminationGracePeriodSeconds ?? 0);
-    }
-    const elapsed = Number.isNaN(deletedAt) ? 0 : (this.clock.now() - deletedAt) / 1000;
-    return Math.max(0, Math.floor(grace - elapsed));
   }
 }

@@ -3,9 +3,10 @@
 // moves bound pods through their phases (pods/status) as their annotations say, and confirms
 // deletions (delete with grace 0), like a kubelet does.
 import { KubeObject } from '@plinth/api';
-import { ApiClient, Informer, objectKey, resourcePath, runWorkers, WorkQueue } from '@plinth/client';
-import { Clock, isStatusError } from '@plinth/machinery';
+import { ApiClient, Informer, objectKey, resourcePath } from '@plinth/client';
+import { Clock, isStatusError, rfc3339 } from '@plinth/machinery';
 import { chooseNode, nextPodStatus, simulatedNode } from '@plinth/node-simulator';
+import { Controller, ControllerRunner, tolerating } from './controller-runner';
 
 export interface NodeSimulatorOptions {
   nodes: number;
@@ -13,61 +14,49 @@ export interface NodeSimulatorOptions {
   // when absent.
   scheduler?: ApiClient;
   namePrefix?: string;
+  // workers is how many pods are looked at once.
+  workers?: number;
   onError?: (err: unknown) => void;
 }
 
 const nodesPath = resourcePath({ group: '', version: 'v1', resource: 'nodes' });
 const podsPath = resourcePath({ group: '', version: 'v1', resource: 'pods' });
 
-export class NodeSimulator {
+export class NodeSimulator implements Controller {
+  private readonly runner: ControllerRunner;
   private readonly nodes: Informer;
   private readonly pods: Informer;
-  private readonly queue: WorkQueue;
   private readonly names: string[];
-  private running: Promise<void> | null = null;
 
   constructor(
     private readonly client: ApiClient,
     private readonly clock: Clock,
     private readonly options: NodeSimulatorOptions,
   ) {
-    const onError = options.onError ?? (() => undefined);
     this.names = Array.from({ length: options.nodes }, (_, i) => `${options.namePrefix ?? 'sim-node'}-${i}`);
-    this.nodes = new Informer(client, nodesPath, clock, {}, onError);
-    this.pods = new Informer(client, podsPath, clock, {}, onError);
-    this.queue = new WorkQueue(clock, { name: 'node_simulator' });
-    this.pods.addHandlers({ onAdd: (p) => this.queue.add(objectKey(p)), onUpdate: (p) => this.queue.add(objectKey(p)) });
-    this.nodes.addHandlers({ onAdd: () => this.requeuePending(), onUpdate: () => this.requeuePending() });
+    const runner = (this.runner = new ControllerRunner(client, clock, { queue: { name: 'node_simulator' }, workers: options.workers ?? 4, onError: options.onError }));
+    this.nodes = runner.watch(nodesPath, { onAdd: () => this.requeuePending(), onUpdate: () => this.requeuePending() });
+    this.pods = runner.watch(podsPath, { onAdd: runner.enqueue(objectKey), onUpdate: runner.enqueue(objectKey) });
   }
 
   async start(): Promise<void> {
     await this.registerNodes();
-    this.nodes.start();
-    this.pods.start();
-    await Promise.all([this.nodes.hasSynced(), this.pods.hasSynced()]);
-    this.running = runWorkers(this.queue, 4, (key) => this.sync(key), (_key, err) => this.options.onError?.(err));
+    await this.runner.run((key) => this.sync(key));
   }
 
-  async stop(): Promise<void> {
-    this.queue.shutDown();
-    this.nodes.stop();
-    this.pods.stop();
-    await this.running;
+  stop(): Promise<void> {
+    return this.runner.stop();
   }
 
   private async registerNodes(): Promise<void> {
-    const now = new Date(this.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z');
+    const now = rfc3339(this.clock.now());
     for (const name of this.names) {
-      try {
-        await this.client.create(nodesPath, simulatedNode(name, now));
-      } catch (err) {
-        if (!(isStatusError(err) && err.code === 409)) throw err;
-      }
+      await tolerating(this.client.create(nodesPath, simulatedNode(name, now)), [409]);
     }
   }
 
   private requeuePending(): void {
-    for (const pod of this.pods.list()) if (!(pod.spec as { nodeName?: string } | undefined)?.nodeName) this.queue.add(objectKey(pod));
+    for (const pod of this.pods.list()) if (!(pod.spec as { nodeName?: string } | undefined)?.nodeName) this.runner.queue.add(objectKey(pod));
   }
 
   private async sync(key: string): Promise<void> {
@@ -78,7 +67,7 @@ export class NodeSimulator {
     if (!this.names.includes(nodeName)) return;
     const path = resourcePath({ group: '', version: 'v1', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name });
     if (pod.metadata.deletionTimestamp) {
-      await this.ignoreMissing(this.client.delete(path, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } }));
+      await tolerating(this.client.delete(path, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } }), [404, 409]);
       return;
     }
     const node = this.nodes.get(nodeName);
@@ -90,11 +79,11 @@ export class NodeSimulator {
       } catch (err) {
         if (isStatusError(err) && err.code === 404) return;
         // Someone else wrote the pod since the informer saw it: look again shortly.
-        if (isStatusError(err) && err.code === 409) return this.queue.addAfter(key, 50);
+        if (isStatusError(err) && err.code === 409) return this.runner.queue.addAfter(key, 50);
         throw err;
       }
     }
-    if (progress.recheckAfterMs !== null) this.queue.addAfter(key, progress.recheckAfterMs);
+    if (progress.recheckAfterMs !== null) this.runner.queue.addAfter(key, progress.recheckAfterMs);
   }
 
   private async schedule(pod: KubeObject): Promise<void> {
@@ -108,18 +97,7 @@ export class NodeSimulator {
     const target = chooseNode(pod, ours, load);
     if (!target) return;
     const path = resourcePath({ group: '', version: 'v1', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'binding' });
-    try {
-      await (this.options.scheduler ?? this.client).create(path, { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod.metadata.name }, target: { apiVersion: 'v1', kind: 'Node', name: target } });
-    } catch (err) {
-      if (!(isStatusError(err) && (err.code === 409 || err.code === 404))) throw err;
-    }
-  }
-
-  private async ignoreMissing(call: Promise<unknown>): Promise<void> {
-    try {
-      await call;
-    } catch (err) {
-      if (!(isStatusError(err) && (err.code === 404 || err.code === 409))) throw err;
-    }
+    const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod.metadata.name }, target: { apiVersion: 'v1', kind: 'Node', name: target } };
+    await tolerating((this.options.scheduler ?? this.client).create(path, binding), [404, 409]);
   }
 }

@@ -1,4 +1,6 @@
 export { Clock, Timer, realClock } from './clock';
+export { rfc3339 } from './time';
+
 export { Backoff, BackoffOptions, LinkState, probeLink, retryUntilDone, RetryOptions, unwatchedLink } from './backoff';
 
 // errors, field and validation mirror Kubernetes' package names (errors.notFound(...),
@@ -16,5 +18,6 @@ export * from './selectors/labels';
 export * from './selectors/label-selector';
 export * from './selectors/fields';
 export { goQuote, compareStrings } from './go/strings';
+export { semanticEqual } from './go/semantic';
 export * from './protobuf';
 export * from './user';

@@ -1,6 +1,7 @@
 export { OBJECT_STORE } from './storage/object-store.token';
 export { ApiServerHost, natsLinkOf, SERVER_FLAGS } from './apiserver/api-server.host';
-export { ControllersHost, CONTROLLER_CREDENTIALS, ControllerCredentials, LEADER_MIGRATION } from './controllers/controllers.host';
+export { controllerManagerSettings } from './controllers/controller-manager-settings';
+export { ControllersHost, CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, ControllerCredentials, LEADER_MIGRATION } from './controllers/controllers.host';
 export { inProcessCredentials } from './controllers/in-process-credentials';
 export { kubeconfigCredentials } from './controllers/kubeconfig-credentials';
 export { withTracing } from './telemetry/tracing.module';

@@ -3,6 +3,7 @@
 // restartPolicy is Always) terminated with the exit code after the run time: Succeeded for 0,
 // Failed otherwise, or a container restart for restartPolicy OnFailure. It returns null when
 // the stored status is already right, and when to look again.
+import { rfc3339 } from '@plinth/machinery';
 import { KubeObject } from '@plinth/api';
 import { defaultRunSeconds, simAnnotations } from './annotations';
 
@@ -22,10 +23,6 @@ interface PodStatus {
   startTime?: string;
   conditions?: { type: string; status: string }[];
   containerStatuses?: { restartCount?: number; state?: { running?: { startedAt?: string } } }[];
-}
-
-function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 function number(value: string | undefined, fallback: number): number {

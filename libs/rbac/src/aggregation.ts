@@ -1,8 +1,8 @@
 // ClusterRole aggregation as pkg/controller/clusterroleaggregation does it (v1.28): the rules of
 // an aggregated ClusterRole are the rules of every ClusterRole its selectors match, selector by
 // selector, the matched roles in name order, each rule once.
-import { labelSelectorAsSelector } from '@plinth/machinery';
-import { compareGoStrings, deepCopy, semanticEqual } from './go';
+import { labelSelectorAsSelector, semanticEqual } from '@plinth/machinery';
+import { compareGoStrings, deepCopy } from './go';
 import { ClusterRole, PolicyRule } from './types';
 
 function ruleExists(haystack: readonly PolicyRule[], needle: PolicyRule): boolean {

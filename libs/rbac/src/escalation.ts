@@ -4,10 +4,10 @@
 // the escalate verb on the role, and may only bind a role whose rules they hold unless they hold
 // the bind verb on it (pkg/registry/rbac/escalation_check.go and the policybased storages).
 import { KubeObject } from '@plinth/api';
-import { forbidden, goQuote, internalError, notFound, StatusError } from '@plinth/machinery';
+import { forbidden, goQuote, internalError, notFound, semanticEqual, StatusError } from '@plinth/machinery';
 import { resourceAttributes, SystemPrivilegedGroup, UserInfo } from './attributes';
 import { authorize } from './authorizer';
-import { deepCopy, quoteList, semanticEqual, sortedSet } from './go';
+import { deepCopy, quoteList, sortedSet } from './go';
 import { resolutionError, RuleResolver } from './policy-store';
 import { APIGroupAll, ClusterRole, ClusterRoleBinding, PolicyRule, rbacGroup, ResourceAll, Role, RoleBinding, RoleRef, VerbAll } from './types';
 

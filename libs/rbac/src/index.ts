@@ -17,6 +17,7 @@ export {
   resolutionError,
 } from './policy-store';
 export * from './authorizer';
+export type { Authorizer } from './authorizer-port';
 export * from './aggregation';
 export * from './escalation';
 export { newRule, PolicyRuleBuilder } from './rule-builder';

@@ -15,7 +15,7 @@ export {
   everything,
 } from './store/resource-store';
 export { objectKey, collectionPrefix, resourcePrefix } from './store/keys';
-export { rfc3339, stableJson } from './store/object-meta';
+export { stableJson } from './store/object-meta';
 export { interpretStorageError } from './store/interpret-storage-error';
 export { builtinDefinitions } from './resources';
 export { StoreInformer, InformerHandler } from './store/informer';

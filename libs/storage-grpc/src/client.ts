@@ -20,6 +20,7 @@ import {
 } from '@plinth/storage';
 import { SpanKind, WithSpanOptions, injectContext, withSpan } from '@plinth/telemetry';
 import { clientChannelOptions } from './channel-options';
+import { StorageLinkMetrics } from './metrics';
 import { fromWireEvent, requiredKv } from './convert';
 import { MethodName, isFailure, spanAttributes, spanNames } from './service';
 import { fromFailure, toStorageError } from './status';
@@ -35,6 +36,8 @@ export interface GrpcObjectStoreOptions {
   // unaryCalls sends every request as its own unary call instead of over the Exchange stream:
   // several times the cost per request, for a service that does not offer Exchange.
   unaryCalls?: boolean;
+  // metrics, when given, measure every request but watches.
+  metrics?: StorageLinkMetrics;
 }
 
 const clientSpan: WithSpanOptions = { kind: SpanKind.CLIENT, isFailure };
@@ -43,6 +46,7 @@ export class GrpcObjectStore implements ObjectStore {
   private readonly client: storagev1.ObjectStoreClient;
   private readonly transport: Transport;
   private readonly watches = new Set<Channel<WatchEvent>>();
+  private readonly metrics?: StorageLinkMetrics;
   private closed = false;
 
   constructor(options: GrpcObjectStoreOptions) {
@@ -51,6 +55,7 @@ export class GrpcObjectStore implements ObjectStore {
       ...options.channelOptions,
     });
     this.transport = options.unaryCalls ? new UnaryCalls(this.client) : new ExchangeStream(this.client);
+    this.metrics = options.metrics;
   }
 
   get(key: string, options: GetOptions = {}): Promise<KeyValue> {
@@ -73,7 +78,7 @@ export class GrpcObjectStore implements ObjectStore {
       async () => {
         if (this.closed) throw closedStore();
         const metadata = metadataOf(injectContext({}));
-        const response = await call((done: Callback<storagev1.ListResponse>) => this.client.list(request, metadata, done));
+        const response = await this.measured('List', () => call((done: Callback<storagev1.ListResponse>) => this.client.list(request, metadata, done)));
         if (response.continue === '') return { items: response.items, revision: response.revision };
         return {
           items: response.items,
@@ -170,12 +175,18 @@ export class GrpcObjectStore implements ObjectStore {
       async () => {
         if (this.closed) throw closedStore();
         injectContext(request.traceContext);
-        const response = await this.transport.send(request);
-        if (response.failure) throw fromFailure(response.failure);
-        return result(response);
+        return this.measured(method, async () => {
+          const response = await this.transport.send(request);
+          if (response.failure) throw fromFailure(response.failure);
+          return result(response);
+        });
       },
       clientSpan,
     );
+  }
+
+  private measured<T>(operation: MethodName, call: () => Promise<T>): Promise<T> {
+    return this.metrics ? this.metrics.measure(operation, call) : call();
   }
 }
 

@@ -14,5 +14,6 @@ export {
   TlsFiles,
 } from './tls';
 export { GrpcObjectStore, GrpcObjectStoreOptions } from './client';
+export { StorageLinkMetrics } from './metrics';
 export { clientChannelOptions, serverChannelOptions, maxMessageBytes } from './channel-options';
 export { toStatus, toStorageError } from './status';

@@ -104,7 +104,7 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
   const identities = new ServiceAccountClients(root, { server: url, caPem: ca, userAgent: 'kube-controller-manager/v1.28.0' }, realClock);
   const namespaces = new NamespaceController(await identities.clientFor('namespace-controller'), realClock, { deletionGracePeriodMs: 0 });
   await namespaces.start();
-  const serviceAccounts = new ServiceAccountsController(await identities.clientFor('service-account-controller'), root, realClock);
+  const serviceAccounts = new ServiceAccountsController(await identities.clientFor('service-account-controller'), realClock, { informerClient: root });
   await serviceAccounts.start();
   await defaultServiceAccountsMade(root);
   return {

@@ -8,6 +8,7 @@ export interface RequiredBinary {
 
 export const etcdBinary: RequiredBinary = { binary: 'etcd', debianPackage: 'etcd-server' };
 export const natsBinary: RequiredBinary = { binary: 'nats-server', debianPackage: 'nats-server' };
+export const prometheusBinary: RequiredBinary = { binary: 'prometheus', debianPackage: 'prometheus' };
 
 // findBinary looks a binary up on PATH (and the sbin folders Debian puts nats-server in) and
 // throws a message saying how to install it when it is missing: tests fail, never skip.

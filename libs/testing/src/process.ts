@@ -7,9 +7,10 @@ export interface RunningProcess {
   stop(): Promise<void>;
 }
 
-// startProcess spawns a server and keeps the tail of its output for error messages.
-export function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): RunningProcess {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+// startProcess spawns a server (in options.cwd, else this process's directory) and keeps the
+// tail of its output for error messages.
+export function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, options: { cwd?: string } = {}): RunningProcess {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env, cwd: options.cwd });
   let tail = '';
   const keep = (chunk: Buffer) => {
     tail = (tail + chunk.toString()).slice(-8000);

@@ -2,12 +2,12 @@
 // that are large where validation, decoding or patching works per entry: many labels, many
 // annotations, a long name, many JSON patch operations, a protobuf map of 100,000 entries.
 import { CaseDraft } from '../hostile-case';
-import { collections, fixtureName } from '../fixtures';
+import { collectionsIn, fixtureName, sizesNamespace } from '../fixtures';
 import { Prng } from '../prng';
 import { envelope, serviceAccount } from '../protobuf-wire';
 
 const limit = 3 * 1024 * 1024;
-const path = collections.serviceaccounts;
+const path = collectionsIn(sizesNamespace).serviceaccounts;
 const named = `${path}/${fixtureName('serviceaccounts')}`;
 
 const entries = (n: number, prefix: string) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, 'v']));

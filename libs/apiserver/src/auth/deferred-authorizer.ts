@@ -5,9 +5,8 @@
 // administrators can read /readyz and act while the authz service is out of reach.
 import { KubeObject } from '@plinth/api';
 import { StatusError } from '@plinth/machinery';
-import { Attributes, AuthorizationResult, SubjectRulesReviewStatus, SystemPrivilegedGroup, UserInfo } from '@plinth/rbac';
+import { Attributes, AuthorizationResult, Authorizer, SubjectRulesReviewStatus, SystemPrivilegedGroup, UserInfo } from '@plinth/rbac';
 import { HealthCheck } from '../health';
-import { Authorizer } from './ports';
 
 export class DeferredAuthorizer implements Authorizer {
   private target: Authorizer | null = null;
@@ -40,8 +39,7 @@ export class DeferredAuthorizer implements Authorizer {
 
   async checkRbacWrite(kind: string, user: UserInfo, object: KubeObject, old: KubeObject | null, namespace: string, requestName: string): Promise<StatusError | null> {
     if (!this.target && user.groups.includes(SystemPrivilegedGroup)) return null;
-    const target = this.ready();
-    return target.checkRbacWrite ? target.checkRbacWrite(kind, user, object, old, namespace, requestName) : null;
+    return this.ready().checkRbacWrite(kind, user, object, old, namespace, requestName);
   }
 
   private ready(): Authorizer {

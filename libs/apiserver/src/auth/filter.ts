@@ -4,10 +4,10 @@
 import { IncomingMessage } from 'node:http';
 import { HeaderMap, hasImpersonationHeaders, impersonatedUser, impersonationChecks, impersonationForbidden, parseImpersonation, unauthorizedError } from '@plinth/authn';
 import { internalError, isStatusError } from '@plinth/machinery';
-import { Attributes, AuthorizationResult, forbiddenError, resourceAttributes, UserInfo } from '@plinth/rbac';
+import { Attributes, AuthorizationResult, Authorizer, forbiddenError, resourceAttributes, UserInfo } from '@plinth/rbac';
 import { RequestInfo } from '../request-info';
 import { attributesFor } from './attributes';
-import { Authenticator, Authorizer } from './ports';
+import { Authenticator } from './ports';
 
 export interface AuthContext {
   authenticator: Authenticator;

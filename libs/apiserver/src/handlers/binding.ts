@@ -1,13 +1,12 @@
 // POST pods/{name}/binding: the scheduler's Binding assigns a pod to a node, once (409 when the
 // pod is already bound), and marks it PodScheduled.
 import { bindingSchema, KubeObject } from '@plinth/api';
-import { badRequest, conflict } from '@plinth/machinery';
+import { badRequest, conflict, rfc3339 } from '@plinth/machinery';
 import { decodeKindText } from '../decode';
 import { bodyToJson, readBody } from '../http/body';
 import { writeAny } from '../output';
 import { RequestScope } from '../scope';
 import { parseWriteOptions } from '../write-options';
-import { rfc3339 } from '@plinth/registry';
 
 interface Binding {
   metadata?: { name?: string };

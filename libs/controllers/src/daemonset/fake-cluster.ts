@@ -1,6 +1,7 @@
 // FakeCluster is a test double for the specs: it runs syncDaemonSet against in-memory nodes,
 // pods and revisions, carries the plan out at once, and plays the scheduler and kubelet
 // (bind by the node affinity, then Ready). Not exported from the library.
+import { rfc3339 } from '@plinth/machinery';
 import { BackoffEntry } from './failed-pod-backoff';
 import { syncDaemonSet, DaemonSetSyncPlan } from './daemonset-sync';
 import { targetNodeName } from './node-pods';
@@ -63,7 +64,7 @@ export class FakeCluster {
   }
 
   private iso(): string {
-    return new Date(this.now).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return rfc3339(this.now);
   }
 }
 

@@ -1,8 +1,11 @@
 // The parts of apps/v1 DaemonSet, ControllerRevision and core/v1 Pod and Node that the
-// DaemonSet controller reads. Controllers go through the client, never the registry, so the
-// shapes are restated here as plain JSON types.
+// DaemonSet controller reads, as plain JSON types; ControllerRevision and the label names are
+// @plinth/api's.
 import { KubeObject, ObjectMeta } from '@plinth/api';
 import { LabelSelector } from '@plinth/machinery';
+
+export type { ControllerRevision } from '@plinth/api';
+export { ControllerRevisionHashLabel, DeprecatedTemplateGeneration, PodTemplateGenerationLabel } from '@plinth/api';
 
 export type IntOrString = number | string;
 
@@ -91,16 +94,3 @@ export interface DaemonSet extends KubeObject {
   };
   status?: DaemonSetStatus;
 }
-
-export interface ControllerRevision extends KubeObject {
-  data?: unknown;
-  revision?: number;
-}
-
-// ControllerRevisionHashLabel is apps.DefaultDaemonSetUniqueLabelKey: the revision hash on
-// revisions and on the pods created from them.
-export const ControllerRevisionHashLabel = 'controller-revision-hash';
-// PodTemplateGenerationLabel is extensions.DaemonSetTemplateGenerationKey.
-export const PodTemplateGenerationLabel = 'pod-template-generation';
-// DeprecatedTemplateGeneration is the annotation apps/v1 keeps spec.templateGeneration in.
-export const DeprecatedTemplateGeneration = 'deprecated.daemonset.template.generation';

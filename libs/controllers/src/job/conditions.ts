@@ -1,5 +1,6 @@
 // Job conditions with the reasons and messages of Kubernetes (v1.28), and the helpers the sync
 // uses to set them without disturbing conditions it does not own.
+import { rfc3339 } from '@plinth/machinery';
 import { Job, JobCondition } from './types';
 
 export const JobComplete = 'Complete';
@@ -16,10 +17,6 @@ export const JobReasons = {
   JobResumed: { reason: 'JobResumed', message: 'Job resumed' },
 } as const;
 export const PodFailurePolicyReason = 'PodFailurePolicy';
-
-export function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 export function newCondition(type: string, status: string, reason: string, message: string, now: number): JobCondition {
   const time = rfc3339(now);

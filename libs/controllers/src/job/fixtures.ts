@@ -1,6 +1,6 @@
 // Realistic Job and Pod objects for the Job controller's specs, as the API server would return
 // them (defaults applied, generated selector labels on the template).
-import { rfc3339 } from './conditions';
+import { rfc3339 } from '@plinth/machinery';
 import { ContainerStatus, ControllerUidLabel, Job, JobCompletionIndexAnnotation, JobNameLabel, JobSpec, JobStatus, JobTrackingFinalizer, LegacyControllerUidLabel, LegacyJobNameLabel, Pod } from './types';
 
 export const T0 = Date.UTC(2026, 0, 1);

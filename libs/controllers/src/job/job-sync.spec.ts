@@ -1,5 +1,5 @@
+import { rfc3339 } from '@plinth/machinery';
 import { FakeClock } from '@plinth/testing';
-import { rfc3339 } from './conditions';
 import { newJob, newPod, T0, withoutFinalizer } from './fixtures';
 import { JobSyncInput, JobSyncPlan, syncJob } from './job-sync';
 import { Job, JobTrackingFinalizer, Pod } from './types';

@@ -8,6 +8,7 @@
 // has the tracking finalizer, then, once the finalizer is gone, a later sync moves it into
 // succeeded or failed. Indexed Jobs count successes through completedIndexes, which is safe to
 // write again, so their successes skip the uncounted list.
+import { rfc3339 } from '@plinth/machinery';
 import { BackoffRecord, nextBackoffRecord, remainingBackoffMs } from './backoff';
 import {
   ensureConditionStatus,
@@ -20,7 +21,6 @@ import {
   JobSuspended,
   newCondition,
   PodFailurePolicyReason,
-  rfc3339,
 } from './conditions';
 import {
   completionIndex,

@@ -65,3 +65,18 @@ describe('toAggregate (ErrorList.ToAggregate().Error())', () => {
     expect(field.toAggregate([field.required(spec, ''), field.required(spec, '')])).toBe('spec: Required value');
   });
 });
+
+describe('enum fields', () => {
+  const ops = ['In', 'NotIn'];
+
+  it('refuses a value not among the supported ones, naming them', () => {
+    expect(field.validateEnum(spec.child('operator'), 'In', ops)).toEqual([]);
+    expect(field.validateEnum(spec.child('operator'), 'Gt', ops).map(String)).toEqual(['spec.operator: Unsupported value: "Gt": supported values: "In", "NotIn"']);
+  });
+
+  it('requires a value when the field must be set, listing the valid values as %q of a slice', () => {
+    expect(field.validateRequiredEnum(spec.child('operator'), '', ops).map(String)).toEqual(['spec.operator: Required value: valid values: ["In" "NotIn"]']);
+    expect(field.validateRequiredEnum(spec.child('operator'), 'NotIn', ops)).toEqual([]);
+    expect(field.validateEnum(spec.child('operator'), '', ops)).toHaveLength(1);
+  });
+});

@@ -99,6 +99,19 @@ export function notSupported(path: PathLike, value: unknown, validValues: readon
   return new FieldError(FieldErrorType.NotSupported, pathString(path), value, detail);
 }
 
+// validateEnum checks a field with a fixed set of values (an enum): NotSupported, listing them,
+// when the value is not one of them.
+export function validateEnum(path: PathLike, value: string, validValues: readonly string[]): FieldError[] {
+  return validValues.includes(value) ? [] : [notSupported(path, value, validValues)];
+}
+
+// validateRequiredEnum is validateEnum for a field that must be set: an empty value is Required,
+// naming the valid values as %q prints a []string.
+export function validateRequiredEnum(path: PathLike, value: string, validValues: readonly string[]): FieldError[] {
+  if (value === '') return [required(path, `valid values: [${validValues.map(goQuote).join(' ')}]`)];
+  return validateEnum(path, value, validValues);
+}
+
 export function forbidden(path: PathLike, detail: string): FieldError {
   return new FieldError(FieldErrorType.Forbidden, pathString(path), '', detail);
 }

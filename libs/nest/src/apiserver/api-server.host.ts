@@ -31,7 +31,7 @@ import {
 import { LinkState, realClock, retryUntilDone } from '@plinth/machinery';
 import { defaultRegistry } from '@plinth/metrics';
 import { LocalAuthorization } from '@plinth/authz';
-import { connectNats, NatsAuthorizer, NatsLinkSettings } from '@plinth/authz-nats';
+import { AuthzLinkMetrics, connectNats, NatsAuthorizer, NatsLinkSettings } from '@plinth/authz-nats';
 import { builtinDefinitions, ResourceDefinition } from '@plinth/registry';
 import { HistoryCompactor, ObjectStore } from '@plinth/storage';
 import { OBJECT_STORE } from '../storage/object-store.token';
@@ -158,7 +158,7 @@ export class ApiServerHost implements OnApplicationBootstrap, BeforeApplicationS
     const nats = await connectNats({ settings, name: 'plinth-gateway', link: this.links.nats });
     if (this.stopped) return void (await nats.close());
     this.nats = nats;
-    this.natsAuthorizer = new NatsAuthorizer(nats);
+    this.natsAuthorizer = new NatsAuthorizer(nats, { metrics: new AuthzLinkMetrics(defaultRegistry()) });
     await this.natsAuthorizer.ready();
     deferred.set(this.natsAuthorizer);
   }

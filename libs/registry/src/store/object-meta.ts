@@ -1,5 +1,6 @@
 // Server-set metadata (uid, creationTimestamp, generation, generateName) and the metadata rules
 // every type shares, after k8s.io/apiserver/pkg/registry/rest/create.go and update.go.
+import { rfc3339 } from '@plinth/machinery';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { KubeObject, ObjectMeta } from '@plinth/api';
 
@@ -13,11 +14,6 @@ export function generatedName(base: string): string {
   let suffix = '';
   for (const byte of bytes) suffix += generateNameAlphabet[byte % generateNameAlphabet.length];
   return trimmed + suffix;
-}
-
-// rfc3339 formats a time the way metav1.Time does: UTC, seconds precision.
-export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 // fillCreateMetadata sets what the server owns on create.

@@ -3,13 +3,13 @@
 // taken from its strategy (k8s.io/apiserver/pkg/registry/generic/registry/store.go).
 import { KubeObject } from '@plinth/api';
 import { statusResetFields, updateManagedFields } from '@plinth/apply';
-import { Clock, alreadyExists, badRequest, conflict, invalid, isStatusError, notFound } from '@plinth/machinery';
+import { alreadyExists, badRequest, Clock, conflict, invalid, isStatusError, notFound, rfc3339 } from '@plinth/machinery';
 import { isStorageError, KeyValue, ObjectStore, StorageErrorCode } from '@plinth/storage';
 import { QualifiedKind, QualifiedResource, ResourceDefinition, StrategyContext } from '../resource';
 import { decodeObject, encodeObject } from './codec';
 import { conflictDetail, interpretStorageError } from './interpret-storage-error';
 import { collectionPrefix, objectKey } from './keys';
-import { fillCreateMetadata, keepServerMetadata, rfc3339, specChanged, stableJson } from './object-meta';
+import { fillCreateMetadata, keepServerMetadata, specChanged, stableJson } from './object-meta';
 import { validateObjectMeta, validateObjectMetaUpdate } from './validate-meta';
 
 export interface WriteOptions {
@@ -95,7 +95,7 @@ export class ResourceStore {
       return object;
     }
     try {
-      const kv = await this.storage.create(key, encodeObject(object));
+      const kv = await withoutManagedFieldsIfTooLarge(object, () => this.storage.create(key, encodeObject(object)));
       // The stored value is this object's JSON: it is answered as it is, with the revision.
       object.metadata = { ...object.metadata, resourceVersion: String(kv.revision) };
       object.apiVersion = this.apiVersion;
@@ -145,7 +145,7 @@ export class ResourceStore {
           const result = await this.storage.delete(key, { revision: currentKv?.revision });
           return { object: { ...object, metadata: { ...object.metadata, resourceVersion: String(result.revision) } }, created: false };
         }
-        const kv = await this.storage.update(key, encodeObject(object), currentKv?.revision ?? 0);
+        const kv = await withoutManagedFieldsIfTooLarge(object, () => this.storage.update(key, encodeObject(object), currentKv?.revision ?? 0));
         return { object: this.decode(kv), created: false };
       } catch (err) {
         if (isStorageError(err, StorageErrorCode.Conflict) && (expected === undefined || expected === '')) continue;
@@ -398,4 +398,17 @@ function checkPreconditions(qr: QualifiedResource, name: string, current: KubeOb
 function sameObject(a: KubeObject, b: KubeObject): boolean {
   const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
   return stableJson(strip(a)) === stableJson(strip(b));
+}
+
+// withoutManagedFieldsIfTooLarge writes, and when the backend finds the object too large, writes
+// it once more without managedFields, as kube-apiserver's create and update handlers do: the
+// field ownership of a huge object may cost more than the object.
+async function withoutManagedFieldsIfTooLarge<T>(object: KubeObject, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!isStorageError(err, StorageErrorCode.RequestTooLarge) || !object.metadata.managedFields) throw err;
+    delete object.metadata.managedFields;
+    return write();
+  }
 }

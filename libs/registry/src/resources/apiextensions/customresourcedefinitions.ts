@@ -2,8 +2,8 @@
 // pkg/registry/customresourcedefinition: cluster-scoped, with a status subresource; a create
 // starts with empty status and the storage version recorded; a delete first adds the cleanup
 // finalizer and the Terminating condition, so the custom resources go before the definition.
+import { rfc3339 } from '@plinth/machinery';
 import { kindSchema, KubeObject, s } from '@plinth/api';
-import { rfc3339 } from '../../store/object-meta';
 import { objectVerbs, ResourceDefinition, ResourceStrategy } from '../../resource';
 import { defaultTable } from '../../table';
 import { validateCrd, validateCrdUpdate } from './crd-validation';

@@ -15,6 +15,7 @@ describe('custom resource schema validation', () => {
     { name: 'number accepts integers', schema: spec({ ratio: { type: 'number' } }), value: { ratio: 2 }, want: [] },
     { name: 'null without nullable', schema: spec({ name: { type: 'string' } }), value: { name: null }, want: ['spec.name: Invalid value: "null": spec.name in body must be of type string: "null"'] },
     { name: 'null with nullable', schema: spec({ name: { type: 'string', nullable: true } }), value: { name: null }, want: [] },
+    { name: 'null int-or-string', schema: spec({ p: { 'x-kubernetes-int-or-string': true } }), value: { p: null }, want: [] },
     { name: 'required', schema: spec({ name: { type: 'string' } }, { required: ['name'] }), value: {}, want: ['spec.name: Required value'] },
     { name: 'enum', schema: spec({ size: { type: 'string', enum: ['s', 'l'] } }), value: { size: 'm' }, want: ['spec.size: Unsupported value: "m": supported values: "s", "l"'] },
     { name: 'maximum', schema: spec({ n: { type: 'integer', maximum: 10 } }), value: { n: 11 }, want: ['spec.n: Invalid value: 11: spec.n in body should be less than or equal to 10'] },
@@ -59,6 +60,14 @@ describe('custom resource schema validation', () => {
     const object: Record<string, unknown> = { spec: { l: [{}, { x: 'set' }] } };
     applyDefaults(schema, object);
     expect(object.spec).toEqual({ a: { b: 3 }, l: [{ x: 'd' }, { x: 'set' }] });
+  });
+
+  it('drops a null int-or-string that is neither nullable nor defaulted, as PruneNonNullableNullsWithoutDefaults', () => {
+    const ios = { 'x-kubernetes-int-or-string': true };
+    const schema = spec({ p: ios, q: { ...ios, nullable: true }, r: { ...ios, default: 1 }, name: { type: 'string' }, m: { type: 'object', additionalProperties: ios } });
+    const object: Record<string, unknown> = { spec: { p: null, q: null, r: null, name: null, m: { a: null, b: 2 } } };
+    applyDefaults(schema, object);
+    expect(object.spec).toEqual({ q: null, r: null, name: null, m: { b: 2 } });
   });
 });
 

@@ -50,7 +50,8 @@ const formats: Record<string, (v: string) => boolean> = {
 export function validateValue(schema: JSONSchemaProps, value: unknown, path: Path): FieldError[] {
   if (value === null) {
     if (schema.nullable || schema['x-kubernetes-preserve-unknown-fields'] && !schema.type) return [];
-    return schema.type || schema['x-kubernetes-int-or-string'] ? [typeError(path, value, schema.type ?? 'integer')] : [];
+    // A schema without a type (int-or-string) does not refuse a null: applyDefaults drops it.
+    return schema.type ? [typeError(path, value, schema.type)] : [];
   }
   if (!typeMatches(schema, value)) return [typeError(path, value, schema.type ?? 'integer')];
   const errs: FieldError[] = [];
@@ -172,6 +173,13 @@ function keyPath(path: Path, key: string): FieldPath {
 
 // applyDefaults fills absent fields that declare a default, outside in, as Kubernetes'
 // structural defaulting does on every read and write.
+// droppedWhenNull is PruneNonNullableNullsWithoutDefaults for the schemas a null passes
+// validation under (those without a type, as int-or-string): a non-nullable null without a
+// default is removed, so a rule sees the field absent and the stored object lacks it.
+function droppedWhenNull(schema: JSONSchemaProps): boolean {
+  return !schema.type && !schema.nullable && schema.default === undefined;
+}
+
 export function applyDefaults(schema: JSONSchemaProps, value: unknown): void {
   if (Array.isArray(value)) {
     if (schema.items) for (const item of value) applyDefaults(schema.items, item);
@@ -180,9 +188,14 @@ export function applyDefaults(schema: JSONSchemaProps, value: unknown): void {
   if (!value || typeof value !== 'object') return;
   const obj = value as Record<string, unknown>;
   for (const [key, child] of Object.entries(schema.properties ?? {})) {
+    if (obj[key] === null && droppedWhenNull(child)) delete obj[key];
     if (obj[key] === undefined && child.default !== undefined) obj[key] = structuredClone(child.default);
     if (obj[key] !== undefined) applyDefaults(child, obj[key]);
   }
   const valueSchema = additionalPropertiesSchema(schema);
-  if (valueSchema) for (const v of Object.values(obj)) applyDefaults(valueSchema, v);
+  if (!valueSchema) return;
+  for (const [key, v] of Object.entries(obj)) {
+    if (v === null && droppedWhenNull(valueSchema)) delete obj[key];
+    else applyDefaults(valueSchema, v);
+  }
 }

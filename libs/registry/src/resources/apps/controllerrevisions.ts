@@ -1,17 +1,12 @@
 // controllerrevisions (apps/v1 ControllerRevision): immutable snapshots of a controller's
 // template, after pkg/registry/apps/controllerrevision/strategy.go and ValidateControllerRevision
 // (v1.28).
-import { KubeObject } from '@plinth/api';
-import { field, FieldError, GoLiteral, newPath } from '@plinth/machinery';
+import { ControllerRevision, KubeObject } from '@plinth/api';
+import { field, FieldError, GoLiteral, newPath, semanticEqual } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy, TableDefinition } from '../../resource';
 import { age, ageColumn, column, nameColumn } from '../../table';
 import { controllerRevisionSchema } from './daemonset-schema';
-import { goBytesText, semanticEqual } from '../shared/go-values';
-
-interface ControllerRevision extends KubeObject {
-  data?: unknown;
-  revision?: number;
-}
+import { goBytesText } from '../shared/go-values';
 
 // dataLiteral renders the internal Data (a *runtime.Unknown holding the JSON) as %#v does.
 function dataLiteral(data: unknown): GoLiteral {

@@ -1,8 +1,8 @@
 // DaemonSet validation with the paths and messages of pkg/apis/apps/validation (v1.28):
 // ValidateDaemonSetSpec, the rolling-update parameters and the status checks.
-import { field, FieldError, FieldPath, labelSelectorAsSelector, LabelSelector, newPath, validateLabelSelector, validation } from '@plinth/machinery';
+import { field, FieldError, FieldPath, goQuote, LabelSelector, labelSelectorAsSelector, newPath, validateLabelSelector, validation } from '@plinth/machinery';
 import { validatePodTemplateSpec } from '../core/pod-validation';
-import { goIntOrString, goIntOrStringText, goLabelSelector, goStringMap, goStruct, goQuote } from '../shared/go-values';
+import { goIntOrString, goIntOrStringText, goLabelSelector, goStringMap, goStruct } from '../shared/go-values';
 
 export type IntOrString = number | string;
 

@@ -2,8 +2,8 @@
 // (v1.28). Reviews are virtual: validate runs on the body as the client sent it, before the
 // authorizer fills status.
 import { ObjectMeta } from '@plinth/api';
-import { field, FieldError, FieldPath, GoLiteral, newPath } from '@plinth/machinery';
-import { goNull, goQuote, goStringMapText, goStringSliceText, goStruct } from '../shared/go-values';
+import { field, FieldError, FieldPath, GoLiteral, goQuote, newPath } from '@plinth/machinery';
+import { goNull, goStringMapText, goStringSliceText, goStruct } from '../shared/go-values';
 
 export interface ResourceAttributes {
   namespace?: string;

@@ -1,7 +1,7 @@
 // Job validation with the field paths and messages of pkg/apis/batch/validation (v1.28):
 // ValidateJob, ValidateJobSpecUpdate and the status checks.
-import { field, FieldError, FieldPath, GoLiteral, labelSelectorAsSelector, LabelsSelector, newPath, validateLabelSelector, validation } from '@plinth/machinery';
-import { goInt32Slice, goLabelSelector, goNull, goStringMap, semanticEqual } from '../shared/go-values';
+import { field, FieldError, FieldPath, GoLiteral, labelSelectorAsSelector, LabelsSelector, newPath, semanticEqual, validateLabelSelector, validation } from '@plinth/machinery';
+import { goInt32Slice, goLabelSelector, goNull, goStringMap } from '../shared/go-values';
 import { validatePodTemplateSpec } from '../core/pod-validation';
 import {
   ControllerUidLabel,
@@ -253,11 +253,7 @@ function validateOnPodConditions(patterns: NonNullable<PodFailurePolicyRule['onP
     const type = pattern?.type ?? '';
     errs.push(...validation.isQualifiedName(type).map((msg) => field.invalid(patternPath.child('type'), type, msg)));
     const status = pattern?.status ?? '';
-    if (status === '') {
-      errs.push(field.required(patternPath.child('status'), `valid values: ${goQuotedList(supportedOnPodConditionsStatuses)}`));
-    } else if (!supportedOnPodConditionsStatuses.includes(status)) {
-      errs.push(field.notSupported(patternPath.child('status'), status, supportedOnPodConditionsStatuses));
-    }
+    errs.push(...field.validateRequiredEnum(patternPath.child('status'), status, supportedOnPodConditionsStatuses));
   });
   return errs;
 }
@@ -265,11 +261,7 @@ function validateOnPodConditions(patterns: NonNullable<PodFailurePolicyRule['onP
 function validateOnExitCodes(onExitCodes: NonNullable<PodFailurePolicyRule['onExitCodes']>, path: FieldPath, containerNames: Set<string>): FieldError[] {
   const errs: FieldError[] = [];
   const operator = onExitCodes.operator ?? '';
-  if (operator === '') {
-    errs.push(field.required(path.child('operator'), `valid values: ${goQuotedList(supportedOnExitCodesOperators)}`));
-  } else if (!supportedOnExitCodesOperators.includes(operator)) {
-    errs.push(field.notSupported(path.child('operator'), operator, supportedOnExitCodesOperators));
-  }
+  errs.push(...field.validateRequiredEnum(path.child('operator'), operator, supportedOnExitCodesOperators));
   if (isSet(onExitCodes.containerName) && !containerNames.has(onExitCodes.containerName)) {
     errs.push(
       field.invalid(path.child('containerName'), onExitCodes.containerName, 'must be one of the container or initContainer names in the pod template'),
@@ -300,9 +292,7 @@ function validatePodReplacementPolicy(spec: JobSpec, path: FieldPath): FieldErro
   if (isSet(spec.podFailurePolicy)) {
     return spec.podReplacementPolicy !== 'Failed' ? [field.notSupported(path, spec.podReplacementPolicy, ['Failed'])] : [];
   }
-  return supportedPodReplacementPolicies.includes(spec.podReplacementPolicy)
-    ? []
-    : [field.notSupported(path, spec.podReplacementPolicy, supportedPodReplacementPolicies)];
+  return field.validateEnum(path, spec.podReplacementPolicy, supportedPodReplacementPolicies);
 }
 
 // immutable is ValidateImmutableField with the bad value rendered as Kubernetes prints it.

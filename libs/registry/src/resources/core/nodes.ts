@@ -1,11 +1,11 @@
 // Nodes (v1), after pkg/registry/core/node: taints, resource quantities and pod CIDRs are
 // validated; podCIDRs and providerID may only be set once.
 import { KubeObject, kindSchema, nodeSpecSchema, nodeStatusSchema } from '@plinth/api';
-import { field, FieldError, GoLiteral, validation } from '@plinth/machinery';
+import { field, FieldError, GoLiteral, goQuote, validation } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy } from '../../resource';
 import { age, ageColumn, column, nameColumn } from '../../table';
 import { validateTaintEffect } from './pod-validation-scheduling';
-import { goQuote, ipFamily, isObj, objects, parseQuantityField, sortedKeys, str, strings, validateResourceQuantityValue } from './validation-helpers';
+import { ipFamily, isObj, objects, parseQuantityField, sortedKeys, str, strings, validateResourceQuantityValue } from './validation-helpers';
 
 function spec(node: KubeObject): Record<string, unknown> {
   return isObj(node.spec) ? node.spec : {};

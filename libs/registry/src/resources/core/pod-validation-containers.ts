@@ -411,7 +411,7 @@ function validateVolumeMounts(mounts: Obj[], devices: Obj[], volumes: VolumeSour
 function validateMountPropagation(mode: string, ctr: Obj, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const supported = ['Bidirectional', 'HostToContainer', 'None'];
-  if (!supported.includes(mode)) errs.push(field.notSupported(path, mode, supported));
+  errs.push(...field.validateEnum(path, mode, supported));
   const sc = ctr.securityContext;
   const privileged = isObj(sc) && sc.privileged === true;
   if (mode === 'Bidirectional' && !privileged) {
@@ -577,7 +577,7 @@ function validateHTTPGetAction(http: Obj, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   if (str(http.path).length === 0) errs.push(field.required(path.child('path'), ''));
   errs.push(...validatePortNumOrName(http.port, path.child('port')));
-  if (!supportedHTTPSchemes.includes(str(http.scheme))) errs.push(field.notSupported(path.child('scheme'), str(http.scheme), supportedHTTPSchemes));
+  errs.push(...field.validateEnum(path.child('scheme'), str(http.scheme), supportedHTTPSchemes));
   for (const header of objects(http.httpHeaders)) {
     errs.push(...isHTTPHeaderName(str(header.name)).map((m) => field.invalid(path.child('httpHeaders'), str(header.name), m)));
   }

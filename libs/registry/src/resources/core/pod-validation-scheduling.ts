@@ -1,28 +1,13 @@
 // Scheduling-related validation of pkg/apis/core/validation (v1.28): tolerations, affinity,
 // node selectors, topology spread constraints, DNS config and host aliases.
-import { field, FieldError, FieldPath, GoLiteral, LabelSelector, validateLabelSelector, validation } from '@plinth/machinery';
-import {
-  isNotPositiveErrorMsg,
-  isObj,
-  isSet,
-  nameIsDNSLabel,
-  nameIsDNSSubdomain,
-  num,
-  goQuote,
-  Obj,
-  objects,
-  parseIPSloppy,
-  str,
-  strings,
-  validateDNS1123Subdomain,
-  validateQualifiedName,
-} from './validation-helpers';
+import { field, FieldError, FieldPath, GoLiteral, goQuote, LabelSelector, validateLabelSelector, validation } from '@plinth/machinery';
+import { isNotPositiveErrorMsg, isObj, isSet, nameIsDNSLabel, nameIsDNSSubdomain, num, Obj, objects, parseIPSloppy, str, strings, validateDNS1123Subdomain, validateQualifiedName } from './validation-helpers';
 
 const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
 export function validateTaintEffect(effect: string, allowEmpty: boolean, path: FieldPath): FieldError[] {
   if (!allowEmpty && effect.length === 0) return [field.required(path, '')];
-  return taintEffects.includes(effect) ? [] : [field.notSupported(path, effect, taintEffects)];
+  return field.validateEnum(path, effect, taintEffects);
 }
 
 // tolerationLiteral prints a Toleration the way %#v prints core.Toleration.

@@ -333,7 +333,7 @@ function validatePVCSpec(spec: Obj, path: FieldPath): FieldError[] {
   const modes = strings(spec.accessModes);
   if (modes.length === 0) errs.push(field.required(path.child('accessModes'), 'at least 1 access mode is required'));
   for (const mode of modes) {
-    if (!supportedAccessModes.includes(mode)) errs.push(field.notSupported(path.child('accessModes'), mode, supportedAccessModes));
+    errs.push(...field.validateEnum(path.child('accessModes'), mode, supportedAccessModes));
   }
   const resources = isObj(spec.resources) ? spec.resources : {};
   const requests = isObj(resources.requests) ? resources.requests : {};

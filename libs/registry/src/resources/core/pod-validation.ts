@@ -1,7 +1,7 @@
 // Pod and pod template validation of pkg/apis/core/validation (v1.28): ValidatePodSpec,
 // ValidatePodTemplateSpec, and the create, update and status-update checks of Pod. Other types
 // that embed a pod template (Job, DaemonSet, ...) use validatePodTemplateSpec.
-import { field, FieldError, FieldPath, GoLiteral, validation } from '@plinth/machinery';
+import { field, FieldError, FieldPath, GoLiteral, goQuote, validation } from '@plinth/machinery';
 import { validateContainers, validateEphemeralContainers, validateInitContainers, validateResourceRequirements, validateSeccompProfileField, validateWindowsSecurityContextOptions } from './pod-validation-containers';
 import {
   validateAffinity,
@@ -14,22 +14,7 @@ import {
   validateTopologySpreadConstraints,
 } from './pod-validation-scheduling';
 import { validateVolumes } from './pod-validation-volumes';
-import {
-  goQuote,
-  inclusiveRangeError,
-  ipFamily,
-  isObj,
-  isSet,
-  isValidIDRange,
-  isValidIP,
-  nameIsDNSSubdomain,
-  num,
-  Obj,
-  objects,
-  str,
-  validateDNS1123Label,
-  validateQualifiedName,
-} from './validation-helpers';
+import { inclusiveRangeError, ipFamily, isObj, isSet, isValidIDRange, isValidIP, nameIsDNSSubdomain, num, Obj, objects, str, validateDNS1123Label, validateQualifiedName } from './validation-helpers';
 
 export { validateTolerations } from './pod-validation-scheduling';
 export { validateResourceRequirements } from './pod-validation-containers';
@@ -177,7 +162,7 @@ function validatePodSecurityContext(spec: Obj, specPath: FieldPath): FieldError[
 function validateOS(os: Obj, path: FieldPath): FieldError[] {
   const name = str(os.name);
   if (name.length === 0) return [field.required(path.child('name'), 'cannot be empty')];
-  return ['linux', 'windows'].includes(name) ? [] : [field.notSupported(path, name, ['linux', 'windows'])];
+  return field.validateEnum(path, name, ['linux', 'windows']);
 }
 
 // visitContainers walks init, regular and ephemeral containers with their paths.

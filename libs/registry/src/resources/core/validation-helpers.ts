@@ -31,10 +31,6 @@ export function num(v: unknown): number {
   return typeof v === 'number' ? v : 0;
 }
 
-// goQuote is Go's %q for the printable strings field values hold.
-export function goQuote(s: string): string {
-  return JSON.stringify(s);
-}
 
 export function isSet(v: unknown): boolean {
   return v !== undefined && v !== null;

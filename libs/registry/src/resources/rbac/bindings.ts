@@ -1,12 +1,12 @@
 // rolebindings and clusterrolebindings: registry rows, defaults (pkg/apis/rbac/v1/defaults.go),
 // strategies (pkg/registry/rbac/rolebinding and clusterrolebinding) and the printRoleBinding
 // Table, v1.28.
-import { KubeObject } from '@plinth/api';
+import { KubeObject, rbacGroup } from '@plinth/api';
 import { FieldError } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy, TableColumn, TableDefinition } from '../../resource';
 import { age, ageColumn, column, nameColumn } from '../../table';
 import { clusterRoleBindingSchema, roleBindingSchema } from './rbac-schema';
-import { rbacGroup, RoleRef, Subject, validateRoleRef, validateRoleRefUpdate, validateSubjects } from './rbac-validation';
+import { RoleRef, Subject, validateRoleRef, validateRoleRefUpdate, validateSubjects } from './rbac-validation';
 
 interface Binding extends KubeObject {
   subjects?: Subject[] | null;

@@ -11,10 +11,6 @@ export {
 } from './bindings';
 export * from './rbac-schema';
 export {
-  rbacGroup,
-  rbacGroupAlias,
-  isRbacGroup,
-  PolicyRule,
   Subject,
   RoleRef,
   validatePolicyRule,

@@ -1,36 +1,14 @@
 // RBAC validation with the paths and messages of pkg/apis/rbac/validation (v1.28). The group
 // is rbac.authorization.platform.io; references that still name rbac.authorization.k8s.io are
 // accepted as the same group, so manifests written for Kubernetes apply unchanged.
-import { field, FieldError, FieldPath, labelSelectorAsSelector, LabelSelector, newPath, validateLabelSelector, validation } from '@plinth/machinery';
-import { goNull, goQuote, goStruct } from '../shared/go-values';
+import { field, FieldError, FieldPath, goQuote, LabelSelector, labelSelectorAsSelector, newPath, validateLabelSelector, validation } from '@plinth/machinery';
+import { PolicyRule, rbacGroup, RoleRef as ApiRoleRef, Subject as ApiSubject } from '@plinth/api';
+import { isRbacGroup } from '@plinth/rbac';
+import { goNull, goStruct } from '../shared/go-values';
 
-export const rbacGroup = 'rbac.authorization.platform.io';
-export const rbacGroupAlias = 'rbac.authorization.k8s.io';
-
-export function isRbacGroup(group: string | undefined | null): boolean {
-  return group === rbacGroup || group === rbacGroupAlias;
-}
-
-export interface PolicyRule {
-  verbs?: string[] | null;
-  apiGroups?: string[] | null;
-  resources?: string[] | null;
-  resourceNames?: string[] | null;
-  nonResourceURLs?: string[] | null;
-}
-
-export interface Subject {
-  kind?: string;
-  apiGroup?: string;
-  name?: string;
-  namespace?: string;
-}
-
-export interface RoleRef {
-  apiGroup?: string;
-  kind?: string;
-  name?: string;
-}
+// Subject and RoleRef as validation receives them: any field may be missing.
+export type Subject = Partial<ApiSubject>;
+export type RoleRef = Partial<ApiRoleRef>;
 
 // validateRBACName is ValidateRBACName: names only need to be valid path segments.
 export function validateRBACName(name: string): string[] {
@@ -101,7 +79,7 @@ export function validateRoleRef(roleRef: RoleRef | null | undefined, isNamespace
   const path = newPath('roleRef');
   if (!isRbacGroup(ref.apiGroup)) errs.push(field.notSupported(path.child('apiGroup'), ref.apiGroup ?? '', [rbacGroup]));
   const kinds = isNamespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
-  if (!kinds.includes(ref.kind ?? '')) errs.push(field.notSupported(path.child('kind'), ref.kind ?? '', kinds));
+  errs.push(...field.validateEnum(path.child('kind'), ref.kind ?? '', kinds));
   const name = ref.name ?? '';
   if (name.length === 0) errs.push(field.required(path.child('name')));
   else errs.push(...validateRBACName(name).map((msg) => field.invalid(path.child('name'), name, msg)));

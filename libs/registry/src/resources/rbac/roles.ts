@@ -1,19 +1,11 @@
 // roles and clusterroles: registry rows and strategies after pkg/registry/rbac/role and
 // clusterrole (v1.28). Neither has a Table printer, so kubectl shows NAME and CREATED AT.
-import { KubeObject } from '@plinth/api';
-import { FieldError, LabelSelector } from '@plinth/machinery';
+import { ClusterRole, KubeObject, Role } from '@plinth/api';
+import { FieldError } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy } from '../../resource';
 import { defaultTable } from '../../table';
 import { clusterRoleSchema, roleSchema } from './rbac-schema';
-import { ClusterRoleValidationOptions, labelSelectorsHaveInvalidLabelValue, PolicyRule, validateAggregationRule, validateRules } from './rbac-validation';
-
-interface Role extends KubeObject {
-  rules?: PolicyRule[] | null;
-}
-
-interface ClusterRole extends Role {
-  aggregationRule?: { clusterRoleSelectors?: LabelSelector[] | null } | null;
-}
+import { ClusterRoleValidationOptions, labelSelectorsHaveInvalidLabelValue, validateAggregationRule, validateRules } from './rbac-validation';
 
 // defaultRules: rules has no omitempty and is stored as protobuf, where an empty list and no
 // list are the same, so clients read `rules: null` for a role without rules.

@@ -2,36 +2,7 @@
 // field.Error.ErrorBody): maps, label selectors, IntOrString and small structs. Each returns a
 // GoLiteral so the field error prints it verbatim. Shared by the workload and RBAC registries;
 // a candidate for @plinth/machinery's go package.
-import { GoLiteral } from '@plinth/machinery';
-
-const shortEscapes: Record<string, string> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '"': '\\"',
-  '\\': '\\\\',
-};
-
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
-// goQuote is strconv.Quote, the %q and %#v rendering of a Go string.
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) ?? 0;
-    if (shortEscapes[ch] !== undefined) out += shortEscapes[ch];
-    else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\\ufffd';
-    else if (printable.test(ch)) out += ch;
-    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
-    else out += `\\U${cp.toString(16).padStart(8, '0')}`;
-  }
-  return `${out}"`;
-}
+import { GoLiteral, goQuote } from '@plinth/machinery';
 
 // goNull is how ErrorBody prints a nil bad value: the string "null", quoted.
 export const goNull = new GoLiteral('"null"');
@@ -111,27 +82,4 @@ export function goStructText(typeName: string, fields: [string, string][]): stri
 // goBytesText is %#v of a []byte.
 export function goBytesText(bytes: Uint8Array): string {
   return `[]byte{${Array.from(bytes, (b) => `0x${b.toString(16)}`).join(', ')}}`;
-}
-
-// semanticEqual is apiequality.Semantic.DeepEqual over JSON values: nil and empty slices and
-// maps are equal, as are absent and null fields.
-export function semanticEqual(a: unknown, b: unknown): boolean {
-  return canonicalJson(a) === canonicalJson(b);
-}
-
-function prune(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length === 0 ? undefined : value.map((v) => prune(v) ?? null);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value as Record<string, unknown>).sort(byteOrder)) {
-      const v = prune((value as Record<string, unknown>)[key]);
-      if (v !== undefined) out[key] = v;
-    }
-    return Object.keys(out).length === 0 ? undefined : out;
-  }
-  return value === null ? undefined : value;
-}
-
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(prune(value)) ?? 'null';
 }

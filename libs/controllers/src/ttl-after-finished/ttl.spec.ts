@@ -1,5 +1,5 @@
 import { KubeObject } from '@plinth/api';
-import { expiresAt, finishedAt } from './ttl-after-finished';
+import { decideTtl, expiresAt, finishedAt } from './ttl';
 
 const job = (ttl: number | undefined, conditions: { type: string; status: string; lastTransitionTime: string }[], deleting = false): KubeObject => ({
   metadata: { name: 'j', ...(deleting ? { deletionTimestamp: '2026-01-01T00:00:09Z' } : {}) },
@@ -21,5 +21,13 @@ describe('TTL after finished', () => {
     expect(expiresAt(job(undefined, done))).toBeNull();
     expect(expiresAt(job(5, done, true))).toBeNull();
     expect(expiresAt(job(5, [{ type: 'Complete', status: 'False', lastTransitionTime: '2026-01-01T00:00:10Z' }]))).toBeNull();
+  });
+
+  it('waits until the Job expires, then deletes it, and leaves a Job that never expires alone', () => {
+    const expires = Date.parse('2026-01-01T00:00:15Z');
+    expect(decideTtl(job(5, done), expires - 2000)).toEqual({ action: 'wait', afterMs: 2000 });
+    expect(decideTtl(job(5, done), expires)).toEqual({ action: 'delete' });
+    expect(decideTtl(job(5, done), expires + 60_000)).toEqual({ action: 'delete' });
+    expect(decideTtl(job(undefined, done), expires)).toEqual({ action: 'none' });
   });
 });

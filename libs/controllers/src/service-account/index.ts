@@ -1,0 +1,1 @@
+export { newServiceAccount, serviceAccountsToCreate, serviceAccountsToEnsure } from './accounts';

@@ -1,0 +1,2 @@
+export { decideTtl, expiresAt, finishedAt } from './ttl';
+export type { TtlDecision } from './ttl';

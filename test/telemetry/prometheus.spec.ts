@@ -1,0 +1,155 @@
+// A real Prometheus (Debian's package) scrapes the distributed Plinth: the gateway over HTTPS
+// with a bearer token and the cluster CA, as the chart's ServiceMonitor does, and the metrics
+// ports of the storage service, authz and the controller manager. Under a short load (a Job run by the controllers, reads,
+// a 404, an open watch) every PromQL expression of the Grafana dashboard parses and returns
+// data when Prometheus evaluates it; the alert rules pass promtool, evaluate without error,
+// and none fires on this healthy cluster.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, PrometheusServer, RunningProcess, startProcess, startPrometheus, waitForPort } from '@plinth/testing';
+import { kubectl, spawnKubectl } from '@plinth/testing-server';
+import { DistributedPlinth, startDistributed } from '../distributed';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const root = join(__dirname, '../..');
+const dashboard: any = JSON.parse(readFileSync(join(root, 'deploy/grafana/plinth-dashboard.json'), 'utf8'));
+const alertRules = join(root, 'deploy/prometheus/plinth-alerts.yaml');
+
+// dashboardQueries are the dashboard's PromQL expressions as Grafana sends them, with its
+// variables given values: every resource, and a rate window of 15 scrapes.
+function dashboardQueries(): { panel: string; expr: string }[] {
+  const panelsOf = (panels: any[]): any[] => panels.flatMap((p) => [p, ...panelsOf(p.panels ?? [])]);
+  const fill = (expr: string) => expr.replaceAll('$__rate_interval', '15s').replaceAll('$resource', '.*');
+  const panels = panelsOf(dashboard.panels).filter((p) => p.datasource?.type === 'prometheus');
+  const variables = dashboard.templating.list.filter((v: any) => v.type === 'query');
+  return [
+    ...panels.flatMap((p) => p.targets.map((t: any) => ({ panel: p.title as string, expr: fill(t.expr) }))),
+    ...variables.map((v: any) => ({ panel: `$${v.name}`, expr: (v.query.query as string).replace(/^label_values\(([^,]+),.*$/, '$1') })),
+  ];
+}
+
+describe('Prometheus scraping Plinth', () => {
+  let plinth: DistributedPlinth;
+  let controllers: RunningProcess;
+  let prometheus: PrometheusServer;
+  let dir: string;
+  let watch: ReturnType<typeof spawnKubectl>;
+  const k = (args: string[]) => kubectl(plinth.adminKubeconfig, args, { timeoutMs: 60000 });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plinth-prometheus-spec-'));
+    const [storagePort, authzPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
+    plinth = await startDistributed({}, { storage: [`--metrics-bind-address=127.0.0.1:${storagePort}`], authz: [`--metrics-bind-address=127.0.0.1:${authzPort}`] });
+    controllers = startProcess(
+      process.execPath,
+      ['-r', join(root, 'tools/register.js'), join(root, 'apps/controllers/src/main.ts'), '--kubeconfig', plinth.adminKubeconfig, '--simulated-nodes', '1', '--metrics-bind-address', `127.0.0.1:${metricsPort}`],
+      { ...process.env, NO_COLOR: '1' },
+    );
+    await waitForPort(controllers, metricsPort, 'the controller manager', 60000);
+    writeFileSync(join(dir, 'ca.crt'), plinth.ca);
+    prometheus = await startPrometheus({
+      ruleFiles: [alertRules],
+      scrapeConfigs: [
+        '  - job_name: plinth-gateway',
+        '    scheme: https',
+        '    authorization: {credentials: admin-token}',
+        `    tls_config: {ca_file: ${join(dir, 'ca.crt')}}`,
+        `    static_configs: [{targets: ["127.0.0.1:${plinth.port}"]}]`,
+        '  - job_name: plinth-controller-manager',
+        `    static_configs: [{targets: ["127.0.0.1:${metricsPort}"]}]`,
+        '  - job_name: plinth-storage',
+        `    static_configs: [{targets: ["127.0.0.1:${storagePort}"]}]`,
+        '  - job_name: plinth-authz',
+        `    static_configs: [{targets: ["127.0.0.1:${authzPort}"]}]`,
+      ],
+    });
+  }, 180000);
+
+  afterAll(async () => {
+    watch?.stop();
+    await prometheus?.stop();
+    await controllers?.stop();
+    await plinth?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function eventually<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs = 60000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const result = await attempt();
+      if (result !== undefined) return result;
+      if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms\n${prometheus.output()}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  it('scrapes the gateway, the storage and authz services and the controller manager', async () => {
+    const targets = await eventually('every target up', async () => {
+      const all = await prometheus.targets();
+      return all.length === 4 && all.every((t) => t.health === 'up') ? all : undefined;
+    });
+    expect(targets.map((t) => t.job).sort()).toEqual(['plinth-authz', 'plinth-controller-manager', 'plinth-gateway', 'plinth-storage']);
+    // Every app reports the process metrics.
+    const started = (await prometheus.query('process_start_time_seconds')).data?.result.map((r) => r.metric.job).sort();
+    expect(started).toEqual(['plinth-authz', 'plinth-controller-manager', 'plinth-gateway', 'plinth-storage']);
+  }, 90000);
+
+  it('evaluates every expression of the dashboard to data under load', async () => {
+    watch = spawnKubectl(plinth.adminKubeconfig, ['get', 'jobs', '--watch']);
+    expect((await k(['create', 'job', 'scraped', '--image', 'busybox'])).code).toBe(0);
+    expect(await k(['wait', '--for=condition=complete', 'job/scraped', '--timeout=50s'])).toMatchObject({ code: 0 });
+    expect((await k(['get', 'job', 'never-made'])).stderr).toContain('NotFound');
+    expect((await k(['get', 'namespaces'])).code).toBe(0);
+
+    const queries = dashboardQueries();
+    expect(queries.length).toBeGreaterThanOrEqual(18);
+    for (const { panel, expr } of queries) {
+      const answer = await prometheus.query(expr);
+      expect({ panel, expr, status: answer.status, error: answer.error }).toEqual({ panel, expr, status: 'success', error: undefined });
+    }
+    // Rates need two scrapes after the load: the expressions without data yet are asked again.
+    let withoutData: string[] = [];
+    await eventually('every dashboard expression returns data', async () => {
+      withoutData = [];
+      for (const { panel, expr } of queries) if (((await prometheus.query(expr)).data?.result ?? []).length === 0) withoutData.push(`${panel}: ${expr}`);
+      return withoutData.length === 0 ? true : undefined;
+    }).catch(() => undefined);
+    expect(withoutData).toEqual([]);
+
+    const resources = (await prometheus.query('count by (resource) (apiserver_request_total)')).data?.result.map((r) => r.metric.resource);
+    expect(resources).toEqual(expect.arrayContaining(['jobs', 'namespaces', 'pods']));
+  }, 180000);
+
+  it('checks the alert rules with promtool', () => {
+    const check = spawnSync('promtool', ['check', 'rules', alertRules], { encoding: 'utf8' });
+    expect(check.stdout).toContain('SUCCESS: 10 rules found');
+    expect(check.status).toBe(0);
+  });
+
+  it('evaluates every alert rule without error, and none fires on a healthy cluster', async () => {
+    // The controller manager leads once it holds the Lease; the leader-missing alert then
+    // stays inactive.
+    await eventually('the controller manager leading', async () => {
+      const result = (await prometheus.query('sum(leader_election_master_status{name="kube-controller-manager"})')).data?.result ?? [];
+      return result[0]?.value?.[1] === '1' ? true : undefined;
+    });
+    // A rule evaluated before the leader's first scrape may be pending for a moment.
+    let rules: { name: string; health: string; lastError?: string; state?: string }[] = [];
+    await eventually('every rule evaluated and inactive', async () => {
+      rules = await prometheus.rules();
+      return rules.length === 10 && rules.every((r) => r.health === 'ok' && r.state === 'inactive') ? true : undefined;
+    }).catch(() => undefined);
+    expect(rules.filter((r) => r.health !== 'ok' || r.state !== 'inactive').map((r) => `${r.name}: ${r.health} ${r.state} ${r.lastError ?? ''}`)).toEqual([]);
+    expect(rules).toHaveLength(10);
+    expect(new Set(rules.map((r) => r.name))).toEqual(
+      new Set(['PlinthAPIErrorBudgetBurn', 'PlinthAPILatencyBudgetBurn', 'PlinthStorageLinkDown', 'PlinthNATSLinkDown', 'PlinthAuthzUnreachable', 'PlinthWorkQueueBackingUp', 'PlinthControllerManagerLeaderMissing']),
+    );
+    // The latency objectives read the histogram at Kubernetes' bucket bounds 1 and 30.
+    for (const le of ['1', '30']) {
+      const buckets = (await prometheus.query(`apiserver_request_duration_seconds_bucket{le="${le}"}`)).data?.result ?? [];
+      expect({ le, series: buckets.length > 0 }).toEqual({ le, series: true });
+    }
+  }, 90000);
+});

@@ -1,0 +1,2 @@
+export { compileProject, readProject, ProjectInfo } from './compile-project';
+export { copyRuntimeFiles, imageEntryPoints } from './runtime-files';

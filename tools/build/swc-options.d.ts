@@ -1,0 +1,3 @@
+import type { Options } from '@swc/core';
+
+export declare const swcOptions: Options;
