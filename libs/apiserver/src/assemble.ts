@@ -60,6 +60,7 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
   const registry = options.metrics ?? newProcessRegistry();
   const metrics = new ApiServerMetrics(registry);
   metrics.countStorageObjects(() => context.cachedObjectCounts());
+  context.watcherTerminated = (resource) => metrics.terminatedWatchers.labels(resource).inc();
   const limits = {
     inflight: new MaxInflightLimit(options.flags.maxRequestsInflight, options.flags.maxMutatingRequestsInflight),
     requestTimeoutMs: options.flags.requestTimeoutMs,

@@ -1,7 +1,7 @@
 // ApiServerMetrics are kube-apiserver's request metrics (k8s.io/apiserver/pkg/endpoints/metrics)
 // under their Kubernetes names and labels: apiserver_request_total, the
 // apiserver_request_duration_seconds histogram with its buckets, the in-flight and long-running
-// gauges, and apiserver_storage_objects from the watch caches. A request costs two cached
+// gauges, apiserver_storage_objects from the watch caches and apiserver_terminated_watchers_total. A request costs two cached
 // child lookups and a few additions; the text is built when /metrics is scraped.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -34,6 +34,7 @@ export class ApiServerMetrics {
   readonly longRunning: Gauge;
   readonly storageObjects: Gauge;
   readonly terminations: Counter;
+  readonly terminatedWatchers: Counter;
   private readonly readOnly: GaugeChild;
   private readonly mutating: GaugeChild;
 
@@ -73,6 +74,13 @@ export class ApiServerMetrics {
         name: 'apiserver_request_terminations_total',
         help: '[ALPHA] Number of requests which apiserver terminated in self-defense.',
         labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component', 'code'],
+      }),
+    );
+    this.terminatedWatchers = registry.shared(
+      new Counter({
+        name: 'apiserver_terminated_watchers_total',
+        help: '[ALPHA] Counter of watchers closed due to unresponsiveness broken by resource type.',
+        labelNames: ['resource'],
       }),
     );
   }

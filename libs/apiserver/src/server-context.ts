@@ -43,6 +43,9 @@ export class ServerContext {
   serviceAccountTokens: ServiceAccountTokenSigning | null = null;
   // storageLink hears how the watch caches' and controllers' reads of storage fare.
   storageLink: LinkState = unwatchedLink('storage');
+  // watcherTerminated hears of each watch ended because its client did not keep up, with the
+  // resource named as apiserver_terminated_watchers_total names it ("pods", "deployments.apps").
+  watcherTerminated: (resource: string) => void = () => undefined;
 
   private readonly stores = new Map<ResourceDefinition, ResourceStore>();
   private readonly caches = new Map<ResourceDefinition, WatchCache>();
@@ -80,10 +83,14 @@ export class ServerContext {
     return this.storage.lastWrittenRevision(resourcePrefix(def));
   }
 
+  countTerminatedWatcher(def: ResourceDefinition): void {
+    this.watcherTerminated(groupResource(def));
+  }
+
   // cachedObjectCounts counts the objects of each resource with a watch cache, named as
   // apiserver_storage_objects names them ("pods", "deployments.apps").
   cachedObjectCounts(): [resource: string, count: number][] {
-    return [...this.caches].map(([def, cache]) => [def.group ? `${def.resource}.${def.group}` : def.resource, cache.size]);
+    return [...this.caches].map(([def, cache]) => [groupResource(def), cache.size]);
   }
 
   stopCaches(): void {
@@ -126,6 +133,11 @@ export class ServerContext {
   gate(name: string): boolean {
     return this.featureGates.get(name) ?? false;
   }
+}
+
+// groupResource names a resource as kube-apiserver's metrics do: "pods", "deployments.apps".
+function groupResource(def: ResourceDefinition): string {
+  return def.group ? `${def.resource}.${def.group}` : def.resource;
 }
 
 export const defaultVersion: VersionInfo = {

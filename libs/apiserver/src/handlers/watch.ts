@@ -40,7 +40,10 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
   const requested = parseResourceVersion(options.resourceVersion);
   const source = (await watchCached(scope, options, predicate, initialEvents, requested)) ?? (await watchStorage(scope, options, predicate, initialEvents, requested));
   const { startRevision } = source;
-  const stream = new EventStream(scope);
+  const stream = new EventStream(scope, watcherBufferBytes, () => {
+    scope.server.countTerminatedWatcher(scope.def);
+    source.close();
+  });
   const timeoutMs = watchTimeoutMs(scope, options);
   const timer = scope.server.clock.setTimeout(() => source.close(), timeoutMs);
   const onClose = () => source.close();
@@ -143,12 +146,30 @@ function watchTimeoutMs(scope: RequestScope, options: ListOptions): number {
   return Math.floor((min + Math.random() * min) * 1000);
 }
 
+// watcherBufferBytes bounds what one watch holds for a client that does not read (beyond the
+// response's own 16 KiB high-water mark), as kube-apiserver bounds each cacheWatcher's input
+// channel. 4 MiB holds any single object (etcd takes requests up to 1.5 MiB) and about a
+// thousand events of a few KiB, so a client that merely lags through a burst keeps its watch,
+// while a thousand stalled watches cannot hold more than about 4 GiB.
+export const watcherBufferBytes = 4 * 1024 * 1024;
+
 // EventStream writes events on a chunked 200 response: newline-delimited JSON, or with protobuf
-// negotiated, length-prefixed frames of enveloped WatchEvents.
+// negotiated, length-prefixed frames of enveloped WatchEvents. While the response's buffer is
+// full (res.write answered false) events wait in `pending` until it drains; when they would go
+// past bufferLimit bytes the client is not keeping up: they are dropped and onOverflow ends the
+// watch, so that the client sees its stream end and watches again from the last event it read.
 class EventStream {
   private started = false;
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private waitingForDrain = false;
+  private overflowed = false;
 
-  constructor(private readonly scope: RequestScope) {}
+  constructor(
+    private readonly scope: RequestScope,
+    private readonly bufferLimit: number,
+    private readonly onOverflow: () => void,
+  ) {}
 
   start(): void {
     const { res } = this.scope;
@@ -195,8 +216,13 @@ class EventStream {
     this.write({ type: 'ERROR', object: status });
   }
 
+  // end writes what waits for the buffer to drain, then ends the response.
   end(): void {
-    if (!this.scope.res.writableEnded) this.scope.res.end();
+    const { res } = this.scope;
+    if (res.writableEnded || res.destroyed) return;
+    for (const chunk of this.pending.splice(0)) res.write(chunk);
+    this.pendingBytes = 0;
+    res.end();
   }
 
   private get protobuf(): boolean {
@@ -208,8 +234,47 @@ class EventStream {
   }
 
   private writeEncoded(encoded: Uint8Array): void {
-    if (this.scope.res.writableEnded || this.scope.res.destroyed) return;
-    this.scope.res.write(encoded);
+    const { res } = this.scope;
+    if (this.overflowed || res.writableEnded || res.destroyed) return;
+    if (!this.waitingForDrain) {
+      if (!res.write(encoded)) this.waitForDrain();
+      return;
+    }
+    if (this.pendingBytes + encoded.length > this.bufferLimit) {
+      this.overflow();
+      return;
+    }
+    this.pending.push(encoded);
+    this.pendingBytes += encoded.length;
+  }
+
+  private waitForDrain(): void {
+    this.waitingForDrain = true;
+    this.scope.res.once('drain', () => {
+      this.waitingForDrain = false;
+      this.flush();
+    });
+  }
+
+  // flush writes what waited while the buffer was full, until it is full again.
+  private flush(): void {
+    const { res } = this.scope;
+    if (res.writableEnded || res.destroyed) return;
+    while (this.pending.length > 0) {
+      const chunk = this.pending.shift() as Uint8Array;
+      this.pendingBytes -= chunk.length;
+      if (!res.write(chunk)) {
+        this.waitForDrain();
+        return;
+      }
+    }
+  }
+
+  private overflow(): void {
+    this.overflowed = true;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.onOverflow();
   }
 
   private encode(event: ApiWatchEvent): Uint8Array {
