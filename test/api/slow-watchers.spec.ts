@@ -4,7 +4,7 @@
 // that cannot keep up. Other watchers of the resource get every event.
 import { get, IncomingMessage } from 'node:http';
 import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { adminToken, client, openWatch } from './http';
+import { adminToken, client, openWatch, until } from './http';
 
 const serviceAccounts = '/api/v1/namespaces/default/serviceaccounts';
 // 200 KiB of annotations a ServiceAccount (annotations may have 256 KiB): the paused client's
@@ -56,6 +56,24 @@ describe('API server: slow watchers', () => {
     const line = metrics.text.split('\n').find((l) => l.startsWith('apiserver_terminated_watchers_total{resource="serviceaccounts"}'));
     return line ? Number(line.split(' ').pop()) : 0;
   };
+
+  it('sends initial events past the bound to a client that reads them, and keeps its watch', async () => {
+    const namespace = '/api/v1/namespaces/big-list/serviceaccounts';
+    expect((await request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'big-list' } } })).status).toBe(201);
+    // 8 MiB of objects, written to the watch at once as its initial events.
+    const count = 40;
+    for (let i = 0; i < count; i++) {
+      expect((await request('POST', namespace, { body: { metadata: { name: `listed-${i}`, annotations: { payload } } } })).status).toBe(201);
+    }
+    const watch = await openWatch(server.url, `${namespace}?watch=true`);
+    const initial = await watch.waitFor(count, 60_000);
+    const names = initial.filter((e) => e.type === 'ADDED').map((e) => e.object.metadata.name);
+    expect(names.filter((name) => name.startsWith('listed-')).sort()).toEqual(Array.from({ length: count }, (_, i) => `listed-${i}`).sort());
+    expect((await request('POST', namespace, { body: { metadata: { name: 'later' } } })).status).toBe(201);
+    await until(async () => watch.events.some((e) => e.object.metadata.name === 'later'), (seen) => seen, 'the later event');
+    watch.close();
+    expect(await terminatedWatchers()).toBe(0);
+  }, 120_000);
 
   it('ends the watch of a client that stops reading, drops what waited for it and counts it; a reading watcher gets every event', async () => {
     const start = (await request('GET', serviceAccounts)).json.metadata.resourceVersion;

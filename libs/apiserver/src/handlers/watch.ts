@@ -55,6 +55,7 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
   try {
     for (const object of source.initial) stream.send('ADDED', object);
     if (options.sendInitialEvents && options.allowWatchBookmarks) stream.sendBookmark(String(startRevision), true);
+    stream.boundFromHere();
     for await (const item of source.items) {
       if (item.type === 'BOOKMARK') stream.sendBookmark(String(item.revision), false);
       else stream.send(item.type, item.object, item.shared);
@@ -158,10 +159,15 @@ export const watcherBufferBytes = 4 * 1024 * 1024;
 // full (res.write answered false) events wait in `pending` until it drains; when they would go
 // past bufferLimit bytes the client is not keeping up: they are dropped and onOverflow ends the
 // watch, so that the client sees its stream end and watches again from the last event it read.
+// The initial events (up to boundFromHere) are not bounded, as a list's answer is not: they wait
+// ahead of the rest and do not count against the bound.
 class EventStream {
   private started = false;
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
+  // unboundedBytes are the initial events still pending (at the head of pending).
+  private unboundedBytes = 0;
+  private bounded = false;
   private waitingForDrain = false;
   private overflowed = false;
 
@@ -216,12 +222,17 @@ class EventStream {
     this.write({ type: 'ERROR', object: status });
   }
 
+  boundFromHere(): void {
+    this.bounded = true;
+  }
+
   // end writes what waits for the buffer to drain, then ends the response.
   end(): void {
     const { res } = this.scope;
     if (res.writableEnded || res.destroyed) return;
     for (const chunk of this.pending.splice(0)) res.write(chunk);
     this.pendingBytes = 0;
+    this.unboundedBytes = 0;
     res.end();
   }
 
@@ -240,7 +251,8 @@ class EventStream {
       if (!res.write(encoded)) this.waitForDrain();
       return;
     }
-    if (this.pendingBytes + encoded.length > this.bufferLimit) {
+    if (!this.bounded) this.unboundedBytes += encoded.length;
+    else if (this.pendingBytes - this.unboundedBytes + encoded.length > this.bufferLimit) {
       this.overflow();
       return;
     }
@@ -260,20 +272,25 @@ class EventStream {
   private flush(): void {
     const { res } = this.scope;
     if (res.writableEnded || res.destroyed) return;
-    while (this.pending.length > 0) {
-      const chunk = this.pending.shift() as Uint8Array;
+    let written = 0;
+    while (written < this.pending.length) {
+      const chunk = this.pending[written++];
       this.pendingBytes -= chunk.length;
+      this.unboundedBytes = Math.max(0, this.unboundedBytes - chunk.length);
       if (!res.write(chunk)) {
+        this.pending.splice(0, written);
         this.waitForDrain();
         return;
       }
     }
+    this.pending = [];
   }
 
   private overflow(): void {
     this.overflowed = true;
     this.pending = [];
     this.pendingBytes = 0;
+    this.unboundedBytes = 0;
     this.onOverflow();
   }
 
