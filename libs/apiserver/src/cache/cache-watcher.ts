@@ -21,7 +21,14 @@ export interface CacheEvent {
   readonly encoded: Map<string, Uint8Array>;
 }
 
-export type CachedWatchItem = { type: CacheEventType; event: CacheEvent } | { type: 'BOOKMARK'; revision: number };
+// CacheProgress says that every change up to revision has been handed out. Its bookmark's
+// encodings are made once per format and client apiVersion, shared as an event's are.
+export interface CacheProgress {
+  readonly revision: number;
+  readonly encoded: Map<string, Uint8Array>;
+}
+
+export type CachedWatchItem = { type: CacheEventType; event: CacheEvent } | { type: 'BOOKMARK'; progress: CacheProgress };
 
 export interface CacheWatcherOptions {
   // prefix is the keys the watcher sees (a collection, or a namespace of it).
@@ -59,11 +66,11 @@ export class CacheWatcher implements AsyncIterable<CachedWatchItem> {
     if (type) this.channel.push({ type, event });
   }
 
-  // progress tells the watcher that every change up to revision has been delivered.
-  progress(revision: number): void {
-    if (revision <= this.lastRevision) return;
-    this.lastRevision = revision;
-    if (this.options.bookmarks) this.channel.push({ type: 'BOOKMARK', revision });
+  // progress tells the watcher that every change up to its revision has been delivered.
+  progress(progress: CacheProgress): void {
+    if (progress.revision <= this.lastRevision) return;
+    this.lastRevision = progress.revision;
+    if (this.options.bookmarks) this.channel.push({ type: 'BOOKMARK', progress });
   }
 
   // fail ends the watch with an error after the events already queued.

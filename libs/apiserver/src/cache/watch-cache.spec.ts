@@ -7,13 +7,13 @@ import { CachedWatchItem, CacheWatcher } from './cache-watcher';
 import { WatchCache, WatchCacheOptions } from './watch-cache';
 
 const leaseDefinition = builtinDefinitions().find((def) => def.resource === 'leases') as ResourceDefinition;
+const namespaceDefinition = builtinDefinitions().find((def) => def.resource === 'namespaces') as ResourceDefinition;
 
 function lease(name: string, labels: Record<string, string> = {}): KubeObject {
   return { apiVersion: 'coordination.platform.io/v1', kind: 'Lease', metadata: { name, labels }, spec: { holderIdentity: 'test' } } as KubeObject;
 }
 
-async function startCache(options: WatchCacheOptions = {}): Promise<{ store: ResourceStore; storage: EmbeddedObjectStore; cache: WatchCache }> {
-  const storage = new EmbeddedObjectStore();
+async function startCache(options: WatchCacheOptions = {}, storage = new EmbeddedObjectStore()): Promise<{ store: ResourceStore; storage: EmbeddedObjectStore; cache: WatchCache }> {
   const store = new ResourceStore(leaseDefinition, storage, realClock, new Map());
   const cache = new WatchCache(store, realClock, undefined, options);
   cache.start();
@@ -122,6 +122,23 @@ describe('WatchCache', () => {
     expect(receivedWhenOtherWorkRan).toBeGreaterThan(0);
     expect(receivedWhenOtherWorkRan).toBeLessThan(1000);
     expect(cache.watcherCount).toBe(0);
+  });
+
+  it('hands every watcher asking for bookmarks the same progress, so that its bookmark is encoded once', async () => {
+    const { store, storage, cache } = await startCache({}, new EmbeddedObjectStore({ progressNotifyIntervalMs: 20 }));
+    running = cache;
+    const written = await store.create('default', lease('before-progress'));
+    const withBookmarks = { ...watchAll, bookmarks: true };
+    const first = (await cache.watch(Number(written.metadata.resourceVersion), withBookmarks))!;
+    const second = (await cache.watch(Number(written.metadata.resourceVersion), withBookmarks))!;
+    // A write of another resource moves storage's revision past the leases' last event.
+    const namespaces = new ResourceStore(namespaceDefinition, storage, realClock, new Map());
+    await namespaces.create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'moves-the-revision' } } as KubeObject);
+    const [a, b] = await Promise.all([take(first, 1), take(second, 1)]);
+    expect(a[0].type).toBe('BOOKMARK');
+    if (a[0].type !== 'BOOKMARK' || b[0].type !== 'BOOKMARK') throw new Error('expected bookmarks');
+    expect(b[0].progress).toBe(a[0].progress);
+    expect(a[0].progress.revision).toBeGreaterThan(Number(written.metadata.resourceVersion));
   });
 
   it('cuts a first page from its sorted keys and counts the rest without a selector', async () => {

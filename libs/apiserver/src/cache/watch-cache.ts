@@ -13,7 +13,7 @@ import { KubeObject } from '@plinth/api';
 import { Clock, LinkState } from '@plinth/machinery';
 import { collectionPrefix, InformerHandler, ListPredicate, objectKey, ResourceStore, StoreInformer } from '@plinth/registry';
 import { encodeContinue, keyAfter } from '@plinth/storage';
-import { CacheEvent, CacheEventType, CacheWatcher } from './cache-watcher';
+import { CacheEvent, CacheEventType, CacheProgress, CacheWatcher } from './cache-watcher';
 import { SortedKeys } from './sorted-keys';
 
 export interface CachedPage {
@@ -60,7 +60,7 @@ export class WatchCache {
   private oldestRevision = 0;
   private readonly watchers = new Set<CacheWatcher>();
   // pending holds the events (and progress revisions) not yet handed to every watcher.
-  private pending: (CacheEvent | number)[] = [];
+  private pending: (CacheEvent | CacheProgress)[] = [];
   private pendingHead = 0;
   private dispatching = false;
   // lastRecorded is the revision of the newest event in the window.
@@ -224,7 +224,7 @@ export class WatchCache {
       progress: (revision) => {
         this.revision = Math.max(this.revision, revision);
         // The progress that follows each event tells watchers nothing new.
-        if (this.revision > this.lastRecorded) this.enqueue(this.revision);
+        if (this.revision > this.lastRecorded) this.enqueue({ revision: this.revision, encoded: new Map() });
         this.release(true);
       },
     };
@@ -241,7 +241,7 @@ export class WatchCache {
     this.enqueue(event);
   }
 
-  private enqueue(item: CacheEvent | number): void {
+  private enqueue(item: CacheEvent | CacheProgress): void {
     if (this.watchers.size === 0 && !this.dispatching) return;
     this.pending.push(item);
     if (!this.dispatching) void this.dispatch();
@@ -257,8 +257,8 @@ export class WatchCache {
         const watchers = [...this.watchers];
         let handed = 0;
         for (const watcher of watchers) {
-          if (typeof item === 'number') watcher.progress(item);
-          else watcher.deliver(item);
+          if (isEvent(item)) watcher.deliver(item);
+          else watcher.progress(item);
           if (++handed % this.dispatchBatch === 0 && handed < watchers.length) await yieldToEventLoop();
         }
       }
@@ -300,4 +300,8 @@ export class WatchCache {
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+function isEvent(item: CacheEvent | CacheProgress): item is CacheEvent {
+  return 'type' in item;
 }

@@ -23,7 +23,7 @@ export interface ApiWatchEvent {
 
 // WatchItem is one event a watcher sends: a change (with the encodings shared by the watchers
 // of a watch cache), or a bookmark.
-type WatchItem = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObject; shared?: Map<string, Uint8Array> } | { type: 'BOOKMARK'; revision: number };
+type WatchItem = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObject; shared?: Map<string, Uint8Array> } | { type: 'BOOKMARK'; revision: number; shared?: Map<string, Uint8Array> };
 
 // WatchSource is where a watch's events come from: the resource's watch cache, or (caching off,
 // or a revision the cache cannot serve) a watch of storage.
@@ -57,7 +57,7 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
     if (options.sendInitialEvents && options.allowWatchBookmarks) stream.sendBookmark(String(startRevision), true);
     stream.boundFromHere();
     for await (const item of source.items) {
-      if (item.type === 'BOOKMARK') stream.sendBookmark(String(item.revision), false);
+      if (item.type === 'BOOKMARK') stream.sendBookmark(String(item.revision), false, item.shared);
       else stream.send(item.type, item.object, item.shared);
     }
   } catch (err) {
@@ -88,7 +88,7 @@ async function watchCached(scope: RequestScope, options: ListOptions, predicate:
 function cachedSource(watcher: CacheWatcher, initial: KubeObject[], startRevision: number): WatchSource {
   async function* items(): AsyncIterable<WatchItem> {
     for await (const item of watcher) {
-      if (item.type === 'BOOKMARK') yield item;
+      if (item.type === 'BOOKMARK') yield { type: 'BOOKMARK', revision: item.progress.revision, shared: item.progress.encoded };
       else yield { type: item.type, object: item.event.object, shared: item.event.encoded };
     }
   }
@@ -199,22 +199,23 @@ class EventStream {
       this.write({ type, object: present(this.scope, object) });
       return;
     }
-    const key = `${this.protobuf ? 'protobuf' : 'json'} ${clientApiVersion(this.scope)} ${type}`;
-    let encoded = shared.get(key);
-    if (!encoded) {
-      encoded = this.encode({ type, object: present(this.scope, object) });
-      shared.set(key, encoded);
-    }
-    this.writeEncoded(encoded);
+    this.writeEncoded(this.sharedEncoding(shared, type, () => ({ type, object: present(this.scope, object) })));
   }
 
-  sendBookmark(resourceVersion: string, initialEventsEnd: boolean): void {
+  // sendBookmark writes a bookmark; one of progress (not the initial-events-end) is encoded once
+  // per format and apiVersion, shared through `shared` as a change's is.
+  sendBookmark(resourceVersion: string, initialEventsEnd: boolean, shared?: Map<string, Uint8Array>): void {
     const metadata: Record<string, unknown> = { resourceVersion, creationTimestamp: null };
     if (initialEventsEnd) {
       const domain = this.scope.clientGroup.endsWith('k8s.io') ? 'k8s.io' : 'platform.io';
       metadata.annotations = { [`${domain}/initial-events-end`]: 'true' };
     }
-    this.write({ type: 'BOOKMARK', object: { kind: this.scope.def.kind, apiVersion: clientApiVersion(this.scope), metadata } });
+    const event: ApiWatchEvent = { type: 'BOOKMARK', object: { kind: this.scope.def.kind, apiVersion: clientApiVersion(this.scope), metadata } };
+    if (!shared || initialEventsEnd) {
+      this.write(event);
+      return;
+    }
+    this.writeEncoded(this.sharedEncoding(shared, 'BOOKMARK', () => event));
   }
 
   sendError(status: Status): void {
@@ -238,6 +239,18 @@ class EventStream {
 
   private get protobuf(): boolean {
     return this.scope.representation.type === 'protobuf';
+  }
+
+  // sharedEncoding is the event's encoding in this watch's format and apiVersion, made by the
+  // first watcher that sends it and kept in `shared` for the others.
+  private sharedEncoding(shared: Map<string, Uint8Array>, type: ApiWatchEventType, event: () => ApiWatchEvent): Uint8Array {
+    const key = `${this.protobuf ? 'protobuf' : 'json'} ${clientApiVersion(this.scope)} ${type}`;
+    let encoded = shared.get(key);
+    if (!encoded) {
+      encoded = this.encode(event());
+      shared.set(key, encoded);
+    }
+    return encoded;
   }
 
   private write(event: ApiWatchEvent): void {
