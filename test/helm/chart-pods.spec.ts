@@ -53,7 +53,7 @@ describe('helm/plinth pods, run as processes', () => {
   let nats: NatsServer;
   let receiver: OtlpReceiver;
   const processes: RunningProcess[] = [];
-  let ports: { storage: number; gateway: number; metrics: number };
+  let ports: { storage: number; gateway: number; metrics: number; storageMetrics: number; authzMetrics: number };
   let objects: Manifest[];
   let ca: string;
   let stopped = false;
@@ -129,14 +129,15 @@ describe('helm/plinth pods, run as processes', () => {
     ]);
     const natsTls = { certFile: file('nats.crt', links.natsCrt), keyFile: file('nats.key', links.natsKey) };
     [etcd, nats, receiver] = await Promise.all([startEtcd({ tls: etcdTls }), startNats({ tls: natsTls, authorization }), startOtlpReceiver()]);
-    ports = { storage: await freePort(), gateway: await freePort(), metrics: await freePort() };
+    ports = { storage: await freePort(), gateway: await freePort(), metrics: await freePort(), storageMetrics: await freePort(), authzMetrics: await freePort() };
     const { manifests } = renderChart(join(root, 'helm/plinth'), {
       ...release,
       values: {
         ...pki,
         etcd: { external: { endpoints: etcd.endpoint } },
         nats: { external: { url: nats.url } },
-        storage: { port: ports.storage },
+        storage: { port: ports.storage, metricsPort: ports.storageMetrics },
+        authz: { metricsPort: ports.authzMetrics },
         // Stopped at the end without load balancers to wait for.
         gateway: { securePort: ports.gateway, shutdownDelayDuration: '0s' },
         controllers: { metricsPort: ports.metrics, replicas: 1 },
@@ -152,7 +153,7 @@ describe('helm/plinth pods, run as processes', () => {
     ca = Buffer.from(objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'ctl-pki').data['ca.crt'], 'base64').toString('utf8');
 
     await waitForPort(run('ctl-storage'), ports.storage, 'storage', 60000);
-    run('ctl-authz');
+    await waitForPort(run('ctl-authz'), ports.authzMetrics, 'authz', 60000);
     await waitForPort(run('ctl-gateway'), ports.gateway, 'gateway', 60000);
     await waitForPort(run('ctl-controllers'), ports.metrics, 'controllers', 60000);
     run('ctl-node-simulator');
@@ -175,6 +176,14 @@ describe('helm/plinth pods, run as processes', () => {
     expect((await get(`${gateway}/livez`, ca)).status).toBe(200);
     expect((await get(`${gateway}/api/v1/namespaces`, ca)).status).toBe(403);
     expect((await fetch(`http://127.0.0.1:${ports.metrics}/healthz`)).status).toBe(200);
+  });
+
+  it('serves the storage service\'s and authz\'s links on their metrics ports', async () => {
+    const linkUp = (port: number, link: string) =>
+      eventually(`plinth_link_up{link="${link}"} 1 on ${port}`, async () => ((await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).split('\n').includes(`plinth_link_up{link="${link}"} 1`) ? true : undefined));
+    expect(await linkUp(ports.storageMetrics, 'etcd')).toBe(true);
+    expect(await linkUp(ports.authzMetrics, 'storage')).toBe(true);
+    expect(await linkUp(ports.authzMetrics, 'nats')).toBe(true);
   });
 
   it('runs a Job through the controller manager and the node simulator, reached with the chart kubeconfig', async () => {

@@ -212,6 +212,20 @@ describe('helm/plinth', () => {
       expect(argValue(find(objects, 'Deployment', 'ctl-node-simulator'), '--controllers')).toBe('');
     });
 
+    it("serves the storage service's and authz's metrics on their metrics ports, annotated for scraping", () => {
+      const storage = find(objects, 'Deployment', 'ctl-storage');
+      expect(container(storage).env).toContainEqual({ name: 'PLINTH_METRICS_BIND_ADDRESS', value: `0.0.0.0:${values.storage.metricsPort}` });
+      expect(container(storage).ports).toContainEqual({ name: 'metrics', containerPort: values.storage.metricsPort });
+      expect(find(objects, 'Service', 'ctl-storage').spec.ports).toContainEqual({ name: 'metrics', port: values.storage.metricsPort, targetPort: 'metrics' });
+      const authz = find(objects, 'Deployment', 'ctl-authz');
+      expect(argValue(authz, '--metrics-bind-address')).toBe(`0.0.0.0:${values.authz.metricsPort}`);
+      expect(container(authz).ports).toEqual([{ name: 'metrics', containerPort: values.authz.metricsPort }]);
+      for (const [deployment, port] of [[storage, values.storage.metricsPort], [authz, values.authz.metricsPort]]) {
+        expect(deployment.spec.template.metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port) });
+      }
+      expect(new Set([values.storage.port, values.storage.metricsPort, values.authz.metricsPort, values.controllers.metricsPort]).size).toBe(4);
+    });
+
     it('embeds the Grafana dashboard file in a ConfigMap for the sidecar', () => {
       const dashboard = find(objects, 'ConfigMap', 'ctl-grafana-dashboard');
       expect(dashboard.metadata.labels.grafana_dashboard).toBe('1');
@@ -399,7 +413,14 @@ describe('helm/plinth', () => {
     };
 
     it('lets only gateway, authz and controller manager reach storage, only storage reach etcd, only gateway and authz reach NATS, and anyone the gateway', () => {
-      expect(admitted('ctl-storage')).toEqual([{ port: 'grpc', from: ['ctl-authz', 'ctl-controllers', 'ctl-gateway'] }]);
+      expect(admitted('ctl-storage')).toEqual([
+        { port: 'grpc', from: ['ctl-authz', 'ctl-controllers', 'ctl-gateway'] },
+        { port: 'metrics', from: 'anyone' },
+      ]);
+      // The controller manager's and authz's metrics ports are open: no policy selects their pods.
+      const policed = objects.filter((o) => o.kind === 'NetworkPolicy').map((o) => o.spec.podSelector.matchLabels['app.kubernetes.io/component']);
+      expect(policed).not.toContain('controllers');
+      expect(policed).not.toContain('authz');
       expect(admitted('ctl-etcd')).toEqual([
         { port: 'client', from: ['ctl-storage'] },
         { port: 'peer', from: ['ctl-etcd'] },
@@ -468,7 +489,7 @@ describe('helm/plinth', () => {
       expect(tokens).toBe('scrape-me,prometheus,prometheus,"system:monitoring"\n');
     });
 
-    it('adds ServiceMonitors for the gateways (HTTPS, the token, the cluster CA) and the controller managers', () => {
+    it('adds ServiceMonitors for the gateways (HTTPS, the token, the cluster CA), the storage service, authz and the controller managers', () => {
       const monitored = render({ ...pki, metrics: { token: 'scrape-me', serviceMonitor: { enabled: true, labels: { release: 'kube-prometheus' } } } });
       checkConsistency(monitored);
       const gateway = find(monitored, 'ServiceMonitor', 'ctl-gateway');
@@ -484,10 +505,15 @@ describe('helm/plinth', () => {
         },
       ]);
       expect(Buffer.from(find(monitored, 'Secret', 'ctl-tokens').data.token, 'base64').toString()).toBe('scrape-me');
-      expect(find(monitored, 'ServiceMonitor', 'ctl-controllers').spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '30s' }]);
-      // Without a token the gateways cannot be scraped, so only the controller managers are.
+      for (const name of ['ctl-storage', 'ctl-authz', 'ctl-controllers']) {
+        const monitor = find(monitored, 'ServiceMonitor', name);
+        expect(monitor.metadata.labels.release).toBe('kube-prometheus');
+        expect(monitor.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '30s' }]);
+      }
+      expect(find(monitored, 'Service', 'ctl-authz-metrics').spec).toMatchObject({ clusterIP: 'None', ports: [{ name: 'metrics', targetPort: 'metrics' }] });
+      // Without a token the gateways cannot be scraped, so only the metrics ports are.
       const tokenless = render({ ...pki, metrics: { serviceMonitor: { enabled: true } } });
-      expect(tokenless.filter((o) => o.kind === 'ServiceMonitor').map((o) => o.metadata.name)).toEqual(['ctl-controllers']);
+      expect(tokenless.filter((o) => o.kind === 'ServiceMonitor').map((o) => o.metadata.name)).toEqual(['ctl-controllers', 'ctl-storage', 'ctl-authz']);
     });
 
     it('adds the alert rules file as a PrometheusRule when asked', () => {

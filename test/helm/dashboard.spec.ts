@@ -4,8 +4,8 @@
 // list).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiServerMetrics, registerLinkMetric } from '@plinth/apiserver';
-import { Registry, registerProcessMetrics, workQueueMetricsProvider } from '@plinth/metrics';
+import { ApiServerMetrics } from '@plinth/apiserver';
+import { Registry, registerLinkMetric, registerProcessMetrics, workQueueMetricsProvider } from '@plinth/metrics';
 import { StorageLinkMetrics } from '@plinth/storage-grpc';
 import { AuthzLinkMetrics } from '@plinth/authz-nats';
 

@@ -94,6 +94,9 @@ describe('Prometheus scraping Plinth', () => {
     // Every app reports the process metrics.
     const started = (await prometheus.query('process_start_time_seconds')).data?.result.map((r) => r.metric.job).sort();
     expect(started).toEqual(['plinth-authz', 'plinth-controller-manager', 'plinth-gateway', 'plinth-storage']);
+    // Each app reports the links it depends on, all up.
+    const links = (await prometheus.query('plinth_link_up')).data?.result.map((r) => `${r.metric.job} ${r.metric.link} ${r.value?.[1]}`).sort();
+    expect(links).toEqual(['plinth-authz nats 1', 'plinth-authz storage 1', 'plinth-gateway nats 1', 'plinth-gateway storage 1', 'plinth-storage etcd 1']);
   }, 90000);
 
   it('evaluates every expression of the dashboard to data under load', async () => {
@@ -124,7 +127,7 @@ describe('Prometheus scraping Plinth', () => {
 
   it('checks the alert rules with promtool', () => {
     const check = spawnSync('promtool', ['check', 'rules', alertRules], { encoding: 'utf8' });
-    expect(check.stdout).toContain('SUCCESS: 10 rules found');
+    expect(check.stdout).toContain('SUCCESS: 11 rules found');
     expect(check.status).toBe(0);
   });
 
@@ -139,12 +142,12 @@ describe('Prometheus scraping Plinth', () => {
     let rules: { name: string; health: string; lastError?: string; state?: string }[] = [];
     await eventually('every rule evaluated and inactive', async () => {
       rules = await prometheus.rules();
-      return rules.length === 10 && rules.every((r) => r.health === 'ok' && r.state === 'inactive') ? true : undefined;
+      return rules.length === 11 && rules.every((r) => r.health === 'ok' && r.state === 'inactive') ? true : undefined;
     }).catch(() => undefined);
     expect(rules.filter((r) => r.health !== 'ok' || r.state !== 'inactive').map((r) => `${r.name}: ${r.health} ${r.state} ${r.lastError ?? ''}`)).toEqual([]);
-    expect(rules).toHaveLength(10);
+    expect(rules).toHaveLength(11);
     expect(new Set(rules.map((r) => r.name))).toEqual(
-      new Set(['PlinthAPIErrorBudgetBurn', 'PlinthAPILatencyBudgetBurn', 'PlinthStorageLinkDown', 'PlinthNATSLinkDown', 'PlinthAuthzUnreachable', 'PlinthWorkQueueBackingUp', 'PlinthControllerManagerLeaderMissing']),
+      new Set(['PlinthAPIErrorBudgetBurn', 'PlinthAPILatencyBudgetBurn', 'PlinthStorageLinkDown', 'PlinthNATSLinkDown', 'PlinthEtcdLinkDown', 'PlinthAuthzUnreachable', 'PlinthWorkQueueBackingUp', 'PlinthControllerManagerLeaderMissing']),
     );
     // The latency objectives read the histogram at Kubernetes' bucket bounds 1 and 30.
     for (const le of ['1', '30']) {

@@ -2,14 +2,15 @@
 // aggregator and the bootstrap policy (LocalAuthorization), answering gateways over NATS and
 // telling them when the policy changed. It starts whatever is down: it waits for storage (to
 // write the bootstrap policy and load the policy) and then for NATS, retrying meanwhile, and
-// logs once when either link is lost and once when it is back. It owns the shutdown order: stop
-// taking questions and answer those received, drain NATS, then stop following storage and
-// close it.
+// logs once when either link is lost and once when it is back (served as plinth_link_up{link}).
+// It owns the shutdown order: stop taking questions and answer those received, drain NATS, then
+// stop following storage and close it.
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { NatsConnection } from 'nats';
 import { LocalAuthorization } from '@plinth/authz';
 import { AuthorizerService, connectNats, PolicyChangedPublisher, publishPolicyChanged, serveAuthorizer } from '@plinth/authz-nats';
 import { LinkState, realClock } from '@plinth/machinery';
+import { defaultRegistry, registerLinkMetric } from '@plinth/metrics';
 import { builtinDefinitions } from '@plinth/registry';
 import { ObjectStore } from '@plinth/storage';
 import { AuthzConfig } from './authz-config';
@@ -34,6 +35,7 @@ export class AuthzService implements OnApplicationBootstrap, OnApplicationShutdo
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    registerLinkMetric(defaultRegistry(), [this.links.storage, this.links.nats]);
     this.authorization = new LocalAuthorization(this.store, builtinDefinitions(), realClock, this.warn('authorization'), this.links.storage);
     // start creates the missing bootstrap policy and resolves once the policy is loaded.
     await this.authorization.start();

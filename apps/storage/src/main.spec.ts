@@ -1,10 +1,10 @@
 // The storage service as it runs in production: its own process over a real etcd that
 // requires client certificates, configured through its environment (as the chart does),
 // serving mutual TLS to GrpcObjectStore, and stopped with SIGTERM. Without TLS files or
-// --storage-insecure it refuses to start.
+// --storage-insecure it refuses to start. Its metrics endpoint follows the etcd link.
 import { join } from 'node:path';
 import { GrpcObjectStore, storageClientCredentials } from '@plinth/storage-grpc';
-import { EtcdServer, LinkPki, makeLinkPki, RunningProcess, startEtcd, startProcess } from '@plinth/testing';
+import { EtcdServer, LinkPki, makeLinkPki, RunningProcess, startEtcd, startProcess, waitForOutput } from '@plinth/testing';
 
 const root = join(__dirname, '../../..');
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -25,6 +25,15 @@ function listening(service: RunningProcess, timeoutMs = 30000): Promise<string> 
     service.child.stdout?.on('data', onData);
     service.child.once('exit', (code) => reject(new Error(`the storage service exited with ${code}:\n${service.output()}`)));
   });
+}
+
+// etcdLinkUp polls the metrics endpoint until plinth_link_up{link="etcd"} reads the value.
+async function etcdLinkUp(metricsUrl: string, value: 0 | 1): Promise<void> {
+  for (;;) {
+    const text = await (await fetch(metricsUrl)).text();
+    if (text.split('\n').includes(`plinth_link_up{link="etcd"} ${value}`)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 describe('storage service', () => {
@@ -49,6 +58,33 @@ describe('storage service', () => {
     expect(code).toBe(2);
     expect(refused.output()).toContain('Error: the storage service serves only mutual TLS: set --tls-cert-file, --tls-private-key-file and --client-ca-file');
   }, 60000);
+
+  it('serves plinth_link_up{link="etcd"} on its metrics address: 0 while etcd is stopped, 1 once it is back', async () => {
+    const withMetrics = startProcess(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'apps/storage/src/main.ts')], {
+      ...process.env,
+      NO_COLOR: '1',
+      PLINTH_ETCD_SERVERS: etcd.endpoint,
+      PLINTH_ETCD_CAFILE: pki.etcdClient.caFile,
+      PLINTH_ETCD_CERTFILE: pki.etcdClient.certFile,
+      PLINTH_ETCD_KEYFILE: pki.etcdClient.keyFile,
+      PLINTH_STORAGE_ADDRESS: '127.0.0.1:0',
+      PLINTH_TLS_CERT_FILE: pki.storageServer.certFile,
+      PLINTH_TLS_PRIVATE_KEY_FILE: pki.storageServer.keyFile,
+      PLINTH_CLIENT_CA_FILE: pki.storageServer.caFile,
+      PLINTH_METRICS_BIND_ADDRESS: '127.0.0.1:0',
+    });
+    try {
+      const metricsUrl = await waitForOutput(withMetrics, 'the storage service', /serving metrics on (http:\/\/\S+\/metrics)/);
+      await listening(withMetrics);
+      await etcdLinkUp(metricsUrl, 1);
+      await etcd.restart(() => etcdLinkUp(metricsUrl, 0));
+      await etcdLinkUp(metricsUrl, 1);
+      expect(withMetrics.output()).toMatch(/link to etcd lost/);
+      expect(withMetrics.output()).toMatch(/link to etcd back after/);
+    } finally {
+      await withMetrics.stop();
+    }
+  }, 90000);
 
   it('serves an etcd-backed store over mutual TLS and exits 0 on SIGTERM', async () => {
     service = startProcess(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'apps/storage/src/main.ts')], {

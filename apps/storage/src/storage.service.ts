@@ -1,10 +1,12 @@
 // StorageService runs the gRPC server over the store and keeps the store's history to the
-// 5-minute window. It probes etcd every second and logs once when the link is lost and once
-// when it is back (calls failing meanwhile are answered Unreachable). It owns the shutdown
+// 5-minute window. It probes etcd every second, logs once when the link is lost and once when it
+// is back (calls failing meanwhile are answered Unreachable), and serves the link's state as
+// plinth_link_up{link="etcd"}. It owns the shutdown
 // order: stop serving (open watches end, running calls finish), then close the store the calls
 // were using.
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { LinkState, probeLink, realClock } from '@plinth/machinery';
+import { defaultRegistry, registerLinkMetric } from '@plinth/metrics';
 import { HistoryCompactor, ObjectStore } from '@plinth/storage';
 import { StorageServer, startStorageServer } from '@plinth/storage-grpc';
 import { StorageConfig, describeServing, describeStorageBackend } from './storage-config';
@@ -35,6 +37,7 @@ export class StorageService implements OnApplicationBootstrap, OnApplicationShut
     this.compactor.start();
     if (this.config.backend.kind === 'etcd') {
       const etcd = new LinkState('etcd', (line) => this.logger.warn(line));
+      registerLinkMetric(defaultRegistry(), [etcd]);
       this.stopProbing = probeLink(etcd, () => this.store.currentRevision(), realClock, 1000);
     }
     this.logger.log(`storage service listening on ${this.server.address}, ${describeServing(this.config.tls)}`);

@@ -17,5 +17,4 @@ export { Authenticator, AuthenticationOutcome } from './auth/ports';
 export type { Authorizer } from '@plinth/rbac';
 export { DeferredAuthorizer } from './auth/deferred-authorizer';
 export { ServerLifecycle, ShutdownTiming } from './http/lifecycle';
-export { registerLinkMetric } from './metrics';
 export { authenticationConfig, serviceAccountTokenSigning, defaultServiceAccountIssuer } from './auth/config';

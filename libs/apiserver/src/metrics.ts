@@ -5,7 +5,6 @@
 // child lookups and a few additions; the text is built when /metrics is scraped.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { LinkState } from '@plinth/machinery';
 import { contentType, Counter, Gauge, GaugeChild, Histogram, Registry } from '@plinth/metrics';
 import { writeText } from './http/respond';
 import { RequestInfo } from './request-info';
@@ -164,16 +163,5 @@ export function metricsRoute(registry: Registry): NonResourceRoute {
     if (info.path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
     writeText(res, 200, registry.expose(), contentType);
     return true;
-  };
-}
-
-// registerLinkMetric serves plinth_link_up{link}: 1 while the process's link (to storage, NATS,
-// etcd) is up, 0 while it is lost or not made yet.
-export function registerLinkMetric(registry: Registry, links: readonly LinkState[]): void {
-  const gauge = registry.shared(new Gauge({ name: 'plinth_link_up', help: 'Whether the link to a service this process depends on is up (1) or lost (0).', labelNames: ['link'] }));
-  const previous = gauge.collect;
-  gauge.collect = () => {
-    previous?.();
-    for (const link of links) gauge.labels(link.name).set(link.up ? 1 : 0);
   };
 }

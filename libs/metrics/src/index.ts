@@ -2,3 +2,4 @@ export { Counter, CounterChild, Gauge, GaugeChild, Histogram, HistogramChild, Hi
 export { ProcessState, currentProcess, defaultRegistry, registerProcessMetrics } from './process';
 export { WorkQueueMetrics, WorkQueueMetricsProvider, workQueueMetricsProvider } from './workqueue';
 export { leaderElectionStatus } from './leader-election';
+export { Link, registerLinkMetric } from './link-up';

@@ -7,6 +7,8 @@ import { startProcess, waitForPort } from './process';
 
 export interface EtcdServer {
   readonly endpoint: string;
+  // restart stops etcd, runs whileDown, and starts it again on the same ports and data.
+  restart(whileDown: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -30,7 +32,7 @@ export async function startEtcd(options: EtcdOptions = {}): Promise<EtcdServer> 
     ? ['--cert-file', options.tls.certFile, '--key-file', options.tls.keyFile, '--trusted-ca-file', options.tls.caFile, '--client-cert-auth']
     : [];
   const peer = `http://127.0.0.1:${peerPort}`;
-  const proc = startProcess(binary, [
+  const args = [
     '--name', 'plinth-test',
     '--data-dir', dataDir,
     '--listen-client-urls', client,
@@ -42,16 +44,26 @@ export async function startEtcd(options: EtcdOptions = {}): Promise<EtcdServer> 
     '--experimental-watch-progress-notify-interval', options.progressNotifyInterval ?? '1s',
     '--log-level', 'error',
     ...clientTls,
-  ]);
-  try {
-    await waitForPort(proc, clientPort, 'etcd');
-  } catch (err) {
-    await proc.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    throw err;
-  }
+  ];
+  const run = async () => {
+    const started = startProcess(binary, args);
+    try {
+      await waitForPort(started, clientPort, 'etcd');
+    } catch (err) {
+      await started.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      throw err;
+    }
+    return started;
+  };
+  let proc = await run();
   return {
     endpoint: client,
+    async restart(whileDown) {
+      await proc.stop();
+      await whileDown();
+      proc = await run();
+    },
     async stop() {
       await proc.stop();
       rmSync(dataDir, { recursive: true, force: true });

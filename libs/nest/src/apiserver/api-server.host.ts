@@ -25,11 +25,10 @@ import {
   HealthCheck,
   listenHttps,
   openApiRoutes,
-  registerLinkMetric,
   ServerFlags,
 } from '@plinth/apiserver';
 import { LinkState, realClock, retryUntilDone } from '@plinth/machinery';
-import { defaultRegistry } from '@plinth/metrics';
+import { defaultRegistry, registerLinkMetric } from '@plinth/metrics';
 import { LocalAuthorization } from '@plinth/authz';
 import { AuthzLinkMetrics, connectNats, NatsAuthorizer, NatsLinkSettings } from '@plinth/authz-nats';
 import { builtinDefinitions, ResourceDefinition } from '@plinth/registry';
