@@ -152,7 +152,7 @@ function watchTimeoutMs(scope: RequestScope, options: ListOptions): number {
 // channel. 4 MiB holds any single object (etcd takes requests up to 1.5 MiB) and about a
 // thousand events of a few KiB, so a client that merely lags through a burst keeps its watch,
 // while a thousand stalled watches cannot hold more than about 4 GiB.
-export const watcherBufferBytes = 4 * 1024 * 1024;
+const watcherBufferBytes = 4 * 1024 * 1024;
 
 // EventStream writes events on a chunked 200 response: newline-delimited JSON, or with protobuf
 // negotiated, length-prefixed frames of enveloped WatchEvents. While the response's buffer is
