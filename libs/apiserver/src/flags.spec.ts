@@ -33,9 +33,9 @@ describe('server flags', () => {
   });
 
   it('reads kube-apiserver\'s overload and shutdown flags with its defaults', () => {
-    expect(parseServerFlags([])).toMatchObject({ maxRequestsInflight: 400, maxMutatingRequestsInflight: 200, requestTimeoutMs: 60000, shutdownDelayMs: 0, shutdownSendRetryAfter: false });
-    const flags = parseServerFlags(['--max-requests-inflight=0', '--max-mutating-requests-inflight', '8', '--request-timeout', '1m30s', '--shutdown-delay-duration=5s', '--shutdown-send-retry-after']);
-    expect(flags).toMatchObject({ maxRequestsInflight: 0, maxMutatingRequestsInflight: 8, requestTimeoutMs: 90000, shutdownDelayMs: 5000, shutdownSendRetryAfter: true });
+    expect(parseServerFlags([])).toMatchObject({ maxRequestsInflight: 400, maxMutatingRequestsInflight: 200, requestTimeoutMs: 60000, shutdownDelayMs: 0, shutdownSendRetryAfter: false, shutdownWatchTerminationGracePeriodMs: 0 });
+    const flags = parseServerFlags(['--max-requests-inflight=0', '--max-mutating-requests-inflight', '8', '--request-timeout', '1m30s', '--shutdown-delay-duration=5s', '--shutdown-send-retry-after', '--shutdown-watch-termination-grace-period', '30s']);
+    expect(flags).toMatchObject({ maxRequestsInflight: 0, maxMutatingRequestsInflight: 8, requestTimeoutMs: 90000, shutdownDelayMs: 5000, shutdownSendRetryAfter: true, shutdownWatchTerminationGracePeriodMs: 30000 });
     expect(() => parseServerFlags(['--request-timeout', '0s'])).toThrow('invalid argument "0s" for "--request-timeout" flag: must be positive');
     expect(() => parseServerFlags(['--shutdown-delay-duration', '-1s'])).toThrow('must not be negative');
     expect(() => parseServerFlags(['--max-requests-inflight', '-1'])).toThrow('must be a non-negative integer');

@@ -61,6 +61,10 @@ export interface ServerFlags {
   // shutdownSendRetryAfter keeps the listener open after the delay until the requests in
   // flight are answered, refusing new ones with 429 and `Retry-After: 5`.
   shutdownSendRetryAfter: boolean;
+  // shutdownWatchTerminationGracePeriodMs, when above 0, ends open watches as soon as the
+  // listener stops and waits that long at most for them to close, paced; 0 (kube-apiserver's
+  // default): watches end once the other requests have drained.
+  shutdownWatchTerminationGracePeriodMs: number;
 }
 
 export const defaultServerFlags: ServerFlags = {
@@ -102,6 +106,7 @@ export const defaultServerFlags: ServerFlags = {
   requestTimeoutMs: 60_000,
   shutdownDelayMs: 0,
   shutdownSendRetryAfter: false,
+  shutdownWatchTerminationGracePeriodMs: 0,
 };
 
 const { bool, int, list, nonNegativeDuration, positiveDuration } = flagValues;
@@ -146,6 +151,7 @@ const setters: Record<string, FlagSetter<ServerFlags>> = {
   'request-timeout': (f, v) => (f.requestTimeoutMs = positiveDuration('request-timeout', v)),
   'shutdown-delay-duration': (f, v) => (f.shutdownDelayMs = nonNegativeDuration('shutdown-delay-duration', v)),
   'shutdown-send-retry-after': (f, v) => (f.shutdownSendRetryAfter = bool('shutdown-send-retry-after', v)),
+  'shutdown-watch-termination-grace-period': (f, v) => (f.shutdownWatchTerminationGracePeriodMs = nonNegativeDuration('shutdown-watch-termination-grace-period', v)),
 };
 
 const booleanFlags = ['k8s-aliases', 'watch-cache', 'anonymous-auth', 'storage-insecure', 'nats-insecure', 'shutdown-send-retry-after'];

@@ -6,6 +6,7 @@ import { resourcePrefix, ResourceCatalog, ResourceDefinition, ResourceStore } fr
 import { AuthContext } from './auth/filter';
 import { RevisionTrackingStore } from './cache/revision-tracking-store';
 import { WatchCache } from './cache/watch-cache';
+import type { WatchTermination } from './http/lifecycle';
 
 export interface VersionInfo {
   major: string;
@@ -50,7 +51,7 @@ export class ServerContext {
   private readonly stores = new Map<ResourceDefinition, ResourceStore>();
   private readonly caches = new Map<ResourceDefinition, WatchCache>();
   private readonly stopHooks: (() => void)[] = [];
-  private watchesEnd: AbortSignal = new AbortController().signal;
+  private watchTermination: WatchTermination = { ended: new AbortController().signal, watching: () => undefined, released: () => Promise.resolve() };
   readonly storage: RevisionTrackingStore;
 
   constructor(
@@ -99,13 +100,13 @@ export class ServerContext {
     this.caches.clear();
   }
 
-  // watchesEnded aborts when the server shuts down: open watches end at an event boundary.
-  get watchesEnded(): AbortSignal {
-    return this.watchesEnd;
+  // watches is the shutdown's hold on open watches: they end at an event boundary when it says.
+  get watches(): WatchTermination {
+    return this.watchTermination;
   }
 
-  endWatchesOn(signal: AbortSignal): void {
-    this.watchesEnd = signal;
+  endWatchesWith(termination: WatchTermination): void {
+    this.watchTermination = termination;
   }
 
   // onStop registers work to stop with the server (the CRD controller).

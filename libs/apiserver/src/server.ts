@@ -58,7 +58,7 @@ export class ApiServer {
     // boundary keeps what one request throws to that request.
     readonly boundary: RequestBoundary = new RequestBoundary(metrics?.registry ?? null),
   ) {
-    context.endWatchesOn(limits.lifecycle.watchesEnded);
+    context.endWatchesWith(limits.lifecycle);
   }
 
   // close stops the watch caches; the HTTP listener is its owner's to close.

@@ -48,7 +48,9 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
   const timer = scope.server.clock.setTimeout(() => source.close(), timeoutMs);
   const onClose = () => source.close();
   scope.req.on('close', onClose);
-  const ended = scope.server.watchesEnded;
+  const termination = scope.server.watches;
+  termination.watching(scope.res);
+  const ended = termination.ended;
   ended.addEventListener('abort', onClose);
   if (ended.aborted) source.close();
   stream.start();
@@ -67,6 +69,7 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
     scope.req.off('close', onClose);
     ended.removeEventListener('abort', onClose);
     source.close();
+    if (ended.aborted) await termination.released();
     stream.end();
   }
 }

@@ -2,8 +2,15 @@
 // HTTP listener: once shutdown is requested /readyz fails while the listener keeps serving for
 // the shutdown delay (load balancers notice and stop sending), then the listener stops
 // accepting, idle keep-alive connections close, every response still to come closes its
-// connection, open watches end at an event boundary, and the requests in flight finish, up to
-// the request timeout; only what is left after that is cut.
+// connection, and the requests in flight finish, up to the request timeout; only what is left
+// after that is cut.
+//
+// Open watches end at an event boundary, when kube-apiserver's --shutdown-watch-termination-
+// grace-period says: with 0 (its default) they serve on until the other requests have drained
+// (or the request timeout passed); with a grace period they are told to end as soon as the
+// listener stops, and their streams close paced (at least 200 a second, all within the grace
+// period, as its WatchRequestWaitGroup drains them), so that their clients do not all come back
+// at once. The shutdown waits for both.
 //
 // A client therefore either gets its answer or is refused before its request was read: a
 // connection is cut only while no request is being served on it, or after the grace period.
@@ -23,18 +30,36 @@ export interface ShutdownTiming {
   gracePeriodMs: number;
   // sendRetryAfter is --shutdown-send-retry-after.
   sendRetryAfter?: boolean;
+  // watchGracePeriodMs is --shutdown-watch-termination-grace-period (0: watches end once the
+  // other requests have drained).
+  watchGracePeriodMs?: number;
 }
+
+// WatchTermination is what a watch handler needs of the shutdown.
+export interface WatchTermination {
+  // ended aborts when open watches must end (at the next event boundary).
+  readonly ended: AbortSignal;
+  // watching marks a response as an open watch, which the shutdown ends on its own terms.
+  watching(res: ServerResponse): void;
+  // released resolves when an ended watch may close its stream (paced during the grace period).
+  released(): Promise<void>;
+}
+
+// minimumWatchClosesPerSecond is kube-apiserver's floor on the pace of watch closes.
+const minimumWatchClosesPerSecond = 200;
 
 const retryAfterExemptPaths = ['/readyz', '/livez', '/healthz', '/metrics'];
 export const shuttingDownMessage = 'The apiserver is shutting down, please try again later.';
 
-export class ServerLifecycle {
+export class ServerLifecycle implements WatchTermination {
   private readonly inFlight = new Set<ServerResponse>();
+  private readonly watches = new WeakSet<ServerResponse>();
+  private pace: { intervalMs: number; deadline: number; next: number } | null = null;
   private readonly watchesEnd = new AbortController();
   private requested = false;
   private draining = false;
   private refusing = false;
-  private onDrained: (() => void) | null = null;
+  private onClosed: (() => void) | null = null;
 
   constructor(private readonly clock: Clock) {
     // Every open watch listens on the signal.
@@ -46,9 +71,20 @@ export class ServerLifecycle {
     return this.requested;
   }
 
-  // watchesEnded aborts when open watches must end.
-  get watchesEnded(): AbortSignal {
+  get ended(): AbortSignal {
     return this.watchesEnd.signal;
+  }
+
+  watching(res: ServerResponse): void {
+    this.watches.add(res);
+  }
+
+  released(): Promise<void> {
+    if (!this.pace) return Promise.resolve();
+    const now = this.clock.now();
+    const at = Math.min(Math.max(now, this.pace.next), this.pace.deadline);
+    this.pace.next = at + this.pace.intervalMs;
+    return at <= now ? Promise.resolve() : this.sleep(at - now);
   }
 
   // inFlightRequests counts the responses not yet closed.
@@ -78,7 +114,7 @@ export class ServerLifecycle {
     this.inFlight.add(res);
     res.once('close', () => {
       this.inFlight.delete(res);
-      if (this.inFlight.size === 0) this.onDrained?.();
+      this.onClosed?.();
     });
   }
 
@@ -96,13 +132,47 @@ export class ServerLifecycle {
     for (const res of this.inFlight) {
       if (!res.headersSent) res.setHeader('Connection', 'close');
     }
-    this.watchesEnd.abort();
-    if (this.inFlight.size > 0) {
-      const drained = new Promise<void>((resolve) => (this.onDrained = resolve));
-      await Promise.race([drained, this.sleep(timing.gracePeriodMs)]);
+    const watchGracePeriodMs = timing.watchGracePeriodMs ?? 0;
+    const requestsDrained = this.sleepUnless(timing.gracePeriodMs, () => this.openRequests() === 0);
+    if (watchGracePeriodMs > 0) {
+      this.endWatchesPaced(watchGracePeriodMs);
+      await Promise.all([requestsDrained, this.sleepUnless(watchGracePeriodMs, () => this.openWatches() === 0)]);
+    } else {
+      await requestsDrained;
+      this.watchesEnd.abort();
+      await this.sleepUnless(timing.gracePeriodMs, () => this.inFlight.size === 0);
     }
     if (listener.listening) listener.close();
     listener.closeAllConnections();
+  }
+
+  // endWatchesPaced tells every open watch to end, and paces their closes over the grace period.
+  private endWatchesPaced(gracePeriodMs: number): void {
+    const perSecond = Math.max(this.openWatches() / (gracePeriodMs / 1000), minimumWatchClosesPerSecond);
+    const now = this.clock.now();
+    this.pace = { intervalMs: 1000 / perSecond, deadline: now + gracePeriodMs, next: now };
+    this.watchesEnd.abort();
+  }
+
+  private openWatches(): number {
+    return [...this.inFlight].filter((res) => this.watches.has(res)).length;
+  }
+
+  private openRequests(): number {
+    return this.inFlight.size - this.openWatches();
+  }
+
+  // sleepUnless resolves once done() holds after a response closed, or after ms.
+  private async sleepUnless(ms: number, done: () => boolean): Promise<void> {
+    if (done()) return;
+    const held = new Promise<void>((resolve) => {
+      const previous = this.onClosed;
+      this.onClosed = () => {
+        previous?.();
+        if (done()) resolve();
+      };
+    });
+    await Promise.race([held, this.sleep(ms)]);
   }
 
   private sleep(ms: number): Promise<void> {

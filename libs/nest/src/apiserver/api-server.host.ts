@@ -120,6 +120,7 @@ export class ApiServerHost implements OnApplicationBootstrap, BeforeApplicationS
       delayMs: this.flags.shutdownDelayMs,
       gracePeriodMs: this.flags.requestTimeoutMs,
       sendRetryAfter: this.flags.shutdownSendRetryAfter,
+      watchGracePeriodMs: this.flags.shutdownWatchTerminationGracePeriodMs,
     });
   }
 
