@@ -16,6 +16,8 @@ interface Harness {
   send(line: string): void;
   // answer lets the held non-long-running request answer.
   answer(): void;
+  // heldArrived resolves once the held request is being served.
+  heldArrived: Promise<void>;
 }
 
 // startServer serves /watch as a watch (an event line per send, ended between two events when
@@ -25,9 +27,12 @@ async function startServer(): Promise<Harness> {
   const watches = new Set<(line: string) => void>();
   let answerHeld: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (answerHeld = resolve));
+  let arrived: () => void = () => undefined;
+  const heldArrived = new Promise<void>((resolve) => (arrived = resolve));
   const server = createServer((req, res) => {
     lifecycle.track(res);
     if (req.url === '/held') {
+      arrived();
       void held.then(() => res.end('answered\n'));
       return;
     }
@@ -48,6 +53,7 @@ async function startServer(): Promise<Harness> {
     port: (server.address() as AddressInfo).port,
     send: (line) => watches.forEach((write) => write(line)),
     answer: () => answerHeld(),
+    heldArrived,
   };
 }
 
@@ -93,8 +99,7 @@ function openWatch(port: number): Promise<Stream> {
   });
 }
 
-async function holdRequest(h: Harness): Promise<Promise<string>> {
-  const before = h.lifecycle.inFlightRequests;
+async function holdRequest(h: Harness): Promise<{ answered: Promise<string> }> {
   const answered = new Promise<string>((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: h.port, path: '/held', agent: false }, (res) => {
       let body = '';
@@ -105,18 +110,15 @@ async function holdRequest(h: Harness): Promise<Promise<string>> {
     req.on('error', reject);
     req.end();
   });
-  await new Promise<void>((resolve) => {
-    const poll = () => (h.lifecycle.inFlightRequests > before ? resolve() : setImmediate(poll));
-    poll();
-  });
-  return answered;
+  await h.heldArrived;
+  return { answered };
 }
 
 describe('ServerLifecycle ending watches at shutdown', () => {
   it('with no watch grace period, keeps a watch streaming while a request drains, then ends it at an event boundary', async () => {
     const h = await startServer();
     const watch = await openWatch(h.port);
-    const answered = await holdRequest(h);
+    const { answered } = await holdRequest(h);
     let shutDown = false;
     const shutdown = h.lifecycle.shutdown(h.server, { delayMs: 0, gracePeriodMs: 60_000 }).then(() => (shutDown = true));
     // The listener has stopped; the watch still receives events.
@@ -144,7 +146,7 @@ describe('ServerLifecycle ending watches at shutdown', () => {
     });
     h.send('{"type":"ADDED","n":1}');
     await Promise.all(watches.map((w) => w.received(1)));
-    const answered = await holdRequest(h);
+    const { answered } = await holdRequest(h);
     let shutDown = false;
     const shutdown = h.lifecycle.shutdown(h.server, { delayMs: 0, gracePeriodMs: 60_000, watchGracePeriodMs: 30_000 }).then(() => (shutDown = true));
     // Every watch ends, whole, while the request is still held.
@@ -170,6 +172,7 @@ describe('ServerLifecycle ending watches at shutdown', () => {
     const shutdown = lifecycle.shutdown(server, { delayMs: 0, gracePeriodMs: 1000, watchGracePeriodMs: 20 });
     const closedAt: number[] = [];
     const closes = Array.from({ length: 6 }, () => lifecycle.released().then(() => closedAt.push(clock.now() - start)));
+    await new Promise((r) => setImmediate(r));
     for (let ms = 0; ms < 30; ms++) {
       clock.advance(1);
       await new Promise((r) => setImmediate(r));

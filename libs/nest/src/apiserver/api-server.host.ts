@@ -5,7 +5,7 @@
 // writes the namespaces as soon as storage answers, retrying with backoff; it logs once when a
 // link is lost and once when it is back, and serves plinth_link_up. It stops as kube-apiserver does: /readyz fails at once, the listener
 // serves on for --shutdown-delay-duration, then the requests in flight finish (up to
-// --request-timeout) and watches end, and only then are its NATS and storage clients closed.
+// --request-timeout) and watches end (see --shutdown-watch-termination-grace-period), and only then are its NATS and storage clients closed.
 // With --nats-url it asks the authz app over NATS; without, it runs RBAC in process.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
