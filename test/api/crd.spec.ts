@@ -1,8 +1,8 @@
 // CustomResourceDefinitions over HTTP: the CRD's own validation and status, then its custom
 // resources served from the catalog (discovery, OpenAPI, Table columns, schema validation,
 // pruning, defaulting, validation rules), and deletion of a CRD taking its resources along.
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client, HttpResponse, openWatch, until } from './http';
+import { startTestApiServer } from '@plinth/testing-server';
+import { client, HttpResponse, openWatch, suiteServer, until } from './http';
 
 const crd = (overrides: Record<string, unknown> = {}) => ({
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -60,15 +60,8 @@ const crd = (overrides: Record<string, unknown> = {}) => ({
 const widget = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec });
 
 describe('API server: custom resource definitions', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
-  });
-
-  afterAll(() => server.stop());
+  const server = suiteServer();
+  const { request } = server;
 
   it('rejects an invalid CRD with one cause per field, as Kubernetes', async () => {
     const bad = crd({ group: 'example', scope: 'Galaxy', versions: [{ name: 'v1', served: true, storage: false }] });
