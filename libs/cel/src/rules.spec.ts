@@ -1,4 +1,4 @@
-import { validateRuleDefinitions, validateRules } from './rules';
+import { findPreexistingExpressions, validateRuleDefinitions, validateRules } from './rules';
 import { JSONSchemaProps } from './schema';
 import { field } from '@plinth/machinery';
 import { escapePropertyName, unescapePropertyName } from './escaping';
@@ -153,6 +153,25 @@ describe('validation rules', () => {
 describe('rule definitions', () => {
   const root = field.newPath('spec', 'validation', 'openAPIV3Schema');
   const check = (schema: JSONSchemaProps) => validateRuleDefinitions(schema, root).map(String);
+
+  it('compiles the expressions a stored CRD already holds in the full environment, others in the compatible one', () => {
+    const crossRule = { rule: 'self.replicas < 1.5' };
+    const crossMessage = { rule: 'self.replicas > 0', messageExpression: "self.replicas < 1.5 ? 'few' : 'many'" };
+    const stored = findPreexistingExpressions([
+      undefined,
+      { type: 'object', properties: { a: { type: 'array', items: { type: 'object', additionalProperties: { type: 'integer', 'x-kubernetes-validations': [crossRule, crossMessage] } } } } },
+    ]);
+    expect([...stored.rules]).toEqual(['self.replicas < 1.5', 'self.replicas > 0']);
+    expect([...stored.messageExpressions]).toEqual(["self.replicas < 1.5 ? 'few' : 'many'"]);
+    expect(validateRuleDefinitions(spec([crossRule, crossMessage]), root, stored)).toEqual([]);
+    const fresh = check(spec([crossRule, crossMessage])).map((e) => e.replace(/:.*compilation failed: ERROR: (<input>:\d+:\d+: [^\n]*)[^]*$/, ': $1'));
+    expect(fresh).toEqual([
+      "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: <input>:1:15: found no matching overload for '_<_' applied to '(int, double)'",
+      "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].messageExpression: <input>:1:15: found no matching overload for '_<_' applied to '(int, double)'",
+    ]);
+    // an expression is pre-existing only as it was stored, character for character
+    expect(validateRuleDefinitions(spec([{ rule: 'self.replicas  < 1.5' }]), root, stored).map(String)[0]).toContain("found no matching overload for '_<_' applied to '(int, double)'");
+  });
 
   it('checks field selections against the schema, as cel-go', () => {
     expect(check(spec([{ rule: 'self.replicas > 0 && self.replica < 5' }]))).toEqual([
