@@ -90,8 +90,11 @@ export interface PreexistingExpressions {
 
 export const noPreexistingExpressions: PreexistingExpressions = { rules: new Set(), messageExpressions: new Set() };
 
-// findPreexistingExpressions is findPreexistingExpressions: every rule and message expression
-// of the given schemas (a stored CRD's versions), at any depth.
+// findPreexistingExpressions is findPreexistingExpressions: every rule of the given schemas (a
+// stored CRD's versions), at any depth. As in Kubernetes 1.28, the message expressions it
+// records are the rules' texts of the rules that have one, not the message expressions
+// themselves, so a stored message expression is compiled in the full environment only when it
+// reads as such a rule.
 export function findPreexistingExpressions(schemas: (JSONSchemaProps | undefined)[]): PreexistingExpressions {
   const rules = new Set<string>();
   const messageExpressions = new Set<string>();
@@ -99,7 +102,7 @@ export function findPreexistingExpressions(schemas: (JSONSchemaProps | undefined
     if (!schema || typeof schema !== 'object') return;
     for (const rule of validationRules(schema)) {
       if (typeof rule?.rule === 'string') rules.add(rule.rule);
-      if (typeof rule?.messageExpression === 'string') messageExpressions.add(rule.messageExpression);
+      if (typeof rule?.rule === 'string' && typeof rule.messageExpression === 'string' && rule.messageExpression.length > 0) messageExpressions.add(rule.rule);
     }
     Object.values(schema.properties ?? {}).forEach(visit);
     visit(additionalPropertiesSchema(schema));
