@@ -1,13 +1,13 @@
 // Authentication, impersonation, RBAC authorization, the access reviews and TokenRequest, over
 // HTTP against the real pipeline with the in-process authorizer.
 import { startTestApiServer, testTokens } from '@plinth/testing-server';
-import { client, Request, suiteServer } from './http';
+import { ApiRequest, client, suiteServer } from './http';
 
 describe('API server: authentication and authorization', () => {
   const server = suiteServer();
   const admin = server.request;
-  let alice: Request;
-  let bob: Request;
+  let alice: ApiRequest;
+  let bob: ApiRequest;
 
   beforeAll(async () => {
     alice = client(server.url, testTokens.alice);

@@ -35,7 +35,7 @@ export function client(base: string, token: string | null = adminToken) {
   };
 }
 
-export type Request = ReturnType<typeof client>;
+export type ApiRequest = ReturnType<typeof client>;
 
 // suiteServer starts a test API server for the enclosing describe block (beforeAll) and stops it
 // after its tests (afterAll). Its url and store, and request (the administrator's client), are
@@ -50,7 +50,7 @@ export function suiteServer(...args: Parameters<typeof startTestApiServer>) {
     if (!started) throw new Error('the suite server starts in beforeAll');
     return started;
   };
-  const request: Request = (method, path, options) => client(running().url)(method, path, options);
+  const request: ApiRequest = (method, path, options) => client(running().url)(method, path, options);
   return {
     get url(): string {
       return running().url;
