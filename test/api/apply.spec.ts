@@ -1,6 +1,6 @@
 // managedFields on every write and server-side apply (PATCH application/apply-patch+yaml).
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client } from './http';
+import { startTestApiServer } from '@plinth/testing-server';
+import { client, suiteServer } from './http';
 
 const jobYaml = (parallelism: number, labels = 'app: web') => `
 apiVersion: batch/v1
@@ -20,17 +20,10 @@ spec:
 `;
 
 describe('API server: managedFields and server-side apply', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
+  const server = suiteServer();
+  const { request } = server;
   const apply = (yaml: string, query = 'fieldManager=applier') =>
     request('PATCH', `/apis/batch/v1/namespaces/default/jobs/applied?${query}`, { raw: yaml, headers: { 'content-type': 'application/apply-patch+yaml' } });
-
-  beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
-  });
-
-  afterAll(() => server.stop());
 
   it('records an Update entry for the manager of a create, owning every field it set', async () => {
     const created = await request('POST', '/api/v1/namespaces?fieldManager=kubectl-create', { body: { metadata: { name: 'mf-1', labels: { a: 'b' } } } });

@@ -1,23 +1,19 @@
 // Authentication, impersonation, RBAC authorization, the access reviews and TokenRequest, over
 // HTTP against the real pipeline with the in-process authorizer.
-import { startTestApiServer, TestApiServer, testTokens } from '@plinth/testing-server';
-import { client } from './http';
+import { startTestApiServer, testTokens } from '@plinth/testing-server';
+import { ApiRequest, client, suiteServer } from './http';
 
 describe('API server: authentication and authorization', () => {
-  let server: TestApiServer;
-  let admin: ReturnType<typeof client>;
-  let alice: ReturnType<typeof client>;
-  let bob: ReturnType<typeof client>;
+  const server = suiteServer();
+  const admin = server.request;
+  let alice: ApiRequest;
+  let bob: ApiRequest;
 
   beforeAll(async () => {
-    server = await startTestApiServer();
-    admin = client(server.url);
     alice = client(server.url, testTokens.alice);
     bob = client(server.url, testTokens.bob);
     await admin('POST', '/api/v1/namespaces', { body: { metadata: { name: 'team' } } });
   });
-
-  afterAll(() => server.stop());
 
   it('answers a request without credentials, or with a bad token, with 401', async () => {
     const none = await client(server.url, null)('GET', '/api/v1/namespaces');

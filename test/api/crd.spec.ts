@@ -1,8 +1,8 @@
 // CustomResourceDefinitions over HTTP: the CRD's own validation and status, then its custom
 // resources served from the catalog (discovery, OpenAPI, Table columns, schema validation,
 // pruning, defaulting, validation rules), and deletion of a CRD taking its resources along.
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client, HttpResponse, openWatch, until } from './http';
+import { startTestApiServer } from '@plinth/testing-server';
+import { client, HttpResponse, openWatch, suiteServer, until } from './http';
 
 const crd = (overrides: Record<string, unknown> = {}) => ({
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -60,15 +60,8 @@ const crd = (overrides: Record<string, unknown> = {}) => ({
 const widget = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec });
 
 describe('API server: custom resource definitions', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
-  });
-
-  afterAll(() => server.stop());
+  const server = suiteServer();
+  const { request } = server;
 
   it('rejects an invalid CRD with one cause per field, as Kubernetes', async () => {
     const bad = crd({ group: 'example', scope: 'Galaxy', versions: [{ name: 'v1', served: true, storage: false }] });
@@ -130,6 +123,58 @@ describe('API server: custom resource definitions', () => {
         '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)',
     );
     expect((await request('GET', `${path}/typos.example.com`)).status).toBe(404);
+  });
+
+  it('compiles the rules a stored CRD already holds in the full CEL environment, new ones in the 1.27-compatible one', async () => {
+    const path = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const withRule = (rule: string) => {
+      const body = crd();
+      (body.metadata as { name: string }).name = 'gauges.example.com';
+      body.spec.names = { plural: 'gauges', kind: 'Gauge', shortNames: [], categories: [] };
+      const schema = (body.spec.versions as { schema: { openAPIV3Schema: { properties: Record<string, unknown> } } }[])[0].schema.openAPIV3Schema;
+      schema.properties.spec = { type: 'object', properties: { i: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule }] };
+      return body;
+    };
+    const crossComparisonRefused =
+      'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: ' +
+      'apiextensions.ValidationRule{Rule:"self.i < 1.5", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:""}: ' +
+      "compilation failed: ERROR: <input>:1:8: found no matching overload for '_<_' applied to '(int, double)'\n | self.i < 1.5\n | .......^";
+    const causes = (res: HttpResponse) => res.json.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
+
+    // an int/double cross comparison compiles only in the full environment: no write adds it
+    const created = await request('POST', path, { body: withRule('self.i < 1.5') });
+    expect(created.status).toBe(422);
+    expect(causes(created)).toEqual([crossComparisonRefused]);
+    expect((await request('POST', path, { body: withRule('self.i < 2') })).status).toBe(201);
+    const current = (await request('GET', `${path}/gauges.example.com`)).json;
+    const added = await request('PUT', `${path}/gauges.example.com`, { body: { ...withRule('self.i < 1.5'), metadata: current.metadata } });
+    expect(added.status).toBe(422);
+    expect(causes(added)).toEqual([crossComparisonRefused]);
+
+    // a CRD that already stores it (written around the API, as an older server compiled it)
+    const key = (await server.store.list({ prefix: '/registry/' })).items.map((kv) => kv.key).find((k) => k.endsWith('/customresourcedefinitions/gauges.example.com'));
+    expect(key).toBeDefined();
+    const stored = await server.store.get(key as string);
+    const object = JSON.parse(Buffer.from(stored.value).toString('utf8'));
+    object.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'][0].rule = 'self.i < 1.5';
+    await server.store.update(key as string, Buffer.from(JSON.stringify(object)), stored.revision);
+
+    const relabelled = await request('PATCH', `${path}/gauges.example.com`, {
+      body: { metadata: { labels: { tier: 'gold' } } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(relabelled.status).toBe(200);
+    expect(relabelled.json.metadata.labels).toEqual({ tier: 'gold' });
+    expect(relabelled.json.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations']).toEqual([{ rule: 'self.i < 1.5' }]);
+    const statusWritten = await request('PUT', `${path}/gauges.example.com/status`, { body: relabelled.json });
+    expect(statusWritten.status).toBe(200);
+    // a rule beside it that is new is still checked in the compatible environment
+    const beside = structuredClone(relabelled.json);
+    beside.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'].push({ rule: 'self.i > 0.5' });
+    const besideRes = await request('PUT', `${path}/gauges.example.com`, { body: beside });
+    expect(besideRes.status).toBe(422);
+    expect(causes(besideRes)).toEqual([expect.stringContaining("x-kubernetes-validations[1].rule: Invalid value: apiextensions.ValidationRule{Rule:\"self.i > 0.5\"")]);
+    expect((await request('DELETE', `${path}/gauges.example.com`)).status).toBe(200);
   });
 
   it('establishes a CRD and serves its resources', async () => {

@@ -1,7 +1,7 @@
 // HTTP-level behaviour of the API server: verbs, Status errors, generation and status
 // handling, namespaces, finalizers, dryRun, field validation, limits.
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client } from './http';
+import { startTestApiServer } from '@plinth/testing-server';
+import { client, suiteServer } from './http';
 
 const job = (name: string, extra: Record<string, unknown> = {}) => ({
   apiVersion: 'batch/v1',
@@ -14,15 +14,8 @@ const job = (name: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('API server: objects', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
-  });
-
-  afterAll(() => server.stop());
+  const server = suiteServer();
+  const { request } = server;
 
   it('creates, reads and lists a Job with server-set metadata and defaults', async () => {
     const created = await request('POST', '/apis/batch/v1/namespaces/default/jobs', { body: job('create-1') });

@@ -1,22 +1,14 @@
 // Bodies are read as kube-apiserver reads them into the kind's Go struct: null is Go's zero
 // value, numbers and times must fit their Go type, and what Go refuses is a 400 that stores
 // nothing (issue 11, "values Kubernetes would refuse").
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client } from './http';
+import { suiteServer } from './http';
 
 const jobBody = (name: string, spec: string) =>
   `{"metadata":{"name":"${name}"},"spec":{${spec}${spec ? ',' : ''}"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}}`;
 
 describe('API server: decoding values as Go does', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
-  });
-
-  afterAll(() => server.stop());
+  const server = suiteServer();
+  const { request } = server;
 
   const post = (path: string, raw: string, contentType = 'application/json') => request('POST', path, { raw, headers: { 'content-type': contentType } });
 

@@ -3,8 +3,7 @@
 // go-yaml's words while decoding, before anything recursive runs (a stack overflow was a 500, and
 // near the stack's end V8 can end the process). Plinth's limits are 1,000 levels for JSON and 500
 // for YAML (Go's are 10,000; see strict-json.ts and yaml-depth.ts); what is under them is served.
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client } from './http';
+import { suiteServer } from './http';
 
 const nestedObject = (levels: number) => '{"x":'.repeat(levels) + '1' + '}'.repeat(levels);
 const nestedArray = (levels: number) => '['.repeat(levels) + '1' + ']'.repeat(levels);
@@ -15,8 +14,8 @@ const blockYaml = (name: string, levels: number) => {
 };
 
 describe('deeply nested bodies', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
+  const server = suiteServer();
+  const { request } = server;
   const account = '/api/v1/namespaces/default/serviceaccounts';
   const send = async (method: string, path: string, contentType: string, raw: string) => {
     const res = await request(method, path, { raw, headers: { 'content-type': contentType } });
@@ -24,12 +23,8 @@ describe('deeply nested bodies', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
     expect((await request('POST', account, { body: { metadata: { name: 'target' } } })).status).toBe(201);
   });
-
-  afterAll(() => server?.stop());
 
   const deep = 100_000;
 

@@ -1,17 +1,10 @@
 // Discovery, versions, health, aliases and --runtime-config.
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client } from './http';
+import { startTestApiServer } from '@plinth/testing-server';
+import { client, suiteServer } from './http';
 
 describe('API server: discovery and health', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
-  });
-
-  afterAll(() => server.stop());
+  const server = suiteServer();
+  const { request } = server;
 
   it('serves /api, /api/v1 and /apis', async () => {
     const api = await request('GET', '/api');

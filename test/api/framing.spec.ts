@@ -2,8 +2,7 @@
 // request headers accepted, and requests that cannot be read answered in Go's words on a
 // connection closed after: 400, 431, 501, a missing Host; CONNECT and methods Node's parser does
 // not know reach the API like any other method.
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { adminToken, rawHttp } from './http';
+import { adminToken, rawHttp, suiteServer } from './http';
 
 const goError = (statusLine: string, body: string) => ({
   statusLine,
@@ -14,17 +13,11 @@ const goError = (statusLine: string, body: string) => ({
 });
 
 describe('HTTP framing as Go frames it', () => {
-  let server: TestApiServer;
+  const server = suiteServer();
   const send = async (request: string | Buffer) => {
     const answer = await rawHttp(server.url, request);
     return { ...answer, contentType: answer.headers['content-type'], connection: answer.headers.connection };
   };
-
-  beforeAll(async () => {
-    server = await startTestApiServer();
-  });
-
-  afterAll(() => server?.stop());
 
   it('accepts headers well past Node\'s 16 KiB default, up to Go\'s 1 MiB', async () => {
     const res = await send(`GET /healthz HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${adminToken}\r\nX-Pad: ${'a'.repeat(1000 * 1024)}\r\nConnection: close\r\n\r\n`);

@@ -1,5 +1,6 @@
 // A small HTTP client for API tests: JSON in, JSON (or text) out, headers kept.
 import { connect as netConnect } from 'node:net';
+import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
 
 export interface HttpResponse {
   status: number;
@@ -31,6 +32,33 @@ export function client(base: string, token: string | null = adminToken) {
       json = undefined;
     }
     return { status: res.status, headers: res.headers, text, json };
+  };
+}
+
+export type ApiRequest = ReturnType<typeof client>;
+
+// suiteServer starts a test API server for the enclosing describe block (beforeAll) and stops it
+// after its tests (afterAll). Its url and store, and request (the administrator's client), are
+// there from the first test (or a later beforeAll) on.
+export function suiteServer(...args: Parameters<typeof startTestApiServer>) {
+  let started: TestApiServer | undefined;
+  beforeAll(async () => {
+    started = await startTestApiServer(...args);
+  });
+  afterAll(() => started?.stop());
+  const running = (): TestApiServer => {
+    if (!started) throw new Error('the suite server starts in beforeAll');
+    return started;
+  };
+  const request: ApiRequest = (method, path, options) => client(running().url)(method, path, options);
+  return {
+    get url(): string {
+      return running().url;
+    },
+    get store(): TestApiServer['store'] {
+      return running().store;
+    },
+    request,
   };
 }
 

@@ -1,21 +1,17 @@
 // Lists (selectors, paging, resourceVersion) and watches (initial events, selector
 // transitions, bookmarks, 410 after compaction, sendInitialEvents).
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client, openWatch } from './http';
+import { startTestApiServer } from '@plinth/testing-server';
+import { client, openWatch, suiteServer } from './http';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ metadata: { name, labels } });
 
 describe('API server: list', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
+  const server = suiteServer();
+  const { request } = server;
 
   beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
     for (let i = 0; i < 5; i++) await request('POST', '/api/v1/namespaces', { body: ns(`page-${i}`, { tier: i % 2 === 0 ? 'even' : 'odd' }) });
   });
-
-  afterAll(() => server.stop());
 
   it('pages with limit and continue over a consistent snapshot, counting what remains', async () => {
     const first = await request('GET', '/api/v1/namespaces?limit=3');
@@ -106,15 +102,8 @@ describe('API server: list', () => {
 });
 
 describe('API server: watch', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    server = await startTestApiServer({ featureGates: 'WatchList=true', watchCacheSize: 2 });
-    request = client(server.url);
-  });
-
-  afterAll(() => server.stop());
+  const server = suiteServer({ featureGates: 'WatchList=true', watchCacheSize: 2 });
+  const { request } = server;
 
   it('streams ADDED, MODIFIED and DELETED after a resourceVersion', async () => {
     const list = await request('GET', '/api/v1/namespaces');

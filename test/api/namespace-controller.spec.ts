@@ -1,8 +1,7 @@
 // The namespace controller as an API client of the test server: it empties a terminating
 // namespace through discovery and deletecollection, reports what remains in the namespace's
 // conditions with Kubernetes' reasons and messages, and finalizes the namespace once empty.
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client, until } from './http';
+import { suiteServer, until } from './http';
 
 interface Condition {
   type: string;
@@ -12,15 +11,8 @@ interface Condition {
 }
 
 describe('namespace controller', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
-  });
-
-  afterAll(() => server.stop());
+  const server = suiteServer();
+  const { request } = server;
 
   const leases = (ns: string) => `/apis/coordination.platform.io/v1/namespaces/${ns}/leases`;
   const conditionsOf = async (ns: string): Promise<Condition[]> => (await request('GET', `/api/v1/namespaces/${ns}`)).json?.status?.conditions ?? [];

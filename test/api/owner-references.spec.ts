@@ -5,21 +5,14 @@ import { KubeObject } from '@plinth/api';
 import { ApiClient } from '@plinth/client';
 import { GarbageCollector } from '@plinth/controller-manager';
 import { realClock } from '@plinth/machinery';
-import { startTestApiServer, TestApiServer, testTokens } from '@plinth/testing-server';
-import { client, until } from './http';
+import { testTokens } from '@plinth/testing-server';
+import { suiteServer, until } from './http';
 
 const accounts = '/api/v1/namespaces/default/serviceaccounts';
 
 describe('API server: ownerReferences', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
-  });
-
-  afterAll(() => server.stop());
+  const server = suiteServer();
+  const { request } = server;
 
   async function expectInvalid(name: string, ownerReferences: string, causes: Array<{ field: string; message: string }>) {
     const res = await request('POST', accounts, { raw: `{"metadata":{"name":"${name}","ownerReferences":${ownerReferences}}}`, headers: { 'content-type': 'application/json' } });

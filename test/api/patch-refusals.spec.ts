@@ -1,22 +1,17 @@
 // Patches Kubernetes refuses are refused with its code and message, and change nothing: a patch
 // that loses the object's name, repeated keys under fieldValidation=Strict, an apply
 // configuration without apiVersion and kind (issue 11).
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client } from './http';
+import { suiteServer } from './http';
 
 const accounts = '/api/v1/namespaces/default/serviceaccounts';
 
 describe('API server: refused patches', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
+  const server = suiteServer();
+  const { request } = server;
 
   beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
     expect((await request('POST', accounts, { body: { metadata: { name: 'target', labels: { a: 'b' } } } })).status).toBe(201);
   });
-
-  afterAll(() => server.stop());
 
   const patch = (contentType: string, raw: string, query = '') => request('PATCH', `${accounts}/target${query}`, { raw, headers: { 'content-type': contentType } });
 

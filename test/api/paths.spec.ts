@@ -1,8 +1,7 @@
 // Paths are routed as sent, as kube-apiserver routes them: percent-escapes decoded, but dot
 // segments, doubled slashes and backslashes never resolved, so a path cannot reach another
 // namespace than the one it names; a method no route takes is 405.
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { adminToken, client, rawHttp } from './http';
+import { adminToken, rawHttp, suiteServer } from './http';
 
 const methodNotAllowed = {
   kind: 'Status',
@@ -33,17 +32,13 @@ async function send(base: string, method: string, path: string, body?: unknown) 
 const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
 
 describe('paths routed as sent', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
+  const server = suiteServer();
+  const { request } = server;
 
   beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
     expect((await request('POST', '/api/v1/namespaces/kube-system/pods', { body: pod('system-pod') })).status).toBe(201);
     expect((await request('POST', '/api/v1/namespaces/default/pods', { body: pod('default-pod') })).status).toBe(201);
   });
-
-  afterAll(() => server?.stop());
 
   it('reads %2e%2e as a namespace named "..", not as every namespace', async () => {
     const res = await send(server.url, 'GET', '/api/v1/namespaces/%2e%2e/pods');

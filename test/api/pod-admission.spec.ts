@@ -1,18 +1,10 @@
 // The default pod admission plugins through HTTP: DefaultTolerationSeconds, Priority and
 // RuntimeClass (overhead, node selector, tolerations), with kube-apiserver's 403 messages.
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client, podManifest } from './http';
+import { podManifest, suiteServer } from './http';
 
 describe('API server: pod admission', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
-  });
-
-  afterAll(() => server.stop());
+  const server = suiteServer();
+  const { request } = server;
 
   it('gives every new pod priority 0, PreemptLowerPriority and the 300 s not-ready and unreachable tolerations', async () => {
     const created = await request('POST', '/api/v1/namespaces/default/pods', { body: podManifest('plain') });

@@ -2,8 +2,7 @@
 // bodies and watch frames. Bodies are read and written here with @bufbuild/protobuf's binary
 // reader and writer, independently of the server's codec.
 import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { adminToken, client } from './http';
+import { adminToken, suiteServer } from './http';
 
 const protobuf = 'application/vnd.kubernetes.protobuf';
 const magic = [0x6b, 0x38, 0x73, 0x00];
@@ -53,8 +52,8 @@ async function readFrames(res: Response): Promise<Uint8Array[]> {
 }
 
 describe('API server: protobuf', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
+  const server = suiteServer({ watchCacheSize: 1 });
+  const { request } = server;
 
   const fetchProto = async (method: string, path: string, init: { body?: Uint8Array; accept?: string; contentType?: string } = {}) => {
     const res = await fetch(server.url + path, {
@@ -66,12 +65,8 @@ describe('API server: protobuf', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestApiServer({ watchCacheSize: 1 });
-    request = client(server.url);
     await request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'proto-a', labels: { team: 'x' } } } });
   });
-
-  afterAll(() => server.stop());
 
   it('answers get in the envelope, the object message from generated.proto field numbers', async () => {
     const res = await fetchProto('GET', '/api/v1/namespaces/proto-a');

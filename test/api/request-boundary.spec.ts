@@ -4,8 +4,7 @@
 // apiserver_request_panics_total, and the server goes on serving.
 import { request as httpRequest } from 'node:http';
 import { NonResourceRoute } from '@plinth/apiserver';
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client } from './http';
+import { suiteServer } from './http';
 
 // failingRoutes fail under /boom/<how>; the rest of the server is untouched.
 const failingRoutes: NonResourceRoute[] = [
@@ -64,15 +63,8 @@ function rawGet(url: string, path: string): Promise<{ status: number; body: stri
 }
 
 describe('the request boundary', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    server = await startTestApiServer({}, { extraRoutes: failingRoutes });
-    request = client(server.url);
-  });
-
-  afterAll(() => server?.stop());
+  const server = suiteServer({}, { extraRoutes: failingRoutes });
+  const { request } = server;
 
   async function panicsCounted(): Promise<number> {
     const metrics = await request('GET', '/metrics');

@@ -1,21 +1,13 @@
 // DeleteOptions bodies and query parameters are decoded as kube-apiserver decodes them: a value
 // of the wrong type, an integer beyond int64 or a fieldManager with control characters is
 // refused, and a refused request changes nothing (issue 11).
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client } from './http';
+import { suiteServer } from './http';
 
 const accounts = '/api/v1/namespaces/default/serviceaccounts';
 
 describe('API server: request options', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
-  });
-
-  afterAll(() => server.stop());
+  const server = suiteServer();
+  const { request } = server;
 
   async function account(name: string): Promise<void> {
     expect((await request('POST', accounts, { body: { metadata: { name } } })).status).toBe(201);

@@ -2,21 +2,13 @@
 // namespace gets its "default" ServiceAccount (again after it is deleted), new pods run as it
 // with the kube-api-access token volume mounted, and a pod naming a missing account is refused
 // with kube-apiserver's 403.
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { client, podManifest, until } from './http';
+import { podManifest, suiteServer, until } from './http';
 
 const tokenPath = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 describe('API server: service accounts of pods', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
-  });
-
-  afterAll(() => server.stop());
+  const server = suiteServer();
+  const { request } = server;
 
   it('runs a pod as the default account with the kube-api-access projected volume mounted read-only', async () => {
     const created = await request('POST', '/api/v1/namespaces/default/pods', {

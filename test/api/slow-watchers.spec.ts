@@ -3,8 +3,7 @@
 // counted in apiserver_terminated_watchers_total, as kube-apiserver terminates a cacheWatcher
 // that cannot keep up. Other watchers of the resource get every event.
 import { get, IncomingMessage } from 'node:http';
-import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
-import { adminToken, client, openWatch, until } from './http';
+import { adminToken, openWatch, suiteServer, until } from './http';
 
 const serviceAccounts = '/api/v1/namespaces/default/serviceaccounts';
 // 200 KiB of annotations a ServiceAccount (annotations may have 256 KiB): the paused client's
@@ -41,15 +40,8 @@ function readToEnd(res: IncomingMessage): Promise<{ type: string; object: { meta
 }
 
 describe('API server: slow watchers', () => {
-  let server: TestApiServer;
-  let request: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    server = await startTestApiServer();
-    request = client(server.url);
-  });
-
-  afterAll(() => server.stop());
+  const server = suiteServer();
+  const { request } = server;
 
   const terminatedWatchers = async () => {
     const metrics = await request('GET', '/metrics');

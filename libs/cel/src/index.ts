@@ -3,5 +3,5 @@ export { JSONSchemaProps, ValidationRule, validationRules, additionalPropertiesS
 export { toCelValue } from './values';
 export { kubernetesLibraries } from './libraries';
 export { compileExpression, CompileError, Program } from './program';
-export { validateRules, validateRuleDefinitions, hasValidationRules, perCallLimit, runtimeCostBudget } from './rules';
+export { validateRules, validateRuleDefinitions, findPreexistingExpressions, noPreexistingExpressions, PreexistingExpressions, hasValidationRules, perCallLimit, runtimeCostBudget } from './rules';
 export { patternMatcher, PatternMatcher } from './regex';

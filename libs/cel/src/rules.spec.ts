@@ -1,4 +1,4 @@
-import { validateRuleDefinitions, validateRules } from './rules';
+import { findPreexistingExpressions, validateRuleDefinitions, validateRules } from './rules';
 import { JSONSchemaProps } from './schema';
 import { field } from '@plinth/machinery';
 import { escapePropertyName, unescapePropertyName } from './escaping';
@@ -153,6 +153,31 @@ describe('validation rules', () => {
 describe('rule definitions', () => {
   const root = field.newPath('spec', 'validation', 'openAPIV3Schema');
   const check = (schema: JSONSchemaProps) => validateRuleDefinitions(schema, root).map(String);
+
+  it('compiles the rules a stored CRD already holds in the full environment, others in the compatible one', () => {
+    const crossRule = { rule: 'self.replicas < 1.5' };
+    const crossMessage = { rule: 'self.replicas > 0', messageExpression: "self.replicas < 1.5 ? 'few' : 'many'" };
+    const stored = findPreexistingExpressions([
+      undefined,
+      { type: 'object', properties: { a: { type: 'array', items: { type: 'object', additionalProperties: { type: 'integer', 'x-kubernetes-validations': [crossRule, crossMessage] } } } } },
+    ]);
+    expect([...stored.rules]).toEqual(['self.replicas < 1.5', 'self.replicas > 0']);
+    // Kubernetes 1.28 records the rule of a rule with a message expression, not the expression
+    expect([...stored.messageExpressions]).toEqual(['self.replicas > 0']);
+    const compileErrors = (errs: string[]) => errs.map((e) => e.replace(/:.*compilation failed: ERROR: (<input>:\d+:\d+: [^\n]*)[^]*$/, ': $1'));
+    const crossMessageRefused =
+      "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].messageExpression: <input>:1:15: found no matching overload for '_<_' applied to '(int, double)'";
+    expect(compileErrors(validateRuleDefinitions(spec([crossRule, crossMessage]), root, stored).map(String))).toEqual([crossMessageRefused]);
+    expect(compileErrors(check(spec([crossRule, crossMessage])))).toEqual([
+      "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: <input>:1:15: found no matching overload for '_<_' applied to '(int, double)'",
+      crossMessageRefused,
+    ]);
+    // a message expression that reads as a recorded rule is compiled in the full environment
+    const asRecorded = findPreexistingExpressions([spec([{ rule: "self.replicas < 1.5 ? 'few' : 'many'", messageExpression: "'m'" }])]);
+    expect(validateRuleDefinitions(spec([{ rule: 'self.replicas > 0', messageExpression: "self.replicas < 1.5 ? 'few' : 'many'" }]), root, asRecorded)).toEqual([]);
+    // an expression is pre-existing only as it was stored, character for character
+    expect(validateRuleDefinitions(spec([{ rule: 'self.replicas  < 1.5' }]), root, stored).map(String)[0]).toContain("found no matching overload for '_<_' applied to '(int, double)'");
+  });
 
   it('checks field selections against the schema, as cel-go', () => {
     expect(check(spec([{ rule: 'self.replicas > 0 && self.replica < 5' }]))).toEqual([

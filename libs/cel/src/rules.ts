@@ -80,15 +80,48 @@ function compileOrError(expression: string, self: DeclType | null, output: 'bool
   }
 }
 
+// PreexistingExpressions are the rules and message expressions the stored CRD already holds
+// (preexistingExpressions): an update compiles these in the full environment, every other one
+// in the environment compatible with the previous release.
+export interface PreexistingExpressions {
+  rules: ReadonlySet<string>;
+  messageExpressions: ReadonlySet<string>;
+}
+
+export const noPreexistingExpressions: PreexistingExpressions = { rules: new Set(), messageExpressions: new Set() };
+
+// findPreexistingExpressions is findPreexistingExpressions: every rule of the given schemas (a
+// stored CRD's versions), at any depth. As in Kubernetes 1.28, the message expressions it
+// records are the rules' texts of the rules that have one, not the message expressions
+// themselves, so a stored message expression is compiled in the full environment only when it
+// reads as such a rule.
+export function findPreexistingExpressions(schemas: (JSONSchemaProps | undefined)[]): PreexistingExpressions {
+  const rules = new Set<string>();
+  const messageExpressions = new Set<string>();
+  const visit = (schema: JSONSchemaProps | undefined): void => {
+    if (!schema || typeof schema !== 'object') return;
+    for (const rule of validationRules(schema)) {
+      if (typeof rule?.rule === 'string') rules.add(rule.rule);
+      if (typeof rule?.rule === 'string' && typeof rule.messageExpression === 'string' && rule.messageExpression.length > 0) messageExpressions.add(rule.rule);
+    }
+    Object.values(schema.properties ?? {}).forEach(visit);
+    visit(additionalPropertiesSchema(schema));
+    visit(schema.items);
+  };
+  schemas.forEach(visit);
+  return { rules, messageExpressions };
+}
+
 // validateRuleDefinitions checks the rules of a schema as a CRD write does
 // (ValidateCustomResourceDefinitionOpenAPISchema): the rule's fields, then, when those are
 // sound, compilation and the estimated cost. uncorrelatable is the path below which old values
 // cannot be paired with new ones (items of lists that are not list-type map, properties of
-// atomic maps), where a rule may not read oldSelf.
-export function validateRuleDefinitions(schema: JSONSchemaProps | undefined, path: FieldPath): FieldError[] {
+// atomic maps), where a rule may not read oldSelf. preexisting are the expressions the stored
+// CRD already holds (none on create).
+export function validateRuleDefinitions(schema: JSONSchemaProps | undefined, path: FieldPath, preexisting = noPreexistingExpressions): FieldError[] {
   if (!schema || typeof schema !== 'object') return [];
   const total: CostTotal = { sum: 0, rules: [] };
-  const errs = ruleDefinitionErrors(schema, path, null, 1, total, true);
+  const errs = ruleDefinitionErrors(schema, path, null, 1, total, preexisting, true);
   if (total.sum > staticEstimatedCRDCostLimit) {
     const expensive = total.rules.filter((r) => r.cost >= staticEstimatedCRDCostLimit / 100).sort((a, b) => b.cost - a.cost).slice(0, 4);
     for (const rule of expensive) errs.push(field.forbidden(rule.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
@@ -106,7 +139,15 @@ interface CostTotal {
 // ruleDefinitionErrors walks the schema; cardinality is how many times a rule at this node
 // may run for one object (the product of maxItems and maxProperties above it), or null when a
 // list or map above it is unbounded (CELSchemaContext.MaxCardinality).
-function ruleDefinitionErrors(schema: JSONSchemaProps, path: FieldPath, uncorrelatable: FieldPath | null, cardinality: number | null, total: CostTotal, isRoot = false): FieldError[] {
+function ruleDefinitionErrors(
+  schema: JSONSchemaProps,
+  path: FieldPath,
+  uncorrelatable: FieldPath | null,
+  cardinality: number | null,
+  total: CostTotal,
+  preexisting: PreexistingExpressions,
+  isRoot = false,
+): FieldError[] {
   if (!schema || typeof schema !== 'object') return [];
   const errs: FieldError[] = [];
   let self: DeclType | null | undefined;
@@ -115,18 +156,18 @@ function ruleDefinitionErrors(schema: JSONSchemaProps, path: FieldPath, uncorrel
     if (!Array.isArray(rules)) continue;
     self ??= selfDeclType(schema, isRoot);
     const node = { schema, self, cardinality, uncorrelatable };
-    rules.forEach((rule, i) => errs.push(...validateRuleDefinition(rule, node, path.child(extension).index(i), total)));
+    rules.forEach((rule, i) => errs.push(...validateRuleDefinition(rule, node, path.child(extension).index(i), total, preexisting)));
   }
   const atomicMap = schema['x-kubernetes-map-type'] === 'atomic';
   const childCardinality = cardinality === null ? null : childFactor(schema) === null ? null : sat(cardinality * (childFactor(schema) as number));
   for (const [name, child] of Object.entries(schema.properties ?? {})) {
-    errs.push(...ruleDefinitionErrors(child, path.child('properties').key(name), uncorrelatable ?? (atomicMap ? path : null), childCardinality, total));
+    errs.push(...ruleDefinitionErrors(child, path.child('properties').key(name), uncorrelatable ?? (atomicMap ? path : null), childCardinality, total, preexisting));
   }
   const valueSchema = additionalPropertiesSchema(schema);
-  if (valueSchema) errs.push(...ruleDefinitionErrors(valueSchema, path.child('additionalProperties'), uncorrelatable, childCardinality, total));
+  if (valueSchema) errs.push(...ruleDefinitionErrors(valueSchema, path.child('additionalProperties'), uncorrelatable, childCardinality, total, preexisting));
   if (schema.items) {
     const correlatable = schema['x-kubernetes-list-type'] === 'map';
-    errs.push(...ruleDefinitionErrors(schema.items, path.child('items'), uncorrelatable ?? (correlatable ? null : path), childCardinality, total));
+    errs.push(...ruleDefinitionErrors(schema.items, path.child('items'), uncorrelatable ?? (correlatable ? null : path), childCardinality, total, preexisting));
   }
   return errs;
 }
@@ -159,7 +200,7 @@ function expressionCost(program: Program, node: RuleNode): number {
 
 const lineBreaks = /[\n\r]+/;
 
-function validateRuleDefinition(rule: ValidationRule, node: RuleNode, rulePath: FieldPath, total: CostTotal): FieldError[] {
+function validateRuleDefinition(rule: ValidationRule, node: RuleNode, rulePath: FieldPath, total: CostTotal, preexisting: PreexistingExpressions): FieldError[] {
   const { schema, self, uncorrelatable } = node;
   const errs: FieldError[] = [];
   const text = typeof rule?.rule === 'string' ? rule.rule.trim() : '';
@@ -180,7 +221,7 @@ function validateRuleDefinition(rule: ValidationRule, node: RuleNode, rulePath: 
 
   let program: Program;
   try {
-    program = compileExpression(rule.rule, ruleVariables, { self, environment: 'compatible', output: 'bool' });
+    program = compileExpression(rule.rule, ruleVariables, { self, environment: preexisting.rules.has(rule.rule) ? 'full' : 'compatible', output: 'bool' });
   } catch (err) {
     if (!(err instanceof CompileError)) throw err;
     return [field.invalid(rulePath.child('rule'), ruleLiteral(rule), err.detail)];
@@ -191,7 +232,8 @@ function validateRuleDefinition(rule: ValidationRule, node: RuleNode, rulePath: 
   total.rules.push({ path: rulePath.child('rule'), cost });
   if (rule.messageExpression?.trim()) {
     try {
-      const messageProgram = compileExpression(rule.messageExpression, ruleVariables, { self, environment: 'compatible', output: 'string' });
+      const environment = preexisting.messageExpressions.has(rule.messageExpression) ? 'full' : 'compatible';
+      const messageProgram = compileExpression(rule.messageExpression, ruleVariables, { self, environment, output: 'string' });
       const messageCost = messageProgram.estimate().max;
       if (messageCost > staticEstimatedCostLimit) {
         errs.push(field.forbidden(rulePath.child('messageExpression'), costErrorMessage('estimated messageExpression cost', messageCost, staticEstimatedCostLimit)));

@@ -1,7 +1,7 @@
 // Go's url.ParseRequestURI, which Kubernetes' URL library (isURL, url) uses: an absolute URL or
 // an absolute path, with no fragment (a `#` is part of the path or query), host and port kept as
 // written. Errors are worded as Go's url.Error.
-import { goQuote } from '@plinth/machinery';
+import { goQuote, RequestUriError, splitRequestUri } from '@plinth/machinery';
 
 export interface ParsedUrl {
   scheme: string;
@@ -32,11 +32,6 @@ function checkEscapes(s: string, inHost: boolean): void {
   }
 }
 
-function isControl(c: string): boolean {
-  const code = c.charCodeAt(0);
-  return code < 0x20 || code === 0x7f;
-}
-
 function validOptionalPort(port: string): boolean {
   return port === '' || /^:[0-9]*$/.test(port);
 }
@@ -56,38 +51,13 @@ function checkHost(host: string): void {
 }
 
 function parse(raw: string): ParsedUrl {
-  if (raw === '') throw new UrlError('empty url');
-  if ([...raw].some(isControl)) throw new UrlError('net/url: invalid control character in URL');
-  let scheme = '';
-  let rest = raw;
-  const schemeMatch = /^([A-Za-z][A-Za-z0-9+\-.]*):/.exec(raw);
-  if (raw.startsWith(':')) throw new UrlError('missing protocol scheme');
-  if (schemeMatch) {
-    scheme = schemeMatch[1];
-    rest = raw.slice(schemeMatch[0].length);
-  }
-  let rawQuery = '';
-  const question = rest.indexOf('?');
-  if (question >= 0) {
-    rawQuery = rest.slice(question + 1);
-    rest = rest.slice(0, question);
-  }
-  if (!rest.startsWith('/')) {
-    if (scheme !== '') return { scheme, host: '', rawPath: '', rawQuery }; // Opaque, as mailto:x.
-    throw new UrlError('invalid URI for request');
-  }
-  let host = '';
-  if (scheme !== '' && rest.startsWith('//')) {
-    const slash = rest.indexOf('/', 2);
-    const authority = slash < 0 ? rest.slice(2) : rest.slice(2, slash);
-    rest = slash < 0 ? '' : rest.slice(slash);
-    const at = authority.lastIndexOf('@');
-    if (at >= 0 && !userinfoChar.test(authority.slice(0, at))) throw new UrlError('net/url: invalid userinfo');
-    host = authority.slice(at + 1);
-    checkHost(host);
-  }
-  checkEscapes(rest, false);
-  return { scheme, host, rawPath: rest, rawQuery };
+  const { scheme, authority, rawPath, rawQuery } = splitRequestUri(raw);
+  const at = authority.lastIndexOf('@');
+  if (at >= 0 && !userinfoChar.test(authority.slice(0, at))) throw new UrlError('net/url: invalid userinfo');
+  const host = authority.slice(at + 1);
+  checkHost(host);
+  checkEscapes(rawPath, false);
+  return { scheme, host, rawPath, rawQuery };
 }
 
 // parseRequestUri returns the parsed URL, or the error Go's url.ParseRequestURI gives.
@@ -95,7 +65,7 @@ export function parseRequestUri(raw: string): ParsedUrl | Error {
   try {
     return parse(raw);
   } catch (err) {
-    if (!(err instanceof UrlError)) throw err;
+    if (!(err instanceof UrlError || err instanceof RequestUriError)) throw err;
     return new Error(`parse ${goQuote(raw)}: ${err.message}`);
   }
 }

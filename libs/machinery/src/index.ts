@@ -18,6 +18,7 @@ export * from './selectors/labels';
 export * from './selectors/label-selector';
 export * from './selectors/fields';
 export { goQuote, compareStrings } from './go/strings';
+export { RequestUriError, RequestUriParts, splitRequestUri } from './go/request-uri';
 export { semanticEqual } from './go/semantic';
 export * from './protobuf';
 export * from './user';

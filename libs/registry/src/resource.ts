@@ -42,7 +42,9 @@ export interface ResourceStrategy {
   prepareForUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   // prepareForStatusUpdate adjusts a status write (the parent's fields are already the old ones).
   prepareForStatusUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): void;
-  validate(object: KubeObject, ctx: StrategyContext): FieldError[];
+  // validate checks an object on create and on update; old is the stored object on an update
+  // (what may be kept that a new object may not hold: a CRD's pre-existing CEL rules).
+  validate(object: KubeObject, ctx: StrategyContext, old?: KubeObject): FieldError[];
   validateUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
   validateStatusUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
   // selectableFields returns the fields a field selector may test, besides metadata.name and

@@ -3,6 +3,7 @@
 // resolved, no slashes merged, no backslashes turned around), so `/api/v1/namespaces/%2e%2e/pods`
 // names the namespace "..", never the pods of every namespace. A target Go refuses is a
 // RequestTargetError, which the server answers as Go's server does (400 Bad Request).
+import { RequestUriError, RequestUriParts, splitRequestUri } from '@plinth/machinery';
 
 export interface RequestTarget {
   // path is the decoded path (Go's URL.Path); "" for CONNECT's host:port form.
@@ -20,39 +21,20 @@ export class RequestTargetError extends Error {
 
 // escapedOrBeyondAscii marks a path that needs decoding; most paths go through untouched.
 const escapedOrBeyondAscii = /[%\u0080-\uffff]/;
-const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 // parseRequestTarget reads the request-target of a request with the given method. Node hands
 // over the target as it came, one character per byte.
 export function parseRequestTarget(method: string, target: string): RequestTarget {
-  if (target === '') throw new RequestTargetError('empty url');
-  if (containsControlByte(target)) throw new RequestTargetError('net/url: invalid control character in URL');
-  if (target === '*') return { path: '*', rawQuery: '' };
   // CONNECT's authority form (host:port) is read as http://host:port, as Go's readRequest does.
-  const absolute = method === 'CONNECT' && !target.startsWith('/') ? `http://${target}` : target;
-  let rest = absolute;
-  let hasScheme = false;
-  const schemeMatch = scheme.exec(rest);
-  if (schemeMatch) {
-    hasScheme = true;
-    rest = rest.slice(schemeMatch[0].length);
+  const absolute = method === 'CONNECT' && target !== '' && !target.startsWith('/') ? `http://${target}` : target;
+  let parts: RequestUriParts;
+  try {
+    parts = splitRequestUri(absolute);
+  } catch (err) {
+    if (err instanceof RequestUriError) throw new RequestTargetError(err.message);
+    throw err;
   }
-  let rawQuery = '';
-  const question = rest.indexOf('?');
-  if (question >= 0) {
-    rawQuery = rest.slice(question + 1);
-    rest = rest.slice(0, question);
-  }
-  if (!rest.startsWith('/')) {
-    // An opaque URL (scheme:opaque) has no path; without a scheme Go refuses it.
-    if (hasScheme) return { path: '', rawQuery };
-    throw new RequestTargetError('invalid URI for request');
-  }
-  if (hasScheme && rest.startsWith('//')) {
-    const slash = rest.indexOf('/', 2);
-    rest = slash < 0 ? '' : rest.slice(slash);
-  }
-  return { path: unescapePath(rest), rawQuery };
+  return { path: unescapePath(parts.rawPath), rawQuery: parts.rawQuery };
 }
 
 // unescapePath is Go's url.PathUnescape: every "%" starts two hex digits, "+" stays "+", and the
@@ -82,13 +64,4 @@ function hexValue(byte: number | undefined): number {
   if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
   if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
   return -1;
-}
-
-// containsControlByte is Go's stringContainsCTLByte.
-function containsControlByte(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f) return true;
-  }
-  return false;
 }

@@ -287,7 +287,7 @@ export class ResourceStore {
         ? []
         : options.subresource
         ? this.def.strategy.validateStatusUpdate?.(object, current, ctx) ?? []
-        : [...this.def.strategy.validate(object, ctx), ...(this.def.strategy.validateUpdate?.(object, current, ctx) ?? [])]),
+        : [...this.def.strategy.validate(object, ctx, current), ...(this.def.strategy.validateUpdate?.(object, current, ctx) ?? [])]),
     ];
     if (fieldErrors.length > 0) throw invalid(this.qualifiedKind, name, fieldErrors);
     return object;

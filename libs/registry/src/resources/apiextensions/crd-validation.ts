@@ -1,21 +1,24 @@
 // Validation of CustomResourceDefinitions, after apiextensions-apiserver
 // pkg/apis/apiextensions/validation/validation.go (v1 rules: schemas required and structural).
-import { JSONSchemaProps, validateRuleDefinitions } from '@plinth/cel';
+import { findPreexistingExpressions, JSONSchemaProps, noPreexistingExpressions, PreexistingExpressions, validateRuleDefinitions } from '@plinth/cel';
 import { field, FieldError, FieldPath, isDNS1035Label, isDNS1123Subdomain } from '@plinth/machinery';
 import { CrdObject, CrdNames, CrdVersion, PrinterColumn } from './crd-types';
 import { validateValue } from './schema-validation';
 
 const specPath = field.newPath('spec');
 
-// validateCrd is ValidateCustomResourceDefinition.
-export function validateCrd(crd: CrdObject): FieldError[] {
+// validateCrd is ValidateCustomResourceDefinition; on an update old is the stored CRD, whose
+// rules and message expressions compile in the full CEL environment (the others in the one
+// compatible with the previous release).
+export function validateCrd(crd: CrdObject, old?: CrdObject): FieldError[] {
+  const preexisting = old ? findPreexistingExpressions((old.spec?.versions ?? []).map((v) => v?.schema?.openAPIV3Schema)) : noPreexistingExpressions;
   const errs: FieldError[] = [];
   const spec = crd.spec ?? ({} as CrdObject['spec']);
   const names = spec.names ?? ({} as CrdNames);
   if (crd.metadata.name && crd.metadata.name !== `${names.plural}.${spec.group}`) {
     errs.push(field.invalid(field.newPath('metadata', 'name'), crd.metadata.name, 'must be spec.names.plural+"."+spec.group'));
   }
-  errs.push(...validateSpec(spec));
+  errs.push(...validateSpec(spec, preexisting));
   errs.push(...validateNames(crd.status?.acceptedNames ?? ({} as CrdNames), field.newPath('status', 'acceptedNames')));
   (crd.status?.storedVersions ?? []).forEach((v, i) => {
     if (!(spec.versions ?? []).some((version) => version.name === v)) errs.push(field.invalid(field.newPath('status', 'storedVersions').index(i), v, 'must appear in spec.versions'));
@@ -37,7 +40,7 @@ export function validateCrdUpdate(crd: CrdObject, old: CrdObject): FieldError[] 
   return errs;
 }
 
-function validateSpec(spec: CrdObject['spec']): FieldError[] {
+function validateSpec(spec: CrdObject['spec'], preexisting: PreexistingExpressions): FieldError[] {
   const errs: FieldError[] = [];
   const group = spec.group ?? '';
   if (!group) errs.push(field.required(specPath.child('group'), ''));
@@ -55,7 +58,7 @@ function validateSpec(spec: CrdObject['spec']): FieldError[] {
     seen.add(version.name);
     const errors = isDNS1035Label(version.name ?? '');
     if (errors.length) errs.push(field.invalid(specPath.child('versions').index(i).child('name'), version.name ?? '', errors.join(',')));
-    errs.push(...validateVersion(version, specPath.child('versions').index(i)));
+    errs.push(...validateVersion(version, specPath.child('versions').index(i), preexisting));
   });
   if (!unique) errs.push(field.invalid(specPath.child('versions'), versionsLiteral(versions), 'must contain unique version names'));
   if (versions.filter((v) => v.storage).length !== 1) errs.push(field.invalid(specPath.child('versions'), versionsLiteral(versions), 'must have exactly one version marked as storage version'));
@@ -99,7 +102,7 @@ function versionsLiteral(versions: CrdVersion[]): unknown {
   return versions.map((v) => v.name);
 }
 
-function validateVersion(version: CrdVersion, path: FieldPath): FieldError[] {
+function validateVersion(version: CrdVersion, path: FieldPath, preexisting: PreexistingExpressions): FieldError[] {
   const errs: FieldError[] = [];
   const schema = version.schema?.openAPIV3Schema;
   const schemaPath = path.child('schema', 'openAPIV3Schema');
@@ -107,7 +110,7 @@ function validateVersion(version: CrdVersion, path: FieldPath): FieldError[] {
     errs.push(field.required(schemaPath, 'schemas are required'));
   } else {
     errs.push(...validateStructural(schema, schemaPath, true));
-    if (errs.length === 0) errs.push(...validateRuleDefinitions(schema, schemaPath));
+    if (errs.length === 0) errs.push(...validateRuleDefinitions(schema, schemaPath, preexisting));
   }
   (version.additionalPrinterColumns ?? []).forEach((col, i) => errs.push(...validateColumn(col, path.child('additionalPrinterColumns').index(i))));
   const scale = version.subresources?.scale;

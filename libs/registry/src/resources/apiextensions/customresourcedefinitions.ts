@@ -76,9 +76,9 @@ export const crdStrategy: ResourceStrategy = {
     const storedVersions = crd.status?.storedVersions ?? [];
     if (stored && !storedVersions.includes(stored)) crd.status = { ...crd.status, storedVersions: [...storedVersions, stored] };
   },
-  validate: (object) => validateCrd(asCrd(object)),
+  validate: (object, ctx, old) => validateCrd(asCrd(object), old && asCrd(old)),
   validateUpdate: (object, old) => validateCrdUpdate(asCrd(object), asCrd(old)),
-  validateStatusUpdate: (object) => validateCrd(asCrd(object)),
+  validateStatusUpdate: (object, old) => validateCrd(asCrd(object), asCrd(old)),
   holdsDeletion: (object) => !object.metadata.deletionTimestamp,
   prepareForDeletion(object) {
     const crd = asCrd(object);
