@@ -15,27 +15,23 @@ const layouts: Record<GoTimeLayout, string> = {
 
 type Element = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'micro' | 'zone';
 
+type Chunk = [string, Element, string];
+
+// dateTime is the part the layouts share: RFC 3339 up to the seconds.
+const dateTime: Chunk[] = [
+  ['', 'year', '2006'],
+  ['-', 'month', '01'],
+  ['-', 'day', '02'],
+  ['T', 'hour', '15'],
+  [':', 'minute', '04'],
+  [':', 'second', '05'],
+];
+const zone: Chunk = ['', 'zone', 'Z07:00'];
+
 // chunks are the layouts as Go's nextStdChunk splits them: [prefix, element, element text].
-const chunks: Record<GoTimeLayout, Array<[string, Element, string]>> = {
-  RFC3339: [
-    ['', 'year', '2006'],
-    ['-', 'month', '01'],
-    ['-', 'day', '02'],
-    ['T', 'hour', '15'],
-    [':', 'minute', '04'],
-    [':', 'second', '05'],
-    ['', 'zone', 'Z07:00'],
-  ],
-  RFC3339Micro: [
-    ['', 'year', '2006'],
-    ['-', 'month', '01'],
-    ['-', 'day', '02'],
-    ['T', 'hour', '15'],
-    [':', 'minute', '04'],
-    [':', 'second', '05'],
-    ['', 'micro', '.000000'],
-    ['', 'zone', 'Z07:00'],
-  ],
+const chunks: Record<GoTimeLayout, Chunk[]> = {
+  RFC3339: [...dateTime, zone],
+  RFC3339Micro: [...dateTime, ['', 'micro', '.000000'], zone],
 };
 
 class Bad extends Error {}
