@@ -38,10 +38,10 @@ export async function withSpan<T>(
   });
 }
 
-// tracingOn tells whether a tracer provider is registered. It stays on once one is: the API
-// never takes a provider back.
+// tracingOn tells whether a tracer provider is registered (by startTracing, or by a test with
+// its in-memory exporter). It stays on once one is: the API never takes a provider back.
 let tracing = false;
-function tracingOn(): boolean {
+export function tracingOn(): boolean {
   if (tracing) return true;
   const provider = trace.getTracerProvider();
   tracing = !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer('plinth') !== undefined;
