@@ -1,7 +1,7 @@
 // ApiServerMetrics are kube-apiserver's request metrics (k8s.io/apiserver/pkg/endpoints/metrics)
 // under their Kubernetes names and labels: apiserver_request_total, the
 // apiserver_request_duration_seconds histogram with its buckets, the in-flight and long-running
-// gauges, apiserver_storage_objects from the watch caches and apiserver_terminated_watchers_total. A request costs two cached
+// gauges, apiserver_storage_objects (set by observeObjectCounts) and apiserver_terminated_watchers_total. A request costs two cached
 // child lookups and a few additions; the text is built when /metrics is scraped.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -108,13 +108,6 @@ export class ApiServerMetrics {
     if (terminated) this.terminations.labels(labels[0], ...labels.slice(2), String(code)).inc();
   }
 
-  // countStorageObjects sets apiserver_storage_objects when scraped, from a count per resource
-  // ("pods", "deployments.apps").
-  countStorageObjects(counts: () => [resource: string, count: number][]): void {
-    this.storageObjects.collect = () => {
-      for (const [resource, count] of counts()) this.storageObjects.labels(resource).set(count);
-    };
-  }
 }
 
 // requestLabelValues are the labels of requestLabels for a request, as kube-apiserver's
