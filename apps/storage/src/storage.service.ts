@@ -1,7 +1,7 @@
 // StorageService runs the gRPC server over the store and keeps the store's history to the
 // 5-minute window. It probes etcd every second, logs once when the link is lost and once when it
 // is back (calls failing meanwhile are answered Unreachable), and serves the link's state as
-// plinth_link_up{link="etcd"}. It owns the shutdown
+// plinth_link_up{link="etcd"} and etcd's database size (polled every 30 s) beside it. It owns the shutdown
 // order: stop serving (open watches end, running calls finish), then close the store the calls
 // were using.
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
@@ -9,7 +9,8 @@ import { LinkState, probeLink, realClock } from '@plinth/machinery';
 import { defaultRegistry, registerLinkMetric } from '@plinth/metrics';
 import { HistoryCompactor, ObjectStore } from '@plinth/storage';
 import { StorageServer, startStorageServer } from '@plinth/storage-grpc';
-import { StorageConfig, describeServing, describeStorageBackend } from './storage-config';
+import { EtcdDbSizeMonitor, observeDbSize } from '@plinth/storage-etcd';
+import { StorageConfig, describeServing, describeStorageBackend, etcdClientOptions } from './storage-config';
 
 export const STORAGE_CONFIG = Symbol('StorageConfig');
 // STORAGE_BACKEND is the store the service serves: etcd or the embedded store.
@@ -21,6 +22,8 @@ export class StorageService implements OnApplicationBootstrap, OnApplicationShut
   private readonly compactor: HistoryCompactor;
   private server: StorageServer | undefined;
   private stopProbing: (() => void) | null = null;
+  private dbSize: EtcdDbSizeMonitor | null = null;
+  private stopDbSize: (() => void) | null = null;
 
   constructor(
     @Inject(STORAGE_BACKEND) private readonly store: ObjectStore,
@@ -39,12 +42,16 @@ export class StorageService implements OnApplicationBootstrap, OnApplicationShut
       const etcd = new LinkState('etcd', (line) => this.logger.warn(line));
       registerLinkMetric(defaultRegistry(), [etcd]);
       this.stopProbing = probeLink(etcd, () => this.store.currentRevision(), realClock, 1000);
+      const dbSize = (this.dbSize = new EtcdDbSizeMonitor(etcdClientOptions(this.config.backend)));
+      this.stopDbSize = observeDbSize(defaultRegistry(), () => dbSize.sizes(), realClock);
     }
     this.logger.log(`storage service listening on ${this.server.address}, ${describeServing(this.config.tls)}`);
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopProbing?.();
+    this.stopDbSize?.();
+    this.dbSize?.close();
     this.compactor.stop();
     await this.server?.shutdown();
     await this.store.close();
