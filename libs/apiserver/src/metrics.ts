@@ -5,7 +5,7 @@
 // child lookups and a few additions; the text is built when /metrics is scraped.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { contentType, Counter, Gauge, GaugeChild, Histogram, Registry } from '@plinth/metrics';
+import { Counter, Gauge, GaugeChild, Histogram, negotiateExposition, Registry } from '@plinth/metrics';
 import { writeText } from './http/respond';
 import { RequestInfo } from './request-info';
 import { NonResourceRoute } from './server';
@@ -24,6 +24,8 @@ export interface RequestObservation {
   labels: string[];
   started: number;
   gauge: GaugeChild;
+  // traceId is the request's sampled trace, kept as the latency's exemplar.
+  traceId?: string | null;
 }
 
 export class ApiServerMetrics {
@@ -103,7 +105,7 @@ export class ApiServerMetrics {
   finish(observation: RequestObservation, code: number, terminated = false): void {
     observation.gauge.dec();
     const { labels } = observation;
-    this.duration.labels(...labels).observe((performance.now() - observation.started) / 1000);
+    this.duration.labels(...labels).observeInTrace((performance.now() - observation.started) / 1000, observation.traceId);
     this.requests.labels(...labels, String(code)).inc();
     if (terminated) this.terminations.labels(labels[0], ...labels.slice(2), String(code)).inc();
   }
@@ -149,12 +151,14 @@ export function requestScope(info: RequestInfo & { isResourceRequest: true }): s
   return 'cluster';
 }
 
-// metricsRoute serves GET /metrics from the registry; the pipeline has authorized the request
-// (nonResourceURL /metrics, verb get) before.
+// metricsRoute serves GET /metrics from the registry, in OpenMetrics (with exemplars) to a
+// scraper that asks for it; the pipeline has authorized the request (nonResourceURL /metrics,
+// verb get) before.
 export function metricsRoute(registry: Registry): NonResourceRoute {
   return async (req: IncomingMessage, res: ServerResponse, info) => {
     if (info.path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
-    writeText(res, 200, registry.expose(), contentType);
+    const { format, contentType } = negotiateExposition(req.headers.accept);
+    writeText(res, 200, registry.expose(format), contentType);
     return true;
   };
 }
