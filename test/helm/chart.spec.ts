@@ -226,10 +226,11 @@ describe('helm/plinth', () => {
       expect(new Set([values.storage.port, values.storage.metricsPort, values.authz.metricsPort, values.controllers.metricsPort]).size).toBe(4);
     });
 
-    it('embeds the Grafana dashboard file in a ConfigMap for the sidecar', () => {
+    it('embeds the Grafana dashboard files in a ConfigMap for the sidecar', () => {
       const dashboard = find(objects, 'ConfigMap', 'ctl-grafana-dashboard');
       expect(dashboard.metadata.labels.grafana_dashboard).toBe('1');
-      expect(JSON.parse(dashboard.data['plinth-dashboard.json'])).toEqual(JSON.parse(readFileSync(join(root, 'deploy/grafana/plinth-dashboard.json'), 'utf8')));
+      expect(Object.keys(dashboard.data).sort()).toEqual(['plinth-controllers-dashboard.json', 'plinth-dashboard.json']);
+      for (const file of Object.keys(dashboard.data)) expect(JSON.parse(dashboard.data[file])).toEqual(JSON.parse(readFileSync(join(root, 'deploy/grafana', file), 'utf8')));
     });
 
     it('lets drains take the replicated components down one pod at a time', () => {
