@@ -7,3 +7,7 @@ export { kubeconfigCredentials } from './controllers/kubeconfig-credentials';
 export { withTracing } from './telemetry/tracing.module';
 export { withMetrics } from './telemetry/metrics.module';
 export { installLastResortLogging } from './process/last-resort';
+export { ObjectStoreController, OBJECT_STORE_HANDLERS, StorageStatusFilter } from './storage/object-store.controller';
+export { ObjectStoreServiceModule } from './storage/object-store-service.module';
+export { StorageGrpcTransport, StorageServerOptions, defaultShutdownGraceMs } from './storage/storage-grpc.transport';
+export { startStorageServer, StorageServer } from './storage/storage-server';
