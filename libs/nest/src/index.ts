@@ -11,3 +11,6 @@ export { ObjectStoreController, OBJECT_STORE_HANDLERS, StorageStatusFilter } fro
 export { ObjectStoreServiceModule } from './storage/object-store-service.module';
 export { StorageGrpcTransport, StorageServerOptions, defaultShutdownGraceMs } from './storage/storage-grpc.transport';
 export { startStorageServer, StorageServer } from './storage/storage-server';
+export { AuthorizerController, AUTHORIZER_ANSWERS, ReplyWithError } from './authz/authorizer.controller';
+export { AuthzNatsTransport, AuthzNatsTransportOptions } from './authz/authz-nats.transport';
+export { serveAuthorizer, ServeAuthorizerOptions, AuthorizerService } from './authz/serve-authorizer';
