@@ -52,8 +52,11 @@ export class AuthzNatsTransport extends ServerNats {
     return this.connection;
   }
 
-  // The connection's owner follows its status (connectNats reports it as the nats link).
-  override async handleStatusUpdates(): Promise<void> {}
+  // The connection's owner follows its status (connectNats reports it as the nats link), so
+  // the transport does not log it a second time.
+  override handleStatusUpdates(): Promise<void> {
+    return Promise.resolve();
+  }
 
   override start(callback: (err?: unknown) => void): void {
     const nc = this.connection;
