@@ -3,6 +3,7 @@
 // the kube-apiserver of that kubeconfig instead of the default sections.
 import { gatewayBench } from './gateway.bench';
 import { jobsBench } from './jobs.bench';
+import { buildApps } from './processes';
 import { scaleBench } from './scale.bench';
 import { storageBench } from './storage.bench';
 import { vsBench } from './vs.bench';
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   const counts = quick ? { writes: 1000, reads: 2000, lists: 20, watches: 100 } : { writes: 5000, reads: 10000, lists: 100, watches: 500 };
   const kubeconfig = vsKubeconfig();
   const sections = (process.env.BENCH_SECTIONS ?? (kubeconfig ? 'vs' : 'storage,gateway,jobs')).split(',');
+  if (sections.some((section) => section !== 'jobs')) buildApps();
   if (sections.includes('vs')) {
     if (!kubeconfig) throw new Error('the vs section needs --vs-kubeconfig FILE (or BENCH_VS_KUBECONFIG) of a kube-apiserver');
     for (const line of await vsBench(kubeconfig, counts)) console.log(line);

@@ -10,9 +10,8 @@ import { Agent, request } from 'node:https';
 import { dirname, join } from 'node:path';
 import { readKubeconfig } from '@plinth/nest';
 import { startEtcd, startNats } from '@plinth/testing';
-import { startPlinth } from '@plinth/testing-server';
 import { LeanHttpsPool, LeanResponse } from './lean-https';
-import { ServiceProcess, startAuthz, startGateway, startStorageService } from './processes';
+import { ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService } from './processes';
 import { combine, Figures, runConcurrent, summarize } from './stats';
 
 const inFlight = 16;
@@ -114,9 +113,12 @@ async function writeHeapSnapshots(services: [string, ServiceProcess][]): Promise
   }
 }
 
-async function startAllInOne(): Promise<Target> {
-  const plinth = await startPlinth();
-  return target('all-in-one', localEndpoint(plinth.port, plinth.dataDir), [['plinth', plinth.pid]], () => plinth.stop());
+async function startPlinth(): Promise<Target> {
+  const plinth = await startAllInOne();
+  return target('all-in-one', localEndpoint(plinth.port, plinth.dataDir), [['plinth', plinth.pid]], async () => {
+    await writeHeapSnapshots([['plinth', plinth]]);
+    await plinth.stop();
+  });
 }
 
 // kubeApiserver is the server of the kubeconfig's current context; its pid (for its RSS) is
@@ -220,7 +222,7 @@ export async function vsBench(kubeconfig: string, counts: VsCounts): Promise<str
   const kube = kubeApiserver(kubeconfig);
   const targets: Target[] = [];
   try {
-    targets.push(await startDistributed(), await startAllInOne(), kube);
+    targets.push(await startDistributed(), await startPlinth(), kube);
     await deleteBenchObjects(kube);
     for (const t of targets) {
       await runConcurrent(listSize, inFlight, (i) => t.call('POST', collection, storageClass(`perf-vs-l-${i}`)).then(expect2xx));
