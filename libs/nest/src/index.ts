@@ -3,7 +3,7 @@ export { ApiServerHost, natsLinkOf, SERVER_FLAGS } from './apiserver/api-server.
 export { controllerManagerSettings } from './controllers/controller-manager-settings';
 export { ControllersHost, CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, ControllerCredentials, LEADER_MIGRATION } from './controllers/controllers.host';
 export { inProcessCredentials } from './controllers/in-process-credentials';
-export { kubeconfigCredentials } from './controllers/kubeconfig-credentials';
+export { kubeconfigCredentials, readKubeconfig } from './controllers/kubeconfig-credentials';
 export { withTracing } from './telemetry/tracing.module';
 export { withMetrics } from './telemetry/metrics.module';
 export { installLastResortLogging } from './process/last-resort';
