@@ -233,6 +233,23 @@ describe('helm/plinth', () => {
       for (const file of Object.keys(dashboard.data)) expect(JSON.parse(dashboard.data[file])).toEqual(JSON.parse(readFileSync(join(root, 'deploy/grafana', file), 'utf8')));
     });
 
+    it('provisions no Grafana data sources unless asked to', () => {
+      expect(objects.some((o) => o.metadata.name === 'ctl-grafana-datasources')).toBe(false);
+    });
+
+    it('provisions Prometheus and Tempo for Grafana, exemplars opening their traces, when asked to', () => {
+      const values = { prometheus: { uid: 'prom', url: 'http://prometheus:9090' }, tempo: { uid: 'traces', url: 'http://tempo:3100' } };
+      const provisioned = find(render({ ...pki, grafana: { datasources: { enabled: true, ...values } } }), 'ConfigMap', 'ctl-grafana-datasources');
+      expect(provisioned.metadata.labels.grafana_datasource).toBe('1');
+      const { datasources } = parse(provisioned.data['plinth-datasources.yaml']);
+      const prometheus = datasources.find((d: { type: string }) => d.type === 'prometheus');
+      const tempo = datasources.find((d: { type: string }) => d.type === 'tempo');
+      expect(prometheus).toMatchObject({ uid: 'prom', url: 'http://prometheus:9090' });
+      // trace_id is the exemplar label the latency histograms carry (observeInTrace).
+      expect(prometheus.jsonData.exemplarTraceIdDestinations).toEqual([{ name: 'trace_id', datasourceUid: 'traces' }]);
+      expect(tempo).toMatchObject({ uid: 'traces', url: 'http://tempo:3100', jsonData: { serviceMap: { datasourceUid: 'prom' }, tracesToMetrics: { datasourceUid: 'prom' } } });
+    });
+
     it('lets drains take the replicated components down one pod at a time', () => {
       expect(objects.filter((o) => o.kind === 'PodDisruptionBudget').map((o) => o.metadata.name)).toEqual(['ctl-gateway', 'ctl-authz', 'ctl-controllers', 'ctl-storage', 'ctl-etcd', 'ctl-nats']);
       expect(render({ ...pki, podDisruptionBudgets: false }).some((o) => o.kind === 'PodDisruptionBudget')).toBe(false);
