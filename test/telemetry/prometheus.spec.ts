@@ -92,8 +92,10 @@ describe('Prometheus scraping Plinth', () => {
     });
     expect(targets.map((t) => t.job).sort()).toEqual(['plinth-authz', 'plinth-controller-manager', 'plinth-gateway', 'plinth-storage']);
     // Every app reports the process metrics.
-    const started = (await prometheus.query('process_start_time_seconds')).data?.result.map((r) => r.metric.job).sort();
-    expect(started).toEqual(['plinth-authz', 'plinth-controller-manager', 'plinth-gateway', 'plinth-storage']);
+    for (const metric of ['process_start_time_seconds', 'process_open_fds', 'process_virtual_memory_bytes']) {
+      const reporting = (await prometheus.query(metric)).data?.result.map((r) => r.metric.job).sort();
+      expect({ metric, reporting }).toEqual({ metric, reporting: ['plinth-authz', 'plinth-controller-manager', 'plinth-gateway', 'plinth-storage'] });
+    }
     // Each app reports the links it depends on, all up.
     const links = (await prometheus.query('plinth_link_up')).data?.result.map((r) => `${r.metric.job} ${r.metric.link} ${r.value?.[1]}`).sort();
     expect(links).toEqual(['plinth-authz nats 1', 'plinth-authz storage 1', 'plinth-gateway nats 1', 'plinth-gateway storage 1', 'plinth-storage etcd 1']);
