@@ -134,6 +134,7 @@ describe('Prometheus scraping Plinth', () => {
       ['plinth-gateway', 'plinth_storage_request_duration_seconds_bucket'],
       ['plinth-gateway', 'plinth_authz_request_duration_seconds_bucket'],
       ['plinth-authz', 'plinth_storage_request_duration_seconds_bucket'],
+      ['plinth-storage', 'etcd_request_duration_seconds_bucket'],
     ]) {
       const traceIds = await eventually(`exemplars of ${job} ${histogram}`, async () => {
         const answer = await prometheus.exemplars(`${histogram}{job="${job}"}`);
