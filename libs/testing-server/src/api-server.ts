@@ -8,6 +8,7 @@ import { ApiClient } from '@plinth/client';
 import { NamespaceController, ServiceAccountClients, ServiceAccountsController } from '@plinth/controller-manager';
 import { startApiServer } from '@plinth/kube-apiserver';
 import { Clock, realClock } from '@plinth/machinery';
+import { eventually } from '@plinth/testing';
 import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
 
 // testTokens are the bearer tokens of the static token file every test server reads: an
@@ -27,14 +28,16 @@ const tokenFile = [
 // defaultServiceAccountsMade waits until every namespace has its "default" ServiceAccount, so
 // that a test starts once the service-account controller is done with the system namespaces.
 async function defaultServiceAccountsMade(client: ApiClient, timeoutMs = 30000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const namespaces = (await client.list<KubeObject>('/api/v1/namespaces')).items.map((ns) => ns.metadata.name ?? '');
-    const accounts = new Set((await client.list<KubeObject>('/api/v1/serviceaccounts')).items.filter((sa) => sa.metadata.name === 'default').map((sa) => sa.metadata.namespace));
-    if (namespaces.every((ns) => accounts.has(ns))) return;
-    if (Date.now() > deadline) throw new Error(`the default service accounts of ${namespaces.filter((ns) => !accounts.has(ns)).join(', ')} were never made`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  let missing: string[] = [];
+  await eventually(
+    async () => {
+      const namespaces = (await client.list<KubeObject>('/api/v1/namespaces')).items.map((ns) => ns.metadata.name ?? '');
+      const accounts = new Set((await client.list<KubeObject>('/api/v1/serviceaccounts')).items.filter((sa) => sa.metadata.name === 'default').map((sa) => sa.metadata.namespace));
+      missing = namespaces.filter((ns) => !accounts.has(ns));
+      return missing.length === 0;
+    },
+    { what: () => `the default service accounts of ${missing.join(', ')}`, timeoutMs, intervalMs: 20 },
+  );
 }
 
 export interface TestApiServer {
