@@ -4,7 +4,7 @@ export { controllerManagerSettings } from './controllers/controller-manager-sett
 export { ControllersHost, CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, ControllerCredentials, LEADER_MIGRATION } from './controllers/controllers.host';
 export { inProcessCredentials } from './controllers/in-process-credentials';
 export { kubeconfigCredentials, readKubeconfig } from './controllers/kubeconfig-credentials';
-export { withTracing } from './telemetry/tracing.module';
+export { clientSpans, syncSpans, withTracing } from './telemetry/tracing.module';
 export { withMetrics } from './telemetry/metrics.module';
 export { installLastResortLogging } from './process/last-resort';
 export { ObjectStoreController, OBJECT_STORE_HANDLERS, StorageStatusFilter } from './storage/object-store.controller';
