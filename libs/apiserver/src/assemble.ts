@@ -17,6 +17,7 @@ import { CustomResourceDefinitionController } from './crd-controller';
 import { ApiServerMetrics, metricsRoute } from './metrics';
 import { ServerLifecycle } from './http/lifecycle';
 import { MaxInflightLimit } from './http/max-inflight';
+import { openApiRoutes } from './openapi';
 
 
 export interface AssembleOptions {
@@ -66,7 +67,7 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
     requestTimeoutMs: options.flags.requestTimeoutMs,
     lifecycle: new ServerLifecycle(context.clock),
   };
-  const routes = [metricsRoute(registry), ...(options.extraRoutes?.(catalog) ?? [])];
+  const routes = [metricsRoute(registry), ...(options.extraRoutes?.(catalog) ?? []), openApiRoutes(catalog, { aliases: options.flags.k8sAliases })];
   return new ApiServer(context, healthChecks(options, limits.lifecycle), routes, metrics, limits);
 }
 

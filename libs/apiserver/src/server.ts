@@ -5,6 +5,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, goQuote, hasProtobufCodec, isStatusError, isValidPathSegmentName, methodNotAllowed, methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
 import { ResourceDefinition } from '@plinth/registry';
+import { servedGroupOf } from './aliases';
 import { aggregatedDiscovery, aggregatedDiscoveryRequested, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import { createResource } from './handlers/create';
 import { createReview } from './handlers/reviews';
@@ -22,7 +23,7 @@ import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
 import { tracingEnabled } from '@plinth/telemetry';
 import { traceOperation, traceRequest } from './http/request-span';
 import { ApiServerMetrics } from './metrics';
-import { responseOptions, ResponseOptions, writeBody, writeError, writeText } from './http/respond';
+import { responseOptions, ResponseOptions, writeBody, writeError, writePageNotFound, writeText } from './http/respond';
 import { parseRequestTarget, RequestTarget, RequestTargetError } from './http/request-target';
 import { checkFraming, writeFramingError } from './http/framing';
 import { RequestBoundary } from './http/request-boundary';
@@ -162,18 +163,16 @@ export class ApiServer {
     if (first === 'apis' && info.parts.length === 2) {
       const group = this.servedGroup(second);
       const body = apiGroup(catalog, group);
-      if (!body) throw notFoundPath();
-      return writeBody(res, 200, second === group ? body : aliasGroup(body, second), response);
+      if (body) return writeBody(res, 200, second === group ? body : aliasGroup(body, second), response);
     }
     if (first === 'apis' && info.parts.length === 3) {
       const group = this.servedGroup(second);
-      if (!catalog.hasGroupVersion(group, third)) throw notFoundPath();
-      const list = apiResourceList(catalog, group, third);
-      return writeBody(res, 200, second === group ? list : { ...list, groupVersion: `${second}/${third}` }, response);
+      if (catalog.hasGroupVersion(group, third)) {
+        const list = apiResourceList(catalog, group, third);
+        return writeBody(res, 200, second === group ? list : { ...list, groupVersion: `${second}/${third}` }, response);
+      }
     }
-    res.statusCode = 404;
-    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-    res.end('404 page not found\n');
+    writePageNotFound(res);
   }
 
   // authenticate runs authentication and impersonation; without an auth context (pipeline
@@ -193,6 +192,10 @@ export class ApiServer {
   private async serveResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, response: ResponseOptions, user: UserInfo): Promise<void> {
     const group = this.servedGroup(info.group);
     const def = this.context.catalog.lookup(group, info.version, info.resource);
+    // A path under a built-in group version that names no resource is go-restful's 404 Status;
+    // any other (an unknown group or version, a custom resource group) falls through every
+    // handler to Go's plain-text NotFound, as in kube-apiserver.
+    if (!def && !this.servesBuiltinGroupVersion(group, info.version)) return writePageNotFound(res);
     if (!def) throw notFoundPath();
     checkScope(def, info);
     if (!methodRouted(req.method ?? 'GET', info)) throw methodNotAllowed();
@@ -266,10 +269,13 @@ export class ApiServer {
     }
   }
 
+  private servesBuiltinGroupVersion(group: string, version: string): boolean {
+    return this.context.catalog.resources(group, version).some((def) => !def.unstructured);
+  }
+
   // servedGroup maps a *.k8s.io alias onto its *.platform.io twin when aliases are on.
   private servedGroup(group: string): string {
-    if (!this.context.options.aliases || !group.endsWith('.k8s.io')) return group;
-    return `${group.slice(0, -'.k8s.io'.length)}.platform.io`;
+    return servedGroupOf(group, this.context.options.aliases);
   }
 }
 
