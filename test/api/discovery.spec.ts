@@ -1,6 +1,6 @@
 // Discovery, versions, health, aliases and --runtime-config.
 import { startTestApiServer } from '@plinth/testing-server';
-import { client, suiteServer } from './http';
+import { client, suiteServer, until } from './http';
 
 // platformGroups are the built-in groups in kube-apiserver 1.28's order; aliasGroups their
 // *.k8s.io aliases, listed after them.
@@ -52,14 +52,39 @@ describe('API server: discovery and health', () => {
     expect(roles).toMatchObject({ resource: 'roles', responseKind: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role' }, scope: 'Namespaced' });
   });
 
-  it('answers an unknown group or version with Go\'s plain-text 404, an unknown resource of a built-in group version with a Status', async () => {
-    for (const path of ['/apis/nosuch.example.com', '/apis/nosuch.example.com/v1', '/apis/batch/v9', '/apis/nosuch.example.com/v1/widgets', '/apis/batch/v9/jobs']) {
+  // As kube-apiserver 1.28 answers (checked against it): go-restful's web services claim /api and
+  // each built-in group, so a path under them that no route takes is a NotFound Status; a path
+  // under an unknown group, or a custom resources' group, falls through to Go's NotFound.
+  it('answers an unknown group with Go\'s plain-text 404, and an unknown version or resource of a built-in group with a Status', async () => {
+    await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      body: {
+        metadata: { name: 'widgets.discovery.example.com' },
+        spec: {
+          group: 'discovery.example.com',
+          scope: 'Namespaced',
+          names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+        },
+      },
+    });
+    await until(() => request('GET', '/apis/discovery.example.com/v1'), (r) => r.status === 200);
+    const plain = [
+      '/apis/nosuch.example.com',
+      '/apis/nosuch.example.com/v1',
+      '/apis/nosuch.example.com/v1/widgets',
+      '/apis/discovery.example.com/v9',
+      '/apis/discovery.example.com/v1/gadgets',
+      '/apis/discovery.example.com/v9/widgets',
+    ];
+    for (const path of plain) {
       const res = await request('GET', path);
       expect({ path, status: res.status, type: res.headers.get('content-type'), text: res.text }).toEqual({ path, status: 404, type: 'text/plain; charset=utf-8', text: '404 page not found\n' });
     }
-    const resource = await request('GET', '/apis/batch/v1/widgets');
-    expect(resource.status).toBe(404);
-    expect(resource.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', code: 404 });
+    const notFoundStatus = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 };
+    for (const path of ['/api/v9', '/api/v1/widgets', '/apis/batch/v9', '/apis/batch/v9/jobs', '/apis/batch/v1/widgets', '/apis/rbac.authorization.k8s.io/v9', '/api/v1/namespaces/default/nodes']) {
+      const res = await request('GET', path);
+      expect({ path, status: res.status, json: res.json }).toEqual({ path, status: 404, json: notFoundStatus });
+    }
   });
 
   it('publishes the aliases in OpenAPI: their own v3 documents, and their kinds on the shared v2 definitions', async () => {

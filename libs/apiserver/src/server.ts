@@ -150,7 +150,7 @@ export class ApiServer {
     for (const route of this.extraRoutes) {
       if (await route(req, res, info, query, response)) return;
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') throw notFoundPath();
+    if (req.method !== 'GET' && req.method !== 'HEAD') return this.pathNotFound(res, info.parts);
     if (first === 'version' && info.parts.length === 1) return writeBody(res, 200, this.context.options.version, response);
     const aggregated = info.parts.length === 1 && (first === 'api' || first === 'apis') ? aggregatedDiscoveryRequested(req.headers.accept) : null;
     if (aggregated) {
@@ -172,7 +172,21 @@ export class ApiServer {
         return writeBody(res, 200, second === group ? list : { ...list, groupVersion: `${second}/${third}` }, response);
       }
     }
+    this.pathNotFound(res, info.parts);
+  }
+
+  // pathNotFound answers a path nothing serves as kube-apiserver does: a path under /api or
+  // under a built-in group, which go-restful's web services claim, is their NotFound Status; any
+  // other (an unknown group, a custom resources' group, no API path at all) falls through every
+  // handler to Go's plain-text 404.
+  private pathNotFound(res: ServerResponse, parts: string[]): void {
+    const [first, second] = parts;
+    if (first === 'api' || (first === 'apis' && second !== undefined && this.servesBuiltinGroup(this.servedGroup(second)))) throw notFoundPath();
     writePageNotFound(res);
+  }
+
+  private servesBuiltinGroup(group: string): boolean {
+    return this.context.catalog.all().some((def) => def.group === group && !def.unstructured);
   }
 
   // authenticate runs authentication and impersonation; without an auth context (pipeline
@@ -192,11 +206,7 @@ export class ApiServer {
   private async serveResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, response: ResponseOptions, user: UserInfo): Promise<void> {
     const group = this.servedGroup(info.group);
     const def = this.context.catalog.lookup(group, info.version, info.resource);
-    // A path under a built-in group version that names no resource is go-restful's 404 Status;
-    // any other (an unknown group or version, a custom resource group) falls through every
-    // handler to Go's plain-text NotFound, as in kube-apiserver.
-    if (!def && !this.servesBuiltinGroupVersion(group, info.version)) return writePageNotFound(res);
-    if (!def) throw notFoundPath();
+    if (!def) return this.pathNotFound(res, info.group === '' ? ['api'] : ['apis', info.group]);
     checkScope(def, info);
     if (!methodRouted(req.method ?? 'GET', info)) throw methodNotAllowed();
     checkNameSegment(info.name);
@@ -269,10 +279,6 @@ export class ApiServer {
     }
   }
 
-  private servesBuiltinGroupVersion(group: string, version: string): boolean {
-    return this.context.catalog.resources(group, version).some((def) => !def.unstructured);
-  }
-
   // servedGroup maps a *.k8s.io alias onto its *.platform.io twin when aliases are on.
   private servedGroup(group: string): string {
     return servedGroupOf(group, this.context.options.aliases);
@@ -288,10 +294,12 @@ export type NonResourceRoute = (
   response: ResponseOptions,
 ) => Promise<boolean>;
 
+// notFoundPath is go-restful's answer for a path no route of a web service takes, with the
+// empty details kube-apiserver's NewGenericServerResponse leaves.
 function notFoundPath(): StatusError {
   const err = notFound({ group: '', resource: '' }, '');
   err.errStatus.message = 'the server could not find the requested resource';
-  delete err.errStatus.details;
+  err.errStatus.details = {};
   return err;
 }
 
