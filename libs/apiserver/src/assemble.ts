@@ -18,6 +18,7 @@ import { ApiServerMetrics, metricsRoute } from './metrics';
 import { observeObjectCounts } from './object-count';
 import { ServerLifecycle } from './http/lifecycle';
 import { MaxInflightLimit } from './http/max-inflight';
+import { openApiRoutes } from './openapi';
 
 
 export interface AssembleOptions {
@@ -67,7 +68,7 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
     requestTimeoutMs: options.flags.requestTimeoutMs,
     lifecycle: new ServerLifecycle(context.clock),
   };
-  const routes = [metricsRoute(registry), ...(options.extraRoutes?.(catalog) ?? [])];
+  const routes = [metricsRoute(registry), ...(options.extraRoutes?.(catalog) ?? []), openApiRoutes(catalog, { aliases: options.flags.k8sAliases })];
   return new ApiServer(context, healthChecks(options, limits.lifecycle), routes, metrics, limits);
 }
 
