@@ -13,7 +13,14 @@ const moduleNameMapper = Object.fromEntries(
 );
 
 // serverSpecs are the library specs that start a server process or a binary.
-const serverSpecs = ['<rootDir>/libs/storage-etcd/', '<rootDir>/libs/storage-grpc/', '<rootDir>/libs/authz-nats/', '<rootDir>/libs/apiserver/src/openapi/kubectl-explain.spec.ts'];
+const serverSpecs = [
+  '<rootDir>/libs/storage-etcd/',
+  '<rootDir>/libs/storage-grpc/',
+  '<rootDir>/libs/authz-nats/',
+  '<rootDir>/libs/nest/src/storage/',
+  '<rootDir>/libs/nest/src/authz/',
+  '<rootDir>/libs/apiserver/src/openapi/kubectl-explain.spec.ts',
+];
 
 const shared = {
   testEnvironment: 'node',

@@ -22,7 +22,6 @@ import {
   httpServerOptions,
   listenHttps,
   NonResourceRoute,
-  openApiRoutes,
   serveHttpAsGo,
   ServerFlags,
 } from '@plinth/apiserver';
@@ -97,7 +96,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ru
     storage: options.store,
     definitions,
     clock,
-    extraRoutes: (catalog) => [...(options.extraRoutes ?? []), openApiRoutes(catalog)],
+    extraRoutes: () => options.extraRoutes ?? [],
     ready: () => bootstrapped,
     metrics,
     storageLink: links.storage,

@@ -11,6 +11,9 @@ describe('serveMetrics', () => {
     expect(metrics.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(await metrics.text()).toContain('served_total 3\n');
     expect(await (await fetch(`${endpoint.url}/healthz`)).text()).toBe('ok');
+    const openMetrics = await fetch(`${endpoint.url}/metrics`, { headers: { accept: 'application/openmetrics-text; version=1.0.0' } });
+    expect(openMetrics.headers.get('content-type')).toMatch(/^application\/openmetrics-text/);
+    expect(await openMetrics.text()).toMatch(/served_total 3\n(.|\n)*# EOF\n$/);
     expect((await fetch(`${endpoint.url}/other`)).status).toBe(404);
     expect((await fetch(`${endpoint.url}/metrics`, { method: 'POST' })).status).toBe(404);
     await endpoint.close();

@@ -1,9 +1,9 @@
-// serveMetrics serves a registry on plain HTTP at /metrics, with /healthz, as
-// kube-controller-manager's former insecure port (10252) did: what an app without an API server
-// of its own (the controller manager) is scraped on.
+// serveMetrics serves a registry on plain HTTP at /metrics (OpenMetrics when the scraper asks
+// for it), with /healthz, as kube-controller-manager's former insecure port (10252) did: what
+// an app without an API server of its own is scraped on.
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { contentType, Registry } from './registry';
+import { negotiateExposition, Registry } from './registry';
 
 export interface MetricsEndpoint {
   // url is http://host:port of the listener, as bound (the port chosen when :0 was asked).
@@ -16,7 +16,8 @@ export async function serveMetrics(registry: Registry, bindAddress: string): Pro
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/metrics') {
-      res.writeHead(200, { 'content-type': contentType }).end(registry.expose());
+      const { format, contentType } = negotiateExposition(req.headers.accept);
+      res.writeHead(200, { 'content-type': contentType }).end(registry.expose(format));
     } else if (req.method === 'GET' && path === '/healthz') {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('ok');
     } else {
