@@ -15,6 +15,7 @@ import { Authorizer } from '@plinth/rbac';
 import { defaultVersion, ServerContext } from './server-context';
 import { CustomResourceDefinitionController } from './crd-controller';
 import { ApiServerMetrics, metricsRoute } from './metrics';
+import { observeObjectCounts } from './object-count';
 import { ServerLifecycle } from './http/lifecycle';
 import { MaxInflightLimit } from './http/max-inflight';
 import { openApiRoutes } from './openapi';
@@ -60,7 +61,7 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
   context.onStop(() => crds.stop());
   const registry = options.metrics ?? newProcessRegistry();
   const metrics = new ApiServerMetrics(registry);
-  metrics.countStorageObjects(() => context.cachedObjectCounts());
+  context.onStop(observeObjectCounts(metrics.storageObjects, options.storage, () => catalog.all(), context.clock, options.flags.etcdCountMetricPollPeriodMs));
   context.watcherTerminated = (resource) => metrics.terminatedWatchers.labels(resource).inc();
   const limits = {
     inflight: new MaxInflightLimit(options.flags.maxRequestsInflight, options.flags.maxMutatingRequestsInflight),

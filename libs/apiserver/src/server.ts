@@ -20,9 +20,9 @@ import { updateResource } from './handlers/update';
 import { watchResource } from './handlers/watch';
 import { serveScale } from './handlers/scale';
 import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
-import { tracingEnabled } from '@plinth/telemetry';
+import { sampledTraceId, tracingEnabled } from '@plinth/telemetry';
 import { traceOperation, traceRequest } from './http/request-span';
-import { ApiServerMetrics } from './metrics';
+import { ApiServerMetrics, RequestObservation } from './metrics';
 import { responseOptions, ResponseOptions, writeBody, writeError, writePageNotFound, writeText } from './http/respond';
 import { parseRequestTarget, RequestTarget, RequestTargetError } from './http/request-target';
 import { checkFraming, writeFramingError } from './http/framing';
@@ -98,7 +98,7 @@ export class ApiServer {
     const info = parseRequestInfo(method, target.path, query);
     const observation = this.metrics?.start(req, info, query);
     const serveRequest = () => this.serveRequestInTime(req, res, query, info);
-    const served = tracingEnabled() ? traceRequest(req, res, info, serveRequest) : serveRequest();
+    const served = tracingEnabled() ? traceRequest(req, res, info, () => observeTrace(observation, serveRequest)) : serveRequest();
     if (!observation) return served;
     return served.then(() => this.metrics?.finish(observation, res.statusCode, this.terminated.has(res)));
   }
@@ -324,4 +324,10 @@ function checkNameSegment(name: string): void {
 function aliasGroup(body: ReturnType<typeof apiGroup> & object, alias: string) {
   const versions = body.versions.map((v) => ({ groupVersion: `${alias}/${v.version}`, version: v.version }));
   return { ...body, name: alias, versions, preferredVersion: versions[0] };
+}
+
+// observeTrace keeps the request span's trace for the latency's exemplar, then serves.
+function observeTrace(observation: RequestObservation | null | undefined, serve: () => Promise<void>): Promise<void> {
+  if (observation) observation.traceId = sampledTraceId();
+  return serve();
 }

@@ -4,7 +4,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { stringify as yamlStringify } from 'yaml';
-import { encodeProtobufStatus, internalError, isStatusError, Status, StatusError } from '@plinth/machinery';
+import { encodeProtobufStatus, internalError, isStatusError, Status, StatusError, stringifyJson } from '@plinth/machinery';
 import { isAscii, warningHeaderValues } from './warning-header';
 
 export const gzipThresholdBytes = 128 * 1024;
@@ -33,7 +33,7 @@ export function responseOptions(req: IncomingMessage, query: URLSearchParams, co
 // response goes out in one write with its headers.
 export function serialize(body: unknown, options: Pick<ResponseOptions, 'pretty' | 'yaml'>): string {
   if (options.yaml) return yamlStringify(body);
-  return `${options.pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)}\n`;
+  return `${stringifyJson(body, body, options.pretty ? 2 : undefined)}\n`;
 }
 
 // writeWarnings sets the response's Warning headers and says whether one of them carries bytes
