@@ -118,7 +118,9 @@ export function compileExpression(expression: string, variables: readonly string
   const syntaxErrors = applyOptionalSyntax(parsed.expr as unknown as Expr, positions, syntax.marks, environment === 'full');
   if (syntaxErrors.length > 0) throw new CompileError(syntaxErrors.map((issue) => formatError(expression, issue)).join('\n'));
   const checked = check(expression, parsed.expr as unknown as Expr, positions, declared, environment);
-  if (checked.issues.length > 0) throw new CompileError(checked.issues.map((issue) => formatError(expression, issue)).join('\n'));
+  // cel-go lists its errors in the order of their places in the expression
+  const issues = [...checked.issues].sort((a, b) => a.offset - b.offset);
+  if (issues.length > 0) throw new CompileError(issues.map((issue) => formatError(expression, issue)).join('\n'));
   if (options.output === 'bool' && formatType(checked.outputType) !== formatType(BOOL)) throw new OutputTypeError('cel expression must evaluate to a bool');
   if (options.output === 'string' && formatType(checked.outputType) !== formatType(STRING)) throw new OutputTypeError('messageExpression must evaluate to a string');
   checkRegexLiterals(parsed.expr);
