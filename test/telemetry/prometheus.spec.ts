@@ -1,7 +1,7 @@
 // A real Prometheus (Debian's package) scrapes the distributed Plinth: the gateway over HTTPS
 // with a bearer token and the cluster CA, as the chart's ServiceMonitor does, and the metrics
 // ports of the storage service, authz and the controller manager. Under a short load (a Job run by the controllers, reads,
-// a 404, an open watch) every PromQL expression of the Grafana dashboard parses and returns
+// a 404, an open watch) every PromQL expression of the Grafana dashboards parses and returns
 // data when Prometheus evaluates it; the alert rules pass promtool, evaluate without error,
 // and none fires on this healthy cluster. The apps export their traces to a small OTLP receiver,
 // and Prometheus stores the exemplars of the latency histograms: each names a trace that
@@ -13,23 +13,18 @@ import { join } from 'node:path';
 import { freePort, OtlpReceiver, PrometheusServer, RunningProcess, startOtlpReceiver, startProcess, startPrometheus, waitForPort, eventually } from '@plinth/testing';
 import { kubectl, spawnKubectl } from '@plinth/testing-server';
 import { DistributedPlinth, startDistributed } from '../distributed';
+import { Dashboard, dashboardFiles, promQueries, withSamplePromValues } from '../helm/dashboards';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const root = join(__dirname, '../..');
-const dashboard: any = JSON.parse(readFileSync(join(root, 'deploy/grafana/plinth-dashboard.json'), 'utf8'));
 const alertRules = join(root, 'deploy/prometheus/plinth-alerts.yaml');
 
-// dashboardQueries are the dashboard's PromQL expressions as Grafana sends them, with its
-// variables given values: every resource, and a rate window of 15 scrapes.
+// dashboardQueries are the PromQL expressions of both dashboards as Grafana sends them, with
+// their variables given values.
 function dashboardQueries(): { panel: string; expr: string }[] {
-  const panelsOf = (panels: any[]): any[] => panels.flatMap((p) => [p, ...panelsOf(p.panels ?? [])]);
-  const fill = (expr: string) => expr.replaceAll('$__rate_interval', '15s').replaceAll('$resource', '.*');
-  const panels = panelsOf(dashboard.panels).filter((p) => p.datasource?.type === 'prometheus');
-  const variables = dashboard.templating.list.filter((v: any) => v.type === 'query');
-  return [
-    ...panels.flatMap((p) => p.targets.map((t: any) => ({ panel: p.title as string, expr: fill(t.expr) }))),
-    ...variables.map((v: any) => ({ panel: `$${v.name}`, expr: (v.query.query as string).replace(/^label_values\(([^,]+),.*$/, '$1') })),
-  ];
+  return dashboardFiles.flatMap((file) => {
+    const dashboard: Dashboard = JSON.parse(readFileSync(join(root, 'deploy/grafana', file), 'utf8'));
+    return promQueries(dashboard).map(({ panel, expr }) => ({ panel: `${file}: ${panel}`, expr: withSamplePromValues(expr) }));
+  });
 }
 
 describe('Prometheus scraping Plinth', () => {
@@ -102,7 +97,7 @@ describe('Prometheus scraping Plinth', () => {
     expect((await k(['get', 'namespaces'])).code).toBe(0);
 
     const queries = dashboardQueries();
-    expect(queries.length).toBeGreaterThanOrEqual(18);
+    expect(queries.length).toBeGreaterThanOrEqual(35);
     for (const { panel, expr } of queries) {
       const answer = await prometheus.query(expr);
       expect({ panel, expr, status: answer.status, error: answer.error }).toEqual({ panel, expr, status: 'success', error: undefined });
