@@ -32,7 +32,7 @@ function withoutIgnored(value: unknown, pointers: string[] = []): unknown {
   for (const pointer of pointers) {
     const path = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     let parent: unknown = value;
-    for (const key of path.slice(0, -1)) parent = isObject(parent) ? parent[key] : undefined;
+    for (const key of path.slice(0, -1)) parent = isObject(parent) || Array.isArray(parent) ? (parent as Record<string, unknown>)[key] : undefined;
     if (isObject(parent)) delete parent[path[path.length - 1]];
   }
   return value;
