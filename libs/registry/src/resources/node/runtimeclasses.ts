@@ -83,7 +83,7 @@ export const runtimeClassDefinition: ResourceDefinition = {
   ),
   strategy: runtimeClassStrategy,
   table: {
-    columns: [nameColumn, column('Handler', 'string', 'RuntimeClass Handler'), ageColumn],
+    columns: [nameColumn, column('Handler', 'string', ''), ageColumn],
     row: (rc, now) => [rc.metadata.name ?? '', str(rc.handler), age(rc, now)],
   },
   nameValidation: 'dns-subdomain',
