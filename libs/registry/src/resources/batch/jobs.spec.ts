@@ -140,7 +140,10 @@ describe('Job selector generation', () => {
       'controller-uid': uid,
       'job-name': 'pi',
     });
-    // An unlabeled Job reads back with its template's labels (SetDefaults_Job).
+    // Validation sees an unlabeled Job; it is stored with its template's labels, as
+    // kube-apiserver reads it back (SetDefaults_Job).
+    expect(j.metadata.labels).toBeUndefined();
+    jobDefinition.strategy.canonicalize?.(j, ctx());
     expect(j.metadata.labels).toEqual(j.spec?.template?.metadata?.labels);
     expect(j.status).toEqual({});
   });
@@ -301,6 +304,15 @@ describe('Job store round trips', () => {
     const err = await rejected(store.create('default', job({ template: { spec: { containers: [{ name: 'c', image: 'i' }] } } })));
     expect(err.errStatus.code).toBe(422);
     expect(err.errStatus.message).toBe('Job.batch "pi" is invalid: spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"');
+  });
+
+  it("addresses a name too long for its pods' labels to the template only", async () => {
+    const store = await storeWith();
+    const name = 'a'.repeat(70);
+    const err = await rejected(store.create('default', job({}, name)));
+    const causes = (err.errStatus.details?.causes ?? []).map((c) => `${c.field}: ${c.message}`);
+    const tooLong = `spec.template.labels: Invalid value: "${name}": must be no more than 63 characters`;
+    expect(causes).toEqual([tooLong, tooLong]);
   });
 
   it('keeps selector, template and completions immutable', async () => {
