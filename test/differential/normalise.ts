@@ -23,6 +23,19 @@ export interface Volatiles {
   u: string;
   // masks are regular expressions (from the step) whose matches are volatile.
   masks?: string[];
+  // ignored are JSON pointers of members to remove.
+  ignored?: string[];
+}
+
+// withoutIgnored removes the members that JSON pointers name (`/metadata/annotations/a~1b`).
+function withoutIgnored(value: unknown, pointers: string[] = []): unknown {
+  for (const pointer of pointers) {
+    const path = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let parent: unknown = value;
+    for (const key of path.slice(0, -1)) parent = isObject(parent) ? parent[key] : undefined;
+    if (isObject(parent)) delete parent[path[path.length - 1]];
+  }
+  return value;
 }
 
 const time = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)/g;
@@ -84,7 +97,10 @@ function looksBinary(body: Buffer): boolean {
 export function normaliseAnswer(raw: RawAnswer, v: Volatiles): Answer {
   const answer: Answer = { status: raw.status, headers: headerValues(raw, v) };
   if (raw.events) {
-    answer.events = raw.events.map((e) => normaliseValue(e, v));
+    answer.events = raw.events.map((e) => {
+      if (isObject(e)) withoutIgnored(e.object, v.ignored);
+      return normaliseValue(e, v);
+    });
     answer.ended = raw.ended;
     return answer;
   }
@@ -98,11 +114,11 @@ export function normaliseAnswer(raw: RawAnswer, v: Volatiles): Answer {
   if (type.includes('yaml')) {
     const docs = parseAllDocuments(text);
     if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) answer.text = normaliseString(text, v);
-    else answer.yaml = normaliseValue(docs.length === 1 ? docs[0].toJSON() : docs.map((d) => d.toJSON()), v);
+    else answer.yaml = normaliseValue(withoutIgnored(docs.length === 1 ? docs[0].toJSON() : docs.map((d) => d.toJSON()), v.ignored), v);
     return answer;
   }
   try {
-    answer.json = normaliseValue(JSON.parse(text), v);
+    answer.json = normaliseValue(withoutIgnored(JSON.parse(text), v.ignored), v);
   } catch {
     answer.text = normaliseString(text, v);
   }

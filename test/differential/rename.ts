@@ -1,16 +1,17 @@
 // rename.ts maps Kubernetes' names onto Plinth's: `*.k8s.io` groups become `*.platform.io`, and
 // `kubernetes.io/` key prefixes (labels, annotations, finalizers, taints: `kubernetes.io/…`,
-// `batch.kubernetes.io/…`) become `platform.io/…`. Links to kubernetes.io's pages stay as they are.
+// `batch.kubernetes.io/…`) become `platform.io/…`. Links (https://kubernetes.io/docs/…,
+// https://git.k8s.io/…) stay as they are.
 
-const keyPrefix = /(?<!\/\/|www\.)kubernetes\.io\//g;
-const group = /\bk8s\.io\b/g;
+const keyPrefix = /(https?:\/\/[^\s"'<>]*)|kubernetes\.io\//g;
+const group = /(https?:\/\/[^\s"'<>]*)|\bk8s\.io\b/g;
 
 export function renameKeyPrefixes(text: string): string {
-  return text.replace(keyPrefix, 'platform.io/');
+  return text.replace(keyPrefix, (match, link?: string) => link ?? 'platform.io/');
 }
 
 export function renameGroups(text: string): string {
-  return text.replace(group, 'platform.io');
+  return text.replace(group, (match, link?: string) => link ?? 'platform.io');
 }
 
 export function renameAll(text: string): string {

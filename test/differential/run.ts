@@ -107,6 +107,18 @@ async function makeNamespace(target: Target, ns: string): Promise<void> {
   throw new Error(`the default ServiceAccount of ${ns} was never made`);
 }
 
+const untilTimeoutMs = 10_000;
+
+// sendUntil sends a step's request, again while its `until` condition does not hold yet.
+async function sendUntil(target: Target, req: OutgoingRequest, step: Step): Promise<RawAnswer> {
+  const deadline = Date.now() + untilTimeoutMs;
+  for (;;) {
+    const raw = await send(target, req, step.watch);
+    if (!step.until || JSON.stringify(pick(jsonOf(raw), step.until.path)) === JSON.stringify(step.until.equals) || Date.now() > deadline) return raw;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export interface ScenarioRun {
   answers: Answer[];
   // unique is the run's ${u}, for messages.
@@ -123,11 +135,11 @@ export async function runScenario(target: Target, scenario: Scenario, naming: Na
   try {
     for (const step of scenario.steps) {
       const req = buildRequest(step, vars, naming);
-      const raw = await send(target, req, step.watch);
+      const raw = await sendUntil(target, req, step);
       const created = createdClusterObject(req, raw);
       if (created) cleanup.push(created);
       for (const [name, path] of Object.entries(step.capture ?? {})) vars[name] = String(pick(jsonOf(raw), path) ?? '');
-      answers.push(actualAnswer(normaliseAnswer(raw, { ns, u, masks: step.mask }), naming));
+      answers.push(actualAnswer(normaliseAnswer(raw, { ns, u, masks: step.mask, ignored: step.ignore }), naming));
     }
   } finally {
     for (const path of cleanup.reverse()) await send(target, { method: 'DELETE', path, headers: {} }).catch(() => undefined);

@@ -25,6 +25,10 @@ export interface Step {
   as?: string;
   groups?: string[];
   watch?: WatchRead;
+  // until repeats a step without side effects (a review) until the value at path of its answer
+  // equals the given one, or 10 s passed: the real server's authorizer sees new RBAC objects
+  // through an informer, a moment after they are written.
+  until?: { path: string; equals: unknown };
   // capture names values of the answer's body (dot paths, [i] for items) for later steps: ${name}.
   capture?: Record<string, string>;
   // compare: "status" checks only the status code (a setup step whose answer is not the point).
@@ -32,6 +36,10 @@ export interface Step {
   // mask lists regular expressions whose matches in the answer's strings are volatile (the real
   // server's own state, such as its current resourceVersion in a message).
   mask?: string[];
+  // ignore lists JSON pointers (into the body, or each watch event's object) of members the
+  // real server's controllers write at their own pace (a Node's TTL annotation); they are
+  // removed from both answers.
+  ignore?: string[];
   // documented replaces the recorded answer of a step of a `known` scenario: what Documents 1/2
   // require where they say otherwise than Kubernetes.
   documented?: Partial<Answer>;
@@ -69,7 +77,7 @@ export interface Answer {
 
 export type Recording = Record<string, Answer[]>;
 
-const stepKeys = new Set(['request', 'headers', 'body', 'raw', 'as', 'groups', 'watch', 'capture', 'compare', 'mask', 'documented']);
+const stepKeys = new Set(['request', 'headers', 'body', 'raw', 'as', 'groups', 'watch', 'until', 'capture', 'compare', 'mask', 'ignore', 'documented']);
 
 // formatErrors lists what is wrong with an area file, so that a typo fails loudly instead of
 // quietly testing less.

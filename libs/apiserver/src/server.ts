@@ -282,10 +282,12 @@ export type NonResourceRoute = (
   response: ResponseOptions,
 ) => Promise<boolean>;
 
+// notFoundPath is kube-apiserver's answer to a path no resource serves: a generic 404 whose
+// details are there but empty.
 function notFoundPath(): StatusError {
   const err = notFound({ group: '', resource: '' }, '');
   err.errStatus.message = 'the server could not find the requested resource';
-  delete err.errStatus.details;
+  err.errStatus.details = {};
   return err;
 }
 

@@ -109,6 +109,9 @@ export interface ResourceDefinition {
   deleteReturnsObject?: boolean;
   // allowCreateOnUpdate: PUT of a missing object creates it.
   allowCreateOnUpdate?: boolean;
+  // allowUnconditionalUpdate false (AllowUnconditionalUpdate): a PUT must carry the
+  // resourceVersion it replaces (Leases); true when absent.
+  allowUnconditionalUpdate?: boolean;
   // defaultPropagationPolicy applies when a delete names none (Background when absent).
   defaultPropagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   // orphanByDefaultWarning is the Warning a delete that names no propagation policy gets (jobs,
