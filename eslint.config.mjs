@@ -10,7 +10,7 @@ function constraints({ allowTesting }) {
   return [
     { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:core', ...testing], bannedExternalImports: transports },
     { sourceTag: 'type:storage', onlyDependOnLibsWithTags: ['type:core', ...testing], bannedExternalImports: transports },
-    { sourceTag: 'type:backend', onlyDependOnLibsWithTags: ['type:core', 'type:storage', ...testing], bannedExternalImports: ['@nestjs/*', 'nats', '@grpc/*'] },
+    { sourceTag: 'type:backend', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:telemetry', ...testing], bannedExternalImports: ['@nestjs/*', 'nats', '@grpc/*'] },
     { sourceTag: 'type:registry', onlyDependOnLibsWithTags: ['type:core', 'type:storage', ...testing], bannedExternalImports: transports },
     { sourceTag: 'type:server', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:registry', 'type:telemetry', ...testing], bannedExternalImports: transports },
     { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:core', 'type:client', ...testing], bannedExternalImports: transports },

@@ -57,6 +57,13 @@ describe('metrics', () => {
     expect(text).toContain('workqueue_work_duration_seconds_bucket{name="job",le="+Inf"} ');
     expect(text).toMatch(/^process_cpu_seconds_total \S+$/m);
     expect(text).not.toContain('apiserver_request_total');
+    // The pod the Job controller made is counted once it was created.
+    while (!/^plinth_controller_pods_created_total\{controller="job"\} 1$/m.test(text)) {
+      if (Date.now() > deadline) throw new Error(`no pod creation counted:\n${text}`);
+      await new Promise((r) => setTimeout(r, 250));
+      text = await scrape();
+    }
+    expect(text).toMatch(/^plinth_controller_pods_deleted_total\{controller="job"\} 0$/m);
 
     // The job's pods reach the all-in-one's node simulator, whose queue its /metrics reports.
     await kubectlUntil(plinth.kubeconfig, ['get', '--raw', '/metrics'], /^workqueue_adds_total\{name="node_simulator"\} [1-9]/m);

@@ -3,12 +3,14 @@
 // ports of the storage service, authz and the controller manager. Under a short load (a Job run by the controllers, reads,
 // a 404, an open watch) every PromQL expression of the Grafana dashboard parses and returns
 // data when Prometheus evaluates it; the alert rules pass promtool, evaluate without error,
-// and none fires on this healthy cluster.
+// and none fires on this healthy cluster. The apps export their traces to a small OTLP receiver,
+// and Prometheus stores the exemplars of the latency histograms: each names a trace that
+// arrived there.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, PrometheusServer, RunningProcess, startProcess, startPrometheus, waitForPort } from '@plinth/testing';
+import { freePort, OtlpReceiver, PrometheusServer, RunningProcess, startOtlpReceiver, startProcess, startPrometheus, waitForPort } from '@plinth/testing';
 import { kubectl, spawnKubectl } from '@plinth/testing-server';
 import { DistributedPlinth, startDistributed } from '../distributed';
 
@@ -34,6 +36,7 @@ describe('Prometheus scraping Plinth', () => {
   let plinth: DistributedPlinth;
   let controllers: RunningProcess;
   let prometheus: PrometheusServer;
+  let receiver: OtlpReceiver;
   let dir: string;
   let watch: ReturnType<typeof spawnKubectl>;
   const k = (args: string[]) => kubectl(plinth.adminKubeconfig, args, { timeoutMs: 60000 });
@@ -41,7 +44,8 @@ describe('Prometheus scraping Plinth', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'plinth-prometheus-spec-'));
     const [storagePort, authzPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
-    plinth = await startDistributed({}, { storage: [`--metrics-bind-address=127.0.0.1:${storagePort}`], authz: [`--metrics-bind-address=127.0.0.1:${authzPort}`] });
+    receiver = await startOtlpReceiver();
+    plinth = await startDistributed({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '500' }, { storage: [`--metrics-bind-address=127.0.0.1:${storagePort}`], authz: [`--metrics-bind-address=127.0.0.1:${authzPort}`] });
     controllers = startProcess(
       process.execPath,
       ['-r', join(root, 'tools/register.js'), join(root, 'apps/controllers/src/main.ts'), '--kubeconfig', plinth.adminKubeconfig, '--simulated-nodes', '1', '--metrics-bind-address', `127.0.0.1:${metricsPort}`],
@@ -72,6 +76,7 @@ describe('Prometheus scraping Plinth', () => {
     await prometheus?.stop();
     await controllers?.stop();
     await plinth?.stop();
+    await receiver?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -124,6 +129,26 @@ describe('Prometheus scraping Plinth', () => {
     const resources = (await prometheus.query('count by (resource) (apiserver_request_total)')).data?.result.map((r) => r.metric.resource);
     expect(resources).toEqual(expect.arrayContaining(['jobs', 'namespaces', 'pods']));
   }, 180000);
+
+  it('stores exemplars on the latency histograms, each naming an exported trace', async () => {
+    expect((await k(['get', 'pods', '-A'])).code).toBe(0);
+    for (const [job, histogram] of [
+      ['plinth-gateway', 'apiserver_request_duration_seconds_bucket'],
+      ['plinth-gateway', 'plinth_storage_request_duration_seconds_bucket'],
+      ['plinth-gateway', 'plinth_authz_request_duration_seconds_bucket'],
+      ['plinth-authz', 'plinth_storage_request_duration_seconds_bucket'],
+    ]) {
+      const traceIds = await eventually(`exemplars of ${job} ${histogram}`, async () => {
+        const answer = await prometheus.exemplars(`${histogram}{job="${job}"}`);
+        expect(answer).toMatchObject({ status: 'success' });
+        const ids = (answer.data ?? []).flatMap((series) => series.exemplars.map((e) => e.labels.trace_id));
+        return ids.length > 0 ? ids : undefined;
+      });
+      for (const id of traceIds) expect(id).toMatch(/^[0-9a-f]{32}$/);
+      // The traces behind them reach the trace store (the apps export every 500 ms).
+      await eventually(`a trace of a ${job} ${histogram} exemplar exported`, async () => (receiver.spans().some((s) => traceIds.includes(s.traceId)) ? true : undefined));
+    }
+  }, 90000);
 
   it('checks the alert rules with promtool', () => {
     const check = spawnSync('promtool', ['check', 'rules', alertRules], { encoding: 'utf8' });

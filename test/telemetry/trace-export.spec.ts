@@ -2,7 +2,8 @@
 // storage service each export their spans over OTLP/HTTP to a receiver, and one request makes
 // one trace: the gateway's request span (continuing the caller's traceparent) is the parent of
 // its client span to authz and of the handler's span, which holds the client spans to storage;
-// the client spans are the parents of those services' server spans. The processes export only
+// the client spans are the parents of those services' server spans, and the storage service's
+// server span is the parent of its client span to etcd. The processes export only
 // when they stop (the batch delay is longer than the test), so the spans arrive through each
 // app's flush on SIGTERM.
 import { randomBytes } from 'node:crypto';
@@ -93,5 +94,12 @@ describe('trace export over OTLP/HTTP', () => {
     expect(createCall?.parentSpanId).toBe(handler!.spanId);
     const stored = spans.find((s) => s.service === 'plinth-storage' && s.name === 'plinth.storage.v1.ObjectStore/Create');
     expect(stored).toMatchObject({ kind: SERVER, parentSpanId: createCall!.spanId });
+    // The storage service's request to etcd, a client span with the key it wrote.
+    const etcdCall = spans.find((s) => s.service === 'plinth-storage' && s.name === 'etcdserverpb.KV/Txn' && s.parentSpanId === stored!.spanId);
+    expect(etcdCall).toMatchObject({
+      kind: CLIENT,
+      attributes: expect.objectContaining({ 'rpc.method': 'Txn', 'db.system': 'etcd', 'etcd.key': expect.stringMatching(/serviceaccounts\/default\/traced$/) }),
+    });
+    expect(etcdCall!.attributes['etcd.response.revision']).toBeGreaterThan(0);
   }, 90000);
 });

@@ -15,8 +15,10 @@ import { Authorizer } from '@plinth/rbac';
 import { defaultVersion, ServerContext } from './server-context';
 import { CustomResourceDefinitionController } from './crd-controller';
 import { ApiServerMetrics, metricsRoute } from './metrics';
+import { observeObjectCounts } from './object-count';
 import { ServerLifecycle } from './http/lifecycle';
 import { MaxInflightLimit } from './http/max-inflight';
+import { openApiRoutes } from './openapi';
 
 
 export interface AssembleOptions {
@@ -59,14 +61,14 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
   context.onStop(() => crds.stop());
   const registry = options.metrics ?? newProcessRegistry();
   const metrics = new ApiServerMetrics(registry);
-  metrics.countStorageObjects(() => context.cachedObjectCounts());
+  context.onStop(observeObjectCounts(metrics.storageObjects, options.storage, () => catalog.all(), context.clock, options.flags.etcdCountMetricPollPeriodMs));
   context.watcherTerminated = (resource) => metrics.terminatedWatchers.labels(resource).inc();
   const limits = {
     inflight: new MaxInflightLimit(options.flags.maxRequestsInflight, options.flags.maxMutatingRequestsInflight),
     requestTimeoutMs: options.flags.requestTimeoutMs,
     lifecycle: new ServerLifecycle(context.clock),
   };
-  const routes = [metricsRoute(registry), ...(options.extraRoutes?.(catalog) ?? [])];
+  const routes = [metricsRoute(registry), ...(options.extraRoutes?.(catalog) ?? []), openApiRoutes(catalog, { aliases: options.flags.k8sAliases })];
   return new ApiServer(context, healthChecks(options, limits.lifecycle), routes, metrics, limits);
 }
 

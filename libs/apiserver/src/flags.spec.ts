@@ -32,6 +32,13 @@ describe('server flags', () => {
     expect(() => parseServerFlags(['--leader-elect'])).toThrow('unknown flag: --leader-elect');
   });
 
+  it('reads --etcd-count-metric-poll-period, a minute by default, 0 to count never', () => {
+    expect(parseServerFlags([]).etcdCountMetricPollPeriodMs).toBe(60000);
+    expect(parseServerFlags(['--etcd-count-metric-poll-period=30s']).etcdCountMetricPollPeriodMs).toBe(30000);
+    expect(parseServerFlags(['--etcd-count-metric-poll-period', '0']).etcdCountMetricPollPeriodMs).toBe(0);
+    expect(() => parseServerFlags(['--etcd-count-metric-poll-period', '-1m'])).toThrow('must not be negative');
+  });
+
   it('reads kube-apiserver\'s overload and shutdown flags with its defaults', () => {
     expect(parseServerFlags([])).toMatchObject({ maxRequestsInflight: 400, maxMutatingRequestsInflight: 200, requestTimeoutMs: 60000, shutdownDelayMs: 0, shutdownSendRetryAfter: false, shutdownWatchTerminationGracePeriodMs: 0 });
     const flags = parseServerFlags(['--max-requests-inflight=0', '--max-mutating-requests-inflight', '8', '--request-timeout', '1m30s', '--shutdown-delay-duration=5s', '--shutdown-send-retry-after', '--shutdown-watch-termination-grace-period', '30s']);

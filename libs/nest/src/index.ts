@@ -3,7 +3,14 @@ export { ApiServerHost, natsLinkOf, SERVER_FLAGS } from './apiserver/api-server.
 export { controllerManagerSettings } from './controllers/controller-manager-settings';
 export { ControllersHost, CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, ControllerCredentials, LEADER_MIGRATION } from './controllers/controllers.host';
 export { inProcessCredentials } from './controllers/in-process-credentials';
-export { kubeconfigCredentials } from './controllers/kubeconfig-credentials';
-export { withTracing } from './telemetry/tracing.module';
+export { kubeconfigCredentials, readKubeconfig } from './controllers/kubeconfig-credentials';
+export { clientSpans, syncSpans, withTracing } from './telemetry/tracing.module';
 export { withMetrics } from './telemetry/metrics.module';
 export { installLastResortLogging } from './process/last-resort';
+export { ObjectStoreController, OBJECT_STORE_HANDLERS, StorageStatusFilter } from './storage/object-store.controller';
+export { ObjectStoreServiceModule } from './storage/object-store-service.module';
+export { StorageGrpcTransport, StorageServerOptions, defaultShutdownGraceMs } from './storage/storage-grpc.transport';
+export { startStorageServer, StorageServer } from './storage/storage-server';
+export { AuthorizerController, AUTHORIZER_ANSWERS, ReplyWithError } from './authz/authorizer.controller';
+export { AuthzNatsTransport, AuthzNatsTransportOptions } from './authz/authz-nats.transport';
+export { serveAuthorizer, ServeAuthorizerOptions, AuthorizerService } from './authz/serve-authorizer';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalAuthorization } from '@plinth/authz';
 import { AddressInfo } from 'node:net';
-import { ApiServer, assembleApiServer, defaultServerFlags, ensureClusterPki, ensureSystemNamespaces, httpServerOptions, listenHttps, NonResourceRoute, openApiRoutes, serveHttpAsGo, ServerFlags } from '@plinth/apiserver';
+import { ApiServer, assembleApiServer, defaultServerFlags, ensureClusterPki, ensureSystemNamespaces, httpServerOptions, listenHttps, NonResourceRoute, serveHttpAsGo, ServerFlags } from '@plinth/apiserver';
 import { KubeObject } from '@plinth/api';
 import { ApiClient } from '@plinth/client';
 import { NamespaceController, ServiceAccountClients, ServiceAccountsController } from '@plinth/controller-manager';
@@ -84,7 +84,7 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
     storage: store,
     definitions,
     clock: options.clock,
-    extraRoutes: (catalog) => [...(options.extraRoutes ?? []), openApiRoutes(catalog)],
+    extraRoutes: () => options.extraRoutes ?? [],
   });
   await ensureSystemNamespaces(apiServer);
   let server: Server | HttpsServer;

@@ -2,7 +2,7 @@ export { freePort } from './ports';
 export { findBinary, etcdBinary, natsBinary, prometheusBinary, RequiredBinary } from './binaries';
 export { startEtcd, EtcdServer, EtcdOptions } from './etcd';
 export { startNats, NatsServer, NatsOptions } from './nats';
-export { startPrometheus, PrometheusOptions, PrometheusServer, PrometheusQueryResult } from './prometheus';
+export { startPrometheus, PrometheusExemplars, PrometheusOptions, PrometheusServer, PrometheusQueryResult } from './prometheus';
 export { startProcess, waitForPort, waitForOutput, RunningProcess } from './process';
 export { FakeClock } from './fake-clock';
 export { startOtlpReceiver, OtlpReceiver, ReceivedSpan } from './otlp-receiver';

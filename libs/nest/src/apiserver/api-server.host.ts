@@ -24,7 +24,6 @@ import {
   ensureSystemNamespaces,
   HealthCheck,
   listenHttps,
-  openApiRoutes,
   ServerFlags,
 } from '@plinth/apiserver';
 import { LinkState, realClock, retryUntilDone } from '@plinth/machinery';
@@ -80,7 +79,6 @@ export class ApiServerHost implements OnApplicationBootstrap, BeforeApplicationS
       flags,
       storage: this.store,
       definitions,
-      extraRoutes: (catalog) => [openApiRoutes(catalog)],
       ready: () => this.bootstrapped,
       metrics,
       storageLink: this.links.storage,

@@ -6,7 +6,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { setWorkQueueMetricsProvider } from '@plinth/client';
-import { contentType, defaultRegistry, workQueueMetricsProvider } from '@plinth/metrics';
+import { defaultRegistry, negotiateExposition, workQueueMetricsProvider } from '@plinth/metrics';
 
 const METRICS_BIND_ADDRESS = Symbol('MetricsBindAddress');
 
@@ -26,7 +26,8 @@ export class MetricsEndpoint implements OnApplicationBootstrap, OnApplicationShu
     const server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
       if (req.method === 'GET' && path === '/metrics') {
-        res.writeHead(200, { 'content-type': contentType }).end(defaultRegistry().expose());
+        const { format, contentType } = negotiateExposition(req.headers.accept);
+        res.writeHead(200, { 'content-type': contentType }).end(defaultRegistry().expose(format));
       } else if (req.method === 'GET' && path === '/healthz') {
         res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('ok');
       } else {

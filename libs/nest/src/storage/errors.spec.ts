@@ -15,7 +15,7 @@ import {
   WatchOptions,
 } from '@plinth/storage';
 import { freePort } from '@plinth/testing';
-import { GrpcObjectStore } from './client';
+import { GrpcObjectStore } from '@plinth/storage-grpc';
 import { StorageServer, startStorageServer } from './storage-server';
 
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));

@@ -23,10 +23,8 @@ import {
   UserInfo,
 } from '@plinth/rbac';
 import { Registry } from '@plinth/metrics';
-import { AuthorizerUnavailableError, NatsAuthorizer } from './client';
-import { AuthzLinkMetrics } from './metrics';
-import { encode, protocolVersion, subjectsFor } from './protocol';
-import { AuthorizerService, publishPolicyChanged, serveAuthorizer } from './server';
+import { AuthorizerUnavailableError, AuthzLinkMetrics, encode, NatsAuthorizer, protocolVersion, publishPolicyChanged, subjectsFor } from '@plinth/authz-nats';
+import { AuthorizerService, serveAuthorizer } from './serve-authorizer';
 
 const user = (name: string, groups: string[] = [], extra: Record<string, string[]> = {}): UserInfo => ({ name, uid: `${name}-uid`, groups, extra });
 const subject = (kind: 'User' | 'Group', name: string): Subject => ({ kind, apiGroup: rbacGroup, name });
