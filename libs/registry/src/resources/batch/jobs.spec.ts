@@ -394,6 +394,9 @@ describe('Job table and fields', () => {
       ['Images', 'string', 1],
       ['Selector', 'string', 1],
     ]);
+    // Descriptions are printers.go's: the SwaggerDoc of batch/v1 and ObjectMeta in 1.28.
+    expect(table?.columns[0].description).toMatch(/More info: https:\/\/kubernetes\.io\/docs\/concepts\/overview\/working-with-objects\/names#names$/);
+    expect(table?.columns[1].description).toBe('The number of pods which reached phase Succeeded.');
   });
 
   it('prints completions, duration and age', () => {
