@@ -80,8 +80,11 @@ export const namespaceStrategy: ResourceStrategy = {
     name: ns.metadata.name ?? '',
   }),
   holdsDeletion: (ns) => strings(isObj(ns.spec) ? ns.spec.finalizers : undefined).length > 0,
+  // prepareForDeletion: the namespace registry's own Delete marks the namespace Terminating
+  // with a deletionTimestamp and, unlike the generic store, no deletionGracePeriodSeconds.
   prepareForDeletion(ns) {
     ns.status = { ...status(ns), phase: 'Terminating' };
+    delete ns.metadata.deletionGracePeriodSeconds;
   },
 };
 
