@@ -84,6 +84,15 @@ describe('namespace definition', () => {
     expect(object.status).toEqual({ phase: 'Terminating' });
   });
 
+  it('takes an emptied spec.finalizers through finalize as none, owned by no manager', async () => {
+    const store = new ResourceStore(namespaceDefinition, new EmbeddedObjectStore(), realClock, new Map());
+    const fieldManager = { manager: 'finalizer', apiVersion: 'v1' };
+    await store.create(undefined, ns({ metadata: { name: 'done' } }), { fieldManager: { manager: 'creator', apiVersion: 'v1' } });
+    const { object } = await store.update(undefined, 'done', ns({ metadata: { name: 'done' }, spec: { finalizers: [] } }), { subresource: 'finalize', fieldManager });
+    expect(object.spec).toEqual({});
+    expect((object.metadata.managedFields ?? []).map((f) => f.manager)).toEqual(['creator']);
+  });
+
   it('selects on status.phase and the legacy name field', () => {
     expect(hook('selectableFields')(ns({ status: { phase: 'Active' } }))).toEqual({ 'metadata.name': 'team-a', 'status.phase': 'Active', name: 'team-a' });
   });
