@@ -249,6 +249,7 @@ export class ResourceStore {
     this.def.strategy.prepareForCreate?.(object, ctx);
     const fieldErrors = [...validateObjectMeta(object, this.def), ...this.def.strategy.validate(object, ctx)];
     if (fieldErrors.length > 0) throw invalid(this.qualifiedKind, object.metadata.name ?? '', fieldErrors);
+    this.def.strategy.canonicalize?.(object, ctx);
     return object;
   }
 
@@ -298,6 +299,7 @@ export class ResourceStore {
         : [...this.def.strategy.validate(object, ctx, current), ...(this.def.strategy.validateUpdate?.(object, current, ctx) ?? [])]),
     ];
     if (fieldErrors.length > 0) throw invalid(this.qualifiedKind, name, fieldErrors);
+    if (!options.subresource) this.def.strategy.canonicalize?.(object, ctx);
     return object;
   }
 
