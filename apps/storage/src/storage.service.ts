@@ -1,9 +1,9 @@
 // StorageService keeps the store the microservice serves: it keeps the store's history to the
 // 5-minute window, probes etcd every second, logs once when the link is lost and once when it
 // is back (calls failing meanwhile are answered Unreachable), and serves the link's state as
-// plinth_link_up{link="etcd"} and etcd's database size (polled every 30 s) beside it. Nest
-// closes the transport first (open watches end, running calls finish), then runs
-// onApplicationShutdown, which closes the store the calls were using.
+// plinth_link_up{link="etcd"} and etcd's database size (polled every 30 s) beside it. Nest closes
+// the transport first (open watches end, running calls finish), then runs onApplicationShutdown,
+// which closes the store the calls were using.
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { LinkState, probeLink, realClock } from '@plinth/machinery';
 import { defaultRegistry, registerLinkMetric } from '@plinth/metrics';

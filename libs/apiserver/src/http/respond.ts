@@ -97,3 +97,9 @@ export function writeText(res: ServerResponse, code: number, text: string, conte
   res.setHeader('Cache-Control', 'no-cache, private');
   res.end(text);
 }
+
+// writePageNotFound is Go's http.NotFound, what kube-apiserver answers for a path no handler
+// claims (an unknown group or version included).
+export function writePageNotFound(res: ServerResponse): void {
+  writeText(res, 404, '404 page not found\n');
+}
