@@ -140,7 +140,7 @@ describe('Prometheus scraping Plinth', () => {
 
   it('checks the alert rules with promtool', () => {
     const check = spawnSync('promtool', ['check', 'rules', alertRules], { encoding: 'utf8' });
-    expect(check.stdout).toContain('SUCCESS: 11 rules found');
+    expect(check.stdout).toContain('SUCCESS: 12 rules found');
     expect(check.status).toBe(0);
   });
 
@@ -155,12 +155,12 @@ describe('Prometheus scraping Plinth', () => {
     let rules: { name: string; health: string; lastError?: string; state?: string }[] = [];
     await eventually(async () => {
       rules = await prometheus.rules();
-      return rules.length === 11 && rules.every((r) => r.health === 'ok' && r.state === 'inactive') ? true : undefined;
+      return rules.length === 12 && rules.every((r) => r.health === 'ok' && r.state === 'inactive') ? true : undefined;
     }, { what: 'every rule evaluated and inactive', timeoutMs: 60_000 }).catch(() => undefined);
     expect(rules.filter((r) => r.health !== 'ok' || r.state !== 'inactive').map((r) => `${r.name}: ${r.health} ${r.state} ${r.lastError ?? ''}`)).toEqual([]);
-    expect(rules).toHaveLength(11);
+    expect(rules).toHaveLength(12);
     expect(new Set(rules.map((r) => r.name))).toEqual(
-      new Set(['PlinthAPIErrorBudgetBurn', 'PlinthAPILatencyBudgetBurn', 'PlinthStorageLinkDown', 'PlinthNATSLinkDown', 'PlinthEtcdLinkDown', 'PlinthAuthzUnreachable', 'PlinthWorkQueueBackingUp', 'PlinthControllerManagerLeaderMissing']),
+      new Set(['PlinthAPIErrorBudgetBurn', 'PlinthAPILatencyBudgetBurn', 'PlinthStorageLinkDown', 'PlinthNATSLinkDown', 'PlinthEtcdLinkDown', 'PlinthEtcdDatabaseNearQuota', 'PlinthAuthzUnreachable', 'PlinthWorkQueueBackingUp', 'PlinthControllerManagerLeaderMissing']),
     );
     // The latency objectives read the histogram at Kubernetes' bucket bounds 1 and 30.
     for (const le of ['1', '30']) {
