@@ -108,6 +108,21 @@ describe('API server: discovery and health', () => {
       const res = await request('GET', path);
       expect({ path, status: res.status, json: res.json }).toEqual({ path, status: 404, json: notFoundStatus });
     }
+
+    // Another method: go-restful's GET-only routes refuse it, the aggregator's and
+    // apiextensions' discovery handlers and the health checks answer it.
+    const methodNotAllowed = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', details: {}, code: 405 };
+    for (const path of ['/version', '/api', '/api/v1', '/apis/batch/v1', '/apis/rbac.authorization.k8s.io/v1']) {
+      const res = await request('POST', path);
+      expect({ path, status: res.status, json: res.json }).toEqual({ path, status: 405, json: methodNotAllowed });
+    }
+    const answered = { '/apis': 'APIGroupList', '/apis/batch': 'APIGroup', '/apis/discovery.example.com/v1': 'APIResourceList' };
+    for (const [path, kind] of Object.entries(answered)) {
+      const res = await request('PUT', path);
+      expect({ path, status: res.status, kind: res.json?.kind }).toEqual({ path, status: 200, kind });
+    }
+    expect((await request('DELETE', '/healthz')).text).toBe('ok');
+    expect((await request('POST', '/apis/nosuch.example.com')).text).toBe('404 page not found\n');
   });
 
   it('publishes the aliases in OpenAPI: their own v3 documents, and their kinds on the shared v2 definitions', async () => {
