@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlinthProcess, startPlinth } from '@plinth/testing-server';
-import { eventually, issueClientCertificate, KeyPair, newCertificateAuthority, TlsRequestOptions, tlsRequest } from './tls';
+import { eventually } from '@plinth/testing';
+import { issueClientCertificate, KeyPair, newCertificateAuthority, TlsRequestOptions, tlsRequest } from './tls';
 
 const unauthorizedStatus = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };
 
@@ -83,11 +84,8 @@ describe('anonymous requests over TLS against the all-in-one process with its de
       },
     });
     expect(bound.status).toBe(201);
-    await eventually(async () => {
-      const review = await call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: {} });
-      expect(review.status).toBe(201);
-      expect(review.json.status.userInfo).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
-    });
+    const review = await eventually(() => call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: {} }), { until: (answer) => answer.status === 201, what: 'the anonymous review allowed' });
+    expect(review.json.status.userInfo).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
   });
 
   it('answers 401, not anonymous, to a bad token or a certificate from an unknown CA', async () => {
