@@ -99,8 +99,16 @@ export interface ResourceDefinition {
   statusOnCreate?: boolean;
   // virtual types (reviews) are created and answered but never stored.
   virtual?: boolean;
-  // alpha or beta versions are off unless --runtime-config turns them on.
+  // storageVersion is the version kube-apiserver stores the objects in, when not this one (a
+  // custom resource's storage version, v1beta1 for CustomResourceDefinitions); discovery's
+  // storageVersionHash names it. Plinth itself stores what it serves.
+  storageVersion?: string;
+  // alpha versions are off unless --runtime-config turns them on; beta ones are on (but those
+  // offByDefault).
   stability?: 'alpha' | 'beta' | 'stable';
+  // offByDefault marks a beta version kube-apiserver 1.28 serves only when --runtime-config
+  // asks for it: the betas added since 1.24 (KEP-3136), authentication.k8s.io/v1beta1 among them.
+  offByDefault?: boolean;
   // schema is the OpenAPI v3 schema of the kind (metadata, apiVersion and kind included).
   schema: Schema;
   strategy: ResourceStrategy;
