@@ -1,7 +1,9 @@
 // Discovery documents (/api, /api/v1, /apis, /apis/{group}, /apis/{group}/{version}), derived
-// from the catalog as kube-apiserver's legacy discovery serves them. Alias groups are served
-// but not listed.
-import { ResourceCatalog, ResourceDefinition } from '@plinth/registry';
+// from the catalog as kube-apiserver's legacy discovery serves them, and the aggregated form.
+// With aliases on, the *.k8s.io aliases are listed after the platform.io groups.
+import { GroupVersions, ResourceCatalog, ResourceDefinition } from '@plinth/registry';
+import { k8sAliasOf } from './aliases';
+import { aggregatedDiscoveryOrder, legacyDiscoveryOrder } from './discovery-order';
 
 export interface ApiResource {
   name: string;
@@ -30,30 +32,34 @@ export function apiGroup(catalog: ResourceCatalog, group: string) {
   return { kind: 'APIGroup', apiVersion: 'v1', name: group, versions, preferredVersion: versions[0] };
 }
 
-// advertisedAliases are the groups whose *.k8s.io alias discovery lists as well, because
-// clients write that name in manifests (kubectl maps a CustomResourceDefinition's
-// apiextensions.k8s.io/v1 through discovery).
-const advertisedAliases = new Set(['apiextensions.platform.io']);
-
-function aliasOf(group: string): string {
-  return `${group.slice(0, -'.platform.io'.length)}.k8s.io`;
+// ListedGroup is a group as discovery lists it: under its own name, or under its *.k8s.io alias
+// (name) while serving the catalog's group.
+interface ListedGroup {
+  name: string;
+  group: string;
+  versions: string[];
 }
 
-// withAdvertisedAliases lists the catalog's groups plus the advertised aliases.
-function withAdvertisedAliases(catalog: ResourceCatalog, aliases: boolean): { name: string; group: string; versions: string[] }[] {
-  return catalog.groups().flatMap((g) => [
-    { name: g.group, group: g.group, versions: g.versions },
-    ...(aliases && advertisedAliases.has(g.group) ? [{ name: aliasOf(g.group), group: g.group, versions: g.versions }] : []),
-  ]);
+// listedGroups are the catalog's groups in kube-apiserver's order, then, when aliases are served,
+// their *.k8s.io aliases in the same order: after every platform.io group, so that a client
+// mapping a resource name to the first group serving it (kubectl get roles) picks the platform
+// group, while a manifest naming the alias still finds its kind.
+function listedGroups(groups: GroupVersions[], aliases: boolean): ListedGroup[] {
+  const own = groups.map((g) => ({ name: g.group, group: g.group, versions: g.versions }));
+  if (!aliases) return own;
+  const aliased = own.flatMap((g) => {
+    const alias = k8sAliasOf(g.group);
+    return alias === null ? [] : [{ ...g, name: alias }];
+  });
+  return [...own, ...aliased];
 }
 
 export function apiGroupList(catalog: ResourceCatalog, aliases = false) {
-  const groups = withAdvertisedAliases(catalog, aliases)
-    .filter((g) => g.group !== '')
-    .map((g) => {
-      const versions = g.versions.map((version) => ({ groupVersion: groupVersion(g.name, version), version }));
-      return { name: g.name, versions, preferredVersion: versions[0] };
-    });
+  const named = catalog.groups().filter((g) => g.group !== '');
+  const groups = listedGroups(legacyDiscoveryOrder(named), aliases).map((g) => {
+    const versions = g.versions.map((version) => ({ groupVersion: groupVersion(g.name, version), version }));
+    return { name: g.name, versions, preferredVersion: versions[0] };
+  });
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
@@ -126,7 +132,8 @@ export function aggregatedDiscoveryRequested(accept: string | undefined): Discov
 }
 
 export function aggregatedDiscovery(catalog: ResourceCatalog, legacy: boolean, mediaType: DiscoveryMediaType, aliases = false) {
-  const groups = withAdvertisedAliases(catalog, aliases).filter((g) => (legacy ? g.group === '' : g.group !== ''));
+  const served = catalog.groups().filter((g) => (legacy ? g.group === '' : g.group !== ''));
+  const groups = listedGroups(aggregatedDiscoveryOrder(served), aliases);
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion: `${mediaType.group}/${mediaType.version}`,

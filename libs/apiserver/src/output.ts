@@ -1,7 +1,7 @@
 // writeResult answers a resource request with an object or a list in the negotiated
 // representation.
 import { KubeList, KubeObject } from '@plinth/api';
-import { encodeProtobufObject, encodeProtobufStatus } from '@plinth/machinery';
+import { encodeProtobufObject, encodeProtobufStatus, stringifyJson } from '@plinth/machinery';
 import { protobufContentType, writeBody, writeEncoded } from './http/respond';
 import { clientApiVersion, present, RequestScope } from './scope';
 import { toTable } from './table-output';
@@ -33,7 +33,7 @@ const objectJson = new WeakMap<KubeObject, string>();
 function cachedJson(object: KubeObject): string {
   let json = objectJson.get(object);
   if (json === undefined) {
-    json = JSON.stringify(object);
+    json = stringifyJson(object);
     objectJson.set(object, json);
   }
   return json;
@@ -96,7 +96,7 @@ const listItemJson = new WeakMap<KubeObject, Buffer>();
 function itemJson(object: KubeObject, unstructured: boolean): Buffer {
   let json = listItemJson.get(object);
   if (json === undefined) {
-    json = Buffer.from(JSON.stringify(unstructured ? object : withoutTypeMeta(object)));
+    json = Buffer.from(stringifyJson(unstructured ? object : withoutTypeMeta(object), object));
     if (Object.isFrozen(object)) listItemJson.set(object, json);
   }
   return json;

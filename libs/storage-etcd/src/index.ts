@@ -1,2 +1,3 @@
 export { EtcdObjectStore } from './etcd-object-store';
 export { EtcdObjectStoreOptions, EtcdTls } from './client';
+export { EndpointDbSize, EtcdDbSizeMonitor, defaultDbMetricPollIntervalMs, observeDbSize } from './db-size';

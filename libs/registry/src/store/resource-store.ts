@@ -3,7 +3,7 @@
 // taken from its strategy (k8s.io/apiserver/pkg/registry/generic/registry/store.go).
 import { KubeObject } from '@plinth/api';
 import { statusResetFields, updateManagedFields } from '@plinth/apply';
-import { alreadyExists, badRequest, Clock, conflict, invalid, isStatusError, notFound, rfc3339 } from '@plinth/machinery';
+import { alreadyExists, badRequest, Clock, cloneJson, conflict, invalid, isStatusError, notFound, rfc3339 } from '@plinth/machinery';
 import { isStorageError, KeyValue, ObjectStore, StorageErrorCode } from '@plinth/storage';
 import { QualifiedKind, QualifiedResource, ResourceDefinition, StrategyContext } from '../resource';
 import { decodeObject, encodeObject } from './codec';
@@ -121,7 +121,7 @@ export class ResourceStore {
     for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
       const currentKv = await this.readOptional(key, name);
       const current = currentKv ? this.decode(currentKv) : null;
-      const proposed = typeof input === 'function' ? await input(current ? structuredClone(current) : null) : structuredClone(input);
+      const proposed = typeof input === 'function' ? await input(current ? cloneJson(current) : null) : cloneJson(input);
       if (!current) {
         if (!allowCreate || options.subresource) throw notFound(this.qualifiedResource, name);
         if (proposed.metadata?.resourceVersion) throw notFound(this.qualifiedResource, name);
@@ -231,7 +231,7 @@ export class ResourceStore {
   }
 
   private prepareCreate(namespace: string | undefined, input: KubeObject, ctx: StrategyContext, options: WriteOptions): KubeObject {
-    const object = structuredClone(input);
+    const object = cloneJson(input);
     object.metadata = object.metadata ?? {};
     this.assignNamespace(object, namespace);
     this.def.strategy.defaults?.(object, ctx);
@@ -325,7 +325,7 @@ export class ResourceStore {
   // pendingDeletion returns the object as it stays while finalizers (or a grace period) hold
   // its deletion, or null when it can be removed now.
   private pendingDeletion(current: KubeObject, options: DeleteOptions): KubeObject | null {
-    const object = structuredClone(current);
+    const object = cloneJson(current);
     const meta = object.metadata;
     const policy = options.propagationPolicy ?? this.def.defaultPropagationPolicy ?? 'Background';
     const finalizers = new Set(meta.finalizers ?? []);
