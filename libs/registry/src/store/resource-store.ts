@@ -3,7 +3,7 @@
 // taken from its strategy (k8s.io/apiserver/pkg/registry/generic/registry/store.go).
 import { KubeObject } from '@plinth/api';
 import { statusResetFields, updateManagedFields } from '@plinth/apply';
-import { alreadyExists, badRequest, Clock, cloneJson, conflict, invalid, isStatusError, notFound, rfc3339 } from '@plinth/machinery';
+import { alreadyExists, badRequest, Clock, cloneJson, conflict, field, GoLiteral, invalid, isStatusError, notFound, rfc3339, StatusError } from '@plinth/machinery';
 import { isStorageError, KeyValue, ObjectStore, StorageErrorCode } from '@plinth/storage';
 import { QualifiedKind, QualifiedResource, ResourceDefinition, StrategyContext } from '../resource';
 import { decodeObject, encodeObject } from './codec';
@@ -134,6 +134,7 @@ export class ResourceStore {
         }
       }
       const expected = proposed.metadata?.resourceVersion;
+      if (this.def.allowUnconditionalUpdate === false && !expected) throw this.unconditionalUpdate(name);
       if (expected !== undefined && expected !== '' && expected !== current.metadata.resourceVersion) {
         throw conflict(this.qualifiedResource, name, conflictDetail);
       }
@@ -154,6 +155,13 @@ export class ResourceStore {
       }
     }
     throw conflict(this.qualifiedResource, name, conflictDetail);
+  }
+
+  // unconditionalUpdate is the refusal of an update without a resourceVersion where the strategy
+  // does not allow one (the resourceVersion printed as Go prints a uint64 with %#v).
+  private unconditionalUpdate(name: string): StatusError {
+    const path = field.newPath('metadata', 'resourceVersion');
+    return invalid({ group: this.def.group, kind: this.def.resource }, name, [field.invalid(path, new GoLiteral('0x0'), 'must be specified for an update')]);
   }
 
   async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
@@ -241,6 +249,7 @@ export class ResourceStore {
     this.def.strategy.prepareForCreate?.(object, ctx);
     const fieldErrors = [...validateObjectMeta(object, this.def), ...this.def.strategy.validate(object, ctx)];
     if (fieldErrors.length > 0) throw invalid(this.qualifiedKind, object.metadata.name ?? '', fieldErrors);
+    this.def.strategy.canonicalize?.(object, ctx);
     return object;
   }
 
@@ -290,6 +299,7 @@ export class ResourceStore {
         : [...this.def.strategy.validate(object, ctx, current), ...(this.def.strategy.validateUpdate?.(object, current, ctx) ?? [])]),
     ];
     if (fieldErrors.length > 0) throw invalid(this.qualifiedKind, name, fieldErrors);
+    if (!options.subresource) this.def.strategy.canonicalize?.(object, ctx);
     return object;
   }
 
