@@ -103,12 +103,9 @@ export interface ResourceDefinition {
   // custom resource's storage version, v1beta1 for CustomResourceDefinitions); discovery's
   // storageVersionHash names it. Plinth itself stores what it serves.
   storageVersion?: string;
-  // alpha versions are off unless --runtime-config turns them on; beta ones are on (but those
-  // offByDefault).
+  // alpha and beta versions are off unless --runtime-config turns them on (every beta Plinth
+  // serves came after 1.22: Document 1, Versioning; kube-apiserver 1.28 agrees, KEP-3136).
   stability?: 'alpha' | 'beta' | 'stable';
-  // offByDefault marks a beta version kube-apiserver 1.28 serves only when --runtime-config
-  // asks for it: the betas added since 1.24 (KEP-3136), authentication.k8s.io/v1beta1 among them.
-  offByDefault?: boolean;
   // schema is the OpenAPI v3 schema of the kind (metadata, apiVersion and kind included).
   schema: Schema;
   strategy: ResourceStrategy;
