@@ -178,11 +178,9 @@ describe('the API dashboard', () => {
     }
   });
 
-  // The request, storage-link, etcd and authz latencies carry exemplars (a work queue's has none:
-  // a sync's trace ends before its work is measured).
   it('shows exemplars on every latency panel', () => {
-    const latency = prometheusPanels.filter((p) => p.targets.some((t: any) => /histogram_quantile\(.*(apiserver_request|plinth_storage_request|plinth_authz_request|etcd_request)_duration_seconds_bucket/.test(t.expr)));
-    expect(latency.length).toBe(5);
+    const latency = prometheusPanels.filter((p) => p.targets.some((t: any) => /histogram_quantile\(.*_duration_seconds_bucket/.test(t.expr)));
+    expect(latency.length).toBe(6);
     for (const panel of latency) for (const target of panel.targets) expect({ panel: panel.title, exemplar: target.exemplar }).toEqual({ panel: panel.title, exemplar: true });
   });
 
@@ -206,6 +204,12 @@ describe('the controllers dashboard', () => {
     );
     const controller = dashboard.templating.list.find((v: any) => v.name === 'controller');
     expect(controller.query).toBe('job,daemonset');
+  });
+
+  it('shows exemplars on the sync latency', () => {
+    const latency = panelsOf(dashboard.panels).filter((p) => p.datasource?.type === 'prometheus' && p.targets.some((t: any) => /histogram_quantile\(/.test(t.expr)));
+    expect(latency.map((p) => p.title)).toEqual(['Sync latency p50 and p99']);
+    for (const target of latency[0].targets) expect(target.exemplar).toBe(true);
   });
 
   it('links the sync panels to the traces of their syncs', () => {
