@@ -14,7 +14,7 @@ import * as ts from 'typescript';
 import { ApiServerMetrics } from '@plinth/apiserver';
 import { AuthzLinkMetrics } from '@plinth/authz-nats';
 import { FakeClock } from '@plinth/testing';
-import { Registry, controllerPodMetrics, leaderElectionStatus, registerLinkMetric, registerProcessMetrics, workQueueMetricsProvider } from '@plinth/metrics';
+import { Registry, controllerPodMetrics, jobSyncMetrics, leaderElectionStatus, registerLinkMetric, registerProcessMetrics, workQueueMetricsProvider } from '@plinth/metrics';
 import { EtcdRequestMetrics, observeDbSize } from '@plinth/storage-etcd';
 import { StorageLinkMetrics } from '@plinth/storage-grpc';
 import { Dashboard, dashboardFiles, metricNames, panelsOf, promQueries, traceQueries, withSampleValues } from './dashboards';
@@ -34,6 +34,7 @@ function exportedSeries(): Set<string> {
   new StorageLinkMetrics(registry);
   new AuthzLinkMetrics(registry);
   controllerPodMetrics(registry, 'job');
+  jobSyncMetrics(registry);
   leaderElectionStatus(registry, 'kube-controller-manager');
   observeDbSize(registry, async () => [], new FakeClock())();
   new EtcdRequestMetrics(registry);
@@ -200,7 +201,7 @@ describe('the controllers dashboard', () => {
   it('shows Job and DaemonSet syncs, queues, pods created and deleted, and the leader', () => {
     const used = new Set(promQueries(dashboard).flatMap(({ expr }) => metricNames(expr).map((name) => name.replace(/_(bucket|sum|count)$/, ''))));
     expect([...used].sort()).toEqual(
-      expect.arrayContaining(['leader_election_master_status', 'plinth_controller_pods_created_total', 'plinth_controller_pods_deleted_total', 'workqueue_adds_total', 'workqueue_depth', 'workqueue_retries_total', 'workqueue_work_duration_seconds']),
+      expect.arrayContaining(['job_controller_job_syncs_total', 'leader_election_master_status', 'plinth_controller_pods_created_total', 'plinth_controller_pods_deleted_total', 'workqueue_adds_total', 'workqueue_depth', 'workqueue_retries_total', 'workqueue_work_duration_seconds']),
     );
     const controller = dashboard.templating.list.find((v: any) => v.name === 'controller');
     expect(controller.query).toBe('job,daemonset');
