@@ -67,6 +67,10 @@ function validateDaemonSet(ds: DaemonSet, opts: DaemonSetValidationOptions): Fie
 export const daemonSetStrategy: ResourceStrategy = {
   defaults(object: KubeObject): void {
     defaultDaemonSet(object as DaemonSet);
+    // Converting to apps/v1 always writes the template generation annotation (0 until the
+    // strategy sets it), so the field manager counts it as the writer's.
+    const ds = object as DaemonSet;
+    setTemplateGeneration(ds, templateGeneration(ds));
   },
   prepareForCreate(object: KubeObject): void {
     const ds = object as DaemonSet;
