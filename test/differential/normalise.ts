@@ -32,7 +32,7 @@ function withoutIgnored(value: unknown, pointers: string[] = []): unknown {
   for (const pointer of pointers) {
     const path = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     let parent: unknown = value;
-    for (const key of path.slice(0, -1)) parent = isObject(parent) ? parent[key] : undefined;
+    for (const key of path.slice(0, -1)) parent = isObject(parent) || Array.isArray(parent) ? (parent as Record<string, unknown>)[key] : undefined;
     if (isObject(parent)) delete parent[path[path.length - 1]];
   }
   return value;
@@ -41,6 +41,10 @@ function withoutIgnored(value: unknown, pointers: string[] = []): unknown {
 const time = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)/g;
 const uuid = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
 const serviceAccountVolume = /\bkube-api-access-[a-z0-9]{5}\b/g;
+// Go's %#v of an object in a message prints times, pointers and resourceVersions.
+const goTime = /time\.Date\(\d+, time\.\w+, [\d, ]+, time\.(UTC|Local)\)/g;
+const goPointer = /\(0xc[0-9a-f]+\)/g;
+const embeddedResourceVersion = /(resourceVersion\\?"\s*:\s*\\?"|ResourceVersion:\\?")\d+/g;
 
 // volatileKeys map a key to its placeholder when it holds a non-empty value.
 const volatileKeys: Record<string, string> = {
@@ -54,7 +58,13 @@ const volatileKeys: Record<string, string> = {
 export function normaliseString(s: string, v: Volatiles): string {
   let out = s.split(v.ns).join('${ns}').split(v.u).join('${u}');
   for (const m of v.masks ?? []) out = out.replace(new RegExp(m, 'g'), '<masked>');
-  return out.replace(time, '<time>').replace(uuid, '<uid>').replace(serviceAccountVolume, 'kube-api-access-<gen>');
+  return out
+    .replace(time, '<time>')
+    .replace(uuid, '<uid>')
+    .replace(serviceAccountVolume, 'kube-api-access-<gen>')
+    .replace(goTime, 'time.Date(<time>)')
+    .replace(goPointer, '(<ptr>)')
+    .replace(embeddedResourceVersion, '$1<rv>');
 }
 
 function isObject(x: unknown): x is Record<string, unknown> {
