@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { readKubeconfig } from '@plinth/nest';
 import { startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool, LeanResponse } from './lean-https';
-import { ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService } from './processes';
+import { ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
 import { combine, Figures, runConcurrent, summarize } from './stats';
 
 const inFlight = 16;
@@ -103,14 +103,6 @@ async function startDistributed(): Promise<Target> {
     await nats.stop();
     await etcd.stop();
   });
-}
-
-// writeHeapSnapshots takes a heap snapshot of each service after the run (BENCH_PROFILE_DIR).
-async function writeHeapSnapshots(services: [string, ServiceProcess][]): Promise<void> {
-  for (const [name, service] of services) {
-    const file = await service.heapSnapshot();
-    if (file) console.error(`vs: heap snapshot of ${name}: ${file}`);
-  }
 }
 
 async function startPlinth(): Promise<Target> {

@@ -1,6 +1,7 @@
 // Discovery, versions, health, aliases and --runtime-config.
 import { startTestApiServer } from '@plinth/testing-server';
-import { client, suiteServer, until } from './http';
+import { client, suiteServer } from './http';
+import { eventually } from '@plinth/testing';
 
 // platformGroups are the built-in groups in kube-apiserver 1.28's order; aliasGroups their
 // *.k8s.io aliases, listed after them.
@@ -67,7 +68,7 @@ describe('API server: discovery and health', () => {
         },
       },
     });
-    await until(() => request('GET', '/apis/discovery.example.com/v1'), (r) => r.status === 200);
+    await eventually(() => request('GET', '/apis/discovery.example.com/v1'), { until: (r) => r.status === 200 });
     const plain = [
       '/apis/nosuch.example.com',
       '/apis/nosuch.example.com/v1',

@@ -76,7 +76,10 @@ describe('HTTP framing as Go frames it', () => {
     expect(JSON.parse(res.body)).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed', code: 405 });
     expect(res.closed).toBe(true);
     const anonymous = await send('FROBNICATE /api/v1/namespaces HTTP/1.1\r\nHost: localhost\r\n\r\n');
-    expect(anonymous.statusLine).toBe('HTTP/1.1 401 Unauthorized');
+    expect(anonymous.statusLine).toBe('HTTP/1.1 403 Forbidden');
+    expect(JSON.parse(anonymous.body).message).toBe('namespaces is forbidden: User "system:anonymous" cannot  resource "namespaces" in API group "" at the cluster scope');
+    const badToken = await send('FROBNICATE /api/v1/namespaces HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer no-such-token\r\n\r\n');
+    expect(badToken.statusLine).toBe('HTTP/1.1 401 Unauthorized');
     const alice = await send('FROBNICATE /api/v1/namespaces HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer alice-token\r\n\r\n');
     expect(alice.statusLine).toBe('HTTP/1.1 403 Forbidden');
     expect(JSON.parse(alice.body)).toMatchObject({ kind: 'Status', reason: 'Forbidden', message: 'namespaces is forbidden: User "alice" cannot  resource "namespaces" in API group "" at the cluster scope' });
@@ -99,9 +102,11 @@ describe('HTTP framing as Go frames it', () => {
 
   it('serves CONNECT through the API: authentication first, then no route', async () => {
     const anonymous = await send('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
-    expect(anonymous.statusLine).toBe('HTTP/1.1 401 Unauthorized');
-    expect(JSON.parse(anonymous.body)).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+    expect(anonymous.statusLine).toBe('HTTP/1.1 403 Forbidden');
+    expect(JSON.parse(anonymous.body)).toMatchObject({ kind: 'Status', reason: 'Forbidden', message: 'forbidden: User "system:anonymous" cannot connect path ""', code: 403 });
     expect(anonymous.closed).toBe(true);
+    const badToken = await send('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\nAuthorization: Bearer no-such-token\r\n\r\n');
+    expect(JSON.parse(badToken.body)).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
     const admin = await send(`CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\nAuthorization: Bearer ${adminToken}\r\n\r\n`);
     expect({ statusLine: admin.statusLine, closed: admin.closed }).toEqual({ statusLine: 'HTTP/1.1 404 Not Found', closed: true });
     const resource = await send(`CONNECT /api/v1/namespaces HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${adminToken}\r\n\r\n`);

@@ -294,8 +294,8 @@ export type NonResourceRoute = (
   response: ResponseOptions,
 ) => Promise<boolean>;
 
-// notFoundPath is kube-apiserver's answer to a path no resource serves: a generic 404 whose
-// details are there but empty.
+// notFoundPath is go-restful's answer for a path no route of a web service takes, with the
+// empty details kube-apiserver's NewGenericServerResponse leaves.
 function notFoundPath(): StatusError {
   const err = notFound({ group: '', resource: '' }, '');
   err.errStatus.message = 'the server could not find the requested resource';

@@ -3,4 +3,5 @@ export { ProcessState, currentProcess, defaultRegistry, registerProcessMetrics }
 export { WorkQueueMetrics, WorkQueueMetricsProvider, workQueueMetricsProvider } from './workqueue';
 export { leaderElectionStatus } from './leader-election';
 export { Link, registerLinkMetric } from './link-up';
+export { MetricsEndpoint, serveMetrics, splitHostPort } from './endpoint';
 export { ControllerPodMetrics, controllerPodMetrics } from './controller-pods';

@@ -114,9 +114,15 @@ class Coster {
       this.computedSizes.set(expr.id, this.sizeEstimate(this.node(call.args[0])));
       return call.function === '@in' ? this.cost(call.args[0]) : zero;
     }
+    const overloads = this.checked.overloads.get(expr.id);
+    // cel-go evaluates or and orValue in place (no call), the alternative only when needed:
+    // never after optional.of(...)
+    if (this.runtime && call.target && overloads?.length === 1 && lazyOptionalOverloads.has(overloads[0])) {
+      const present = call.target.exprKind.case === 'callExpr' && (call.target.exprKind.value as CallExpr).function === 'optional.of';
+      return present ? this.cost(call.target) : call.args.reduce((sum, a) => add(sum, this.cost(a)), this.cost(call.target));
+    }
     const argCosts = call.args.map((a) => this.cost(a));
     const args = call.args.map((a) => this.node(a));
-    const overloads = this.checked.overloads.get(expr.id);
     if (!overloads || overloads.length === 0) return zero;
     let sum = zero;
     let target: Node | null = null;
@@ -353,6 +359,9 @@ function computedSize(expr: Expr): Estimate | null {
   if (kind === 'structExpr') return fixed((value as { entries: unknown[] }).entries.length);
   return null;
 }
+
+// lazyOptionalOverloads are the optional library's functions cel-go plans as operators.
+const lazyOptionalOverloads = new Set(['optional_or_optional', 'optional_orValue_value']);
 
 // typeConversions are the functions cel-go's optimizer runs ahead on a constant argument.
 const typeConversions = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'type', 'uint']);
