@@ -67,6 +67,10 @@ function validateDaemonSet(ds: DaemonSet, opts: DaemonSetValidationOptions): Fie
 export const daemonSetStrategy: ResourceStrategy = {
   defaults(object: KubeObject): void {
     defaultDaemonSet(object as DaemonSet);
+    // apps/v1 always carries the template generation (Convert_apps_DaemonSet_To_v1_DaemonSet
+    // writes it, 0 when the request had none) before the field manager sees the object, so the
+    // writer owns the annotation that the strategy then sets.
+    setTemplateGeneration(object as DaemonSet, templateGeneration(object as DaemonSet));
   },
   prepareForCreate(object: KubeObject): void {
     const ds = object as DaemonSet;

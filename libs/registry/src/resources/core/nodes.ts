@@ -111,12 +111,31 @@ function validateNodeUpdate(node: KubeObject, old: KubeObject): FieldError[] {
   return errs;
 }
 
+// nodeInfoFields are the strings of NodeSystemInfo, which Go always encodes.
+const nodeInfoFields = ['machineID', 'systemUUID', 'bootID', 'kernelVersion', 'osImage', 'containerRuntimeVersion', 'kubeletVersion', 'kubeProxyVersion', 'operatingSystem', 'architecture'];
+
+// withEncodedStatus fills the parts of a NodeStatus that are structs, not pointers, in Go
+// (daemonEndpoints, nodeInfo): they are always there, zero when unset.
+function withEncodedStatus(node: KubeObject): void {
+  const st = (node.status = isObj(node.status) ? node.status : {});
+  const endpoints = (st.daemonEndpoints = isObj(st.daemonEndpoints) ? st.daemonEndpoints : {});
+  if (!isObj(endpoints.kubeletEndpoint)) endpoints.kubeletEndpoint = { Port: 0 };
+  const info = (st.nodeInfo = isObj(st.nodeInfo) ? st.nodeInfo : {});
+  for (const f of nodeInfoFields) if (typeof info[f] !== 'string') info[f] = '';
+}
+
 export const nodeStrategy: ResourceStrategy = {
   defaults(node) {
     // SetDefaults_NodeStatus: allocatable starts as capacity.
     const st = node.status;
     if (isObj(st) && isObj(st.capacity) && st.allocatable === undefined) st.allocatable = { ...st.capacity };
+    // The v1 conversion keeps podCIDRs beside podCIDR: a lone podCIDR is the first of them.
+    const nodeSpec = node.spec;
+    if (isObj(nodeSpec) && typeof nodeSpec.podCIDR === 'string' && nodeSpec.podCIDR !== '' && strings(nodeSpec.podCIDRs).length === 0) nodeSpec.podCIDRs = [nodeSpec.podCIDR];
   },
+  prepareForCreate: (node) => withEncodedStatus(node),
+  prepareForUpdate: (node) => withEncodedStatus(node),
+  prepareForStatusUpdate: (node) => withEncodedStatus(node),
   validate: (node) => [...validateNodeTaints(spec(node).taints), ...validateNodeResources(node), ...validatePodCIDRs(node)],
   validateUpdate: validateNodeUpdate,
   validateStatusUpdate: (node, old) => [...validateNodeTaints(spec(node).taints), ...validateNodeUpdate(node, old)],
