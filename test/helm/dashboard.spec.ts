@@ -110,6 +110,20 @@ describe.each(dashboards)('Grafana dashboard %s', (file, dashboard) => {
     expect(new Set(panels.map((p) => p.id)).size).toBe(panels.length);
   });
 
+  it('lays its panels out on the 24-column grid without overlap', () => {
+    const taken = new Map<string, string>();
+    for (const panel of panels) {
+      const { x, y, w, h } = panel.gridPos;
+      expect({ panel: panel.title, fits: x >= 0 && w > 0 && h > 0 && x + w <= 24 }).toEqual({ panel: panel.title, fits: true });
+      for (let column = x; column < x + w; column++) {
+        for (let row = y; row < y + h; row++) {
+          expect({ panel: panel.title, overlaps: taken.get(`${column},${row}`) }).toEqual({ panel: panel.title, overlaps: undefined });
+          taken.set(`${column},${row}`, panel.title);
+        }
+      }
+    }
+  });
+
   it('queries only metrics the code exports', () => {
     const exported = exportedSeries();
     const queries = promQueries(dashboard);
