@@ -3,7 +3,7 @@
 // taken from its strategy (k8s.io/apiserver/pkg/registry/generic/registry/store.go).
 import { KubeObject } from '@plinth/api';
 import { statusResetFields, updateManagedFields } from '@plinth/apply';
-import { alreadyExists, badRequest, Clock, cloneJson, conflict, field, GoLiteral, invalid, isStatusError, notFound, rfc3339, StatusError } from '@plinth/machinery';
+import { alreadyExists, badRequest, Clock, cloneJson, conflict, field, GoLiteral, goQuote, invalid, isStatusError, notFound, rfc3339, StatusError, unclassifiedError } from '@plinth/machinery';
 import { isStorageError, KeyValue, ObjectStore, StorageErrorCode } from '@plinth/storage';
 import { QualifiedKind, QualifiedResource, ResourceDefinition, StrategyContext } from '../resource';
 import { decodeObject, encodeObject } from './codec';
@@ -124,8 +124,10 @@ export class ResourceStore {
       const proposed = typeof input === 'function' ? await input(current ? cloneJson(current) : null) : cloneJson(input);
       if (!current) {
         if (!allowCreate || options.subresource) throw notFound(this.qualifiedResource, name);
-        if (proposed.metadata?.resourceVersion) throw notFound(this.qualifiedResource, name);
-        proposed.metadata = { ...proposed.metadata, name };
+        // Created by an update, the object starts afresh: the resourceVersion it carried names
+        // nothing (kube-apiserver's Store.Update creates it all the same).
+        const { resourceVersion: _stale, ...metadata } = proposed.metadata ?? {};
+        proposed.metadata = { ...metadata, name };
         try {
           return { object: await this.create(namespace, proposed, options), created: true };
         } catch (err) {
@@ -134,7 +136,8 @@ export class ResourceStore {
         }
       }
       const expected = proposed.metadata?.resourceVersion;
-      if (this.def.allowUnconditionalUpdate === false && !expected) throw this.unconditionalUpdate(name);
+      // Storage parses the resourceVersion the update names (strconv.ParseUint).
+      if (expected && !/^\d+$/.test(expected)) throw unclassifiedError(`strconv.ParseUint: parsing ${goQuote(expected)}: invalid syntax`);
       if (expected !== undefined && expected !== '' && expected !== current.metadata.resourceVersion) {
         throw conflict(this.qualifiedResource, name, conflictDetail);
       }
@@ -284,6 +287,7 @@ export class ResourceStore {
         `Precondition failed: UID in precondition: ${object.metadata.uid}, UID in object meta: ${current.metadata.uid}`,
       );
     }
+    if (this.def.allowUnconditionalUpdate === false && !proposed.metadata.resourceVersion) throw this.unconditionalUpdate(name);
     keepServerMetadata(object, current);
     if (!options.subresource) this.def.strategy.prepareForUpdate?.(object, current, ctx);
     else if (options.subresource === 'status') this.def.strategy.prepareForStatusUpdate?.(object, current, ctx);
