@@ -84,25 +84,37 @@ function localEndpoint(port: number, dataDir: string): Endpoint {
   return { host: '127.0.0.1', port, tls: { ca: pki('ca.crt'), cert: pki('admin.crt'), key: pki('admin.key') }, headers: {} };
 }
 
+// startDistributed starts etcd, NATS, storage, authz and the gateway; what started is stopped,
+// last first, when the target closes or a later start fails.
 async function startDistributed(): Promise<Target> {
-  const etcd = await startEtcd({ progressNotifyInterval: '5s' });
-  const nats = await startNats();
-  const storage = await startStorageService(etcd.endpoint);
-  const authz = await startAuthz(storage.address, nats.url);
-  const gateway = await startGateway(storage.address, nats.url);
-  const services: [string, ServiceProcess][] = [
-    ['gateway', gateway],
-    ['storage', storage],
-    ['authz', authz],
-  ];
-  return target('distributed', localEndpoint(gateway.port, gateway.dataDir), services.map(([name, p]) => [name, p.pid]), async () => {
-    await writeHeapSnapshots(services);
-    await gateway.stop();
-    await authz.stop();
-    await storage.stop();
-    await nats.stop();
-    await etcd.stop();
-  });
+  const started: { stop(): Promise<void> }[] = [];
+  const stopAll = async () => {
+    for (const running of [...started].reverse()) await running.stop();
+  };
+  const start = async <T extends { stop(): Promise<void> }>(starting: Promise<T>): Promise<T> => {
+    const running = await starting;
+    started.push(running);
+    return running;
+  };
+  try {
+    const etcd = await start(startEtcd({ progressNotifyInterval: '5s' }));
+    const nats = await start(startNats());
+    const storage = await start(startStorageService(etcd.endpoint));
+    const authz = await start(startAuthz(storage.address, nats.url));
+    const gateway = await start(startGateway(storage.address, nats.url));
+    const services: [string, ServiceProcess][] = [
+      ['gateway', gateway],
+      ['storage', storage],
+      ['authz', authz],
+    ];
+    return target('distributed', localEndpoint(gateway.port, gateway.dataDir), services.map(([name, p]) => [name, p.pid]), async () => {
+      await writeHeapSnapshots(services);
+      await stopAll();
+    });
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
 }
 
 async function startPlinth(): Promise<Target> {

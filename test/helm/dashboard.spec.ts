@@ -15,7 +15,7 @@ import { ApiServerMetrics } from '@plinth/apiserver';
 import { AuthzLinkMetrics } from '@plinth/authz-nats';
 import { FakeClock } from '@plinth/testing';
 import { Registry, controllerPodMetrics, leaderElectionStatus, registerLinkMetric, registerProcessMetrics, workQueueMetricsProvider } from '@plinth/metrics';
-import { observeDbSize } from '@plinth/storage-etcd';
+import { EtcdRequestMetrics, observeDbSize } from '@plinth/storage-etcd';
 import { StorageLinkMetrics } from '@plinth/storage-grpc';
 import { Dashboard, dashboardFiles, metricNames, panelsOf, promQueries, traceQueries, withSampleValues } from './dashboards';
 
@@ -36,6 +36,7 @@ function exportedSeries(): Set<string> {
   controllerPodMetrics(registry, 'job');
   leaderElectionStatus(registry, 'kube-controller-manager');
   observeDbSize(registry, async () => [], new FakeClock())();
+  new EtcdRequestMetrics(registry);
   return new Set(registry.families().flatMap(({ name, type }) => (type === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name])));
 }
 
@@ -147,6 +148,9 @@ describe('the API dashboard', () => {
         'apiserver_storage_db_total_size_in_bytes',
         'apiserver_storage_objects',
         'apiserver_storage_size_bytes',
+        'etcd_request_duration_seconds',
+        'etcd_request_errors_total',
+        'etcd_requests_total',
         'plinth_link_up',
         'plinth_authz_decisions_total',
         'plinth_authz_request_duration_seconds',
@@ -174,11 +178,11 @@ describe('the API dashboard', () => {
     }
   });
 
-  // The request, storage-link and authz latencies carry exemplars (a work queue's has none: a
-  // sync's trace ends before its work is measured).
+  // The request, storage-link, etcd and authz latencies carry exemplars (a work queue's has none:
+  // a sync's trace ends before its work is measured).
   it('shows exemplars on every latency panel', () => {
-    const latency = prometheusPanels.filter((p) => p.targets.some((t: any) => /histogram_quantile\(.*(apiserver_request|plinth_storage_request|plinth_authz_request)_duration_seconds_bucket/.test(t.expr)));
-    expect(latency.length).toBe(4);
+    const latency = prometheusPanels.filter((p) => p.targets.some((t: any) => /histogram_quantile\(.*(apiserver_request|plinth_storage_request|plinth_authz_request|etcd_request)_duration_seconds_bucket/.test(t.expr)));
+    expect(latency.length).toBe(5);
     for (const panel of latency) for (const target of panel.targets) expect({ panel: panel.title, exemplar: target.exemplar }).toEqual({ panel: panel.title, exemplar: true });
   });
 

@@ -82,8 +82,10 @@ describe('Prometheus scraping Plinth', () => {
     }, { what: 'every target up', timeoutMs: 60_000 });
     expect(targets.map((t) => t.job).sort()).toEqual(['plinth-authz', 'plinth-controller-manager', 'plinth-gateway', 'plinth-storage']);
     // Every app reports the process metrics.
-    const started = (await prometheus.query('process_start_time_seconds')).data?.result.map((r) => r.metric.job).sort();
-    expect(started).toEqual(['plinth-authz', 'plinth-controller-manager', 'plinth-gateway', 'plinth-storage']);
+    for (const metric of ['process_start_time_seconds', 'process_open_fds', 'process_virtual_memory_bytes']) {
+      const reporting = (await prometheus.query(metric)).data?.result.map((r) => r.metric.job).sort();
+      expect({ metric, reporting }).toEqual({ metric, reporting: ['plinth-authz', 'plinth-controller-manager', 'plinth-gateway', 'plinth-storage'] });
+    }
     // Each app reports the links it depends on, all up.
     const links = (await prometheus.query('plinth_link_up')).data?.result.map((r) => `${r.metric.job} ${r.metric.link} ${r.value?.[1]}`).sort();
     expect(links).toEqual(['plinth-authz nats 1', 'plinth-authz storage 1', 'plinth-gateway nats 1', 'plinth-gateway storage 1', 'plinth-storage etcd 1']);
@@ -122,6 +124,7 @@ describe('Prometheus scraping Plinth', () => {
       ['plinth-gateway', 'plinth_storage_request_duration_seconds_bucket'],
       ['plinth-gateway', 'plinth_authz_request_duration_seconds_bucket'],
       ['plinth-authz', 'plinth_storage_request_duration_seconds_bucket'],
+      ['plinth-storage', 'etcd_request_duration_seconds_bucket'],
     ]) {
       const traceIds = await eventually(async () => {
         const answer = await prometheus.exemplars(`${histogram}{job="${job}"}`);
@@ -137,7 +140,7 @@ describe('Prometheus scraping Plinth', () => {
 
   it('checks the alert rules with promtool', () => {
     const check = spawnSync('promtool', ['check', 'rules', alertRules], { encoding: 'utf8' });
-    expect(check.stdout).toContain('SUCCESS: 11 rules found');
+    expect(check.stdout).toContain('SUCCESS: 12 rules found');
     expect(check.status).toBe(0);
   });
 
@@ -152,12 +155,12 @@ describe('Prometheus scraping Plinth', () => {
     let rules: { name: string; health: string; lastError?: string; state?: string }[] = [];
     await eventually(async () => {
       rules = await prometheus.rules();
-      return rules.length === 11 && rules.every((r) => r.health === 'ok' && r.state === 'inactive') ? true : undefined;
+      return rules.length === 12 && rules.every((r) => r.health === 'ok' && r.state === 'inactive') ? true : undefined;
     }, { what: 'every rule evaluated and inactive', timeoutMs: 60_000 }).catch(() => undefined);
     expect(rules.filter((r) => r.health !== 'ok' || r.state !== 'inactive').map((r) => `${r.name}: ${r.health} ${r.state} ${r.lastError ?? ''}`)).toEqual([]);
-    expect(rules).toHaveLength(11);
+    expect(rules).toHaveLength(12);
     expect(new Set(rules.map((r) => r.name))).toEqual(
-      new Set(['PlinthAPIErrorBudgetBurn', 'PlinthAPILatencyBudgetBurn', 'PlinthStorageLinkDown', 'PlinthNATSLinkDown', 'PlinthEtcdLinkDown', 'PlinthAuthzUnreachable', 'PlinthWorkQueueBackingUp', 'PlinthControllerManagerLeaderMissing']),
+      new Set(['PlinthAPIErrorBudgetBurn', 'PlinthAPILatencyBudgetBurn', 'PlinthStorageLinkDown', 'PlinthNATSLinkDown', 'PlinthEtcdLinkDown', 'PlinthEtcdDatabaseNearQuota', 'PlinthAuthzUnreachable', 'PlinthWorkQueueBackingUp', 'PlinthControllerManagerLeaderMissing']),
     );
     // The latency objectives read the histogram at Kubernetes' bucket bounds 1 and 30.
     for (const le of ['1', '30']) {

@@ -48,6 +48,14 @@ describe('CEL optional types', () => {
     ]);
   });
 
+  it('has no Quantity library in the compatible environment, as kube-apiserver 1.28', () => {
+    expect(compileError("quantity('1Gi').isGreaterThan(quantity('1Mi'))", 'compatible').split('\n').filter((line) => line.includes('ERROR'))).toEqual([
+      "compilation failed: ERROR: <input>:1:9: undeclared reference to 'quantity' (in container '')",
+      "ERROR: <input>:1:30: undeclared reference to 'isGreaterThan' (in container '')",
+      "ERROR: <input>:1:39: undeclared reference to 'quantity' (in container '')",
+    ]);
+  });
+
   it('leaves question marks that are no optional syntax alone', () => {
     expect(markOptionalSyntax("self.l[0] == 'a.?b' ? [1] : {'k': [2]}").marks).toBeNull();
     expect(markOptionalSyntax('x in [?y]').marks?.elements.size).toBe(1);

@@ -103,7 +103,12 @@ export interface ResourceDefinition {
   statusOnCreate?: boolean;
   // virtual types (reviews) are created and answered but never stored.
   virtual?: boolean;
-  // alpha or beta versions are off unless --runtime-config turns them on.
+  // storageVersion is the version kube-apiserver stores the objects in, when not this one (a
+  // custom resource's storage version, v1beta1 for CustomResourceDefinitions); discovery's
+  // storageVersionHash names it. Plinth itself stores what it serves.
+  storageVersion?: string;
+  // alpha and beta versions are off unless --runtime-config turns them on (every beta Plinth
+  // serves came after 1.22: Document 1, Versioning; kube-apiserver 1.28 agrees, KEP-3136).
   stability?: 'alpha' | 'beta' | 'stable';
   // schema is the OpenAPI v3 schema of the kind (metadata, apiVersion and kind included).
   schema: Schema;

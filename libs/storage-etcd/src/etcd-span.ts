@@ -6,11 +6,15 @@
 import { Attributes, SpanKind, withSpan } from '@plinth/telemetry';
 import { StorageErrorCode, isStorageError } from '@plinth/storage';
 import { interpretEtcdError } from './errors';
+import { EtcdOperation } from './request-metrics';
 
 export type EtcdMethod = 'Range' | 'Txn' | 'DeleteRange' | 'Compact';
 
 export interface EtcdRequest {
   method: EtcdMethod;
+  // operation is the store's operation the request serves, as etcd_request_duration_seconds
+  // names it.
+  operation: EtcdOperation;
   key: string;
   // rangeEnd is the end of a range request's key range (exclusive), absent for one key.
   rangeEnd?: string;

@@ -198,6 +198,8 @@ class Coster {
       }
       case 'starts_with_string':
       case 'ends_with_string':
+        // cel-go's run time charges the traversal of the string, its estimator that of the prefix
+        if (this.runtime && target) return { cost: add(byFactor(this.sizeEstimate(target), stringTraversalCostFactor), argSum()) };
         return { cost: add(byFactor(this.sizeEstimate(args[0]), stringTraversalCostFactor), argSum()) };
       case 'in_list':
         return { cost: add(this.sizeEstimate(args[1]), argSum()) };
@@ -264,6 +266,8 @@ class Coster {
           }
           return { cost: multiply(this.sizeEstimate(target), elCost) };
         }
+        // at run time, traversalCost: a string's length times the factor, rounded down
+        if (this.runtime) return { cost: { min: 0, max: Math.floor(this.sizeEstimate(target).max * stringTraversalCostFactor) } };
         return { cost: byFactor(this.sizeEstimate(target), stringTraversalCostFactor) };
       }
       case 'url':
@@ -274,7 +278,7 @@ class Coster {
       case 'trim': {
         if (!target) return null;
         const sz = this.sizeEstimate(target);
-        return { cost: byFactor(sz, stringTraversalCostFactor), resultSize: sz };
+        return { cost: byFactor(sz, stringTraversalCostFactor), resultSize: this.runtime && fn === 'substring' ? substringSize(sz, args) : sz };
       }
       case 'replace':
         return target && args.length >= 2 ? this.replaceCost(target, args) : null;
@@ -358,6 +362,15 @@ function computedSize(expr: Expr): Estimate | null {
   if (kind === 'listExpr') return fixed((value as { elements: unknown[] }).elements.length);
   if (kind === 'structExpr') return fixed((value as { entries: unknown[] }).entries.length);
   return null;
+}
+
+// substringSize is the size of a substring with constant bounds, as it comes out at run time.
+function substringSize(size: Estimate, args: Node[]): Estimate {
+  const bounds = args.map((a) => (a.expr.exprKind.case === 'constExpr' ? (a.expr.exprKind.value as { constantKind: { value?: unknown } }).constantKind.value : undefined));
+  if (!bounds.every((b) => typeof b === 'bigint')) return size;
+  const [start, end = BigInt(size.max)] = bounds as bigint[];
+  const length = Math.max(0, Math.min(size.max, Number(end)) - Number(start));
+  return { min: Math.min(size.min, length), max: length };
 }
 
 // lazyOptionalOverloads are the optional library's functions cel-go plans as operators.

@@ -181,6 +181,11 @@ const kubernetesUrls: Record<string, Overload[]> = {
   getQuery: [member('url_get_query', [URL], mapOf(STRING, listOf(STRING)))],
 };
 
+// Kubernetes 1.28 adds library.Quantity (quantity, isQuantity, ...) together with the optional
+// types, to the full environment only: no CRD write can add a rule that calls it (kube-apiserver
+// answers `undeclared reference to 'quantity'`, as here). Plinth does not have it, so a rule
+// already stored that calls it does not compile and fails each validation.
+//
 // optionalTypes is cel-go's optional library (cel.OptionalTypes, version 0), in the full
 // environment only; `_?._` is typed by the checker, and optMap expands as a macro.
 const optionalTypes: Record<string, Overload[]> = {
