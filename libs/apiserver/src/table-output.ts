@@ -40,6 +40,9 @@ export function toTable(scope: RequestScope, objects: KubeObject[], meta: TableL
       row.object = { kind: 'PartialObjectMetadata', apiVersion, metadata: object.metadata };
     } else if (include === 'Object') {
       row.object = object;
+    } else {
+      // includeObject=None still encodes the row's (nil) object.
+      row.object = null;
     }
     return row;
   });
