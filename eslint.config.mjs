@@ -10,16 +10,17 @@ function constraints({ allowTesting }) {
   return [
     { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:core', ...testing], bannedExternalImports: transports },
     { sourceTag: 'type:storage', onlyDependOnLibsWithTags: ['type:core', ...testing], bannedExternalImports: transports },
-    { sourceTag: 'type:backend', onlyDependOnLibsWithTags: ['type:core', 'type:storage', ...testing], bannedExternalImports: ['@nestjs/*', 'nats', '@grpc/*'] },
+    { sourceTag: 'type:backend', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:telemetry', ...testing], bannedExternalImports: ['@nestjs/*', 'nats', '@grpc/*'] },
     { sourceTag: 'type:registry', onlyDependOnLibsWithTags: ['type:core', 'type:storage', ...testing], bannedExternalImports: transports },
     { sourceTag: 'type:server', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:registry', 'type:telemetry', ...testing], bannedExternalImports: transports },
     { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:core', 'type:client', ...testing], bannedExternalImports: transports },
     { sourceTag: 'type:proto', onlyDependOnLibsWithTags: [], bannedExternalImports: ['@nestjs/*', 'nats', 'etcd3'] },
     { sourceTag: 'type:telemetry', onlyDependOnLibsWithTags: [], bannedExternalImports: transports },
     { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:proto', 'type:telemetry', ...testing], bannedExternalImports: ['@nestjs/*', 'etcd3'] },
-    { sourceTag: 'type:nest', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', ...testing], bannedExternalImports: ['etcd3'] },
-    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', 'type:nest', 'type:testing'] },
-    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', 'type:nest', ...testing], bannedExternalImports: ['etcd3'] },
+    { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:registry', 'type:server', 'type:adapter', 'type:telemetry', ...testing], bannedExternalImports: ['@nestjs/*', 'etcd3'] },
+    { sourceTag: 'type:nest', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', 'type:composition', ...testing], bannedExternalImports: ['etcd3'] },
+    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', 'type:composition', 'type:nest', 'type:testing'] },
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', 'type:composition', 'type:nest', ...testing], bannedExternalImports: ['etcd3'] },
     { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['*'] },
   ];
 }

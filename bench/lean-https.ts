@@ -25,8 +25,8 @@ class LeanConnection {
   private waiter: Waiter | null = null;
   broken: Error | null = null;
 
-  constructor(port: number, tls: ConnectionOptions) {
-    this.socket = connect({ host: '127.0.0.1', port, ...tls });
+  constructor(host: string, port: number, tls: ConnectionOptions) {
+    this.socket = connect({ host, port, ...tls });
     this.socket.setNoDelay(true);
     this.connected = new Promise((resolve, reject) => {
       this.socket.once('secureConnect', () => resolve());
@@ -111,11 +111,12 @@ export class LeanHttpsPool {
     private readonly port: number,
     private readonly tls: ConnectionOptions,
     private readonly headers: Record<string, string> = {},
+    private readonly host = '127.0.0.1',
   ) {}
 
   async call(method: string, path: string, body?: string, contentType = 'application/json'): Promise<LeanResponse> {
     const connection = this.take();
-    let head = `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${this.port}\r\n`;
+    let head = `${method} ${path} HTTP/1.1\r\nHost: ${this.host}:${this.port}\r\n`;
     for (const name in this.headers) head += `${name}: ${this.headers[name]}\r\n`;
     if (body !== undefined) head += `Content-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
     try {
@@ -139,7 +140,7 @@ export class LeanHttpsPool {
   private take(): LeanConnection {
     const connection = this.idle.pop();
     if (connection) return connection;
-    const opened = new LeanConnection(this.port, this.tls);
+    const opened = new LeanConnection(this.host, this.port, this.tls);
     this.all.add(opened);
     return opened;
   }

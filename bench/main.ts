@@ -1,13 +1,28 @@
 // npm run bench: performance figures, printed as tables. BENCH_QUICK=1 runs fewer operations.
+// `npm run bench -- --vs-kubeconfig FILE` (or BENCH_VS_KUBECONFIG) runs the vs section beside
+// the kube-apiserver of that kubeconfig instead of the default sections.
 import { gatewayBench } from './gateway.bench';
 import { jobsBench } from './jobs.bench';
+import { buildApps } from './processes';
 import { scaleBench } from './scale.bench';
 import { storageBench } from './storage.bench';
+import { vsBench } from './vs.bench';
+
+function vsKubeconfig(): string | undefined {
+  const at = process.argv.indexOf('--vs-kubeconfig');
+  return at >= 0 ? process.argv[at + 1] : process.env.BENCH_VS_KUBECONFIG || undefined;
+}
 
 async function main(): Promise<void> {
   const quick = process.env.BENCH_QUICK === '1';
   const counts = quick ? { writes: 1000, reads: 2000, lists: 20, watches: 100 } : { writes: 5000, reads: 10000, lists: 100, watches: 500 };
-  const sections = (process.env.BENCH_SECTIONS ?? 'storage,gateway,jobs').split(',');
+  const kubeconfig = vsKubeconfig();
+  const sections = (process.env.BENCH_SECTIONS ?? (kubeconfig ? 'vs' : 'storage,gateway,jobs')).split(',');
+  if (sections.some((section) => section !== 'jobs')) buildApps();
+  if (sections.includes('vs')) {
+    if (!kubeconfig) throw new Error('the vs section needs --vs-kubeconfig FILE (or BENCH_VS_KUBECONFIG) of a kube-apiserver');
+    for (const line of await vsBench(kubeconfig, counts)) console.log(line);
+  }
   if (sections.includes('storage')) for (const line of await storageBench(counts)) console.log(line);
   if (sections.includes('gateway')) {
     console.log('');

@@ -1,19 +1,50 @@
-// Starting the distributed Plinth processes for a benchmark: the storage service over etcd and
-// the gateway over the storage service, each a separate node process as in production.
-import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+// Starting the Plinth processes for a benchmark: the storage service over etcd and the gateway
+// over the storage service, each a separate node process as in production, or the all-in-one.
+// They run compiled, as the image runs them (buildApps first): the sources through
+// tools/register.js would carry the TypeScript compiler and swc in every process's memory.
+// BENCH_PROFILE_DIR=DIR writes a CPU profile of each into DIR/<name> when it stops, and a heap
+// snapshot when the bench asks for one (heapSnapshot) after its run.
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..');
 
-export interface BenchProcess {
-  match: RegExpExecArray;
+// ServiceProcess is a started Plinth process: its pid (for its RSS) and, under
+// BENCH_PROFILE_DIR, a heap snapshot on demand.
+export interface ServiceProcess {
+  readonly pid: number;
+  heapSnapshot(): Promise<string | undefined>;
   stop(): Promise<void>;
 }
 
-function startNode(script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeArgs: string[] = []): Promise<BenchProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '-r', join(root, 'tools/register.js'), join(root, script), ...args], {
+interface BenchProcess extends ServiceProcess {
+  match: RegExpExecArray;
+}
+
+// profileDir is where BENCH_PROFILE_DIR puts a service's CPU profile and heap snapshots.
+function profileDir(name: string): string | undefined {
+  const base = process.env.BENCH_PROFILE_DIR;
+  if (!base) return undefined;
+  const dir = join(base, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function profileFlags(dir: string | undefined): string[] {
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${dir}`] : [];
+}
+
+// buildApps compiles the apps into dist/ (their Nx build targets, cached when nothing changed).
+export function buildApps(): void {
+  execFileSync('npx', ['nx', 'run-many', '-t', 'build', '--projects=tag:type:app', '--output-style=static'], { cwd: root, env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+// startNode runs the compiled entry point of an app (apps/<name>/src/main.ts → dist/…/main.js).
+function startNode(app: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, profile?: string): Promise<BenchProcess> {
+  const script = `dist/apps/${app}/src/main.js`;
+  const child: ChildProcess = spawn(process.execPath, [...profileFlags(profile), join(root, script), ...args], {
     cwd: root,
     env: { ...process.env, ...env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -23,7 +54,7 @@ function startNode(script: string, args: string[], env: NodeJS.ProcessEnv, ready
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
       const match = ready.exec(log);
-      if (match) resolve({ match, stop: () => stopChild(child) });
+      if (match) resolve({ match, pid: child.pid ?? 0, heapSnapshot: () => (profile ? heapSnapshot(child, profile) : Promise.resolve(undefined)), stop: () => stopChild(child) });
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
@@ -39,27 +70,67 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+// heapSnapshot signals the process to write a heap snapshot into dir and resolves with its path
+// once the file has stopped growing (the process writes it synchronously).
+async function heapSnapshot(child: ChildProcess, dir: string): Promise<string> {
+  const before = new Set(readdirSync(dir));
+  child.kill('SIGUSR2');
+  let lastSize = -1;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const written = readdirSync(dir).find((name) => name.endsWith('.heapsnapshot') && !before.has(name));
+    if (!written) continue;
+    const size = statSync(join(dir, written)).size;
+    if (size > 0 && size === lastSize) return join(dir, written);
+    lastSize = size;
+  }
+}
+
+// writeHeapSnapshots takes a heap snapshot of each service (under BENCH_PROFILE_DIR; nothing
+// otherwise), one after the other, and names the files on stderr.
+export async function writeHeapSnapshots(services: [string, ServiceProcess][]): Promise<void> {
+  for (const [name, service] of services) {
+    const file = await service.heapSnapshot();
+    if (file) console.error(`heap snapshot of ${name}: ${file}`);
+  }
+}
+
 // startStorageService serves plaintext (--storage-insecure) unless given the flags of its
 // TLS files (storageServingFlags of @plinth/testing).
-export async function startStorageService(etcdEndpoint: string, tlsFlags: string[] = ['--storage-insecure']): Promise<{ address: string; stop(): Promise<void> }> {
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}/storage`] : [];
-  const proc = await startNode('apps/storage/src/main.ts', tlsFlags, { PLINTH_ETCD_ENDPOINTS: etcdEndpoint, PLINTH_STORAGE_ADDRESS: '127.0.0.1:0' }, /listening on (\S+:\d+)/, profile);
-  return { address: proc.match[1], stop: proc.stop };
+export async function startStorageService(etcdEndpoint: string, tlsFlags: string[] = ['--storage-insecure']): Promise<ServiceProcess & { address: string }> {
+  const proc = await startNode('storage', tlsFlags, { PLINTH_ETCD_ENDPOINTS: etcdEndpoint, PLINTH_STORAGE_ADDRESS: '127.0.0.1:0' }, /listening on (\S+:\d+)/, profileDir('storage'));
+  return { ...proc, address: proc.match[1] };
 }
 
 // startAuthz and startGateway reach the storage service in plaintext (--storage-insecure),
 // as startStorageService serves by default, and NATS in plaintext (--nats-insecure).
-export async function startAuthz(storageAddress: string, natsUrl: string): Promise<{ stop(): Promise<void> }> {
-  const proc = await startNode('apps/authz/src/main.ts', ['--storage-address', storageAddress, '--storage-insecure', '--nats-url', natsUrl, '--nats-insecure'], {}, /authz serving on/);
-  return { stop: proc.stop };
+export async function startAuthz(storageAddress: string, natsUrl: string): Promise<ServiceProcess> {
+  return startNode('authz', ['--storage-address', storageAddress, '--storage-insecure', '--nats-url', natsUrl, '--nats-insecure'], {}, /authz serving on/, profileDir('authz'));
 }
 
-export async function startGateway(storageAddress: string, natsUrl: string, extraArgs: string[] = []): Promise<{ port: number; dataDir: string; stop(): Promise<void> }> {
+export async function startGateway(storageAddress: string, natsUrl: string, extraArgs: string[] = []): Promise<ServiceProcess & { port: number; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plinth-bench-gw-'));
-  // BENCH_PROFILE_DIR writes a CPU profile of the gateway there (open it in Chrome DevTools).
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const proc = await startNode('apps/gateway/src/main.ts', ['--storage-address', storageAddress, '--storage-insecure', '--nats-url', natsUrl, '--nats-insecure', '--port', '0', '--data-dir', dataDir, ...extraArgs], {}, /serving on https:\/\/[^\s]*:(\d+)/, profile);
+  const proc = await startNode('gateway', ['--storage-address', storageAddress, '--storage-insecure', '--nats-url', natsUrl, '--nats-insecure', '--port', '0', '--data-dir', dataDir, ...extraArgs], {}, /serving on https:\/\/[^\s]*:(\d+)/, profileDir('gateway'));
   return {
+    pid: proc.pid,
+    heapSnapshot: proc.heapSnapshot,
+    port: Number(proc.match[1]),
+    dataDir,
+    async stop() {
+      await proc.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// startAllInOne runs the all-in-one (embedded store) on a free port with a throw-away data
+// directory.
+export async function startAllInOne(): Promise<ServiceProcess & { port: number; dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'plinth-bench-aio-'));
+  const proc = await startNode('plinth', ['--port', '0', '--data-dir', dataDir], {}, /serving on https:\/\/[^\s]*:(\d+)/, profileDir('plinth'));
+  return {
+    pid: proc.pid,
+    heapSnapshot: proc.heapSnapshot,
     port: Number(proc.match[1]),
     dataDir,
     async stop() {

@@ -5,6 +5,8 @@ export interface Figures {
   opsPerSecond: number;
   p50: number;
   p99: number;
+  // latencies are the measured ones, sorted (ms).
+  latencies: number[];
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -34,7 +36,15 @@ export async function runConcurrent(count: number, inFlight: number, op: (i: num
 
 export function summarize(latencies: number[], seconds: number): Figures {
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { ops: latencies.length, seconds, opsPerSecond: latencies.length / seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  return { ops: latencies.length, seconds, opsPerSecond: latencies.length / seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99), latencies: sorted };
+}
+
+// combine joins the figures of runs of the same work (rounds of an A B A B comparison).
+export function combine(runs: Figures[]): Figures {
+  return summarize(
+    runs.flatMap((run) => run.latencies),
+    runs.reduce((sum, run) => sum + run.seconds, 0),
+  );
 }
 
 export function formatRow(name: string, raw: Figures, service: Figures): string {

@@ -1,10 +1,11 @@
-// The gRPC adapter over the etcd backend, through a real grpc-js server and a real etcd. It
+// The gRPC adapter over the etcd backend, through the storage service's Nest microservice and a real etcd. It
 // lives here rather than beside the adapter because an adapter, specs included, may not import
 // a backend (eslint.config.mjs); the embedded run is in libs/storage-grpc.
 import { ObjectStore } from '@plinth/storage';
 import { runObjectStoreConformance } from '@plinth/storage/conformance';
 import { EtcdObjectStore } from '@plinth/storage-etcd';
-import { GrpcObjectStore, StorageServer, startStorageServer } from '@plinth/storage-grpc';
+import { startStorageServer, StorageServer } from '@plinth/nest';
+import { GrpcObjectStore } from '@plinth/storage-grpc';
 import { EtcdServer, startEtcd } from '@plinth/testing';
 
 let etcd: EtcdServer | undefined;

@@ -23,7 +23,8 @@ describe('API server: /metrics', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'plinth-metrics-'));
     writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,admin-uid,"system:masters"\nmetrics-token,prometheus,prometheus-uid,"system:monitoring"\nalice-token,alice,alice-uid\n');
-    server = await startTestApiServer({ tokenAuthFile: join(dir, 'tokens.csv') });
+    // Objects are counted in storage every 200 ms here (every minute by default).
+    server = await startTestApiServer({ tokenAuthFile: join(dir, 'tokens.csv'), etcdCountMetricPollPeriodMs: 200 });
     admin = client(server.url);
   });
 
@@ -81,19 +82,38 @@ describe('API server: /metrics', () => {
     expect(sample(text, 'process_start_time_seconds')).toBeGreaterThan(1.7e9);
   });
 
-  it('gauges watches as long-running requests and cached objects as storage objects', async () => {
+  it('gauges watches as long-running requests', async () => {
     const controller = new AbortController();
     const watch = await fetch(`${server.url}/api/v1/namespaces/default/serviceaccounts?watch=true`, { headers: { authorization: 'Bearer admin-token' }, signal: controller.signal });
     expect(watch.status).toBe(200);
     try {
       const text = (await admin('GET', '/metrics')).text;
       expect(sample(text, 'apiserver_longrunning_requests{component="apiserver",group="",resource="serviceaccounts",scope="namespace",subresource="",verb="WATCH",version="v1"}')).toBe(1);
-      // m1 and the namespace's default account, if a controller made one, are cached.
-      expect(sample(text, 'apiserver_storage_objects{resource="serviceaccounts"}')).toBeGreaterThanOrEqual(1);
-      expect(sample(text, 'apiserver_storage_objects{resource="namespaces"}')).toBeGreaterThanOrEqual(4);
     } finally {
       controller.abort();
     }
+  });
+
+  it('counts the stored objects of every resource served, in storage, each poll period', async () => {
+    const counts = async () => {
+      const text = (await admin('GET', '/metrics')).text;
+      return { accounts: sample(text, 'apiserver_storage_objects{resource="serviceaccounts"}'), revisions: sample(text, 'apiserver_storage_objects{resource="controllerrevisions.apps"}'), text };
+    };
+    for (const name of ['count-a', 'count-b']) {
+      expect((await admin('POST', '/api/v1/namespaces/default/serviceaccounts', { body: serviceAccount(name) })).status).toBe(201);
+    }
+    const stored = JSON.parse((await admin('GET', '/api/v1/serviceaccounts')).text).items.length;
+    let last = await counts();
+    for (let tries = 0; last.accounts !== stored && tries < 100; tries++) {
+      await new Promise((r) => setTimeout(r, 100));
+      last = await counts();
+    }
+    expect(last.accounts).toBe(stored);
+    // A resource no client asked for is counted too.
+    expect(last.revisions).toBe(0);
+    expect(sample(last.text, 'apiserver_storage_objects{resource="namespaces"}')).toBeGreaterThanOrEqual(4);
+    // Reviews are not stored, and are not counted.
+    expect(last.text).not.toContain('resource="subjectaccessreviews.authorization.platform.io"');
   });
 
   it('serves /metrics to system:monitoring and refuses it to other users', async () => {
@@ -103,6 +123,8 @@ describe('API server: /metrics', () => {
     const alice = await client(server.url, 'alice-token')('GET', '/metrics');
     expect(alice.status).toBe(403);
     expect(alice.json).toMatchObject({ kind: 'Status', reason: 'Forbidden', message: 'forbidden: User "alice" cannot get path "/metrics"' });
-    expect((await client(server.url, null)('GET', '/metrics')).status).toBe(401);
+    const anonymous = await client(server.url, null)('GET', '/metrics');
+    expect(anonymous.status).toBe(403);
+    expect(anonymous.json.message).toBe('forbidden: User "system:anonymous" cannot get path "/metrics"');
   });
 });

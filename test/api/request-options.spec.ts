@@ -38,6 +38,17 @@ describe('API server: request options', () => {
       expect((await request('GET', `${accounts}/delete-body-only`)).status).toBe(404);
     });
 
+    it('refuse an unknown propagationPolicy naming the values kube-apiserver supports', async () => {
+      await account('delete-sideways');
+      const res = await request('DELETE', `${accounts}/delete-sideways?propagationPolicy=Sideways`);
+      expect(res.status).toBe(422);
+      expect(res.json).toMatchObject({
+        reason: 'Invalid',
+        message: 'DeleteOptions.meta.platform.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"',
+      });
+      expect((await request('GET', `${accounts}/delete-sideways`)).status).toBe(200);
+    });
+
     it('takes a well-typed body', async () => {
       await account('delete-typed');
       const res = await request('DELETE', `${accounts}/delete-typed`, { raw: '{"kind":"DeleteOptions","apiVersion":"v1","gracePeriodSeconds":0,"propagationPolicy":"Background"}', headers: { 'content-type': 'application/json' } });

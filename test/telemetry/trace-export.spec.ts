@@ -2,25 +2,16 @@
 // storage service each export their spans over OTLP/HTTP to a receiver, and one request makes
 // one trace: the gateway's request span (continuing the caller's traceparent) is the parent of
 // its client span to authz and of the handler's span, which holds the client spans to storage;
-// the client spans are the parents of those services' server spans. The processes export only
+// the client spans are the parents of those services' server spans, and the storage service's
+// server span is the parent of its client span to etcd. The processes export only
 // when they stop (the batch delay is longer than the test), so the spans arrive through each
 // app's flush on SIGTERM.
 import { randomBytes } from 'node:crypto';
-import { OtlpReceiver, startOtlpReceiver } from '@plinth/testing';
+import { OtlpReceiver, startOtlpReceiver, eventually } from '@plinth/testing';
 import { DistributedPlinth, startDistributed } from '../distributed';
 
 const SERVER = 2;
 const CLIENT = 3;
-
-async function eventually<T>(what: string | (() => string), attempt: () => Promise<T | undefined>, timeoutMs = 30000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const result = await attempt();
-    if (result !== undefined) return result;
-    if (Date.now() > deadline) throw new Error(`${typeof what === 'string' ? what : what()}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('trace export over OTLP/HTTP', () => {
   let receiver: OtlpReceiver;
@@ -47,14 +38,14 @@ describe('trace export over OTLP/HTTP', () => {
     // The caller's span: the gateway's request span must continue its trace.
     const callerSpanId = randomBytes(8).toString('hex');
     let last = '';
-    const traceId = await eventually(() => `alice creates a ServiceAccount (last answer: ${last})`, async () => {
+    const traceId = await eventually(async () => {
       const id = randomBytes(16).toString('hex');
       const created = await plinth.request('POST', '/api/v1/namespaces/default/serviceaccounts', 'alice-token', { metadata: { name: 'traced' } }, {
         traceparent: `00-${id}-${callerSpanId}-01`,
       });
       last = `${created.status} ${created.body}`;
       return created.status === 201 ? id : undefined;
-    });
+    }, { what: () => `alice creates a ServiceAccount (last answer: ${last})` });
 
     expect(receiver.spans()).toEqual([]);
     await plinth.stop();
@@ -93,5 +84,12 @@ describe('trace export over OTLP/HTTP', () => {
     expect(createCall?.parentSpanId).toBe(handler!.spanId);
     const stored = spans.find((s) => s.service === 'plinth-storage' && s.name === 'plinth.storage.v1.ObjectStore/Create');
     expect(stored).toMatchObject({ kind: SERVER, parentSpanId: createCall!.spanId });
+    // The storage service's request to etcd, a client span with the key it wrote.
+    const etcdCall = spans.find((s) => s.service === 'plinth-storage' && s.name === 'etcdserverpb.KV/Txn' && s.parentSpanId === stored!.spanId);
+    expect(etcdCall).toMatchObject({
+      kind: CLIENT,
+      attributes: expect.objectContaining({ 'rpc.method': 'Txn', 'db.system': 'etcd', 'etcd.key': expect.stringMatching(/serviceaccounts\/default\/traced$/) }),
+    });
+    expect(etcdCall!.attributes['etcd.response.revision']).toBeGreaterThan(0);
   }, 90000);
 });

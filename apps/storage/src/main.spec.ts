@@ -59,7 +59,7 @@ describe('storage service', () => {
     expect(refused.output()).toContain('Error: the storage service serves only mutual TLS: set --tls-cert-file, --tls-private-key-file and --client-ca-file');
   }, 60000);
 
-  it('serves plinth_link_up{link="etcd"} on its metrics address: 0 while etcd is stopped, 1 once it is back', async () => {
+  it('serves plinth_link_up{link="etcd"} on its metrics address (0 while etcd is stopped, 1 once it is back) and etcd\'s size', async () => {
     const withMetrics = startProcess(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, 'apps/storage/src/main.ts')], {
       ...process.env,
       NO_COLOR: '1',
@@ -77,6 +77,11 @@ describe('storage service', () => {
       const metricsUrl = await waitForOutput(withMetrics, 'the storage service', /serving metrics on (http:\/\/\S+\/metrics)/);
       await listening(withMetrics);
       await etcdLinkUp(metricsUrl, 1);
+      // etcd's database size, per endpoint and for the cluster, read at start.
+      const text = await (await fetch(metricsUrl)).text();
+      const size = (series: string) => Number(text.split('\n').find((l) => l.startsWith(`${series} `))?.slice(series.length + 1));
+      expect(size(`apiserver_storage_db_total_size_in_bytes{endpoint="${etcd.endpoint}"}`)).toBeGreaterThan(0);
+      expect(size('apiserver_storage_size_bytes{cluster="etcd-0"}')).toBe(size(`apiserver_storage_db_total_size_in_bytes{endpoint="${etcd.endpoint}"}`));
       await etcd.restart(() => etcdLinkUp(metricsUrl, 0));
       await etcdLinkUp(metricsUrl, 1);
       expect(withMetrics.output()).toMatch(/link to etcd lost/);

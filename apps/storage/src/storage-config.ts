@@ -16,7 +16,8 @@
 import { readFileSync } from 'node:fs';
 import { listValue, ProcessFlag, ProcessFlagError, readProcessFlags } from '@plinth/config';
 import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
-import { EtcdObjectStore } from '@plinth/storage-etcd';
+import { EtcdObjectStore, EtcdObjectStoreOptions, EtcdRequestMetrics } from '@plinth/storage-etcd';
+import { defaultRegistry } from '@plinth/metrics';
 import { ClientIdentityError, defaultAllowedClients, formatClientIdentity, parseClientIdentities, StorageServerTls } from '@plinth/storage-grpc';
 
 export { ProcessFlagError as FlagError };
@@ -102,9 +103,14 @@ function etcdTls(values: Partial<Record<keyof typeof table, string>>): EtcdTlsFi
 
 export function openStorageBackend(config: StorageBackendConfig): ObjectStore {
   if (config.kind === 'embedded') return new EmbeddedObjectStore({ dataDir: config.dataDir });
+  return new EtcdObjectStore({ ...etcdClientOptions(config), metrics: new EtcdRequestMetrics(defaultRegistry()) });
+}
+
+// etcdClientOptions reads the etcd link's files into the options of an etcd client.
+export function etcdClientOptions(config: StorageBackendConfig & { kind: 'etcd' }): EtcdObjectStoreOptions {
   const read = (file: string | undefined) => (file ? readFileSync(file) : undefined);
   const tls = config.tls && { ca: readFileSync(config.tls.caFile), cert: read(config.tls.certFile), key: read(config.tls.keyFile) };
-  return new EtcdObjectStore({ endpoints: config.endpoints, tls });
+  return { endpoints: config.endpoints, tls };
 }
 
 // describeStorageBackend names the backend for the start-up log.

@@ -1,29 +1,29 @@
-// StorageService runs the gRPC server over the store and keeps the store's history to the
-// 5-minute window. It probes etcd every second, logs once when the link is lost and once when it
+// StorageService keeps the store the microservice serves: it keeps the store's history to the
+// 5-minute window, probes etcd every second, logs once when the link is lost and once when it
 // is back (calls failing meanwhile are answered Unreachable), and serves the link's state as
-// plinth_link_up{link="etcd"}. It owns the shutdown
-// order: stop serving (open watches end, running calls finish), then close the store the calls
-// were using.
+// plinth_link_up{link="etcd"} and etcd's database size (polled every 30 s) beside it. Nest closes
+// the transport first (open watches end, running calls finish), then runs onApplicationShutdown,
+// which closes the store the calls were using.
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { LinkState, probeLink, realClock } from '@plinth/machinery';
 import { defaultRegistry, registerLinkMetric } from '@plinth/metrics';
+import { OBJECT_STORE } from '@plinth/nest';
 import { HistoryCompactor, ObjectStore } from '@plinth/storage';
-import { StorageServer, startStorageServer } from '@plinth/storage-grpc';
-import { StorageConfig, describeServing, describeStorageBackend } from './storage-config';
+import { EtcdDbSizeMonitor, observeDbSize } from '@plinth/storage-etcd';
+import { StorageConfig, describeStorageBackend, etcdClientOptions } from './storage-config';
 
 export const STORAGE_CONFIG = Symbol('StorageConfig');
-// STORAGE_BACKEND is the store the service serves: etcd or the embedded store.
-export const STORAGE_BACKEND = Symbol('StorageBackend');
 
 @Injectable()
 export class StorageService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(StorageService.name);
   private readonly compactor: HistoryCompactor;
-  private server: StorageServer | undefined;
   private stopProbing: (() => void) | null = null;
+  private dbSize: EtcdDbSizeMonitor | null = null;
+  private stopDbSize: (() => void) | null = null;
 
   constructor(
-    @Inject(STORAGE_BACKEND) private readonly store: ObjectStore,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(STORAGE_CONFIG) private readonly config: StorageConfig,
   ) {
     this.compactor = new HistoryCompactor(store, {
@@ -31,22 +31,23 @@ export class StorageService implements OnApplicationBootstrap, OnApplicationShut
     });
   }
 
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): void {
     this.logger.log(`storage backend: ${describeStorageBackend(this.config.backend)}`);
-    this.server = await startStorageServer(this.store, { address: this.config.address, tls: this.config.tls });
     this.compactor.start();
     if (this.config.backend.kind === 'etcd') {
       const etcd = new LinkState('etcd', (line) => this.logger.warn(line));
       registerLinkMetric(defaultRegistry(), [etcd]);
       this.stopProbing = probeLink(etcd, () => this.store.currentRevision(), realClock, 1000);
+      const dbSize = (this.dbSize = new EtcdDbSizeMonitor(etcdClientOptions(this.config.backend)));
+      this.stopDbSize = observeDbSize(defaultRegistry(), () => dbSize.sizes(), realClock);
     }
-    this.logger.log(`storage service listening on ${this.server.address}, ${describeServing(this.config.tls)}`);
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopProbing?.();
+    this.stopDbSize?.();
+    this.dbSize?.close();
     this.compactor.stop();
-    await this.server?.shutdown();
     await this.store.close();
   }
 }

@@ -21,6 +21,13 @@ describe('server flags', () => {
     expect(() => parseServerFlags(['--storage-insecure=yes'])).toThrow('invalid argument "yes" for "--storage-insecure" flag: must be true or false');
   });
 
+  it('serves anonymous requests by default, as kube-apiserver does, unless --anonymous-auth=false', () => {
+    expect(parseServerFlags([]).anonymousAuth).toBe(true);
+    expect(parseServerFlags(['--anonymous-auth=false']).anonymousAuth).toBe(false);
+    expect(parseServerFlags(['--k8s-aliases=false']).k8sAliases).toBe(false);
+    expect(parseServerFlags([]).k8sAliases).toBe(true);
+  });
+
   it('reads --default-watch-cache-size as the events each watch cache keeps', () => {
     expect(parseServerFlags([]).watchCacheSize).toBe(2048);
     expect(parseServerFlags(['--default-watch-cache-size=100']).watchCacheSize).toBe(100);
@@ -30,6 +37,13 @@ describe('server flags', () => {
   it('leaves the controller manager\'s flags to it', () => {
     expect(() => parseServerFlags(['--controllers=job'])).toThrow('unknown flag: --controllers');
     expect(() => parseServerFlags(['--leader-elect'])).toThrow('unknown flag: --leader-elect');
+  });
+
+  it('reads --etcd-count-metric-poll-period, a minute by default, 0 to count never', () => {
+    expect(parseServerFlags([]).etcdCountMetricPollPeriodMs).toBe(60000);
+    expect(parseServerFlags(['--etcd-count-metric-poll-period=30s']).etcdCountMetricPollPeriodMs).toBe(30000);
+    expect(parseServerFlags(['--etcd-count-metric-poll-period', '0']).etcdCountMetricPollPeriodMs).toBe(0);
+    expect(() => parseServerFlags(['--etcd-count-metric-poll-period', '-1m'])).toThrow('must not be negative');
   });
 
   it('reads kube-apiserver\'s overload and shutdown flags with its defaults', () => {

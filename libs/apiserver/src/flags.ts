@@ -35,6 +35,9 @@ export interface ServerFlags {
   // watchCacheSize is how many recent events each watch cache keeps for watches starting in
   // the past (kube-apiserver's --default-watch-cache-size); an older start goes to storage.
   watchCacheSize: number;
+  // etcdCountMetricPollPeriodMs is how often apiserver_storage_objects is counted in storage
+  // (kube-apiserver's --etcd-count-metric-poll-period); 0: never.
+  etcdCountMetricPollPeriodMs: number;
   // Authentication (kube-apiserver's flags of the same names).
   tokenAuthFile: string;
   clientCAFile: string;
@@ -89,6 +92,7 @@ export const defaultServerFlags: ServerFlags = {
   natsInsecure: false,
   watchCache: true,
   watchCacheSize: 2048,
+  etcdCountMetricPollPeriodMs: 60_000,
   tokenAuthFile: '',
   clientCAFile: '',
   serviceAccountKeyFiles: [],
@@ -100,7 +104,7 @@ export const defaultServerFlags: ServerFlags = {
   requestHeaderUsernameHeaders: [],
   requestHeaderGroupHeaders: [],
   requestHeaderExtraHeadersPrefix: [],
-  anonymousAuth: false,
+  anonymousAuth: true,
   maxRequestsInflight: 400,
   maxMutatingRequestsInflight: 200,
   requestTimeoutMs: 60_000,
@@ -134,6 +138,7 @@ const setters: Record<string, FlagSetter<ServerFlags>> = {
   'nats-insecure': (f, v) => (f.natsInsecure = bool('nats-insecure', v)),
   'watch-cache': (f, v) => (f.watchCache = bool('watch-cache', v)),
   'default-watch-cache-size': (f, v) => (f.watchCacheSize = int('default-watch-cache-size', v)),
+  'etcd-count-metric-poll-period': (f, v) => (f.etcdCountMetricPollPeriodMs = nonNegativeDuration('etcd-count-metric-poll-period', v)),
   'token-auth-file': (f, v) => (f.tokenAuthFile = v),
   'client-ca-file': (f, v) => (f.clientCAFile = v),
   'service-account-key-file': (f, v) => (f.serviceAccountKeyFiles = [...f.serviceAccountKeyFiles, v]),

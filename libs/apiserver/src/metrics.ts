@@ -1,11 +1,11 @@
 // ApiServerMetrics are kube-apiserver's request metrics (k8s.io/apiserver/pkg/endpoints/metrics)
 // under their Kubernetes names and labels: apiserver_request_total, the
 // apiserver_request_duration_seconds histogram with its buckets, the in-flight and long-running
-// gauges, apiserver_storage_objects from the watch caches and apiserver_terminated_watchers_total. A request costs two cached
+// gauges, apiserver_storage_objects (set by observeObjectCounts) and apiserver_terminated_watchers_total. A request costs two cached
 // child lookups and a few additions; the text is built when /metrics is scraped.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { contentType, Counter, Gauge, GaugeChild, Histogram, Registry } from '@plinth/metrics';
+import { Counter, Gauge, GaugeChild, Histogram, negotiateExposition, Registry } from '@plinth/metrics';
 import { writeText } from './http/respond';
 import { RequestInfo } from './request-info';
 import { NonResourceRoute } from './server';
@@ -24,6 +24,8 @@ export interface RequestObservation {
   labels: string[];
   started: number;
   gauge: GaugeChild;
+  // traceId is the request's sampled trace, kept as the latency's exemplar.
+  traceId?: string | null;
 }
 
 export class ApiServerMetrics {
@@ -103,18 +105,11 @@ export class ApiServerMetrics {
   finish(observation: RequestObservation, code: number, terminated = false): void {
     observation.gauge.dec();
     const { labels } = observation;
-    this.duration.labels(...labels).observe((performance.now() - observation.started) / 1000);
+    this.duration.labels(...labels).observeInTrace((performance.now() - observation.started) / 1000, observation.traceId);
     this.requests.labels(...labels, String(code)).inc();
     if (terminated) this.terminations.labels(labels[0], ...labels.slice(2), String(code)).inc();
   }
 
-  // countStorageObjects sets apiserver_storage_objects when scraped, from a count per resource
-  // ("pods", "deployments.apps").
-  countStorageObjects(counts: () => [resource: string, count: number][]): void {
-    this.storageObjects.collect = () => {
-      for (const [resource, count] of counts()) this.storageObjects.labels(resource).set(count);
-    };
-  }
 }
 
 // requestLabelValues are the labels of requestLabels for a request, as kube-apiserver's
@@ -156,12 +151,14 @@ export function requestScope(info: RequestInfo & { isResourceRequest: true }): s
   return 'cluster';
 }
 
-// metricsRoute serves GET /metrics from the registry; the pipeline has authorized the request
-// (nonResourceURL /metrics, verb get) before.
+// metricsRoute serves GET /metrics from the registry, in OpenMetrics (with exemplars) to a
+// scraper that asks for it; the pipeline has authorized the request (nonResourceURL /metrics,
+// verb get) before.
 export function metricsRoute(registry: Registry): NonResourceRoute {
   return async (req: IncomingMessage, res: ServerResponse, info) => {
     if (info.path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
-    writeText(res, 200, registry.expose(), contentType);
+    const { format, contentType } = negotiateExposition(req.headers.accept);
+    writeText(res, 200, registry.expose(format), contentType);
     return true;
   };
 }

@@ -2,6 +2,7 @@
 // the resource it addresses, its store, and how to answer.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { KubeObject } from '@plinth/api';
+import { holdsExactIntegers, markExactRoot } from '@plinth/machinery';
 import { UserInfo } from '@plinth/rbac';
 import { fieldManagerName } from '@plinth/apply';
 import { ResourceDefinition, ResourceStore } from '@plinth/registry';
@@ -34,7 +35,9 @@ export function clientApiVersion(scope: RequestScope): string {
 // present rewrites an object for the client: its apiVersion in the group the client used.
 export function present(scope: RequestScope, object: KubeObject): KubeObject {
   if (scope.clientGroup === scope.def.group) return object;
-  return { ...object, apiVersion: clientApiVersion(scope) };
+  const presented = { ...object, apiVersion: clientApiVersion(scope) };
+  if (holdsExactIntegers(object)) markExactRoot(presented);
+  return presented;
 }
 
 export function namespaceOf(scope: RequestScope): string | undefined {

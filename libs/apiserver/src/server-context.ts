@@ -88,12 +88,6 @@ export class ServerContext {
     this.watcherTerminated(groupResource(def));
   }
 
-  // cachedObjectCounts counts the objects of each resource with a watch cache, named as
-  // apiserver_storage_objects names them ("pods", "deployments.apps").
-  cachedObjectCounts(): [resource: string, count: number][] {
-    return [...this.caches].map(([def, cache]) => [groupResource(def), cache.size]);
-  }
-
   stopCaches(): void {
     for (const stop of this.stopHooks.splice(0)) stop();
     for (const cache of this.caches.values()) cache.stop();
@@ -137,7 +131,7 @@ export class ServerContext {
 }
 
 // groupResource names a resource as kube-apiserver's metrics do: "pods", "deployments.apps".
-function groupResource(def: ResourceDefinition): string {
+export function groupResource(def: ResourceDefinition): string {
   return def.group ? `${def.resource}.${def.group}` : def.resource;
 }
 

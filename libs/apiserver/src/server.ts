@@ -5,6 +5,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, goQuote, hasProtobufCodec, isStatusError, isValidPathSegmentName, methodNotAllowed, methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
 import { ResourceDefinition } from '@plinth/registry';
+import { servedGroupOf } from './aliases';
 import { aggregatedDiscovery, aggregatedDiscoveryRequested, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import { createResource } from './handlers/create';
 import { createReview } from './handlers/reviews';
@@ -19,10 +20,10 @@ import { updateResource } from './handlers/update';
 import { watchResource } from './handlers/watch';
 import { serveScale } from './handlers/scale';
 import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
-import { tracingEnabled } from '@plinth/telemetry';
+import { sampledTraceId, tracingEnabled } from '@plinth/telemetry';
 import { traceOperation, traceRequest } from './http/request-span';
-import { ApiServerMetrics } from './metrics';
-import { responseOptions, ResponseOptions, writeBody, writeError, writeText } from './http/respond';
+import { ApiServerMetrics, RequestObservation } from './metrics';
+import { responseOptions, ResponseOptions, writeBody, writeError, writePageNotFound, writeText } from './http/respond';
 import { parseRequestTarget, RequestTarget, RequestTargetError } from './http/request-target';
 import { checkFraming, writeFramingError } from './http/framing';
 import { RequestBoundary } from './http/request-boundary';
@@ -97,7 +98,7 @@ export class ApiServer {
     const info = parseRequestInfo(method, target.path, query);
     const observation = this.metrics?.start(req, info, query);
     const serveRequest = () => this.serveRequestInTime(req, res, query, info);
-    const served = tracingEnabled() ? traceRequest(req, res, info, serveRequest) : serveRequest();
+    const served = tracingEnabled() ? traceRequest(req, res, info, () => observeTrace(observation, serveRequest)) : serveRequest();
     if (!observation) return served;
     return served.then(() => this.metrics?.finish(observation, res.statusCode, this.terminated.has(res)));
   }
@@ -141,7 +142,8 @@ export class ApiServer {
   private async serveNonResource(req: IncomingMessage, res: ServerResponse, info: NonResourceRequestInfo, query: URLSearchParams, response: ResponseOptions): Promise<void> {
     const [first, second, third] = info.parts;
     const { catalog } = this.context;
-    if (healthEndpoints.has(first) && info.parts.length <= 2 && (req.method === 'GET' || req.method === 'HEAD')) {
+    // Health checks answer any method, as kube-apiserver's mux handlers do.
+    if (healthEndpoints.has(first) && info.parts.length <= 2) {
       const result = await runHealthChecks(first as HealthEndpoint, this.healthChecks[first as HealthEndpoint], query, second);
       writeText(res, result.code, result.body);
       return;
@@ -149,7 +151,7 @@ export class ApiServer {
     for (const route of this.extraRoutes) {
       if (await route(req, res, info, query, response)) return;
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') throw notFoundPath();
+    if (req.method !== 'GET' && req.method !== 'HEAD' && this.onlyReadsDiscovery(info.parts)) throw methodNotAllowed();
     if (first === 'version' && info.parts.length === 1) return writeBody(res, 200, this.context.options.version, response);
     const aggregated = info.parts.length === 1 && (first === 'api' || first === 'apis') ? aggregatedDiscoveryRequested(req.headers.accept) : null;
     if (aggregated) {
@@ -162,18 +164,43 @@ export class ApiServer {
     if (first === 'apis' && info.parts.length === 2) {
       const group = this.servedGroup(second);
       const body = apiGroup(catalog, group);
-      if (!body) throw notFoundPath();
-      return writeBody(res, 200, second === group ? body : aliasGroup(body, second), response);
+      if (body) return writeBody(res, 200, second === group ? body : aliasGroup(body, second), response);
     }
     if (first === 'apis' && info.parts.length === 3) {
       const group = this.servedGroup(second);
-      if (!catalog.hasGroupVersion(group, third)) throw notFoundPath();
-      const list = apiResourceList(catalog, group, third);
-      return writeBody(res, 200, second === group ? list : { ...list, groupVersion: `${second}/${third}` }, response);
+      if (catalog.hasGroupVersion(group, third)) {
+        const list = apiResourceList(catalog, group, third);
+        return writeBody(res, 200, second === group ? list : { ...list, groupVersion: `${second}/${third}` }, response);
+      }
     }
-    res.statusCode = 404;
-    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-    res.end('404 page not found\n');
+    this.pathNotFound(res, info.parts);
+  }
+
+  // pathNotFound answers a path nothing serves as kube-apiserver does: a path under /api or
+  // under a built-in group, which go-restful's web services claim, is their NotFound Status; any
+  // other (an unknown group, a custom resources' group, no API path at all) falls through every
+  // handler to Go's plain-text 404.
+  private pathNotFound(res: ServerResponse, parts: string[]): void {
+    const [first, second] = parts;
+    if (first === 'api' || (first === 'apis' && second !== undefined && this.servesBuiltinGroup(this.servedGroup(second)))) throw notFoundPath();
+    writePageNotFound(res);
+  }
+
+  // onlyReadsDiscovery tells the discovery paths whose go-restful routes take GET alone (/version,
+  // /api, /api/v1, a built-in group version), so that another method is 405. /apis, a group and a
+  // custom resources' group version are served by handlers that answer any method, and an
+  // unknown path stays a 404.
+  private onlyReadsDiscovery(parts: string[]): boolean {
+    const [first, second, third] = parts;
+    if (parts.length === 1) return first === 'version' || first === 'api';
+    if (first === 'api' && parts.length === 2) return second === 'v1';
+    if (first !== 'apis' || parts.length !== 3) return false;
+    const group = this.servedGroup(second);
+    return this.context.catalog.resources(group, third).some((def) => !def.unstructured);
+  }
+
+  private servesBuiltinGroup(group: string): boolean {
+    return this.context.catalog.all().some((def) => def.group === group && !def.unstructured);
   }
 
   // authenticate runs authentication and impersonation; without an auth context (pipeline
@@ -193,7 +220,7 @@ export class ApiServer {
   private async serveResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, response: ResponseOptions, user: UserInfo): Promise<void> {
     const group = this.servedGroup(info.group);
     const def = this.context.catalog.lookup(group, info.version, info.resource);
-    if (!def) throw notFoundPath();
+    if (!def) return this.pathNotFound(res, info.group === '' ? ['api'] : ['apis', info.group]);
     checkScope(def, info);
     if (!methodRouted(req.method ?? 'GET', info)) throw methodNotAllowed();
     checkNameSegment(info.name);
@@ -271,8 +298,7 @@ export class ApiServer {
 
   // servedGroup maps a *.k8s.io alias onto its *.platform.io twin when aliases are on.
   private servedGroup(group: string): string {
-    if (!this.context.options.aliases || !group.endsWith('.k8s.io')) return group;
-    return `${group.slice(0, -'.k8s.io'.length)}.platform.io`;
+    return servedGroupOf(group, this.context.options.aliases);
   }
 }
 
@@ -285,8 +311,6 @@ export type NonResourceRoute = (
   response: ResponseOptions,
 ) => Promise<boolean>;
 
-// notFoundPath is kube-apiserver's answer to a path no resource serves: a generic 404 whose
-// details are there but empty.
 // routeNotAcceptable is go-restful's 406, which names the route's produced media types.
 function routeNotAcceptable(produces: readonly string[]): StatusError {
   const err = notAcceptable([]);
@@ -295,6 +319,8 @@ function routeNotAcceptable(produces: readonly string[]): StatusError {
   return err;
 }
 
+// notFoundPath is go-restful's answer for a path no route of a web service takes, with the
+// empty details kube-apiserver's NewGenericServerResponse leaves.
 function notFoundPath(): StatusError {
   const err = notFound({ group: '', resource: '' }, '');
   err.errStatus.message = 'the server could not find the requested resource';
@@ -323,4 +349,10 @@ function checkNameSegment(name: string): void {
 function aliasGroup(body: ReturnType<typeof apiGroup> & object, alias: string) {
   const versions = body.versions.map((v) => ({ groupVersion: `${alias}/${v.version}`, version: v.version }));
   return { ...body, name: alias, versions, preferredVersion: versions[0] };
+}
+
+// observeTrace keeps the request span's trace for the latency's exemplar, then serves.
+function observeTrace(observation: RequestObservation | null | undefined, serve: () => Promise<void>): Promise<void> {
+  if (observation) observation.traceId = sampledTraceId();
+  return serve();
 }

@@ -3,8 +3,9 @@
 // cache: a decision kept; authz: asked), whose cache share is the cache hit ratio, and
 // plinth_authz_request_duration_seconds per operation (Authorize, RulesReview, RbacWrite) and
 // result (OK, Unavailable when no authz replica answered, Error), which also tells when authz
-// is unreachable.
+// is unreachable. A question asked in a sampled trace leaves that trace as its bucket's exemplar.
 import { Counter, CounterChild, Histogram, Registry } from '@plinth/metrics';
+import { sampledTraceId } from '@plinth/telemetry';
 
 const buckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -32,6 +33,6 @@ export class AuthzLinkMetrics {
   }
 
   observe(operation: string, result: 'OK' | 'Unavailable' | 'Error', seconds: number): void {
-    this.duration.labels(operation, result).observe(seconds);
+    this.duration.labels(operation, result).observeInTrace(seconds, sampledTraceId());
   }
 }

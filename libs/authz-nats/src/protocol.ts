@@ -23,8 +23,16 @@ export interface Subjects {
   policyChanged: string;
 }
 
+// subjectNames are the subjects under the prefix: the message patterns authz's handlers take.
+export const subjectNames: Subjects = { authorize: 'authorize', rules: 'rules', rbacWrite: 'rbac-write', policyChanged: 'policy-changed' };
+
 export function subjectsFor(prefix: string = defaultSubjectPrefix): Subjects {
-  return { authorize: `${prefix}.authorize`, rules: `${prefix}.rules`, rbacWrite: `${prefix}.rbac-write`, policyChanged: `${prefix}.policy-changed` };
+  return {
+    authorize: `${prefix}.${subjectNames.authorize}`,
+    rules: `${prefix}.${subjectNames.rules}`,
+    rbacWrite: `${prefix}.${subjectNames.rbacWrite}`,
+    policyChanged: `${prefix}.${subjectNames.policyChanged}`,
+  };
 }
 
 // RbacWriteRequest asks for RBAC escalation prevention on a role or binding write; the result

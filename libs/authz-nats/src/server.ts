@@ -1,7 +1,10 @@
-// serveAuthorizer answers the authorization questions of gateways over NATS request/reply, in
-// the queue group every authz replica shares, and publishPolicyChanged tells gateways when the
-// policy behind the answers changed so they drop the decisions they cached.
-import { Msg, NatsConnection, Subscription } from 'nats';
+// The authz service's side of the NATS contract, without the transport: authorizerAnswers
+// answers the requests of gateways from an Authorizer, each in a server span that continues
+// the caller's trace, encodeReply writes the reply (the result, or the error the answer
+// failed with), and publishPolicyChanged tells gateways when the policy behind the answers
+// changed so they drop the decisions they cached. The authz app's Nest microservice
+// (libs/nest/src/authz) routes the subjects to the answers.
+import { MsgHdrs, NatsConnection } from 'nats';
 import { Clock, realClock, Timer } from '@plinth/machinery';
 import { SpanKind, withSpan } from '@plinth/telemetry';
 import { Authorizer } from '@plinth/rbac';
@@ -11,7 +14,6 @@ import {
   encode,
   PolicyChanged,
   protocolVersion,
-  queueGroup,
   Reply,
   subjectsFor,
   decodeRbacWriteRequest,
@@ -19,77 +21,43 @@ import {
 } from './protocol';
 import { contextOf, Operation, spanAttributes, spanNames } from './tracing';
 
-export interface ServeAuthorizerOptions {
-  // subjectPrefix roots the subjects (plinth.authz when absent).
-  subjectPrefix?: string;
-  // queue is the queue group (plinth-authz when absent).
-  queue?: string;
-  // onError hears about replies that could not be sent.
-  onError?: (err: unknown) => void;
+// Answer answers one request: its data, the subject it came on and its headers.
+export type Answer = (data: Uint8Array, subject: string, headers: MsgHdrs | undefined) => Promise<unknown>;
+
+export interface AuthorizerAnswers {
+  authorize: Answer;
+  rulesReview: Answer;
+  rbacWrite: Answer;
 }
 
-export interface AuthorizerService {
-  // stop unsubscribes and resolves once the requests already received are answered.
-  stop(): Promise<void>;
-}
-
-export async function serveAuthorizer(nc: NatsConnection, authorizer: Authorizer, options: ServeAuthorizerOptions = {}): Promise<AuthorizerService> {
-  const subjects = subjectsFor(options.subjectPrefix);
-  const queue = options.queue ?? queueGroup;
-  const onError = options.onError ?? (() => undefined);
-  const inFlight = new Set<Promise<void>>();
-
-  const serve = (subject: string, operation: Operation, answer: (data: Uint8Array) => Promise<unknown>): Subscription =>
-    nc.subscribe(subject, {
-      queue,
-      callback: (err, msg) => {
-        if (err) return onError(err);
-        const done = respond(msg, operation, subject, answer, onError).finally(() => inFlight.delete(done));
-        inFlight.add(done);
-      },
-    });
-
-  const subscriptions = [
-    serve(subjects.authorize, 'Authorize', (data) => authorizer.authorize(decodeAuthorizeRequest(data).attributes)),
-    serve(subjects.rules, 'RulesReview', (data) => {
+export function authorizerAnswers(authorizer: Authorizer): AuthorizerAnswers {
+  return {
+    authorize: inServerSpan('Authorize', (data) => authorizer.authorize(decodeAuthorizeRequest(data).attributes)),
+    rulesReview: inServerSpan('RulesReview', (data) => {
       const request = decodeRulesReviewRequest(data);
       return authorizer.rulesReview(request.user, request.namespace);
     }),
-    serve(subjects.rbacWrite, 'RbacWrite', async (data): Promise<RbacWriteResult> => {
+    rbacWrite: inServerSpan('RbacWrite', async (data): Promise<RbacWriteResult> => {
       const r = decodeRbacWriteRequest(data);
       const refused = await authorizer.checkRbacWrite(r.kind, r.user, r.object, r.old, r.namespace, r.requestName);
       return refused ? refused.errStatus : null;
     }),
-  ];
-  // flush returns once the server has the subscriptions: requests sent after this get answers.
-  await nc.flush();
-
-  return {
-    async stop() {
-      await Promise.all(subscriptions.map((s) => (s.isClosed() ? undefined : s.drain())));
-      await Promise.all([...inFlight]);
-    },
   };
 }
 
-// respond answers one request in a server span that continues the caller's trace; a failure
-// of the authorizer, or a request it cannot read, is answered as an error reply.
-async function respond(msg: Msg, operation: Operation, subject: string, answer: (data: Uint8Array) => Promise<unknown>, onError: (err: unknown) => void): Promise<void> {
-  let reply: Reply<unknown>;
-  try {
-    const result = await withSpan(spanNames[operation], spanAttributes(subject), () => answer(msg.data), {
-      kind: SpanKind.SERVER,
-      parent: contextOf(msg.headers),
-    });
-    reply = { version: protocolVersion, result };
-  } catch (err) {
-    reply = { version: protocolVersion, error: { message: err instanceof Error ? err.message : String(err) } };
-  }
-  try {
-    if (!msg.respond(encode(reply))) onError(new Error(`a request on ${subject} came without a reply subject`));
-  } catch (err) {
-    onError(err);
-  }
+// inServerSpan answers in a server span that continues the caller's trace; a failure of the
+// authorizer, or a request it cannot read, rejects.
+function inServerSpan(operation: Operation, answer: (data: Uint8Array) => Promise<unknown>): Answer {
+  return (data, subject, headers) => withSpan(spanNames[operation], spanAttributes(subject), () => answer(data), { kind: SpanKind.SERVER, parent: contextOf(headers) });
+}
+
+// encodeReply writes the reply to a request: its result, or the error its answer failed with.
+export function encodeReply(outcome: { result: unknown } | { error: unknown }): Uint8Array {
+  const reply: Reply<unknown> =
+    'error' in outcome
+      ? { version: protocolVersion, error: { message: outcome.error instanceof Error ? outcome.error.message : String(outcome.error) } }
+      : { version: protocolVersion, result: outcome.result };
+  return encode(reply);
 }
 
 export interface PublishPolicyChangedOptions {

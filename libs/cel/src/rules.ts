@@ -9,7 +9,7 @@ import { actualDeclType, DeclType, maxCardinality, schemaDeclType, widenDeclType
 import { maxUint64 } from './check/cost';
 import { CompileError, compileExpression, OutputTypeError, Program } from './program';
 import { additionalPropertiesSchema, celTypeName, JSONSchemaProps, validationRules, ValidationRule, withRootMetadata } from './schema';
-import { toCelValue } from './values';
+import { exactMember, toCelValue } from './values';
 
 // perCallLimit and runtimeCostBudget are Kubernetes' limits: one rule's evaluation, and all
 // rules of one custom resource together.
@@ -314,7 +314,7 @@ function walk(schema: JSONSchemaProps, value: unknown, old: unknown, path: Field
   if (Array.isArray(value)) {
     if (!schema.items) return;
     const oldItems = correlateListItems(schema, value, old);
-    value.forEach((item, i) => walk(schema.items as JSONSchemaProps, item, oldItems[i], childIndex(path, i), errs, budget));
+    value.forEach((_, i) => walk(schema.items as JSONSchemaProps, exactMember(value, i), exactMember(oldItems, i), childIndex(path, i), errs, budget));
     return;
   }
   if (typeof value !== 'object') return;
@@ -324,12 +324,12 @@ function walk(schema: JSONSchemaProps, value: unknown, old: unknown, path: Field
   const oldObj = correlated && old && typeof old === 'object' && !Array.isArray(old) ? (old as Record<string, unknown>) : undefined;
   if (schema.properties) {
     for (const [name, child] of Object.entries(schema.properties)) {
-      if (name in obj) walk(child, obj[name], oldObj?.[name], childPath(path, name), errs, budget);
+      if (name in obj) walk(child, exactMember(obj, name), oldObj && exactMember(oldObj, name), childPath(path, name), errs, budget);
     }
     return;
   }
   const valueSchema = additionalPropertiesSchema(schema);
-  if (valueSchema) for (const [key, v] of Object.entries(obj)) walk(valueSchema, v, oldObj?.[key], childKey(path, key), errs, budget);
+  if (valueSchema) for (const key of Object.keys(obj)) walk(valueSchema, exactMember(obj, key), oldObj && exactMember(oldObj, key), childKey(path, key), errs, budget);
 }
 
 // childIndex and childKey subscript a possibly nil path; under nil they print as `[0]`.

@@ -2,9 +2,11 @@
 // UnstructuredToVal does: integer fields become int (bigint), number fields double, strings
 // with format date-time or date timestamps, duration durations and byte bytes; objects with
 // properties become messages whose fields carry escaped names (unknown fields are not
-// accessible), maps keep their keys, lists convert element-wise.
+// accessible), maps keep their keys, lists convert element-wise. An integer beyond 2^53 whose
+// literal the decoder kept arrives as that int64 (exactInteger).
 import { celList, CelInput, celMap } from '@bufbuild/cel';
 import { create } from '@bufbuild/protobuf';
+import { exactInteger } from '@plinth/machinery';
 import { durationFromMs, timestampFromDate, TimestampSchema } from '@bufbuild/protobuf/wkt';
 import { escapePropertyName } from './escaping';
 import { inaccessibleFields, keyedList } from './lists';
@@ -13,12 +15,12 @@ import { additionalPropertiesSchema, JSONSchemaProps } from './schema';
 export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined): CelInput {
   if (value === null || value === undefined) return null;
   if (!schema) return dynamicValue(value);
-  if (schema['x-kubernetes-int-or-string']) return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : dynamicValue(value);
+  if (schema['x-kubernetes-int-or-string']) return integerValue(value) ?? dynamicValue(value);
   switch (schema.type) {
     case 'integer':
-      return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : dynamicValue(value);
+      return integerValue(value) ?? dynamicValue(value);
     case 'number':
-      return typeof value === 'number' ? value : dynamicValue(value);
+      return typeof value === 'number' || typeof value === 'bigint' ? Number(value) : dynamicValue(value);
     case 'array':
       return Array.isArray(value) ? listValue(value, schema) : dynamicValue(value);
     case 'object':
@@ -30,10 +32,25 @@ export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined):
   }
 }
 
+// exactMember is container[key], as a bigint when it is an int64 whose literal was kept.
+export function exactMember(container: object, key: string | number): unknown {
+  const value = (container as Record<string | number, unknown>)[key];
+  return typeof value === 'number' ? exactInteger(container, key) ?? value : value;
+}
+
+function memberValue(container: object, key: string | number, schema: JSONSchemaProps | undefined): CelInput {
+  return toCelValue(exactMember(container, key), schema);
+}
+
+function integerValue(value: unknown): bigint | null {
+  if (typeof value === 'bigint') return value;
+  return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : null;
+}
+
 // listValue keeps the set or map semantics of `x-kubernetes-list-type`; map keys are escaped as
 // the element's properties are.
 function listValue(value: unknown[], schema: JSONSchemaProps): CelInput {
-  const elements = value.map((v) => toCelValue(v, schema.items));
+  const elements = value.map((_, i) => memberValue(value, i, schema.items));
   switch (schema['x-kubernetes-list-type']) {
     case 'set':
       return keyedList(elements, { kind: 'set' });
@@ -131,23 +148,27 @@ function objectValue(value: unknown, schema: JSONSchemaProps): CelInput {
         inaccessible.push([key, v]);
         continue;
       }
-      entries.set(name, toCelValue(v, known ? properties[key] : undefined));
+      entries.set(name, memberValue(obj, key, known ? properties[key] : undefined));
     }
     return withInaccessible(celMap(entries), inaccessible);
   }
   if (valueSchema || schema.additionalProperties === true) {
-    for (const [key, v] of Object.entries(obj)) entries.set(key, toCelValue(v, valueSchema));
+    for (const key of Object.keys(obj)) entries.set(key, memberValue(obj, key, valueSchema));
     return celMap(entries);
   }
   // Fields kept only by x-kubernetes-preserve-unknown-fields are not accessible.
   return withInaccessible(celMap(entries), Object.entries(obj));
 }
 
+function dynamicMember(container: object, key: string | number): CelInput {
+  return dynamicValue(exactMember(container, key));
+}
+
 // dynamicValue converts schemaless JSON: whole numbers as int, others as double.
 function dynamicValue(value: unknown): CelInput {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
-  if (typeof value === 'string' || typeof value === 'boolean') return value;
-  if (Array.isArray(value)) return celList(value.map(dynamicValue));
-  return celMap(new Map(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, dynamicValue(v)])));
+  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint') return value;
+  if (Array.isArray(value)) return celList(value.map((_, i) => dynamicMember(value, i)));
+  return celMap(new Map(Object.keys(value as Record<string, unknown>).map((k) => [k, dynamicMember(value as object, k)])));
 }

@@ -23,6 +23,17 @@ export function setWorkQueueMetricsProvider(provider: WorkQueueMetricsProvider |
   metricsProvider = provider;
 }
 
+// SyncInstrumentation wraps the sync of one key by a named queue's worker: a tracer runs it in
+// a span, so that the API calls of one sync (a Job's pod creations, its status update) form one
+// trace. The process sets it once, as it sets the metrics provider.
+export type SyncInstrumentation = (queue: string, key: string, sync: () => Promise<void>) => Promise<void>;
+
+let syncInstrumentation: SyncInstrumentation | null = null;
+
+export function setSyncInstrumentation(value: SyncInstrumentation | null): void {
+  syncInstrumentation = value;
+}
+
 export class WorkQueue {
   private readonly queue: string[] = [];
   private readonly queued = new Set<string>();
@@ -34,6 +45,8 @@ export class WorkQueue {
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly metrics: WorkQueueMetrics | null;
+  // name is the queue's name; empty when unnamed.
+  readonly name: string;
   // started holds when each key in processing was handed out, for the work duration.
   private readonly started = new Map<string, number>();
 
@@ -43,6 +56,7 @@ export class WorkQueue {
   ) {
     this.baseDelayMs = options.baseDelayMs ?? 5;
     this.maxDelayMs = options.maxDelayMs ?? 1000 * 1000;
+    this.name = options.name ?? '';
     this.metrics = options.name && metricsProvider ? metricsProvider.forQueue(options.name) : null;
   }
 
@@ -128,7 +142,8 @@ export async function runWorkers(queue: WorkQueue, count: number, sync: (key: st
       const key = await queue.get();
       if (key === null) return;
       try {
-        await sync(key);
+        const instrument = queue.name === '' ? null : syncInstrumentation;
+        await (instrument ? instrument(queue.name, key, () => sync(key)) : sync(key));
         queue.forget(key);
       } catch (err) {
         onError(key, err);

@@ -6,6 +6,7 @@ import { KubeObject } from '@plinth/api';
 import { ApiClient, Informer, objectKey, resourcePath } from '@plinth/client';
 import { BackoffEntry, ControllerRevision, DaemonPod, DaemonSet, Node, syncDaemonSet } from '@plinth/controllers';
 import { Clock, isStatusError } from '@plinth/machinery';
+import { controllerPodMetrics, defaultRegistry } from '@plinth/metrics';
 import { Controller, ControllerOptions, controllerOwnerKey, ControllerRunner, tolerating } from './controller-runner';
 import { Expectations } from './expectations';
 
@@ -25,6 +26,7 @@ export class DaemonSetController implements Controller {
   private readonly nodes: Informer;
   private readonly revisions: Informer;
   private readonly expectations = new Expectations();
+  private readonly podMetrics = controllerPodMetrics(defaultRegistry(), 'daemonset');
   private backoff: Map<string, BackoffEntry> = new Map();
 
   constructor(
@@ -92,6 +94,7 @@ export class DaemonSetController implements Controller {
     for (const { pod } of plan.podsToCreate) {
       try {
         await this.client.create(pods, pod);
+        this.podMetrics.created.inc();
       } catch (err) {
         this.expectations.creationObserved(key);
         throw err;
@@ -100,6 +103,7 @@ export class DaemonSetController implements Controller {
     for (const name of plan.podsToDelete) {
       try {
         await this.client.delete(`${pods}/${name}`);
+        this.podMetrics.deleted.inc();
       } catch (err) {
         this.expectations.deletionObserved(key, name);
         if (!(isStatusError(err) && err.code === 404)) throw err;

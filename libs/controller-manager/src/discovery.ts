@@ -24,13 +24,22 @@ interface ApiResourceList {
 }
 
 interface ApiGroupList {
-  groups: { preferredVersion: { groupVersion: string } }[];
+  groups: { name: string; preferredVersion: { groupVersion: string } }[];
+}
+
+// isAlias tells a *.k8s.io group listed beside its *.platform.io twin: Plinth's alias, another
+// name for the same objects, which the controllers must not see twice.
+function isAlias(group: string, listed: Set<string>): boolean {
+  return group.endsWith('.k8s.io') && listed.has(`${group.slice(0, -'.k8s.io'.length)}.platform.io`);
 }
 
 export async function serverPreferredResources(client: ApiClient): Promise<Discovery> {
   const groupVersions = ['v1'];
   const groups = await client.get<ApiGroupList>('/apis');
-  for (const group of groups.groups) groupVersions.push(group.preferredVersion.groupVersion);
+  const listed = new Set(groups.groups.map((g) => g.name));
+  for (const group of groups.groups) {
+    if (!isAlias(group.name, listed)) groupVersions.push(group.preferredVersion.groupVersion);
+  }
   const resources: DiscoveredResource[] = [];
   const failedGroups = new Map<string, string>();
   for (const groupVersion of groupVersions) {

@@ -6,6 +6,7 @@ import { KubeObject } from '@plinth/api';
 import { ApiClient, Informer, objectKey, resourcePath } from '@plinth/client';
 import { BackoffRecord, Job, JobPod, JobTrackingFinalizer, syncJob } from '@plinth/controllers';
 import { Clock, isStatusError } from '@plinth/machinery';
+import { controllerPodMetrics, defaultRegistry } from '@plinth/metrics';
 import { Controller, ControllerOptions, controllerOwnerKey, ControllerRunner, tolerating } from './controller-runner';
 import { Expectations } from './expectations';
 
@@ -22,6 +23,7 @@ export class JobController implements Controller {
   private readonly jobs: Informer;
   private readonly pods: Informer;
   private readonly expectations = new Expectations();
+  private readonly podMetrics = controllerPodMetrics(defaultRegistry(), 'job');
   private readonly backoff = new Map<string, BackoffRecord>();
   private readonly featureGates: ReadonlyMap<string, boolean>;
 
@@ -89,6 +91,7 @@ export class JobController implements Controller {
       if (deletion.removeFinalizerFirst) await this.removeTrackingFinalizer(`${pods}/${name}`, deletion.pod as unknown as KubeObject);
       try {
         await this.client.delete(`${pods}/${name}`);
+        this.podMetrics.deleted.inc();
       } catch (err) {
         this.expectations.deletionObserved(key, name);
         if (!(isStatusError(err) && err.code === 404)) throw err;
@@ -97,6 +100,7 @@ export class JobController implements Controller {
     for (const pod of plan.create) {
       try {
         await this.client.create(pods, pod);
+        this.podMetrics.created.inc();
       } catch (err) {
         this.expectations.creationObserved(key);
         throw err;

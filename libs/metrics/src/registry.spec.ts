@@ -1,4 +1,7 @@
-import { Counter, exponentialBuckets, formatNumber, Gauge, Histogram, Registry, registerProcessMetrics, workQueueMetricsProvider } from './index';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Counter, exponentialBuckets, formatNumber, Gauge, Histogram, negotiateExposition, openMetricsContentType, procReadings, Registry, registerProcessMetrics, workQueueMetricsProvider } from './index';
 
 describe('formatNumber', () => {
   it('writes numbers as Go strconv.FormatFloat(v, g, -1, 64)', () => {
@@ -89,6 +92,25 @@ describe('Registry', () => {
     );
   });
 
+  it('reads file descriptors and virtual memory from /proc, as client_golang does on Linux', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plinth-proc-'));
+    try {
+      mkdirSync(join(dir, 'fd'));
+      for (const fd of ['0', '1', '2']) writeFileSync(join(dir, 'fd', fd), '');
+      writeFileSync(join(dir, 'limits'), 'Limit                     Soft Limit           Hard Limit           Units\nMax open files            1048576              1048576              files\n');
+      writeFileSync(join(dir, 'stat'), `4242 (node main (1)) S 1 4242 4242 0 -1 4194560 1 0 0 0 10 5 0 0 20 0 11 0 12345 ${1234 * 4096} 5000 18446744073709551615\n`);
+      const registry = new Registry();
+      registerProcessMetrics(registry, { cpuSeconds: () => 0, residentBytes: () => 0, startTimeSeconds: 0, ...procReadings(dir) });
+      const text = registry.expose();
+      expect(text).toContain('# TYPE process_open_fds gauge\nprocess_open_fds 3\n');
+      expect(text).toContain('process_max_fds 1.048576e+06\n');
+      expect(text).toContain(`process_virtual_memory_bytes ${formatNumber(1234 * 4096)}\n`);
+      expect(procReadings(join(dir, 'missing'))).toEqual({});
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('has client-go work queue metrics per queue name, with its exponential buckets', () => {
     // Repeated multiplication, as Go's, so the bounds read as kube-controller-manager's do.
     expect(exponentialBuckets(10e-9, 10, 10).map(formatNumber)).toEqual(['1e-08', '1e-07', '1e-06', '9.999999999999999e-06', '9.999999999999999e-05', '0.001', '0.01', '0.1', '1', '10']);
@@ -102,5 +124,47 @@ describe('Registry', () => {
     expect(text).toContain('workqueue_adds_total{name="job"} 1\n');
     expect(text).toContain('workqueue_work_duration_seconds_bucket{name="job",le="0.001"} 0\nworkqueue_work_duration_seconds_bucket{name="job",le="0.01"} 1\n');
     expect(text).toContain('workqueue_retries_total{name="job"} 0\n');
+  });
+
+  it('writes OpenMetrics with the latest exemplar of each bucket', () => {
+    const registry = new Registry();
+    registry.register(new Counter({ name: 'requests_total', help: 'Requests "served".', labelNames: ['code'] })).labels('200').inc(3);
+    registry.register(new Gauge({ name: 'inflight', help: 'In flight.' })).set(2);
+    const latency = registry.register(new Histogram({ name: 'latency_seconds', help: 'Latency.', labelNames: ['verb'], buckets: [0.1, 1] }));
+    latency.labels('GET').observeWithExemplar(0.05, { trace_id: 'aaaa' }, 1700000000123);
+    latency.labels('GET').observeWithExemplar(0.07, { trace_id: 'bbbb' }, 1700000001000);
+    latency.labels('GET').observe(0.5);
+    latency.labels('GET').observeWithExemplar(5, { trace_id: 'cccc' }, 1700000002500);
+    // An exemplar past 128 characters of labels is not kept (the observation is).
+    latency.labels('GET').observeWithExemplar(0.6, { trace_id: 'x'.repeat(130) }, 1700000003000);
+    expect(registry.expose('openmetrics')).toBe(
+      [
+        '# HELP inflight In flight.',
+        '# TYPE inflight gauge',
+        'inflight 2',
+        '# HELP latency_seconds Latency.',
+        '# TYPE latency_seconds histogram',
+        'latency_seconds_bucket{verb="GET",le="0.1"} 2 # {trace_id="bbbb"} 0.07 1700000001.000',
+        'latency_seconds_bucket{verb="GET",le="1"} 4',
+        'latency_seconds_bucket{verb="GET",le="+Inf"} 5 # {trace_id="cccc"} 5 1700000002.500',
+        'latency_seconds_sum{verb="GET"} 6.22',
+        'latency_seconds_count{verb="GET"} 5',
+        '# HELP requests Requests \\"served\\".',
+        '# TYPE requests counter',
+        'requests_total{code="200"} 3',
+        '# EOF',
+        '',
+      ].join('\n'),
+    );
+    // The text format has no exemplars.
+    expect(registry.expose()).toContain('latency_seconds_bucket{verb="GET",le="0.1"} 2\n');
+  });
+
+  it('negotiates OpenMetrics as client_golang does for a scraper', () => {
+    const prometheus = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
+    expect(negotiateExposition(prometheus)).toEqual({ format: 'openmetrics', contentType: openMetricsContentType });
+    expect(negotiateExposition('text/plain;version=0.0.4')).toEqual({ format: 'text', contentType: 'text/plain; version=0.0.4; charset=utf-8' });
+    expect(negotiateExposition(undefined).format).toBe('text');
+    expect(negotiateExposition('application/openmetrics-text;q=0').format).toBe('text');
   });
 });

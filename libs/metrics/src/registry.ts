@@ -1,7 +1,9 @@
 // A metric registry and the Prometheus text exposition format (version 0.0.4), written as
 // client_golang writes it: families sorted by name, label pairs sorted by name (le last on a
 // bucket), series sorted by their label values, numbers as Go's strconv 'g' formatting. A
-// family without series is left out, as client_golang leaves out an empty vector.
+// family without series is left out, as client_golang leaves out an empty vector. A scraper
+// that asks for OpenMetrics (1.0.0) gets it instead, with the exemplars of the histogram
+// buckets (the trace of the latest observation in each), as client_golang writes it.
 //
 // The hot path is a cached child per label combination: `counter.labels(...).inc()` is a map
 // lookup and an addition; the text is built only when scraped.
@@ -79,7 +81,19 @@ export interface Sample {
   suffix: string;
   labels: Label[];
   value: number;
+  exemplar?: Exemplar;
 }
+
+// Exemplar is one observation kept with its labels (a trace id), as OpenMetrics exposes it
+// after a bucket's count.
+export interface Exemplar {
+  labels: Label[];
+  value: number;
+  timestampMs: number;
+}
+
+// maxExemplarLabelRunes is OpenMetrics' bound on an exemplar's label names and values together.
+const maxExemplarLabelRunes = 128;
 
 export class CounterChild {
   value = 0;
@@ -144,18 +158,39 @@ export class HistogramChild {
   readonly counts: number[];
   sum = 0;
   count = 0;
+  // exemplars holds the latest exemplar of each bucket, once one was observed.
+  exemplars: (Exemplar | undefined)[] | null = null;
 
   constructor(private readonly upperBounds: readonly number[]) {
     this.counts = new Array<number>(upperBounds.length + 1).fill(0);
   }
 
-  observe(value: number): void {
+  observe(value: number): number {
     const bounds = this.upperBounds;
     let i = 0;
     while (i < bounds.length && value > bounds[i]) i++;
     this.counts[i]++;
     this.sum += value;
     this.count++;
+    return i;
+  }
+
+  // observeInTrace observes a value with the trace it was measured in as its exemplar
+  // (trace_id, the label Grafana and Prometheus read), or plainly outside any sampled trace.
+  observeInTrace(value: number, traceId: string | null | undefined): void {
+    if (traceId) this.observeWithExemplar(value, { trace_id: traceId });
+    else this.observe(value);
+  }
+
+  // observeWithExemplar observes a value and keeps it as its bucket's exemplar with the labels
+  // given (trace_id), as client_golang's ObserveWithExemplar; labels past OpenMetrics' 128
+  // characters are not kept.
+  observeWithExemplar(value: number, labels: Record<string, string>, timestampMs = Date.now()): void {
+    const bucket = this.observe(value);
+    const pairs = Object.entries(labels).sort(([a], [b]) => compare(a, b));
+    if (pairs.reduce((n, [name, v]) => n + [...name].length + [...v].length, 0) > maxExemplarLabelRunes) return;
+    this.exemplars ??= new Array<Exemplar | undefined>(this.counts.length);
+    this.exemplars[bucket] = { labels: pairs, value, timestampMs };
   }
 }
 
@@ -190,9 +225,9 @@ export class Histogram extends Metric<HistogramChild> {
       let cumulative = 0;
       this.buckets.forEach((bound, i) => {
         cumulative += child.counts[i];
-        samples.push({ suffix: '_bucket', labels: [...labels, ['le', formatNumber(bound)]], value: cumulative });
+        samples.push({ suffix: '_bucket', labels: [...labels, ['le', formatNumber(bound)]], value: cumulative, exemplar: child.exemplars?.[i] });
       });
-      samples.push({ suffix: '_bucket', labels: [...labels, ['le', '+Inf']], value: child.count });
+      samples.push({ suffix: '_bucket', labels: [...labels, ['le', '+Inf']], value: child.count, exemplar: child.exemplars?.[this.buckets.length] });
       samples.push({ suffix: '_sum', labels, value: child.sum });
       samples.push({ suffix: '_count', labels, value: child.count });
     }
@@ -237,22 +272,67 @@ export class Registry {
     return this.names().map((name) => ({ name, type: (this.metrics.get(name) as Metric<unknown>).type }));
   }
 
-  // expose writes every family in the text format.
-  expose(): string {
+  // expose writes every family in the text format, or in OpenMetrics.
+  expose(format: ExpositionFormat = 'text'): string {
     let text = '';
     for (const [name, metric] of [...this.metrics].sort(([a], [b]) => compare(a, b))) {
       metric.collect?.();
       const samples = metric.samples();
       if (samples.length === 0) continue;
+      if (format === 'openmetrics') {
+        text += openMetricsFamily(name, metric, samples);
+        continue;
+      }
       text += `# HELP ${name} ${escapeHelp(metric.help)}\n# TYPE ${name} ${metric.type}\n`;
       for (const sample of samples) text += `${name}${sample.suffix}${formatLabels(sample.labels)} ${formatNumber(sample.value)}\n`;
     }
-    return text;
+    return format === 'openmetrics' ? `${text}# EOF\n` : text;
   }
 }
 
+export type ExpositionFormat = 'text' | 'openmetrics';
+
 // contentType is the media type of the text format.
 export const contentType = 'text/plain; version=0.0.4; charset=utf-8';
+
+// openMetricsContentType is the media type of OpenMetrics 1.0.0.
+export const openMetricsContentType = 'application/openmetrics-text; version=1.0.0; charset=utf-8';
+
+// negotiateExposition picks the format an Accept header asks for, as client_golang's
+// expfmt.Negotiate does for a scraper: OpenMetrics when it is accepted, the text format
+// otherwise.
+export function negotiateExposition(accept: string | undefined): { format: ExpositionFormat; contentType: string } {
+  const asked = (accept ?? '').split(',').some((part) => {
+    const [type, ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    return type === 'application/openmetrics-text' && (q === undefined || Number(q.slice(2)) > 0);
+  });
+  return asked ? { format: 'openmetrics', contentType: openMetricsContentType } : { format: 'text', contentType };
+}
+
+// openMetricsFamily writes one family as client_golang's OpenMetrics encoder does: a counter's
+// family is named without its _total, which its samples carry; bucket exemplars follow " # ".
+function openMetricsFamily(name: string, metric: Metric<unknown>, samples: Sample[]): string {
+  const family = metric.type === 'counter' ? name.replace(/_total$/, '') : name;
+  let text = `# HELP ${family} ${escapeOpenMetricsHelp(metric.help)}\n# TYPE ${family} ${metric.type}\n`;
+  for (const sample of samples) {
+    const sampleName = metric.type === 'counter' ? `${family}_total` : `${name}${sample.suffix}`;
+    text += `${sampleName}${formatLabels(sample.labels)} ${formatNumber(sample.value)}`;
+    const exemplar = sample.exemplar;
+    if (exemplar) text += ` # ${formatLabels(exemplar.labels) || '{}'} ${formatNumber(exemplar.value)} ${formatTimestamp(exemplar.timestampMs)}`;
+    text += '\n';
+  }
+  return text;
+}
+
+function escapeOpenMetricsHelp(help: string): string {
+  return escapeHelp(help).replace(/"/g, '\\"');
+}
+
+// formatTimestamp writes milliseconds as seconds with the fraction OpenMetrics takes.
+function formatTimestamp(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
 
 function formatLabels(labels: Label[]): string {
   if (labels.length === 0) return '';

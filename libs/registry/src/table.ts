@@ -1,5 +1,7 @@
 // Helpers for Table columns, after k8s.io/kubernetes/pkg/printers/internalversion and
-// k8s.io/apimachinery/pkg/util/duration (HumanDuration).
+// k8s.io/apimachinery/pkg/util/duration (HumanDuration). A column's description is the one
+// printers.go gives it: mostly a field's SwaggerDoc, of the version printers.go names (which
+// is not always the served one: DaemonSets take extensions/v1beta1's).
 import { KubeObject } from '@plinth/api';
 import { TableColumn, TableDefinition } from './resource';
 

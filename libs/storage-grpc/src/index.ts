@@ -1,5 +1,5 @@
-export { createObjectStoreServiceImpl, ObjectStoreServiceOptions } from './server';
-export { startStorageServer, StorageServer, StorageServerOptions, StorageServerTls } from './storage-server';
+export { objectStoreHandlers, ObjectStoreHandlers, ObjectStoreServiceOptions, ExchangeCall, WatchCall, UnaryHandler } from './server';
+export { objectStorePackage, objectStorePackageDefinition, objectStoreServiceName } from './package-definition';
 export {
   ClientIdentity,
   ClientIdentityError,
@@ -11,6 +11,9 @@ export {
   StorageLinkError,
   storageLinkCredentials,
   StorageLinkSettings,
+  StorageServerTls,
+  storageServerCredentials,
+  clientIdentityInterceptor,
   TlsFiles,
 } from './tls';
 export { GrpcObjectStore, GrpcObjectStoreOptions } from './client';

@@ -1,14 +1,19 @@
-// createObjectStoreServiceImpl serves an ObjectStore over gRPC. Each request continues the
-// caller's trace in a server span, and a StorageError ends the request with a status (or, on
-// the Exchange stream, a Failure) that GrpcObjectStore turns back into the same StorageError.
-import { Metadata, ServerDuplexStream, ServerWritableStream, handleUnaryCall } from '@grpc/grpc-js';
+// objectStoreHandlers answer the calls of storage.proto from an ObjectStore, for the storage
+// service's Nest microservice to route to (libs/nest/src/storage): plain functions of the
+// request (or the stream of requests), its metadata and its call, answering with a promise or
+// an observable. Each request continues the caller's trace in a server span. A unary call or a
+// watch fails with what the store threw, for the transport to end the call with toStatus; on
+// the Exchange stream a StorageError becomes a Failure. Either way GrpcObjectStore rebuilds the
+// same StorageError.
+import { Metadata, ServerDuplexStream, ServerWritableStream } from '@grpc/grpc-js';
+import { Observable, Subscriber } from 'rxjs';
 import { storagev1 } from '@plinth/proto';
-import { ObjectStore, StorageError } from '@plinth/storage';
+import { ObjectStore, StorageError, Watch } from '@plinth/storage';
 import { Carrier, Context, SpanKind, extractContext, propagationFields, withSpan } from '@plinth/telemetry';
 import { toWatchOptions, toWireEvent } from './convert';
 import { Operations, exchangeMethod, performExchange, storeOperations } from './operations';
 import { MethodName, isFailure, spanAttributes, spanNames } from './service';
-import { toFailure, toStatus } from './status';
+import { toFailure } from './status';
 import { Outbox } from './transports';
 
 export interface ObjectStoreServiceOptions {
@@ -18,10 +23,26 @@ export interface ObjectStoreServiceOptions {
   signal?: AbortSignal;
 }
 
-type WatchCall = ServerWritableStream<storagev1.WatchRequest, storagev1.WatchResponse>;
-type ExchangeCall = ServerDuplexStream<storagev1.ExchangeRequest, storagev1.ExchangeResponse>;
+export type WatchCall = ServerWritableStream<storagev1.WatchRequest, storagev1.WatchResponse>;
+export type ExchangeCall = ServerDuplexStream<storagev1.ExchangeRequest, storagev1.ExchangeResponse>;
+export type UnaryHandler<Req, Res> = (request: Req, metadata: Metadata) => Promise<Res>;
 
-export function createObjectStoreServiceImpl(store: ObjectStore, options: ObjectStoreServiceOptions = {}): storagev1.ObjectStoreServer {
+export interface ObjectStoreHandlers {
+  get: UnaryHandler<storagev1.GetRequest, storagev1.GetResponse>;
+  list: UnaryHandler<storagev1.ListRequest, storagev1.ListResponse>;
+  create: UnaryHandler<storagev1.CreateRequest, storagev1.CreateResponse>;
+  update: UnaryHandler<storagev1.UpdateRequest, storagev1.UpdateResponse>;
+  delete: UnaryHandler<storagev1.DeleteRequest, storagev1.DeleteResponse>;
+  currentRevision: UnaryHandler<storagev1.CurrentRevisionRequest, storagev1.CurrentRevisionResponse>;
+  compact: UnaryHandler<storagev1.CompactRequest, storagev1.CompactResponse>;
+  // watch streams the store's events until the client cancels; the observable fails with a
+  // StorageError when the store's watch fails or ends on its own, or the service shuts down.
+  watch(request: storagev1.WatchRequest, metadata: Metadata, call: WatchCall): Observable<storagev1.WatchResponse>;
+  // exchange answers the requests of an Exchange stream (see exchangeResponses).
+  exchange(requests: Observable<storagev1.ExchangeRequest>, metadata: Metadata, call: ExchangeCall): Observable<storagev1.ExchangeResponse>;
+}
+
+export function objectStoreHandlers(store: ObjectStore, options: ObjectStoreServiceOptions = {}): ObjectStoreHandlers {
   const operations = storeOperations(store);
   return {
     get: unary('Get', operations.get),
@@ -31,117 +52,122 @@ export function createObjectStoreServiceImpl(store: ObjectStore, options: Object
     delete: unary('Delete', operations.delete),
     currentRevision: unary('CurrentRevision', operations.currentRevision),
     compact: unary('Compact', operations.compact),
-    watch: (call: WatchCall) => {
-      withSpan(spanNames.Watch, spanAttributes.Watch, () => streamWatch(store, call, options.signal), {
-        kind: SpanKind.SERVER,
-        parent: remoteContext(call.metadata),
-        isFailure,
-      }).catch((err: unknown) => {
-        if (!call.cancelled) call.emit('error', toStatus(err));
-      });
-    },
-    exchange: (call: ExchangeCall) => serveExchange(operations, call, options.signal),
+    watch: (request, metadata, call) => watchResponses(store, request, metadata, call, options.signal),
+    exchange: (requests, _metadata, call) => exchangeResponses(operations, requests, call, options.signal),
   };
 }
 
-function unary<Req, Res>(method: MethodName, handle: (request: Req) => Promise<Res>): handleUnaryCall<Req, Res> {
+function unary<Req, Res>(method: MethodName, handle: (request: Req) => Promise<Res>): UnaryHandler<Req, Res> {
   const name = spanNames[method];
   const attributes = spanAttributes[method];
-  return (call, callback) => {
-    withSpan(name, attributes, () => handle(call.request), { kind: SpanKind.SERVER, parent: remoteContext(call.metadata), isFailure }).then(
-      (response) => callback(null, response),
-      (err: unknown) => callback(toStatus(err)),
-    );
-  };
+  return (request, metadata) => withSpan(name, attributes, () => handle(request), { kind: SpanKind.SERVER, parent: remoteContext(metadata), isFailure });
 }
 
-// serveExchange answers the requests of an Exchange stream concurrently (each request of a
-// batch on its own), and sends the answers ready in one turn of the event loop together. It
-// stops reading while grpc's send buffer is full, and ends the stream once the client
-// half-closed it or the service shuts down, after answering what was asked before.
-function serveExchange(operations: Operations, call: ExchangeCall, signal: AbortSignal | undefined): void {
-  let pending = 0;
-  let closing = false;
-  let ended = false;
-  let paused = false;
-  const resume = () => {
-    paused = false;
-    call.resume();
-  };
-  const finish = () => {
-    if (ended || !closing || pending > 0 || outbox.size > 0) return;
-    ended = true;
-    signal?.removeEventListener('abort', close);
-    if (!call.cancelled) call.end();
-  };
-  const close = () => {
-    closing = true;
-    finish();
-  };
-  const write = (response: storagev1.ExchangeResponse) => {
-    if (ended || call.cancelled) return;
-    if (!call.write(response) && !paused) {
-      paused = true;
-      call.pause();
-      call.once('drain', resume);
+// exchangeResponses answers the requests of an Exchange stream concurrently (each request of a
+// batch on its own), and emits the answers ready in one turn of the event loop together. It
+// stops reading the call while grpc's send buffer is full, and completes once the client
+// half-closed the stream or the service shuts down, after answering what was asked before.
+function exchangeResponses(
+  operations: Operations,
+  requests: Observable<storagev1.ExchangeRequest>,
+  call: ExchangeCall,
+  signal: AbortSignal | undefined,
+): Observable<storagev1.ExchangeResponse> {
+  return new Observable((subscriber) => {
+    let pending = 0;
+    let closing = false;
+    let paused = false;
+    const resume = () => {
+      paused = false;
+      call.resume();
+    };
+    const finish = () => {
+      if (subscriber.closed || !closing || pending > 0 || outbox.size > 0) return;
+      subscriber.complete();
+    };
+    const close = () => {
+      closing = true;
+      finish();
+    };
+    const outbox = new Outbox<storagev1.ExchangeResponse>((response) => {
+      if (subscriber.closed) return;
+      subscriber.next(response);
+      if (call.writableNeedDrain && !paused) {
+        paused = true;
+        call.pause();
+        call.once('drain', resume);
+      }
+      finish();
+    }, batchResponses);
+    const respond = (response: storagev1.ExchangeResponse) => {
+      pending--;
+      if (!subscriber.closed) outbox.push(response, pending === 0);
+    };
+    const serve = (request: storagev1.ExchangeRequest) => {
+      pending++;
+      const method = exchangeMethod(request);
+      withSpan(spanNames[method], spanAttributes[method], () => performExchange(operations, request), {
+        kind: SpanKind.SERVER,
+        parent: carriedContext(request.traceContext),
+        isFailure,
+      }).then(respond, (err: unknown) => respond({ id: request.id, batch: [], failure: toFailure(err) }));
+    };
+    const reading = requests.subscribe({
+      next: (request) => {
+        // A request that arrives while the stream closes is left unanswered: the client fails
+        // it as Unreachable when the stream ends.
+        if (closing) return;
+        if (request.batch.length === 0) serve(request);
+        else for (const one of request.batch) serve(one);
+      },
+      complete: close,
+      error: close,
+    });
+    if (signal?.aborted) close();
+    else signal?.addEventListener('abort', close);
+    return () => {
+      reading.unsubscribe();
+      call.off('drain', resume);
+      signal?.removeEventListener('abort', close);
+    };
+  });
+}
+
+// watchResponses is the store's watch as the responses of a Watch call, in a server span that
+// lasts as long as the watch. The transport writes what it emits; while grpc's send buffer is
+// full it stops reading the store (whose watch queues the events meanwhile).
+function watchResponses(store: ObjectStore, request: storagev1.WatchRequest, metadata: Metadata, call: WatchCall, signal: AbortSignal | undefined): Observable<storagev1.WatchResponse> {
+  return new Observable((subscriber) => {
+    if (signal?.aborted) {
+      subscriber.error(shuttingDown());
+      return undefined;
     }
-  };
-  const outbox = new Outbox<storagev1.ExchangeResponse>((response) => {
-    write(response);
-    finish();
-  }, batchResponses);
-  const respond = (response: storagev1.ExchangeResponse) => {
-    pending--;
-    if (ended || call.cancelled) return;
-    outbox.push(response, pending === 0);
-  };
-  const serve = (request: storagev1.ExchangeRequest) => {
-    pending++;
-    const method = exchangeMethod(request);
-    withSpan(spanNames[method], spanAttributes[method], () => performExchange(operations, request), {
+    const watch = store.watch(toWatchOptions(request));
+    const stop = () => watch.close();
+    signal?.addEventListener('abort', stop);
+    withSpan(spanNames.Watch, spanAttributes.Watch, () => forwardEvents(watch, subscriber, call, signal), {
       kind: SpanKind.SERVER,
-      parent: carriedContext(request.traceContext),
+      parent: remoteContext(metadata),
       isFailure,
-    }).then(respond, (err: unknown) => respond({ id: request.id, batch: [], failure: toFailure(err) }));
-  };
-  call.on('data', (request: storagev1.ExchangeRequest) => {
-    // A request that arrives while the stream closes is left unanswered: the client fails it
-    // as Unreachable when the stream ends.
-    if (closing) return;
-    if (request.batch.length === 0) serve(request);
-    else for (const one of request.batch) serve(one);
+    }).then(
+      () => subscriber.complete(),
+      (err: unknown) => subscriber.error(err),
+    );
+    return () => {
+      signal?.removeEventListener('abort', stop);
+      watch.close();
+    };
   });
-  call.on('end', close);
-  call.on('cancelled', () => {
-    ended = true;
-    signal?.removeEventListener('abort', close);
-  });
-  if (signal?.aborted) close();
-  else signal?.addEventListener('abort', close);
 }
 
-// streamWatch writes the store's watch events to the call until the client cancels it. It
-// stops reading the store while grpc's send buffer is full (the store's watch queues the
-// events meanwhile) and throws, for the caller to end the call with a status, when the store's
-// watch fails or ends on its own.
-async function streamWatch(store: ObjectStore, call: WatchCall, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) throw shuttingDown();
-  const watch = store.watch(toWatchOptions(call.request));
-  const stop = () => watch.close();
-  call.on('cancelled', stop);
-  signal?.addEventListener('abort', stop);
-  try {
-    if (call.cancelled) return;
-    for await (const event of watch) {
-      if (!call.write({ events: [toWireEvent(event)] })) await writable(call);
-      if (call.cancelled) return;
-    }
-  } finally {
-    call.off('cancelled', stop);
-    signal?.removeEventListener('abort', stop);
-    watch.close();
+// forwardEvents resolves when the client has gone, and throws when the watch ended otherwise.
+async function forwardEvents(watch: Watch, subscriber: Subscriber<storagev1.WatchResponse>, call: WatchCall, signal: AbortSignal | undefined): Promise<void> {
+  for await (const event of watch) {
+    if (subscriber.closed || call.cancelled) return;
+    subscriber.next({ events: [toWireEvent(event)] });
+    if (call.writableNeedDrain) await writable(call);
   }
-  if (call.cancelled) return;
+  if (subscriber.closed || call.cancelled) return;
   throw signal?.aborted ? shuttingDown() : StorageError.unreachable('the store ended the watch');
 }
 

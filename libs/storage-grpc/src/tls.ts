@@ -35,6 +35,12 @@ export interface ClientIdentity {
 // and the controller manager, by the common names tools/helm-pki-values.ts gives them.
 export const defaultAllowedClients: ClientIdentity[] = ['plinth-gateway', 'plinth-authz', 'plinth-controller-manager'].map((value) => ({ field: 'CN', value }));
 
+// StorageServerTls is how the storage service serves: its TLS files and the client identities
+// it answers.
+export interface StorageServerTls extends TlsFiles {
+  allowedClients: readonly ClientIdentity[];
+}
+
 export class ClientIdentityError extends Error {}
 
 // parseClientIdentities reads `CN=name`, `O=organization`, or a bare name (a CN).

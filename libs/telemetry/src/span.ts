@@ -1,7 +1,7 @@
 // withSpan runs a function in a new active span: the span ends when the function's promise
 // settles, and a failure marks it as an error. Without a registered tracer provider the span
 // is the API's no-op span, so callers pay almost nothing when tracing is off.
-import { Attributes, Context, INVALID_SPAN_CONTEXT, ProxyTracerProvider, Span, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { Attributes, Context, INVALID_SPAN_CONTEXT, ProxyTracerProvider, Span, SpanKind, SpanStatusCode, TraceFlags, context, trace } from '@opentelemetry/api';
 
 // tracer is resolved through the API's proxy provider, so a provider registered after this
 // module loaded still receives the spans.
@@ -38,10 +38,10 @@ export async function withSpan<T>(
   });
 }
 
-// tracingOn tells whether a tracer provider is registered. It stays on once one is: the API
-// never takes a provider back.
+// tracingOn tells whether a tracer provider is registered (by startTracing, or by a test with
+// its in-memory exporter). It stays on once one is: the API never takes a provider back.
 let tracing = false;
-function tracingOn(): boolean {
+export function tracingOn(): boolean {
   if (tracing) return true;
   const provider = trace.getTracerProvider();
   tracing = !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer('plinth') !== undefined;
@@ -66,6 +66,15 @@ function recordError(span: Span, err: unknown, failure: boolean): void {
   } else {
     span.addEvent('error', { 'error.type': err instanceof Error ? err.name : typeof err, 'error.message': message });
   }
+}
+
+// sampledTraceId is the trace id of the active span when its trace is sampled (so exported):
+// what a metric keeps as an exemplar; null otherwise.
+export function sampledTraceId(): string | null {
+  const span = trace.getActiveSpan();
+  if (!span) return null;
+  const spanContext = span.spanContext();
+  return trace.isSpanContextValid(spanContext) && (spanContext.traceFlags & TraceFlags.SAMPLED) !== 0 ? spanContext.traceId : null;
 }
 
 // activeTraceId is the trace id of the active span, for logs; null outside any recorded trace.

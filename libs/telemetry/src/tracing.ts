@@ -15,6 +15,7 @@ import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } 
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { tracingOn } from './span';
 
 export interface Tracing {
   // enabled says whether spans are recorded and exported.
@@ -27,10 +28,11 @@ const tracingOff: Tracing = { enabled: false, shutdown: async () => undefined };
 
 let installed = false;
 
-// tracingEnabled says whether this process exports spans, so a hot path can skip building a
-// span's attributes when nobody will read them.
+// tracingEnabled says whether this process records spans (it exports them, or a tracer
+// provider was registered otherwise), so a hot path can skip building a span's attributes when
+// nobody will read them.
 export function tracingEnabled(): boolean {
-  return installed;
+  return installed || tracingOn();
 }
 
 // exportConfigured decides from the environment whether a process exports traces.

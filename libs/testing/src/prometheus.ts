@@ -13,6 +13,12 @@ export interface PrometheusQueryResult {
   readonly data?: { resultType: string; result: { metric: Record<string, string>; value?: [number, string] }[] };
 }
 
+export interface PrometheusExemplars {
+  readonly status: string;
+  readonly error?: string;
+  readonly data?: { seriesLabels: Record<string, string>; exemplars: { labels: Record<string, string>; value: string; timestamp: number }[] }[];
+}
+
 export interface PrometheusServer {
   readonly url: string;
   // query evaluates a PromQL expression now (GET /api/v1/query).
@@ -22,6 +28,9 @@ export interface PrometheusServer {
   // rules are the loaded rules' name, health, last error and, for alerts, state (GET
   // /api/v1/rules).
   rules(): Promise<{ name: string; health: string; lastError?: string; state?: string }[]>;
+  // exemplars are the exemplars stored for the series an expression selects over the last
+  // sinceSeconds (GET /api/v1/query_exemplars).
+  exemplars(expr: string, sinceSeconds?: number): Promise<PrometheusExemplars>;
   output(): string;
   stop(): Promise<void>;
 }
@@ -34,7 +43,8 @@ export interface PrometheusOptions {
 }
 
 // startPrometheus starts a real Prometheus (Debian's package) on a free loopback port, scraping
-// every second, with its data in a throw-away folder.
+// every second and storing exemplars (so it scrapes OpenMetrics), with its data in a throw-away
+// folder.
 export async function startPrometheus(options: PrometheusOptions): Promise<PrometheusServer> {
   const binary = findBinary(prometheusBinary);
   const port = await freePort();
@@ -43,7 +53,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
   const rules = (options.ruleFiles ?? []).map((file) => `  - ${JSON.stringify(file)}`);
   const config = ['global:', '  scrape_interval: 1s', '  evaluation_interval: 1s', ...(rules.length ? ['rule_files:', ...rules] : []), 'scrape_configs:', ...options.scrapeConfigs];
   writeFileSync(configFile, `${config.join('\n')}\n`);
-  const proc = startProcess(binary, [`--config.file=${configFile}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn']);
+  const proc = startProcess(binary, [`--config.file=${configFile}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--enable-feature=exemplar-storage', '--log.level=warn']);
   const stop = async () => {
     await proc.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -70,6 +80,11 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
       const res = await fetch(`${url}/api/v1/rules`);
       const body = (await res.json()) as { data: { groups: { rules: { name: string; health: string; lastError?: string; state?: string }[] }[] } };
       return body.data.groups.flatMap((g) => g.rules.map(({ name, health, lastError, state }) => ({ name, health, lastError, state })));
+    },
+    async exemplars(expr, sinceSeconds = 600) {
+      const end = Date.now() / 1000;
+      const res = await fetch(`${url}/api/v1/query_exemplars?${new URLSearchParams({ query: expr, start: String(end - sinceSeconds), end: String(end) })}`);
+      return (await res.json()) as PrometheusExemplars;
     },
     output: () => proc.output(),
     stop,

@@ -31,7 +31,8 @@ export class SortedKeys {
     return { start: this.lowerBound(prefix), end: this.lowerBound(prefixEnd(prefix)) };
   }
 
-  private lowerBound(key: string): number {
+  // lowerBound is the position of the first key not before key.
+  lowerBound(key: string): number {
     let low = 0;
     let high = this.keys.length;
     while (low < high) {

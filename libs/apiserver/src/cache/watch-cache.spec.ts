@@ -158,4 +158,22 @@ describe('WatchCache', () => {
     expect(afterDelete!.items.map((o) => o.metadata.name)).toEqual(['a', 'b']);
     expect(afterDelete!.remainingItemCount).toBe(2);
   });
+
+  it("serves a continue token's page as storage does while the resource is unchanged since its revision, and leaves it to storage after a change", async () => {
+    const { store, cache } = await startCache();
+    running = cache;
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await store.create('default', lease(name, { tier: name === 'c' ? 'cold' : 'hot' }));
+    const last = await store.create('other', lease('z'));
+    const first = (await cache.list('default', everything, 2, Number(last.metadata.resourceVersion)))!;
+    const fromCache = cache.continuePage('default', everything, 2, first.continue!);
+    const fromStorage = await store.list('default', { limit: 2, continue: first.continue });
+    expect(fromCache!.items.map((o) => o.metadata.name)).toEqual(['c', 'd']);
+    expect(fromCache).toEqual(fromStorage);
+    const hot = buildPredicate(leaseDefinition, 'tier=hot', '');
+    expect(cache.continuePage('default', hot, 2, first.continue!)!.items.map((o) => o.metadata.name)).toEqual(['d', 'e']);
+    expect(cache.continuePage('default', everything, 2, 'not-a-token')).toBeNull();
+    await store.create('default', lease('f'));
+    await cache.list('default', everything, 1, await store.currentRevision());
+    expect(cache.continuePage('default', everything, 2, first.continue!)).toBeNull();
+  });
 });

@@ -4,6 +4,10 @@
 // given revision (the API server's own last write), so a client always reads its writes; when
 // the cache cannot catch up in time, the caller falls back to storage.
 //
+// A continue token's page is served from the cache too when the resource has not changed since
+// the token's revision (the cached objects are then those of that snapshot); otherwise storage
+// serves it, at that revision.
+//
 // Watches: the cache keeps a window of the resource's recent events. A watcher starts from any
 // revision inside the window (or from the revision of a list the cache served, which always is),
 // replays the events after it, then gets each new event: one storage watch per resource feeds
@@ -12,7 +16,7 @@
 import { KubeObject } from '@plinth/api';
 import { Clock, LinkState } from '@plinth/machinery';
 import { collectionPrefix, InformerHandler, ListPredicate, objectKey, ResourceStore, StoreInformer } from '@plinth/registry';
-import { encodeContinue, keyAfter } from '@plinth/storage';
+import { ContinuePosition, decodeContinue, encodeContinue, keyAfter } from '@plinth/storage';
 import { CacheEvent, CacheEventType, CacheProgress, CacheWatcher } from './cache-watcher';
 import { SortedKeys } from './sorted-keys';
 
@@ -63,7 +67,8 @@ export class WatchCache {
   private pending: (CacheEvent | CacheProgress)[] = [];
   private pendingHead = 0;
   private dispatching = false;
-  // lastRecorded is the revision of the newest event in the window.
+  // lastRecorded is the revision of the newest event in the window (of the relist, before one):
+  // the cached objects are those of every revision from it to the cache's revision.
   private lastRecorded = 0;
 
   constructor(
@@ -117,6 +122,19 @@ export class WatchCache {
     return this.page(namespace, predicate, limit);
   }
 
+  // continuePage returns the page a continue token asks for when the cached objects are those of
+  // the token's revision, or null (storage serves it; a malformed token is storage's to refuse).
+  continuePage(namespace: string | undefined, predicate: ListPredicate, limit: number, token: string): CachedPage | null {
+    let position: ContinuePosition;
+    try {
+      position = decodeContinue(token, collectionPrefix(this.store.def, namespace));
+    } catch {
+      return null;
+    }
+    if (!this.ready || this.revision < position.revision || this.lastRecorded > position.revision) return null;
+    return this.page(namespace, predicate, limit, position);
+  }
+
   // watch starts a watcher after startRevision, or answers null when the cache cannot serve it:
   // it did not catch up with that revision in time, or the revision is older than its window
   // (storage may still hold that history).
@@ -134,23 +152,25 @@ export class WatchCache {
     return { items: page.items, revision: page.revision, watcher: this.subscribe(page.revision, options) };
   }
 
-  private page(namespace: string | undefined, predicate: ListPredicate, limit: number): CachedPage {
+  // page cuts a page at the cache's revision, or at a continue token's position and revision.
+  private page(namespace: string | undefined, predicate: ListPredicate, limit: number, from?: ContinuePosition): CachedPage {
     const prefix = collectionPrefix(this.store.def, namespace);
     const { start, end } = this.keys.range(prefix);
+    const revision = from?.revision ?? this.revision;
     const items: KubeObject[] = [];
-    let index = start;
+    let index = from ? Math.max(start, this.keys.lowerBound(from.startKey)) : start;
     for (; index < end && (limit <= 0 || items.length < limit); index++) {
       const object = this.objects.get(this.keys.at(index));
       if (object && predicate.matches(object)) items.push(object);
     }
-    const page: CachedPage = { items, revision: this.revision };
+    const page: CachedPage = { items, revision };
     if (index >= end) return page;
     if (predicate.empty) {
       page.remainingItemCount = end - index;
     } else if (!this.anyMatchFrom(index, end, predicate)) {
       return page;
     }
-    page.continue = encodeContinue(keyAfter(this.keys.at(index - 1)), prefix, this.revision);
+    page.continue = encodeContinue(keyAfter(this.keys.at(index - 1)), prefix, revision);
     return page;
   }
 

@@ -9,7 +9,7 @@
 // parser below runs only to word a syntax error, or when the text holds surrogates that Go
 // would turn into U+FFFD.
 
-import { goQuote } from '@plinth/machinery';
+import { goQuote, keepIntegerLiteral, markExactRoot } from '@plinth/machinery';
 
 // JsonSyntaxError is encoding/json's SyntaxError: the message names the first offending character.
 export class JsonSyntaxError extends Error {
@@ -55,6 +55,7 @@ export function parseStrictJson(input: string | Buffer, options: StrictParseOpti
   if (options.numberLiterals && hasInexactNumber(text)) {
     const parser = new Parser(text, new WeakMap());
     const parsed = parser.parse();
+    markExactRoot(parsed);
     return { value: parsed, duplicates: wantDuplicates ? findDuplicates(text) : [], literals: parser.literals };
   }
   const value = goFaithfulToJsonParse(text) ? tryJsonParse(text) : notParsed;
@@ -256,6 +257,8 @@ class Parser {
     let byKey = this.literals.get(container);
     if (!byKey) this.literals.set(container, (byKey = new Map()));
     byKey.set(key, this.pendingLiteral);
+    // an int64 beyond 2^53 keeps its digits on the way to CEL, storage and the answer
+    keepIntegerLiteral(container, key, this.pendingLiteral);
     this.pendingLiteral = null;
   }
 

@@ -23,9 +23,11 @@ export async function listObjects(scope: RequestScope, options: ListOptions): Pr
   const exact = options.resourceVersionMatch === 'Exact' || (options.resourceVersionMatch === '' && options.limit > 0 && options.resourceVersion !== '' && options.resourceVersion !== '0');
   const requested = parseResourceVersion(options.resourceVersion, options.limit > 0);
   const revision = exact && requested > 0 ? requested : undefined;
-  const cache = !options.continue && revision === undefined ? scope.server.cacheFor(scope.def) : null;
+  const cache = revision === undefined ? scope.server.cacheFor(scope.def) : null;
   if (cache) {
-    const page = await cache.list(namespaceOf(scope), predicate, options.limit, Math.max(requested, scope.server.lastWrittenRevision(scope.def)));
+    const page = options.continue
+      ? cache.continuePage(namespaceOf(scope), predicate, options.limit, options.continue)
+      : await cache.list(namespaceOf(scope), predicate, options.limit, Math.max(requested, scope.server.lastWrittenRevision(scope.def)));
     if (page) return listOf(scope, page);
   }
   try {

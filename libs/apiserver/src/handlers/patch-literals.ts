@@ -4,14 +4,47 @@
 // the patch carries such a number as a token string naming its literal, and the patched
 // object's JSON text gets the literal back in place of the token.
 import { randomUUID } from 'node:crypto';
+import { cloneJson, exactInteger, holdsExactIntegers } from '@plinth/machinery';
 import type { NumberLiterals } from '../field-validation';
 
 export interface LiteralTokens {
   // restore puts the literals back into the JSON text of the patched object.
   restore(json: string): string;
+  // nonce marks the tokens, when there are any.
+  nonce?: string;
 }
 
 const noTokens: LiteralTokens = { restore: (json) => json };
+
+// withExactTokens is current (a custom resource as stored) with its int64s beyond 2^53 as
+// tokens too, so that the patch, which copies current, keeps their digits: the patch's tokens
+// and these share the nonce, so a JSON patch test compares them as the literals they are.
+export function withExactTokens(current: unknown, tokens: LiteralTokens): { current: unknown; tokens: LiteralTokens } {
+  if (!holdsExactIntegers(current)) return { current, tokens };
+  const nonce = tokens.nonce ?? randomUUID();
+  const copy = cloneJson(current);
+  let replaced = false;
+  const stack: object[] = [copy as object];
+  while (stack.length > 0) {
+    const container = stack.pop() as Record<string | number, unknown>;
+    for (const key of Array.isArray(container) ? container.keys() : Object.keys(container)) {
+      const value = container[key];
+      const exact = typeof value === 'number' ? exactInteger(container, key) : undefined;
+      if (exact !== undefined) {
+        container[key] = `\u0000${nonce}:${exact}\u0000`;
+        replaced = true;
+      } else if (value !== null && typeof value === 'object') stack.push(value);
+    }
+  }
+  return replaced ? { current: copy, tokens: restoring(nonce) } : { current, tokens };
+}
+
+// restoring puts back the literals of the tokens of nonce.
+function restoring(nonce: string): LiteralTokens {
+  // JSON.stringify writes the token's NULs as \u0000
+  const tokenText = new RegExp(`"\\\\u0000${nonce}:([^"\\\\]+)\\\\u0000"`, 'g');
+  return { nonce, restore: (json) => json.replace(tokenText, (_m, literal: string) => literal) };
+}
 
 const numberGrammar = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
 
@@ -47,8 +80,5 @@ export function tokenizeLiterals(patch: unknown, literals: NumberLiterals | unde
   } else {
     visit({ patch }, 'patch');
   }
-  if (!replaced) return noTokens;
-  // JSON.stringify writes the token's NULs as \u0000
-  const tokenText = new RegExp(`"\\\\u0000${nonce}:([^"\\\\]+)\\\\u0000"`, 'g');
-  return { restore: (json) => json.replace(tokenText, (_m, literal: string) => literal) };
+  return replaced ? restoring(nonce) : noTokens;
 }

@@ -3,7 +3,7 @@
 // an update (retried when another writer got in first and the patch named no
 // resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
-import { badRequest, field, goQuote, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
+import { badRequest, field, goQuote, hasLongInteger, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
 import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
 import { decodeText } from '../decode';
@@ -12,7 +12,7 @@ import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
 import { applyResource } from './apply';
-import { tokenizeLiterals } from './patch-literals';
+import { tokenizeLiterals, withExactTokens } from './patch-literals';
 import { parseWriteOptions } from '../write-options';
 
 export const patchMediaTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
@@ -42,7 +42,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   if (type === 'apply') return applyResource(scope, raw, options, mode);
   let parsed: StrictParseResult;
   try {
-    parsed = parseStrictJson(raw, { duplicates: mode !== FieldValidation.Ignore, numberLiterals: !scope.def.unstructured });
+    parsed = parseStrictJson(raw, { duplicates: mode !== FieldValidation.Ignore, numberLiterals: !scope.def.unstructured || hasLongInteger(raw) });
   } catch (err) {
     if (err instanceof JsonSyntaxError) throw patchDecodeError(type, mode, err);
     throw err;
@@ -56,7 +56,8 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     scope.info.name,
     async (current) => {
       if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
-      const patched = decodeText(scope, literals.restore(JSON.stringify(applyPatch(scope, type, current, patch))), mode);
+      const exact = withExactTokens(current, literals);
+      const patched = decodeText(scope, exact.tokens.restore(JSON.stringify(applyPatch(scope, type, exact.current as KubeObject, patch))), mode);
       checkName(scope, patched);
       await admitRbacWrite(scope, patched, current);
       await admitPod(scope, patched, current);

@@ -1,5 +1,6 @@
 // PUT of an object or its status: a compare-and-swap on metadata.resourceVersion when given.
 // Answers 200, or 201 when the type allows create-on-update and the object was missing.
+import { cloneJson } from '@plinth/machinery';
 import { admitNamespacedCreate, admitPod, admitRbacWrite } from '../admission';
 import { decodeBody } from '../decode';
 import { writeResult } from '../output';
@@ -16,7 +17,7 @@ export async function updateResource(scope: RequestScope): Promise<void> {
     async (current) => {
       if (!current) await admitNamespacedCreate(scope, scope.info.name);
       await admitRbacWrite(scope, object, current);
-      const proposed = structuredClone(object);
+      const proposed = cloneJson(object);
       await admitPod(scope, proposed, current);
       return proposed;
     },

@@ -4,7 +4,7 @@
 // sendInitialEvents adds the initial-events-end bookmark. Objects moving into or out of a
 // selector arrive as ADDED and DELETED.
 import { KubeObject } from '@plinth/api';
-import { encodeProtobufObject, encodeProtobufStatus, encodeWatchFrame, isStatusError, resourceExpired, Status } from '@plinth/machinery';
+import { encodeProtobufObject, encodeProtobufStatus, encodeWatchFrame, isStatusError, resourceExpired, Status, stringifyJson } from '@plinth/machinery';
 import { ListPredicate } from '@plinth/registry';
 import { isStorageError, StorageErrorCode, WatchEvent } from '@plinth/storage';
 import { CacheWatcher } from '../cache/cache-watcher';
@@ -316,7 +316,7 @@ class EventStream {
   }
 
   private encode(event: ApiWatchEvent): Uint8Array {
-    return this.protobuf ? this.protobufFrame(event) : Buffer.from(`${JSON.stringify(event)}\n`);
+    return this.protobuf ? this.protobufFrame(event) : Buffer.from(`${stringifyJson(event, event.object)}\n`);
   }
 
   private protobufFrame(event: ApiWatchEvent): Uint8Array {

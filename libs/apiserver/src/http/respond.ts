@@ -4,7 +4,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { stringify as yamlStringify } from 'yaml';
-import { encodeProtobufStatus, internalError, isStatusError, Status, StatusError } from '@plinth/machinery';
+import { encodeProtobufStatus, internalError, isStatusError, Status, StatusError, stringifyJson } from '@plinth/machinery';
 import { isAscii, warningHeaderValues } from './warning-header';
 
 export const gzipThresholdBytes = 128 * 1024;
@@ -33,7 +33,7 @@ export function responseOptions(req: IncomingMessage, query: URLSearchParams, co
 // response goes out in one write with its headers.
 export function serialize(body: unknown, options: Pick<ResponseOptions, 'pretty' | 'yaml'>): string {
   if (options.yaml) return yamlStringify(body);
-  return `${options.pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)}\n`;
+  return `${stringifyJson(body, body, options.pretty ? 2 : undefined)}\n`;
 }
 
 // writeWarnings sets the response's Warning headers and says whether one of them carries bytes
@@ -96,4 +96,10 @@ export function writeText(res: ServerResponse, code: number, text: string, conte
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Cache-Control', 'no-cache, private');
   res.end(text);
+}
+
+// writePageNotFound is Go's http.NotFound, what kube-apiserver answers for a path no handler
+// claims (an unknown group or version included).
+export function writePageNotFound(res: ServerResponse): void {
+  writeText(res, 404, '404 page not found\n');
 }

@@ -21,6 +21,13 @@ export interface CatalogView {
   all(): ResourceDefinition[];
 }
 
+// PublishedDefinitions are what the documents publish: the served definitions, and the
+// definitions of the *.k8s.io aliases (empty with --k8s-aliases=false).
+export interface PublishedDefinitions {
+  served: ResourceDefinition[];
+  aliases: ResourceDefinition[];
+}
+
 const bearerToken = { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' };
 
 // publishKinds defines every kind and list kind of the definitions, with their GVK extensions,
@@ -161,11 +168,15 @@ function v2Operation(writer: DefinitionWriter, op: Operation): JsonObject {
   return out;
 }
 
-// swaggerDocument is the Swagger 2.0 document of every served definition (/openapi/v2).
-export function swaggerDocument(catalog: CatalogView, info: OpenApiInfo = defaultInfo): JsonObject {
-  const defs = [...groupVersionDefinitions(catalog).values()].flat();
+// swaggerDocument is the Swagger 2.0 document of every served definition (/openapi/v2). An
+// alias adds its group version kinds to the definitions it shares with its platform group, not
+// paths: their operations would repeat the platform group's operation ids, which Swagger 2.0
+// requires to be unique (the alias's paths are in its own /openapi/v3 document).
+export function swaggerDocument(published: PublishedDefinitions, info: OpenApiInfo = defaultInfo): JsonObject {
+  const defs = [...groupVersionDefinitions({ all: () => published.served }).values()].flat();
+  const kinds = [...defs, ...published.aliases];
   const writer = new DefinitionWriter('v2');
-  publishKinds(writer, defs, uniqueGroupVersions(defs));
+  publishKinds(writer, kinds, uniqueGroupVersions(kinds));
   const paths: JsonObject = {};
   for (const item of sortedPaths(defs)) {
     const entry: JsonObject = {};

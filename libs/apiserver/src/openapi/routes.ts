@@ -17,6 +17,8 @@ export const v2ProtobufMediaTypeDeprecated = 'application/com.github.proto-opena
 
 export interface OpenApiOptions {
   info?: OpenApiInfo;
+  // aliases publishes the *.k8s.io aliases beside their platform groups (--k8s-aliases).
+  aliases?: boolean;
   // clock dates the Expires header of immutable responses.
   clock?: Pick<Clock, 'now'>;
 }
@@ -37,7 +39,7 @@ const minGzipBytes = 1400;
 const year = 365 * 24 * 3600 * 1000;
 
 export function openApiRoutes(catalog: CatalogView, options: OpenApiOptions = {}): OpenApiRoute {
-  const documents = new OpenApiDocuments(catalog, options.info ?? defaultInfo);
+  const documents = new OpenApiDocuments(catalog, options.info ?? defaultInfo, options.aliases ?? false);
   const clock = options.clock ?? realClock;
 
   const route = async (req: IncomingMessage, res: ServerResponse, info: NonResourceRequestInfo, query: URLSearchParams): Promise<boolean> => {

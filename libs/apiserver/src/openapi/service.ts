@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { ResourceDefinition } from '@plinth/registry';
-import { CatalogView, defaultInfo, groupVersionDefinitions, OpenApiInfo, openApiV3Discovery, openApiV3Document, swaggerDocument } from './documents';
+import { aliasDefinitions } from '../aliases';
+import { CatalogView, defaultInfo, groupVersionDefinitions, OpenApiInfo, openApiV3Discovery, openApiV3Document, PublishedDefinitions, swaggerDocument } from './documents';
 import { encodeSwaggerProtobuf } from './v2-protobuf';
 
 // SerializedDocument is one document's bytes and hash; the gzip form is made on first use.
@@ -30,6 +31,7 @@ export function documentHash(body: Buffer): string {
 
 interface Snapshot {
   definitions: ResourceDefinition[];
+  published: PublishedDefinitions;
   v3: Map<string, SerializedDocument> | null;
   v3Root: SerializedDocument | null;
   v2: SerializedDocument | null;
@@ -44,6 +46,8 @@ export class OpenApiDocuments {
   constructor(
     private readonly catalog: CatalogView,
     private readonly info: OpenApiInfo = defaultInfo,
+    // aliases publishes the *.k8s.io aliases too (--k8s-aliases).
+    private readonly aliases = false,
   ) {}
 
   invalidate(): void {
@@ -71,7 +75,7 @@ export class OpenApiDocuments {
 
   v2(): SerializedDocument {
     const snap = this.current();
-    snap.v2 ??= new SerializedDocument(json(swaggerDocument({ all: () => snap.definitions }, this.info)));
+    snap.v2 ??= new SerializedDocument(json(swaggerDocument(snap.published, this.info)));
     return snap.v2;
   }
 
@@ -88,7 +92,7 @@ export class OpenApiDocuments {
     const snap = this.current();
     if (!snap.v3) {
       snap.v3 = new Map();
-      for (const [path, defs] of groupVersionDefinitions({ all: () => snap.definitions })) {
+      for (const [path, defs] of groupVersionDefinitions({ all: () => [...snap.published.served, ...snap.published.aliases] })) {
         snap.v3.set(path, new SerializedDocument(json(openApiV3Document(defs, this.info))));
       }
     }
@@ -100,7 +104,8 @@ export class OpenApiDocuments {
     const snap = this.snapshot;
     if (snap && snap.definitions.length === definitions.length && snap.definitions.every((def, i) => def === definitions[i])) return snap;
     this.generation++;
-    this.snapshot = { definitions: [...definitions], v3: null, v3Root: null, v2: null, v2Protobuf: null };
+    const published = { served: [...definitions], aliases: this.aliases ? aliasDefinitions(definitions) : [] };
+    this.snapshot = { definitions: [...definitions], published, v3: null, v3Root: null, v2: null, v2Protobuf: null };
     return this.snapshot;
   }
 }

@@ -1,6 +1,7 @@
 // The stored form of an object is its JSON without metadata.resourceVersion: the revision of
 // the write is the resourceVersion, set when the object is read back.
 import { KubeObject } from '@plinth/api';
+import { parseJsonExact, stringifyJson } from '@plinth/machinery';
 import { KeyValue, StorageError } from '@plinth/storage';
 
 const encoder = new TextEncoder();
@@ -8,13 +9,13 @@ const decoder = new TextDecoder();
 
 export function encodeObject(object: KubeObject): Uint8Array {
   const { resourceVersion: _ignored, ...metadata } = object.metadata;
-  return encoder.encode(JSON.stringify({ ...object, metadata }));
+  return encoder.encode(stringifyJson({ ...object, metadata }, object));
 }
 
 export function decodeObject(kv: KeyValue, revision = kv.revision): KubeObject {
   let object: KubeObject;
   try {
-    object = JSON.parse(decoder.decode(kv.value)) as KubeObject;
+    object = parseJsonExact(decoder.decode(kv.value)) as KubeObject;
   } catch {
     throw StorageError.invalidObj(kv.key, 'stored value is not JSON');
   }

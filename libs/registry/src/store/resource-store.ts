@@ -3,7 +3,7 @@
 // taken from its strategy (k8s.io/apiserver/pkg/registry/generic/registry/store.go).
 import { KubeObject } from '@plinth/api';
 import { statusResetFields, updateManagedFields } from '@plinth/apply';
-import { alreadyExists, badRequest, Clock, conflict, field, GoLiteral, goQuote, invalid, isStatusError, notFound, rfc3339, StatusError, unclassifiedError } from '@plinth/machinery';
+import { alreadyExists, badRequest, Clock, cloneJson, conflict, field, GoLiteral, goQuote, invalid, isStatusError, notFound, rfc3339, StatusError, unclassifiedError } from '@plinth/machinery';
 import { isStorageError, KeyValue, ObjectStore, StorageErrorCode } from '@plinth/storage';
 import { QualifiedKind, QualifiedResource, ResourceDefinition, StrategyContext } from '../resource';
 import { decodeObject, encodeObject } from './codec';
@@ -128,7 +128,7 @@ export class ResourceStore {
     for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
       const currentKv = await this.readOptional(key, name);
       const current = currentKv ? this.decode(currentKv) : null;
-      const proposed = typeof input === 'function' ? await input(current ? structuredClone(current) : null) : structuredClone(input);
+      const proposed = typeof input === 'function' ? await input(current ? cloneJson(current) : null) : cloneJson(input);
       if (!current) {
         if (!allowCreate || options.subresource) throw notFound(this.qualifiedResource, name);
         // Created by an update, the object starts afresh: the resourceVersion it carried names
@@ -249,7 +249,7 @@ export class ResourceStore {
   }
 
   private prepareCreate(namespace: string | undefined, input: KubeObject, ctx: StrategyContext, options: WriteOptions): KubeObject {
-    const object = structuredClone(input);
+    const object = cloneJson(input);
     object.metadata = object.metadata ?? {};
     this.assignNamespace(object, namespace);
     this.def.strategy.defaults?.(object, ctx);
@@ -259,6 +259,7 @@ export class ResourceStore {
     this.def.strategy.prepareForCreate?.(object, ctx);
     const fieldErrors = [...validateObjectMeta(object, this.def), ...this.def.strategy.validate(object, ctx)];
     if (fieldErrors.length > 0) throw invalid(this.qualifiedKind, object.metadata.name ?? '', fieldErrors);
+    this.def.strategy.canonicalize?.(object, ctx);
     return object;
   }
 
@@ -309,6 +310,7 @@ export class ResourceStore {
         : [...this.def.strategy.validate(object, ctx, current), ...(this.def.strategy.validateUpdate?.(object, current, ctx) ?? [])]),
     ];
     if (fieldErrors.length > 0) throw invalid(this.qualifiedKind, name, fieldErrors);
+    if (!options.subresource) this.def.strategy.canonicalize?.(object, ctx);
     return object;
   }
 
@@ -344,7 +346,7 @@ export class ResourceStore {
   // pendingDeletion returns the object as it stays while finalizers (or a grace period) hold
   // its deletion, or null when it can be removed now.
   private pendingDeletion(current: KubeObject, options: DeleteOptions): KubeObject | null {
-    const object = structuredClone(current);
+    const object = cloneJson(current);
     const meta = object.metadata;
     const policy = options.propagationPolicy ?? this.def.defaultPropagationPolicy ?? 'Background';
     const finalizers = new Set(meta.finalizers ?? []);

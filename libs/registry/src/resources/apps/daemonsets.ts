@@ -67,10 +67,10 @@ function validateDaemonSet(ds: DaemonSet, opts: DaemonSetValidationOptions): Fie
 export const daemonSetStrategy: ResourceStrategy = {
   defaults(object: KubeObject): void {
     defaultDaemonSet(object as DaemonSet);
-    // apps/v1 always carries the template generation (Convert_apps_DaemonSet_To_v1_DaemonSet
-    // writes it, 0 when the request had none) before the field manager sees the object, so the
-    // writer owns the annotation that the strategy then sets.
-    setTemplateGeneration(object as DaemonSet, templateGeneration(object as DaemonSet));
+    // Converting to apps/v1 always writes the template generation annotation (0 until the
+    // strategy sets it), so the field manager counts it as the writer's.
+    const ds = object as DaemonSet;
+    setTemplateGeneration(ds, templateGeneration(ds));
   },
   prepareForCreate(object: KubeObject): void {
     const ds = object as DaemonSet;

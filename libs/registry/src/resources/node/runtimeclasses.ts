@@ -83,6 +83,7 @@ export const runtimeClassDefinition: ResourceDefinition = {
   ),
   strategy: runtimeClassStrategy,
   table: {
+    // Handler's description is empty: printers.go looks "handler" up in ObjectMeta's SwaggerDoc.
     columns: [nameColumn, column('Handler', 'string', ''), ageColumn],
     row: (rc, now) => [rc.metadata.name ?? '', str(rc.handler), age(rc, now)],
   },

@@ -1,7 +1,7 @@
 // The authorizer over a real nats-server: the same answers as in process, replicas sharing the
 // load, the decision cache and its invalidation, and the failures a gateway turns into 500s.
 import { connect, NatsConnection } from 'nats';
-import { findBinary, freePort, natsBinary, NatsServer, RunningProcess, startNats, startProcess, waitForPort } from '@plinth/testing';
+import { findBinary, freePort, natsBinary, NatsServer, RunningProcess, startNats, startProcess, waitForPort, eventually } from '@plinth/testing';
 import {
   Attributes,
   authorize,
@@ -23,10 +23,8 @@ import {
   UserInfo,
 } from '@plinth/rbac';
 import { Registry } from '@plinth/metrics';
-import { AuthorizerUnavailableError, NatsAuthorizer } from './client';
-import { AuthzLinkMetrics } from './metrics';
-import { encode, protocolVersion, subjectsFor } from './protocol';
-import { AuthorizerService, publishPolicyChanged, serveAuthorizer } from './server';
+import { AuthorizerUnavailableError, AuthzLinkMetrics, encode, NatsAuthorizer, protocolVersion, publishPolicyChanged, subjectsFor } from '@plinth/authz-nats';
+import { AuthorizerService, serveAuthorizer } from './serve-authorizer';
 
 const user = (name: string, groups: string[] = [], extra: Record<string, string[]> = {}): UserInfo => ({ name, uid: `${name}-uid`, groups, extra });
 const subject = (kind: 'User' | 'Group', name: string): Subject => ({ kind, apiGroup: rbacGroup, name });
@@ -78,14 +76,6 @@ function counting(inner: Authorizer): Authorizer & { calls: number } {
     },
   };
   return counted;
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('authorization over NATS', () => {
@@ -282,7 +272,7 @@ describe('authorization over NATS', () => {
       expect(remote.cachedDecisions).toBe(1);
       expect((await remote.authorize(bob)).decision).toBe('Allow');
       server = await startServer();
-      await eventually(async () => seen.includes('reconnect'), 15_000);
+      await eventually(async () => seen.includes('reconnect'), { timeoutMs: 15_000 });
       expect(remote.cachedDecisions).toBe(1);
       expect((await remote.authorize(bob)).decision).toBe('Allow');
       expect(served.calls).toBe(1);

@@ -1,9 +1,9 @@
 // The gRPC adapter must be indistinguishable from the store behind it: the conformance suite
-// runs through a real grpc-js server and client on loopback, over the Exchange stream and over
+// runs through the storage service's Nest microservice and a GrpcObjectStore on loopback, over the Exchange stream and over
 // unary calls. The run over etcd is in test/storage-grpc-over-etcd.spec.ts.
 import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
 import { ObjectStoreFactory, runObjectStoreConformance } from '@plinth/storage/conformance';
-import { GrpcObjectStore } from './client';
+import { GrpcObjectStore } from '@plinth/storage-grpc';
 import { StorageServer, startStorageServer } from './storage-server';
 
 function overGrpc(open: () => Promise<ObjectStore>, unaryCalls = false): ObjectStoreFactory {

@@ -14,8 +14,8 @@ import {
   WatchEvent,
   WatchOptions,
 } from '@plinth/storage';
-import { freePort } from '@plinth/testing';
-import { GrpcObjectStore } from './client';
+import { freePort, eventually } from '@plinth/testing';
+import { GrpcObjectStore } from '@plinth/storage-grpc';
 import { StorageServer, startStorageServer } from './storage-server';
 
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -299,10 +299,3 @@ describe('the Exchange stream', () => {
   });
 });
 
-async function eventually(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

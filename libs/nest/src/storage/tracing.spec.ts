@@ -5,7 +5,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { EmbeddedObjectStore } from '@plinth/storage';
-import { GrpcObjectStore } from './client';
+import { GrpcObjectStore } from '@plinth/storage-grpc';
 import { StorageServer, startStorageServer } from './storage-server';
 
 describe('tracing over gRPC', () => {

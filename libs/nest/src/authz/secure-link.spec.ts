@@ -8,11 +8,8 @@ import { join } from 'node:path';
 import { connect, NatsConnection, NatsError } from 'nats';
 import { Authorizer, resourceAttributes } from '@plinth/rbac';
 import { LinkPki, makeLinkPki, NatsServer, startNats } from '@plinth/testing';
-import { NatsAuthorizer } from './client';
-import { NatsLinkError, natsSecurityOptions } from './connection';
-import { natsPermissions, natsServerAuthorization } from './permissions';
-import { subjectsFor } from './protocol';
-import { AuthorizerService, publishPolicyChanged, serveAuthorizer } from './server';
+import { NatsAuthorizer, NatsLinkError, natsPermissions, natsSecurityOptions, natsServerAuthorization, publishPolicyChanged, subjectsFor } from '@plinth/authz-nats';
+import { AuthorizerService, serveAuthorizer } from './serve-authorizer';
 
 const subjects = subjectsFor();
 const allowAlice: Authorizer = {

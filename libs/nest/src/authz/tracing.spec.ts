@@ -7,8 +7,8 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { connect, NatsConnection } from 'nats';
 import { nonResourceAttributes } from '@plinth/rbac';
 import { NatsServer, startNats } from '@plinth/testing';
-import { NatsAuthorizer } from './client';
-import { AuthorizerService, serveAuthorizer } from './server';
+import { NatsAuthorizer } from '@plinth/authz-nats';
+import { AuthorizerService, serveAuthorizer } from './serve-authorizer';
 
 describe('tracing over NATS', () => {
   const exporter = new InMemorySpanExporter();

@@ -1,0 +1,44 @@
+import { carryExactIntegers, cloneJson, exactInteger, hasLongInteger, holdsExactIntegers, parseJsonExact, stringifyJson } from './exact-integers';
+
+describe('exact integers of unstructured JSON', () => {
+  const text = '{"a":9223372036854775807,"b":[1,-9007199254740993],"s":"12345678901234567890","f":12345678901234567.5,"small":1234567890123456,"over":9223372036854775808}';
+
+  it('keeps the literals of int64s beyond 2^53, and only those', () => {
+    const value = parseJsonExact(text) as { a: number; b: number[]; s: string; f: number; small: number; over: number };
+    expect(holdsExactIntegers(value)).toBe(true);
+    expect(exactInteger(value, 'a')).toBe(9223372036854775807n);
+    expect(exactInteger(value.b, 1)).toBe(-9007199254740993n);
+    expect(exactInteger(value.b, 0)).toBeUndefined();
+    expect(value.s).toBe('12345678901234567890');
+    // a fraction is a float; a safe integer needs no literal; beyond int64 is a float in Go too
+    expect([exactInteger(value, 'f'), exactInteger(value, 'small'), exactInteger(value, 'over')]).toEqual([undefined, undefined, undefined]);
+    expect(stringifyJson(value)).toBe(JSON.stringify(JSON.parse(text)).replace('9223372036854776000', '9223372036854775807').replace('-9007199254740992', '-9007199254740993'));
+  });
+
+  it('drops a literal whose number was overwritten, and keeps them through cloneJson', () => {
+    const value = parseJsonExact('{"a":9223372036854775807,"n":{"b":9007199254740993}}') as { a: number; n: { b: number } };
+    const copy = cloneJson(value);
+    value.a = 1;
+    expect(exactInteger(value, 'a')).toBeUndefined();
+    expect(stringifyJson(copy)).toBe('{"a":9223372036854775807,"n":{"b":9007199254740993}}');
+    expect(stringifyJson({ ...copy, extra: true }, copy)).toBe('{"a":9223372036854775807,"n":{"b":9007199254740993},"extra":true}');
+    expect(stringifyJson({ items: [copy] }, null, 1)).toContain('"b": 9007199254740993');
+  });
+
+  it('carries literals into an object made anew from the sources, where the number is the same', () => {
+    const applied = parseJsonExact('{"spec":{"a":9007199254740993,"l":[9007199254740995]}}') as { spec: { a: number; l: number[] } };
+    const merged = { spec: { a: applied.spec.a, l: [...applied.spec.l], b: 9007199254740992 } };
+    carryExactIntegers(merged, applied, { spec: 1 });
+    expect(stringifyJson(merged)).toBe('{"spec":{"a":9007199254740993,"l":[9007199254740995],"b":9007199254740992}}');
+    const changed = { spec: { a: 1 } };
+    carryExactIntegers(changed, applied);
+    expect(holdsExactIntegers(changed)).toBe(false);
+  });
+
+  it('reads text without long integers as JSON.parse does, and leaves strings alone', () => {
+    expect(hasLongInteger('{"a":"12345678901234567890","b":123456789012345}')).toBe(false);
+    expect(hasLongInteger('{"a":"x\\"","b":1234567890123456}')).toBe(true);
+    expect(holdsExactIntegers(parseJsonExact('{"a":"\\"9223372036854775807"}'))).toBe(false);
+    expect(() => parseJsonExact('[01234567890123456789]')).toThrow(SyntaxError);
+  });
+});

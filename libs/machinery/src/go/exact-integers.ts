@@ -1,0 +1,187 @@
+// Exact integers of unstructured JSON. kube-apiserver decodes a custom resource's integers into
+// int64, so 9223372036854775807 reaches a CEL rule as that int64 and is stored and answered with
+// those digits. A JS number keeps 53 bits: the object keeps the number (every other reader of the
+// object sees what it saw before) and a side table keeps the literal, by the container that holds
+// the number and its key. A literal stands for its number only while the container still holds
+// the number the literal reads as (a write of another number makes it void).
+//
+// Only integer literals beyond 2^53 that fit int64 are kept; roots are the objects parsed, cloned
+// or marked here, and only they are written through the slower, exact path.
+import { randomUUID } from 'node:crypto';
+
+const literalsByContainer = new WeakMap<object, Map<string | number, string>>();
+const roots = new WeakSet<object>();
+
+const int64Min = -(2n ** 63n);
+const int64Max = 2n ** 63n - 1n;
+
+// isInexactInt64 is an integer literal a JS number cannot hold, within int64.
+function isInexactInt64(literal: string): boolean {
+  if (!/^-?(0|[1-9]\d*)$/.test(literal) || Number.isSafeInteger(Number(literal))) return false;
+  const value = BigInt(literal);
+  return value >= int64Min && value <= int64Max;
+}
+
+function tableKey(container: object, key: string | number): string | number {
+  return Array.isArray(container) ? Number(key) : String(key);
+}
+
+// keepIntegerLiteral records the literal of container[key] when it is an inexact int64.
+export function keepIntegerLiteral(container: object, key: string | number, literal: string): boolean {
+  if (!isInexactInt64(literal)) return false;
+  let byKey = literalsByContainer.get(container);
+  if (!byKey) literalsByContainer.set(container, (byKey = new Map()));
+  byKey.set(tableKey(container, key), literal);
+  return true;
+}
+
+// markExactRoot says that root may hold exact integers, for stringifyJson and cloneJson.
+export function markExactRoot(root: unknown): void {
+  if (root !== null && typeof root === 'object') roots.add(root);
+}
+
+// holdsExactIntegers tells whether root was parsed, cloned or marked with exact integers.
+export function holdsExactIntegers(root: unknown): boolean {
+  return root !== null && typeof root === 'object' && roots.has(root);
+}
+
+// exactInteger is the int64 container[key] stands for, when its literal was kept and the
+// container still holds that literal's number.
+export function exactInteger(container: object, key: string | number): bigint | undefined {
+  const literal = literalsByContainer.get(container)?.get(tableKey(container, key));
+  if (literal === undefined) return undefined;
+  return (container as Record<string | number, unknown>)[key] === Number(literal) ? BigInt(literal) : undefined;
+}
+
+// hasLongInteger tells whether the text, outside its strings, has a run of 16 digits or more:
+// the only numbers that may be inexact int64 literals.
+export function hasLongInteger(text: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+      digits = 0;
+    } else if (c >= 0x30 && c <= 0x39) {
+      if (++digits >= 16) return true;
+    } else digits = 0;
+  }
+  return false;
+}
+
+// parseJsonExact is JSON.parse that keeps the literals of inexact int64s (text without 16-digit
+// runs is JSON.parse's alone). Its errors are JSON.parse's.
+export function parseJsonExact(text: string): unknown {
+  if (!hasLongInteger(text)) return JSON.parse(text);
+  const nonce = randomUUID();
+  const marked = markIntegers(text, nonce);
+  if (marked === text) return JSON.parse(text);
+  const prefix = `\u0000${nonce}:`;
+  const value: unknown = JSON.parse(marked, function (this: object, key: string, v: unknown) {
+    if (typeof v !== 'string' || !v.startsWith(prefix)) return v;
+    const literal = v.slice(prefix.length);
+    keepIntegerLiteral(this, key, literal);
+    return Number(literal);
+  });
+  markExactRoot(value);
+  return value;
+}
+
+// markIntegers writes each inexact int64 literal outside strings as a string naming it.
+function markIntegers(text: string, nonce: string): string {
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+      continue;
+    }
+    if (c !== 0x2d && (c < 0x30 || c > 0x39)) continue;
+    const match = /^-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(text.slice(i, i + 64));
+    const literal = match?.[0] ?? text[i];
+    if (match && match[1] === undefined && match[2] === undefined && isInexactInt64(literal)) {
+      out += `${text.slice(copied, i)}"\\u0000${nonce}:${literal}"`;
+      copied = i + literal.length;
+    }
+    i += literal.length - 1;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+// stringifyJson is JSON.stringify that writes the kept literals of root's integers. root is the
+// object the value was made from, when the value is a copy of it (`{...object, metadata}`).
+// A list's items are roots of their own. indent pretty-prints as JSON.stringify's third argument.
+export function stringifyJson(value: unknown, root: unknown = value, indent?: number): string {
+  if (!holdsExactIntegers(root) && !holdsExactIntegers(value) && !hasExactItems(value)) return JSON.stringify(value, null, indent);
+  const nonce = randomUUID();
+  let marked = false;
+  const text = JSON.stringify(value, function (this: object, key: string, v: unknown) {
+    if (typeof v !== 'number') return v;
+    const k = Array.isArray(this) ? Number(key) : key;
+    // the members of a copy of root are root's own
+    const copied = this === value && root !== value && root !== null && typeof root === 'object' && (root as Record<string, unknown>)[key] === v;
+    const exact = exactInteger(this, k) ?? (copied ? exactInteger(root as object, k) : undefined);
+    if (exact === undefined) return v;
+    marked = true;
+    return `\u0000${nonce}:${exact}`;
+  }, indent);
+  // JSON.stringify writes the marks' NULs as \u0000
+  return marked ? text.replace(new RegExp(`"\\\\u0000${nonce}:(-?\\d+)"`, 'g'), '$1') : text;
+}
+
+function hasExactItems(value: unknown): boolean {
+  const items = (value as { items?: unknown } | null)?.items;
+  return Array.isArray(items) && items.some(holdsExactIntegers);
+}
+
+// cloneJson is structuredClone that keeps the literals of root's integers in the copy.
+export function cloneJson<T>(value: T): T {
+  const copy = structuredClone(value);
+  if (!holdsExactIntegers(value)) return copy;
+  copyLiterals(value as object, copy as object);
+  markExactRoot(copy);
+  return copy;
+}
+
+// copyLiterals copies the kept literals of from's containers onto to's, which mirror them.
+function copyLiterals(from: object, to: object): void {
+  const stack: [object, object][] = [[from, to]];
+  while (stack.length > 0) {
+    const [source, target] = stack.pop() as [object, object];
+    const byKey = literalsByContainer.get(source);
+    if (byKey) literalsByContainer.set(target, new Map(byKey));
+    for (const [key, child] of Object.entries(source)) {
+      const mirrored = (target as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object' && mirrored !== null && typeof mirrored === 'object') stack.push([child, mirrored]);
+    }
+  }
+}
+
+// carryExactIntegers keeps, in target (an object made anew from sources, as a merge makes it),
+// the literals the sources hold for the same number at the same path.
+export function carryExactIntegers(target: unknown, ...sources: unknown[]): void {
+  const holders = sources.filter(holdsExactIntegers) as object[];
+  if (holders.length === 0 || target === null || typeof target !== 'object') return;
+  let carried = false;
+  const stack: [object, (object | undefined)[]][] = [[target, holders]];
+  while (stack.length > 0) {
+    const [container, mirrors] = stack.pop() as [object, (object | undefined)[]];
+    for (const [key, value] of Object.entries(container)) {
+      const k = Array.isArray(container) ? Number(key) : key;
+      const children = mirrors.map((m) => (m === undefined ? undefined : ((m as Record<string, unknown>)[key] as unknown)));
+      if (typeof value === 'number') {
+        for (const [i, mirror] of mirrors.entries()) {
+          const exact = mirror === undefined || children[i] !== value ? undefined : exactInteger(mirror, k);
+          if (exact !== undefined && keepIntegerLiteral(container, k, String(exact))) {
+            carried = true;
+            break;
+          }
+        }
+      } else if (value !== null && typeof value === 'object') {
+        stack.push([value, children.map((c) => (c !== null && typeof c === 'object' ? c : undefined))]);
+      }
+    }
+  }
+  if (carried) markExactRoot(target);
+}

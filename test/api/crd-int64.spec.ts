@@ -1,0 +1,122 @@
+// A custom resource's integers are int64 from the request body to its validation rules, to
+// storage and back: kube-apiserver decodes 9223372036854775807 as that int64, a rule compares it
+// exactly, and every answer writes its digits unchanged.
+import { suiteServer } from './http';
+import { eventually } from '@plinth/testing';
+
+const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const counters = '/apis/example.com/v1/namespaces/default/counters';
+
+const counterCrd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'counters.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'counters', kind: 'Counter' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: {
+                  max: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self == 9223372036854775807', message: 'max is the largest int64' }] },
+                  odd: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 9007199254740992 && self % 2 == 1', message: 'odd beyond 2^53' }] },
+                  big: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'big is immutable' }] },
+                  list: { type: 'array', items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, x % 2 != 0)', message: 'odd items' }] },
+                  free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                  note: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+const counter = (name: string, spec: string) => `{"apiVersion":"example.com/v1","kind":"Counter","metadata":{"name":"${name}"},"spec":${spec}}`;
+
+describe('API server: custom resource integers beyond 2^53', () => {
+  const server = suiteServer();
+  const { request } = server;
+  const post = (name: string, spec: string) => request('POST', counters, { raw: counter(name, spec), headers: { 'content-type': 'application/json' } });
+
+  beforeAll(async () => {
+    expect((await request('POST', crdPath, { body: counterCrd })).status).toBe(201);
+    await eventually(() => request('GET', counters), { until: (r) => r.status === 200 });
+  });
+
+  it('reach a rule as the int64 written', async () => {
+    const exact = await post('exact', '{"max":9223372036854775807,"odd":9007199254740993,"list":[9007199254740995,-9007199254740993]}');
+    expect(exact.status).toBe(201);
+    // each is one less than a number a double holds, so only the int64 passes both rules
+    const offByOne = await post('off-by-one', '{"max":9223372036854775806,"odd":9007199254740994}');
+    expect(offByOne.status).toBe(422);
+    expect(offByOne.json.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`)).toEqual([
+      'spec.max: Invalid value: "integer": max is the largest int64',
+      'spec.odd: Invalid value: "integer": odd beyond 2^53',
+    ]);
+  });
+
+  it('are stored and answered with their digits', async () => {
+    const spec = '{"big":-9223372036854775808,"free":{"n":[1234567890123456789]},"max":9223372036854775807}';
+    const created = await post('digits', spec);
+    expect(created.status).toBe(201);
+    expect(created.text).toContain(`"spec":${spec}`);
+    const got = await request('GET', `${counters}/digits`);
+    expect(got.text).toContain(`"spec":${spec}`);
+    const pretty = await request('GET', `${counters}/digits?pretty=true`);
+    expect(pretty.text).toContain('"big": -9223372036854775808,');
+    expect(pretty.text).toContain('1234567890123456789');
+    const listed = await request('GET', counters);
+    expect(listed.text).toContain(`"spec":${spec}`);
+  });
+
+  it('keep their digits through a patch and an update, and oldSelf is the int64 stored', async () => {
+    expect((await post('kept', '{"big":9007199254740993,"note":"a"}')).status).toBe(201);
+    const patched = await request('PATCH', `${counters}/kept`, { raw: '{"spec":{"note":"b"}}', headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patched.status).toBe(200);
+    expect(patched.text).toContain('"spec":{"big":9007199254740993,"note":"b"}');
+
+    // 9007199254740992 is the same double: only int64s tell the transition rule apart
+    const changed = await request('PATCH', `${counters}/kept`, { raw: '{"spec":{"big":9007199254740992}}', headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(changed.status).toBe(422);
+    expect(changed.json.message).toContain('spec.big: Invalid value: "integer": big is immutable');
+
+    const current = (await request('GET', `${counters}/kept`)).json;
+    const update = counter('kept', '{"big":9007199254740993,"note":"c"}').replace('"name":"kept"', `"name":"kept","resourceVersion":"${current.metadata.resourceVersion}"`);
+    const updated = await request('PUT', `${counters}/kept`, { raw: update, headers: { 'content-type': 'application/json' } });
+    expect(updated.status).toBe(200);
+    expect(updated.text).toContain('"spec":{"big":9007199254740993,"note":"c"}');
+    expect((await request('GET', `${counters}/kept`)).text).toContain('"big":9007199254740993');
+  });
+
+  it('keep their digits through server-side apply and a YAML body', async () => {
+    const apply = (spec: string) =>
+      request('PATCH', `${counters}/applied?fieldManager=tester`, { raw: counter('applied', spec), headers: { 'content-type': 'application/apply-patch+yaml' } });
+    const created = await apply('{"big":9007199254740993,"max":9223372036854775807}');
+    expect(created.status).toBe(201);
+    expect(created.text).toContain('"spec":{"big":9007199254740993,"max":9223372036854775807}');
+    // the transition rule compares with the int64 stored: the same double is another number
+    const changed = await apply('{"big":9007199254740992,"max":9223372036854775807}');
+    expect(changed.status).toBe(422);
+    expect(changed.json.message).toContain('spec.big: Invalid value: "integer": big is immutable');
+    const reapplied = await apply('{"big":9007199254740993,"max":9223372036854775807,"note":"n"}');
+    expect(reapplied.status).toBe(200);
+    expect(reapplied.text).toContain('"spec":{"big":9007199254740993,"max":9223372036854775807,"note":"n"}');
+
+    const yaml = 'apiVersion: example.com/v1\nkind: Counter\nmetadata:\n  name: yaml\nspec:\n  max: 9223372036854775807\n  odd: 9007199254740993\n';
+    const fromYaml = await request('POST', counters, { raw: yaml, headers: { 'content-type': 'application/yaml' } });
+    expect(fromYaml.status).toBe(201);
+    expect(fromYaml.text).toContain('"spec":{"max":9223372036854775807,"odd":9007199254740993}');
+  });
+});

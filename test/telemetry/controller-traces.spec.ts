@@ -1,0 +1,71 @@
+// A controller's sync is one trace: the Job controller's sync of a Job runs in a "sync job"
+// span, its API calls are client spans under it (clientSpans, syncSpans: what withTracing
+// installs in the controller manager), and the API server, here in the same process with the
+// same in-memory exporter, continues each call's trace in its request span.
+import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { BasicTracerProvider, InMemorySpanExporter, ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ApiClient, setRequestInstrumentation, setSyncInstrumentation } from '@plinth/client';
+import { JobController } from '@plinth/controller-manager';
+import { realClock } from '@plinth/machinery';
+import { clientSpans, syncSpans } from '@plinth/nest';
+import { TestApiServer, startTestApiServer, testTokens } from '@plinth/testing-server';
+import { eventually } from '@plinth/testing';
+
+describe('a Job sync as one trace', () => {
+  const exporter = new InMemorySpanExporter();
+  let server: TestApiServer;
+  let client: ApiClient;
+  let jobs: JobController;
+
+  beforeAll(async () => {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    setRequestInstrumentation(clientSpans);
+    setSyncInstrumentation(syncSpans);
+    server = await startTestApiServer();
+    client = new ApiClient({ server: server.url, caPem: '', token: testTokens.admin });
+    jobs = new JobController(client, realClock);
+    await jobs.start();
+  }, 60000);
+
+  afterAll(async () => {
+    await jobs?.stop();
+    client?.close();
+    await server?.stop();
+    setRequestInstrumentation(null);
+    setSyncInstrumentation(null);
+    trace.disable();
+    propagation.disable();
+    context.disable();
+  });
+
+  it('holds the pod creations of a sync and the API server spans that served them', async () => {
+    await client.create('/apis/batch/v1/namespaces/default/jobs', {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'traced' },
+      spec: { parallelism: 2, completions: 2, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
+    });
+    const spans = () => exporter.getFinishedSpans();
+    const podCreations = (sync: ReadableSpan) =>
+      spans().filter((s) => s.name === 'HTTP POST' && s.attributes['http.target'] === '/api/v1/namespaces/default/pods' && s.parentSpanContext?.spanId === sync.spanContext().spanId);
+    const sync = await eventually(() =>
+      spans().find((s) => s.name === 'sync job' && s.attributes['workqueue.key'] === 'default/traced' && podCreations(s).length === 2), { what: 'a sync of default/traced that created both pods' });
+    expect(sync.attributes['workqueue.name']).toBe('job');
+    // Each sync starts its own trace.
+    expect(sync.parentSpanContext).toBeUndefined();
+    const traceId = sync.spanContext().traceId;
+    for (const call of podCreations(sync)) {
+      expect(call.kind).toBe(SpanKind.CLIENT);
+      expect(call.spanContext().traceId).toBe(traceId);
+      // The server's span ends just after the answer reached the client.
+      const served = await eventually(() =>
+        spans().find((s) => s.kind === SpanKind.SERVER && s.parentSpanContext?.spanId === call.spanContext().spanId), { what: 'the API server span of a pod creation' });
+      expect(served).toMatchObject({ name: 'POST /api/v1/namespaces/{:namespace}/pods', attributes: expect.objectContaining({ verb: 'create', resource: 'pods' }) });
+      expect(served?.spanContext().traceId).toBe(traceId);
+    }
+  }, 60000);
+});
