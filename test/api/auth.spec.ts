@@ -16,11 +16,25 @@ describe('API server: authentication and authorization', () => {
     await admin('POST', '/api/v1/namespaces', { body: { metadata: { name: 'team' } } });
   });
 
-  it('answers a request without credentials, or with a bad token, with 401', async () => {
+  // As kube-apiserver's default --anonymous-auth=true: no credentials is system:anonymous, whom
+  // the bootstrap policy lets read only the health and version endpoints.
+  it('answers a request without credentials as system:anonymous (403), and one with a bad token 401', async () => {
     const none = await client(server.url, null)('GET', '/api/v1/namespaces');
-    expect(none.status).toBe(401);
-    expect(none.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
-    expect((await client(server.url, 'wrong')('GET', '/api/v1/namespaces')).status).toBe(401);
+    expect(none.status).toBe(403);
+    expect(none.json).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope',
+      reason: 'Forbidden',
+      details: { kind: 'namespaces' },
+      code: 403,
+    });
+    expect((await client(server.url, null)('GET', '/version')).status).toBe(200);
+    const wrong = await client(server.url, 'wrong')('GET', '/api/v1/namespaces');
+    expect(wrong.status).toBe(401);
+    expect(wrong.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
   });
 
   it('forbids what no binding grants, with Kubernetes\' message', async () => {

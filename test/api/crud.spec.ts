@@ -189,7 +189,7 @@ describe('API server: objects', () => {
     expect((await request('GET', '/apis/batch/v1/namespaces/default/jobs/dry-1')).status).toBe(404);
     const bad = await request('POST', '/apis/batch/v1/namespaces/default/jobs?dryRun=Some', { body: job('dry-2') });
     expect(bad.status).toBe(422);
-    expect(bad.json.message).toBe('CreateOptions.meta.platform.io "" is invalid: dryRun: Unsupported value: "Some": supported values: "All"');
+    expect(bad.json.message).toBe('CreateOptions.meta.platform.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"');
   });
 
   it('warns about unknown fields by default and rejects them with Strict', async () => {

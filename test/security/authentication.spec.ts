@@ -50,6 +50,7 @@ describe('authentication over TLS against the all-in-one process', () => {
       '--requestheader-username-headers=X-Remote-User',
       '--requestheader-group-headers=X-Remote-Group',
       '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+      '--anonymous-auth=false',
     ], { timeoutMs: 60000 });
     const pkiDir = join(plinth.dataDir, 'pki');
     ca = readFileSync(join(pkiDir, 'ca.crt'), 'utf8');

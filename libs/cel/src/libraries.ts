@@ -18,7 +18,7 @@ interface TimeMessage {
 }
 
 // timeMessage unwraps a duration or timestamp value (a protobuf message, possibly reflected).
-function timeMessage(v: unknown, typeName: string): TimeMessage | null {
+export function timeMessage(v: unknown, typeName: string): TimeMessage | null {
   if (typeof v !== 'object' || v === null) return null;
   const message = ((v as { message?: unknown }).message ?? v) as { $typeName?: string };
   return message.$typeName === typeName ? (message as TimeMessage) : null;

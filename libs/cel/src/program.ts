@@ -13,8 +13,10 @@ import { Environment } from './check/declarations';
 import { Estimate, estimateCost, runtimeCost } from './check/cost';
 import { BOOL, CelType, DYN, formatType, STRING } from './check/types';
 import { formatError } from './typecheck';
+import { applyOptionalSyntax, markOptionalSyntax, optionalLibrary, optionalOverloads, runnableOptionals } from './optionals';
 
-const env = celEnv({ funcs: [...kubernetesLibraries, ...listOperators] });
+const env = celEnv({ funcs: [...kubernetesLibraries, ...listOperators, ...optionalLibrary] });
+const runtimeOverloads: Readonly<Record<string, string>> = { ...typedOverloads, ...optionalOverloads };
 
 export interface Program {
   readonly expression: string;
@@ -100,8 +102,10 @@ export interface CompileOptions {
 // compileExpression compiles an expression over the declared variables.
 export function compileExpression(expression: string, variables: readonly string[], options: CompileOptions = {}): Program {
   let parsed;
+  const environment = options.environment ?? 'full';
+  const syntax = markOptionalSyntax(expression);
   try {
-    parsed = parse(expression);
+    parsed = parse(syntax.text);
   } catch (err) {
     const cause = ((err as { cause?: unknown }).cause ?? err) as { rawMessage?: string; location?: { start?: { offset?: number } } };
     const offset = cause.location?.start?.offset;
@@ -111,8 +115,12 @@ export function compileExpression(expression: string, variables: readonly string
   const selfType: CelType = options.self?.type ?? DYN;
   const declared = new Map<string, CelType>(variables.map((v) => [v, selfType]));
   const positions = (parsed.sourceInfo?.positions ?? {}) as Record<string, number>;
-  const checked = check(expression, parsed.expr as unknown as Expr, positions, declared, options.environment ?? 'full');
-  if (checked.issues.length > 0) throw new CompileError(checked.issues.map((issue) => formatError(expression, issue)).join('\n'));
+  const syntaxErrors = applyOptionalSyntax(parsed.expr as unknown as Expr, positions, syntax.marks, environment === 'full');
+  if (syntaxErrors.length > 0) throw new CompileError(syntaxErrors.map((issue) => formatError(expression, issue)).join('\n'));
+  const checked = check(expression, parsed.expr as unknown as Expr, positions, declared, environment);
+  // cel-go lists its errors in the order of their places in the expression
+  const issues = [...checked.issues].sort((a, b) => a.offset - b.offset);
+  if (issues.length > 0) throw new CompileError(issues.map((issue) => formatError(expression, issue)).join('\n'));
   if (options.output === 'bool' && formatType(checked.outputType) !== formatType(BOOL)) throw new OutputTypeError('cel expression must evaluate to a bool');
   if (options.output === 'string' && formatType(checked.outputType) !== formatType(STRING)) throw new OutputTypeError('messageExpression must evaluate to a string');
   checkRegexLiterals(parsed.expr);
@@ -120,6 +128,7 @@ export function compileExpression(expression: string, variables: readonly string
   // expression as written.
   const runnable = structuredClone(parsed);
   callTypedOverloads(runnable.expr as unknown as Expr, checked);
+  runnableOptionals(runnable.expr as unknown as Expr, checked);
   const run = plan(env, runnable);
   const self = options.self;
   return {
@@ -148,7 +157,7 @@ function callTypedOverloads(node: unknown, checked: CheckedExpression): void {
   const expr = node as Expr;
   if (expr.exprKind?.case === 'callExpr') {
     const overloads = checked.overloads.get(expr.id);
-    const renamed = overloads?.length === 1 ? typedOverloads[overloads[0]] : undefined;
+    const renamed = overloads?.length === 1 ? runtimeOverloads[overloads[0]] : undefined;
     if (renamed) (expr.exprKind.value as { function: string }).function = renamed;
   }
   for (const [key, value] of Object.entries(node)) {

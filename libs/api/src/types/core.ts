@@ -1,6 +1,7 @@
 // The shapes of core/v1 Pod and Node that more than one part reads (the registry, the Job and
-// DaemonSet controllers, the node simulator), as plain JSON types. JSON fields may be absent or
-// null (a Go nil pointer): both mean unset.
+// DaemonSet controllers, the node simulator), as plain JSON types, and well-known keys of core/v1
+// objects (renamed from kubernetes.io/ as every Plinth key is). JSON fields may be absent or null
+// (a Go nil pointer): both mean unset.
 import { KubeObject, ObjectMeta } from '../object';
 
 export interface Toleration {
@@ -99,3 +100,6 @@ export interface Node extends KubeObject {
   spec?: NodeSpec;
   status?: { [field: string]: unknown };
 }
+
+// TaintNodeNotReady is v1.TaintNodeNotReady: a Node that is not (yet) Ready carries it.
+export const TaintNodeNotReady = 'node.platform.io/not-ready';

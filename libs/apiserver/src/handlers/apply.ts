@@ -3,7 +3,7 @@
 // forced, and an object that does not exist is created (201).
 import { applyObject, statusResetFields } from '@plinth/apply';
 import { KubeObject } from '@plinth/api';
-import { badRequest, field, invalid } from '@plinth/machinery';
+import { badRequest, carryExactIntegers, cloneJson, field, invalid } from '@plinth/machinery';
 import { admitNamespacedCreate, admitPod, admitRbacWrite } from '../admission';
 import { authorizeRequest } from '../auth/filter';
 import { decodeText } from '../decode';
@@ -68,7 +68,7 @@ export async function applyResource(scope: RequestScope, raw: string, options: W
       }
       const merged = applyObject({
         live: current,
-        applied: structuredClone(applied),
+        applied: cloneJson(applied),
         manager: options.fieldManager,
         force,
         apiVersion: clientApiVersion(scope),
@@ -78,6 +78,7 @@ export async function applyResource(scope: RequestScope, raw: string, options: W
         resetFields: scope.def.subresources?.includes('status') ? statusResetFields(subresource) : undefined,
       });
       const object = merged.object;
+      carryExactIntegers(object, applied, current);
       object.metadata = { ...object.metadata, managedFields: merged.managedFields };
       if (current) object.metadata.resourceVersion = current.metadata.resourceVersion;
       await admitRbacWrite(scope, object, current);

@@ -9,6 +9,7 @@
 // - a number out of float64's range (1e400) stays the string it was, as do timestamps (which
 //   yaml.v2 gives back as their text).
 // Quoted and block scalars are strings. Map keys resolve the same way and become their text.
+import { randomUUID } from 'node:crypto';
 import { Document, isMap, isScalar, isSeq, LineCounter, Node, parseDocument, ScalarTag, Tags } from 'yaml';
 
 // YamlToJsonError is a YAML body that cannot be written as JSON.
@@ -28,9 +29,9 @@ for (const [value, words] of [
 
 const yamlStyleFloat = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 
-// parseGoInt is strconv.ParseInt(s, 0, 64) (signed: true) or ParseUint(s, 0, 64): the value, or
-// undefined when Go refuses the text.
-function parseGoInt(s: string, signed: boolean): number | undefined {
+// parseGoInt is strconv.ParseInt(s, 0, 64) (signed: true) or ParseUint(s, 0, 64): the value (a
+// bigint beyond 2^53, whose digits the JSON keeps), or undefined when Go refuses the text.
+function parseGoInt(s: string, signed: boolean): number | bigint | undefined {
   const m = /^([+-]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/.exec(s);
   if (!m) return undefined;
   const [, sign, digits] = m;
@@ -41,7 +42,8 @@ function parseGoInt(s: string, signed: boolean): number | undefined {
   else n = BigInt(digits);
   if (sign === '-') n = -n;
   const [min, max] = signed ? [-(2n ** 63n), 2n ** 63n - 1n] : [0n, 2n ** 64n - 1n];
-  return n >= min && n <= max ? Number(n) : undefined;
+  if (n < min || n > max) return undefined;
+  return Number.isSafeInteger(Number(n)) ? Number(n) : n;
 }
 
 // parseGoFloat is strconv.ParseFloat(s, 64) for decimal text: undefined when out of range.
@@ -95,7 +97,15 @@ export function goYamlToJson(text: string): string {
   const doc = parseDocument(text, parseOptions);
   if (doc.errors.length > 0) throw doc.errors[0];
   refuseCollectionKeys(doc.contents);
-  return JSON.stringify(doc.toJS() ?? null, goJsonValue);
+  const nonce = randomUUID();
+  let marked = false;
+  const json = JSON.stringify(doc.toJS() ?? null, (key, value: unknown) => {
+    if (typeof value !== 'bigint') return goJsonValue(key, value);
+    marked = true;
+    return `\u0000${nonce}:${value}`;
+  });
+  // an integer beyond 2^53 is written with its digits (JSON.stringify writes the NUL as \u0000)
+  return marked ? json.replace(new RegExp(`"\\\\u0000${nonce}:(-?\\d+)"`, 'g'), '$1') : json;
 }
 
 // refuseCollectionKeys is yaml.v2's refusal of a sequence or a mapping as a map key (it cannot

@@ -3,7 +3,7 @@
 // by id for the cost estimator), and what does not type-check is reported in cel-go's words,
 // at cel-go's positions.
 import { declarations, Environment, typeIdentifiers } from './declarations';
-import { BOOL, BYTES, CelType, DOUBLE, DURATION, DYN, ERROR, formatType, INT, isAssignable, listOf, mapOf, mostGeneral, NULL, param, STRING, Substitutions, substitute, TIMESTAMP, UINT } from './types';
+import { BOOL, BYTES, CelType, DOUBLE, DURATION, DYN, ERROR, formatType, INT, isAssignable, listOf, mapOf, mostGeneral, NULL, optionalOf, param, STRING, Substitutions, substitute, TIMESTAMP, UINT } from './types';
 
 export interface Expr {
   id: bigint;
@@ -33,6 +33,7 @@ interface Call {
 export interface MapEntry {
   keyKind: { case?: string; value: Expr };
   value: Expr;
+  optionalEntry?: boolean;
 }
 
 interface Comprehension {
@@ -108,12 +109,15 @@ class Checker {
         return this.set(expr, this.select(expr, value as { operand: Expr; field: string; testOnly?: boolean }));
       case 'callExpr':
         return this.set(expr, this.call(expr, value as Call));
-      case 'listExpr':
-        return this.set(expr, listOf(this.join((value as { elements: Expr[] }).elements, (e) => e) ?? this.newTypeVar()));
+      case 'listExpr': {
+        const list = value as { elements: Expr[]; optionalIndices?: number[] };
+        const optional = new Set(list.optionalIndices ?? []);
+        return this.set(expr, listOf(this.join(list.elements, (e) => e, (_, i) => optional.has(i)) ?? this.newTypeVar()));
+      }
       case 'structExpr': {
         const entries = (value as { entries: MapEntry[] }).entries;
         const key = this.join(entries, (e) => e.keyKind.value);
-        const val = this.join(entries, (e) => e.value);
+        const val = this.join(entries, (e) => e.value, (e) => !!e.optionalEntry);
         return this.set(expr, mapOf(key ?? this.newTypeVar(), val ?? this.newTypeVar()));
       }
       case 'comprehensionExpr':
@@ -143,16 +147,31 @@ class Checker {
 
   private select(expr: Expr, select: { operand: Expr; field: string; testOnly?: boolean }): CelType {
     const qualified = qualifiedName(expr);
-    if (qualified !== null && typeIdentifiers.has(qualified) && !this.lookup(qualified.split('.')[0]) && !this.variables.has(qualified.split('.')[0])) {
+    if (qualified !== null && typeIdentifiers.has(qualified) && !this.isDeclared(qualified)) {
       return typeIdentifiers.get(qualified) as CelType;
     }
-    const operand = substitute(this.subs, this.check(select.operand), false);
+    const result = this.selectField(expr, this.check(select.operand), select.field);
+    return select.testOnly ? BOOL : result;
+  }
+
+  // isDeclared tells whether the first name of a qualified name is a variable or a local.
+  private isDeclared(qualified: string): boolean {
+    const root = qualified.split('.')[0];
+    return !!this.lookup(root) || this.variables.has(root);
+  }
+
+  // selectField is the type of a field of a value of type operandType; on an optional, the
+  // field of its value, optional.
+  private selectField(expr: Expr, operandType: CelType, field: string): CelType {
+    let operand = substitute(this.subs, operandType, false);
+    const optional = operand.kind === 'optional';
+    if (operand.kind === 'optional') operand = substitute(this.subs, operand.elem, false);
     let result: CelType;
     switch (operand.kind) {
       case 'object': {
-        const fieldType = operand.fields.get(select.field);
+        const fieldType = operand.fields.get(field);
         if (!fieldType) {
-          this.report(expr, `undefined field '${select.field}'`);
+          this.report(expr, `undefined field '${field}'`);
           result = ERROR;
         } else result = fieldType;
         break;
@@ -169,10 +188,32 @@ class Checker {
         this.report(expr, `type '${formatType(operand)}' does not support field selection`);
         result = ERROR;
     }
-    return select.testOnly ? BOOL : result;
+    return optional && result.kind !== 'error' ? optionalOf(result) : result;
+  }
+
+  // optionalSelect is `operand.?field`: the field's type, optional.
+  private optionalSelect(expr: Expr, call: Call): CelType {
+    const [operand, field] = call.args;
+    const operandType = this.check(operand);
+    const name = field?.exprKind.case === 'constExpr' ? (field.exprKind.value as { constantKind: { value?: unknown } }).constantKind.value : undefined;
+    if (typeof name !== 'string') {
+      this.report(expr, 'unsupported optional field selection');
+      return ERROR;
+    }
+    this.check(field);
+    const result = this.selectField(expr, operandType, name);
+    if (result.kind === 'error') return ERROR;
+    this.overloads.set(expr.id, ['select_optional_field']);
+    return result.kind === 'optional' ? result : optionalOf(result);
   }
 
   private call(expr: Expr, call: Call): CelType {
+    if (call.function === '_?._' && !call.target) return this.optionalSelect(expr, call);
+    // A qualified name that names a function is a call of that function: `optional.of(x)`.
+    const qualified = call.target ? qualifiedName(call.target) : null;
+    if (qualified !== null && this.decls.has(`${qualified}.${call.function}`) && !this.isDeclared(qualified)) {
+      call = { function: `${qualified}.${call.function}`, args: call.args };
+    }
     if (call.target) this.check(call.target);
     for (const arg of call.args) this.check(arg);
     const overloads = this.decls.get(call.function);
@@ -208,11 +249,20 @@ class Checker {
 
   // join is cel-go's joinTypes over the elements of an aggregate literal (homogeneous
   // aggregate literals: every element must fit the first).
-  private join<T>(items: T[], exprOf: (item: T) => Expr): CelType | null {
+  // An optional element or entry (`[?x]`, `{?k: v}`) joins with the type of its value.
+  private join<T>(items: T[], exprOf: (item: T) => Expr, isOptional: (item: T, index: number) => boolean = () => false): CelType | null {
     let joined: CelType | null = null;
-    for (const item of items) {
+    for (const [index, item] of items.entries()) {
       const e = exprOf(item);
-      const t = this.check(e);
+      let t = this.check(e);
+      if (isOptional(item, index)) {
+        const checked = substitute(this.subs, t, false);
+        if (checked.kind === 'optional') t = checked.elem;
+        else if (checked.kind !== 'dyn' && checked.kind !== 'error') {
+          this.report(e, `expected type 'optional_type(${formatType(checked)})' but found '${formatType(checked)}'`);
+          t = ERROR;
+        }
+      }
       if (joined === null) joined = t;
       else if (isAssignable(this.subs, joined, t)) joined = mostGeneral(joined, t);
       else {
@@ -269,7 +319,7 @@ function typeParamNames(params: CelType[], result: CelType): Set<string> {
   const names = new Set<string>();
   const visit = (t: CelType): void => {
     if (t.kind === 'param') names.add(t.name);
-    else if (t.kind === 'list') visit(t.elem);
+    else if (t.kind === 'list' || t.kind === 'optional') visit(t.elem);
     else if (t.kind === 'map') {
       visit(t.key);
       visit(t.value);

@@ -114,9 +114,15 @@ class Coster {
       this.computedSizes.set(expr.id, this.sizeEstimate(this.node(call.args[0])));
       return call.function === '@in' ? this.cost(call.args[0]) : zero;
     }
+    const overloads = this.checked.overloads.get(expr.id);
+    // cel-go evaluates or and orValue in place (no call), the alternative only when needed:
+    // never after optional.of(...)
+    if (this.runtime && call.target && overloads?.length === 1 && lazyOptionalOverloads.has(overloads[0])) {
+      const present = call.target.exprKind.case === 'callExpr' && (call.target.exprKind.value as CallExpr).function === 'optional.of';
+      return present ? this.cost(call.target) : call.args.reduce((sum, a) => add(sum, this.cost(a)), this.cost(call.target));
+    }
     const argCosts = call.args.map((a) => this.cost(a));
     const args = call.args.map((a) => this.node(a));
-    const overloads = this.checked.overloads.get(expr.id);
     if (!overloads || overloads.length === 0) return zero;
     let sum = zero;
     let target: Node | null = null;
@@ -192,6 +198,8 @@ class Coster {
       }
       case 'starts_with_string':
       case 'ends_with_string':
+        // cel-go's run time charges the traversal of the string, its estimator that of the prefix
+        if (this.runtime && target) return { cost: add(byFactor(this.sizeEstimate(target), stringTraversalCostFactor), argSum()) };
         return { cost: add(byFactor(this.sizeEstimate(args[0]), stringTraversalCostFactor), argSum()) };
       case 'in_list':
         return { cost: add(this.sizeEstimate(args[1]), argSum()) };
@@ -258,6 +266,8 @@ class Coster {
           }
           return { cost: multiply(this.sizeEstimate(target), elCost) };
         }
+        // at run time, traversalCost: a string's length times the factor, rounded down
+        if (this.runtime) return { cost: { min: 0, max: Math.floor(this.sizeEstimate(target).max * stringTraversalCostFactor) } };
         return { cost: byFactor(this.sizeEstimate(target), stringTraversalCostFactor) };
       }
       case 'url':
@@ -268,7 +278,7 @@ class Coster {
       case 'trim': {
         if (!target) return null;
         const sz = this.sizeEstimate(target);
-        return { cost: byFactor(sz, stringTraversalCostFactor), resultSize: sz };
+        return { cost: byFactor(sz, stringTraversalCostFactor), resultSize: this.runtime && fn === 'substring' ? substringSize(sz, args) : sz };
       }
       case 'replace':
         return target && args.length >= 2 ? this.replaceCost(target, args) : null;
@@ -353,6 +363,18 @@ function computedSize(expr: Expr): Estimate | null {
   if (kind === 'structExpr') return fixed((value as { entries: unknown[] }).entries.length);
   return null;
 }
+
+// substringSize is the size of a substring with constant bounds, as it comes out at run time.
+function substringSize(size: Estimate, args: Node[]): Estimate {
+  const bounds = args.map((a) => (a.expr.exprKind.case === 'constExpr' ? (a.expr.exprKind.value as { constantKind: { value?: unknown } }).constantKind.value : undefined));
+  if (!bounds.every((b) => typeof b === 'bigint')) return size;
+  const [start, end = BigInt(size.max)] = bounds as bigint[];
+  const length = Math.max(0, Math.min(size.max, Number(end)) - Number(start));
+  return { min: Math.min(size.min, length), max: length };
+}
+
+// lazyOptionalOverloads are the optional library's functions cel-go plans as operators.
+const lazyOptionalOverloads = new Set(['optional_or_optional', 'optional_orValue_value']);
 
 // typeConversions are the functions cel-go's optimizer runs ahead on a constant argument.
 const typeConversions = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'type', 'uint']);

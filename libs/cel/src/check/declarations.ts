@@ -3,8 +3,8 @@
 // cost estimator keys on it), its parameters (the receiver first for a member function) and its
 // result. Environment says which of Kubernetes 1.28's two environments a rule is checked in:
 // `compatible` (1.27's, used when a CRD is written) or `full` (for rules already stored), which
-// adds cross-type numeric comparisons.
-import { BOOL, BYTES, CelType, DOUBLE, DURATION, DYN, INT, listOf, mapOf, param, STRING, TIMESTAMP, typeOf, UINT } from './types';
+// adds cross-type numeric comparisons and cel-go's optional types.
+import { BOOL, BYTES, CelType, DOUBLE, DURATION, DYN, INT, listOf, mapOf, optionalOf, param, STRING, TIMESTAMP, typeOf, UINT } from './types';
 
 export type Environment = 'compatible' | 'full';
 
@@ -181,6 +181,30 @@ const kubernetesUrls: Record<string, Overload[]> = {
   getQuery: [member('url_get_query', [URL], mapOf(STRING, listOf(STRING)))],
 };
 
+// Kubernetes 1.28 adds library.Quantity (quantity, isQuantity, ...) together with the optional
+// types, to the full environment only: no CRD write can add a rule that calls it (kube-apiserver
+// answers `undeclared reference to 'quantity'`, as here). Plinth does not have it, so a rule
+// already stored that calls it does not compile and fails each validation.
+//
+// optionalTypes is cel-go's optional library (cel.OptionalTypes, version 0), in the full
+// environment only; `_?._` is typed by the checker, and optMap expands as a macro.
+const optionalTypes: Record<string, Overload[]> = {
+  'optional.of': [global('optional_of', [A], optionalOf(A))],
+  'optional.ofNonZeroValue': [global('optional_ofNonZeroValue', [A], optionalOf(A))],
+  'optional.none': [global('optional_none', [], optionalOf(A))],
+  hasValue: [member('optional_hasValue', [optionalOf(A)], BOOL)],
+  value: [member('optional_value', [optionalOf(A)], A)],
+  or: [member('optional_or_optional', [optionalOf(A), optionalOf(A)], optionalOf(A))],
+  orValue: [member('optional_orValue_value', [optionalOf(A), A], A)],
+  '_[?_]': [
+    global('list_optindex_optional_int', [listOf(A), INT], optionalOf(A)),
+    global('optional_list_optindex_optional_int', [optionalOf(listOf(A)), INT], optionalOf(A)),
+    global('map_optindex_optional_value', [mapOf(A, B), A], optionalOf(B)),
+    global('optional_map_optindex_optional_value', [optionalOf(mapOf(A, B)), A], optionalOf(B)),
+  ],
+  '_[_]': [global('optional_list_index_int', [optionalOf(listOf(A)), INT], optionalOf(A)), global('optional_map_index_value', [optionalOf(mapOf(A, B)), A], optionalOf(B))],
+};
+
 const declarationsByEnvironment = new Map<Environment, ReadonlyMap<string, Overload[]>>();
 
 // declarations returns every function of an environment by name.
@@ -188,7 +212,7 @@ export function declarations(env: Environment): ReadonlyMap<string, Overload[]> 
   let decls = declarationsByEnvironment.get(env);
   if (!decls) {
     const merged = new Map<string, Overload[]>();
-    for (const lib of [standard(env), extStrings, kubernetesLists, kubernetesRegex, kubernetesUrls]) {
+    for (const lib of [standard(env), extStrings, kubernetesLists, kubernetesRegex, kubernetesUrls, ...(env === 'full' ? [optionalTypes] : [])]) {
       for (const [name, overloads] of Object.entries(lib)) merged.set(name, [...(merged.get(name) ?? []), ...overloads]);
     }
     decls = merged;

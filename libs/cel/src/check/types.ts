@@ -1,6 +1,7 @@
 // CelType is a type as cel-go's checker knows it: primitives, the well-known timestamp and
 // duration, lists, maps, objects declared from a schema, opaque library types, type values,
-// dyn, the error type, and the type parameters of overloads.
+// dyn, the error type, and the type parameters of overloads. optional_type(T) is cel-go's
+// optional library's opaque type, the one opaque type with a parameter.
 export type CelType =
   | { kind: 'primitive'; name: PrimitiveName }
   | { kind: 'dyn' }
@@ -9,6 +10,7 @@ export type CelType =
   | { kind: 'map'; key: CelType; value: CelType }
   | { kind: 'object'; name: string; fields: ReadonlyMap<string, CelType> }
   | { kind: 'opaque'; name: string }
+  | { kind: 'optional'; elem: CelType }
   | { kind: 'type'; of: CelType }
   | { kind: 'param'; name: string };
 
@@ -29,6 +31,7 @@ export const ERROR: CelType = { kind: 'error' };
 export const listOf = (elem: CelType): CelType => ({ kind: 'list', elem });
 export const mapOf = (key: CelType, value: CelType): CelType => ({ kind: 'map', key, value });
 export const typeOf = (of: CelType): CelType => ({ kind: 'type', of });
+export const optionalOf = (elem: CelType): CelType => ({ kind: 'optional', elem });
 export const param = (name: string): CelType => ({ kind: 'param', name });
 
 // formatType prints a type as cel-go's FormatCheckedType does (the null type as `null`).
@@ -49,6 +52,8 @@ export function formatType(t: CelType): string {
       return t.name;
     case 'type':
       return `type(${formatType(t.of)})`;
+    case 'optional':
+      return `optional_type(${formatType(t.elem)})`;
     case 'param':
       return t.name;
   }
@@ -70,6 +75,8 @@ export function substitute(subs: Substitutions, t: CelType, typeParamToDyn: bool
       return mapOf(substitute(subs, t.key, typeParamToDyn), substitute(subs, t.value, typeParamToDyn));
     case 'type':
       return typeOf(substitute(subs, t.of, typeParamToDyn));
+    case 'optional':
+      return optionalOf(substitute(subs, t.elem, typeParamToDyn));
     default:
       return t;
   }
@@ -86,6 +93,8 @@ function occurs(name: string, t: CelType, subs: Substitutions): boolean {
       return occurs(name, t.key, subs) || occurs(name, t.value, subs);
     case 'type':
       return occurs(name, t.of, subs);
+    case 'optional':
+      return occurs(name, t.elem, subs);
     default:
       return false;
   }
@@ -96,7 +105,7 @@ const isDynOrError = (t: CelType) => t.kind === 'dyn' || t.kind === 'error';
 // nullAssignable is cel-go's internalIsAssignableNull: null fits objects, opaque and
 // well-known types, never a primitive, list or map.
 function nullAssignable(t: CelType): boolean {
-  if (t.kind === 'object' || t.kind === 'opaque') return true;
+  if (t.kind === 'object' || t.kind === 'opaque' || t.kind === 'optional') return true;
   return t.kind === 'primitive' && (t.name === 'null_type' || t.name === 'google.protobuf.Timestamp' || t.name === 'google.protobuf.Duration');
 }
 
@@ -126,6 +135,7 @@ export function isAssignable(subs: Substitutions, to: CelType, from: CelType): b
     case 'primitive':
       return to.name === (from as typeof to).name;
     case 'list':
+    case 'optional':
       return isAssignable(subs, to.elem, (from as typeof to).elem);
     case 'map':
       return isAssignable(subs, to.key, (from as typeof to).key) && isAssignable(subs, to.value, (from as typeof to).value);

@@ -1,4 +1,4 @@
-import { cloneJson, exactInteger, hasLongInteger, holdsExactIntegers, parseJsonExact, stringifyJson } from './exact-integers';
+import { carryExactIntegers, cloneJson, exactInteger, hasLongInteger, holdsExactIntegers, parseJsonExact, stringifyJson } from './exact-integers';
 
 describe('exact integers of unstructured JSON', () => {
   const text = '{"a":9223372036854775807,"b":[1,-9007199254740993],"s":"12345678901234567890","f":12345678901234567.5,"small":1234567890123456,"over":9223372036854775808}';
@@ -23,6 +23,16 @@ describe('exact integers of unstructured JSON', () => {
     expect(stringifyJson(copy)).toBe('{"a":9223372036854775807,"n":{"b":9007199254740993}}');
     expect(stringifyJson({ ...copy, extra: true }, copy)).toBe('{"a":9223372036854775807,"n":{"b":9007199254740993},"extra":true}');
     expect(stringifyJson({ items: [copy] }, null, 1)).toContain('"b": 9007199254740993');
+  });
+
+  it('carries literals into an object made anew from the sources, where the number is the same', () => {
+    const applied = parseJsonExact('{"spec":{"a":9007199254740993,"l":[9007199254740995]}}') as { spec: { a: number; l: number[] } };
+    const merged = { spec: { a: applied.spec.a, l: [...applied.spec.l], b: 9007199254740992 } };
+    carryExactIntegers(merged, applied, { spec: 1 });
+    expect(stringifyJson(merged)).toBe('{"spec":{"a":9007199254740993,"l":[9007199254740995],"b":9007199254740992}}');
+    const changed = { spec: { a: 1 } };
+    carryExactIntegers(changed, applied);
+    expect(holdsExactIntegers(changed)).toBe(false);
   });
 
   it('reads text without long integers as JSON.parse does, and leaves strings alone', () => {

@@ -157,3 +157,31 @@ function copyLiterals(from: object, to: object): void {
     }
   }
 }
+
+// carryExactIntegers keeps, in target (an object made anew from sources, as a merge makes it),
+// the literals the sources hold for the same number at the same path.
+export function carryExactIntegers(target: unknown, ...sources: unknown[]): void {
+  const holders = sources.filter(holdsExactIntegers) as object[];
+  if (holders.length === 0 || target === null || typeof target !== 'object') return;
+  let carried = false;
+  const stack: [object, (object | undefined)[]][] = [[target, holders]];
+  while (stack.length > 0) {
+    const [container, mirrors] = stack.pop() as [object, (object | undefined)[]];
+    for (const [key, value] of Object.entries(container)) {
+      const k = Array.isArray(container) ? Number(key) : key;
+      const children = mirrors.map((m) => (m === undefined ? undefined : ((m as Record<string, unknown>)[key] as unknown)));
+      if (typeof value === 'number') {
+        for (const [i, mirror] of mirrors.entries()) {
+          const exact = mirror === undefined || children[i] !== value ? undefined : exactInteger(mirror, k);
+          if (exact !== undefined && keepIntegerLiteral(container, k, String(exact))) {
+            carried = true;
+            break;
+          }
+        }
+      } else if (value !== null && typeof value === 'object') {
+        stack.push([value, children.map((c) => (c !== null && typeof c === 'object' ? c : undefined))]);
+      }
+    }
+  }
+  if (carried) markExactRoot(target);
+}
