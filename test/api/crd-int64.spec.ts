@@ -66,6 +66,14 @@ describe('API server: custom resource integers beyond 2^53', () => {
     ]);
   });
 
+  it('are floats when written as floats, which a rule on an integer field refuses as kube-apiserver does', async () => {
+    const float = await post('float', '{"odd":9007199254740993,"max":9223372036854775807,"list":[3.0]}');
+    expect(float.status).toBe(422);
+    expect(float.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'spec.list', message: 'Invalid value: "array": invalid data, expected int, got float64 evaluating rule: odd items' }]);
+    // a float in a field without a type is a double
+    expect((await post('free-float', '{"free":{"f":5.0}}')).status).toBe(201);
+  });
+
   it('are stored and answered with their digits', async () => {
     const spec = '{"big":-9223372036854775808,"free":{"n":[1234567890123456789]},"max":9223372036854775807}';
     const created = await post('digits', spec);
