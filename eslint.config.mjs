@@ -17,9 +17,10 @@ function constraints({ allowTesting }) {
     { sourceTag: 'type:proto', onlyDependOnLibsWithTags: [], bannedExternalImports: ['@nestjs/*', 'nats', 'etcd3'] },
     { sourceTag: 'type:telemetry', onlyDependOnLibsWithTags: [], bannedExternalImports: transports },
     { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:proto', 'type:telemetry', ...testing], bannedExternalImports: ['@nestjs/*', 'etcd3'] },
-    { sourceTag: 'type:nest', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', ...testing], bannedExternalImports: ['etcd3'] },
-    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', 'type:nest', 'type:testing'] },
-    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', 'type:nest', ...testing], bannedExternalImports: ['etcd3'] },
+    { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:core', 'type:storage', 'type:registry', 'type:server', 'type:adapter', 'type:telemetry', ...testing], bannedExternalImports: ['@nestjs/*', 'etcd3'] },
+    { sourceTag: 'type:nest', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', 'type:composition', ...testing], bannedExternalImports: ['etcd3'] },
+    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', 'type:composition', 'type:nest', 'type:testing'] },
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:core', 'type:client', 'type:storage', 'type:registry', 'type:server', 'type:backend', 'type:adapter', 'type:telemetry', 'type:proto', 'type:composition', 'type:nest', ...testing], bannedExternalImports: ['etcd3'] },
     { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['*'] },
   ];
 }

@@ -7,7 +7,7 @@ import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
 import { startEtcd, startNats } from '@plinth/testing';
-import { startAuthz, startGateway, startStorageService } from './processes';
+import { startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
 import { LeanHttpsPool } from './lean-https';
 import { Figures, formatRow, header, runConcurrent, summarize } from './stats';
 
@@ -128,6 +128,11 @@ export async function gatewayBench(counts: { writes: number; reads: number; list
     http.close();
     reader.close();
     etcd.close();
+    await writeHeapSnapshots([
+      ['gateway', gateway],
+      ['storage', storage],
+      ['authz', authz],
+    ]);
     await gateway.stop();
     await authz.stop();
     await storage.stop();

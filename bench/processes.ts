@@ -86,6 +86,15 @@ async function heapSnapshot(child: ChildProcess, dir: string): Promise<string> {
   }
 }
 
+// writeHeapSnapshots takes a heap snapshot of each service (under BENCH_PROFILE_DIR; nothing
+// otherwise), one after the other, and names the files on stderr.
+export async function writeHeapSnapshots(services: [string, ServiceProcess][]): Promise<void> {
+  for (const [name, service] of services) {
+    const file = await service.heapSnapshot();
+    if (file) console.error(`heap snapshot of ${name}: ${file}`);
+  }
+}
+
 // startStorageService serves plaintext (--storage-insecure) unless given the flags of its
 // TLS files (storageServingFlags of @plinth/testing).
 export async function startStorageService(etcdEndpoint: string, tlsFlags: string[] = ['--storage-insecure']): Promise<ServiceProcess & { address: string }> {

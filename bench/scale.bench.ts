@@ -7,7 +7,7 @@ import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 import { startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool } from './lean-https';
-import { startAuthz, startGateway, startStorageService } from './processes';
+import { startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
 import { percentile } from './stats';
 
 const creates = 50;
@@ -92,6 +92,11 @@ export async function scaleBench(watches: number): Promise<string[]> {
     for (const stop of streams) stop();
     agent.destroy();
     pool.close();
+    await writeHeapSnapshots([
+      ['gateway', gateway],
+      ['storage', storage],
+      ['authz', authz],
+    ]);
     await gateway.stop();
     await authz.stop();
     await storage.stop();

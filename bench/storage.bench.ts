@@ -5,7 +5,7 @@ import { Etcd3, IRangeResponse } from 'etcd3';
 import { GrpcObjectStore, storageClientCredentials } from '@plinth/storage-grpc';
 import { KeyValue, ObjectStore, WatchEvent } from '@plinth/storage';
 import { makeLinkPki, startEtcd, storageServingFlags } from '@plinth/testing';
-import { startStorageService } from './processes';
+import { startStorageService, writeHeapSnapshots } from './processes';
 import { Figures, formatRow, header, runConcurrent, summarize } from './stats';
 
 const inFlight = 16;
@@ -113,6 +113,7 @@ export async function storageBench(counts: { writes: number; reads: number; list
   } finally {
     await store.close();
     etcd.close();
+    await writeHeapSnapshots([['storage', service]]);
     await service.stop();
     await etcdServer.stop();
   }

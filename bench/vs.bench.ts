@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { readKubeconfig } from '@plinth/nest';
 import { startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool, LeanResponse } from './lean-https';
-import { ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService } from './processes';
+import { ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
 import { combine, Figures, runConcurrent, summarize } from './stats';
 
 const inFlight = 16;
@@ -84,32 +84,36 @@ function localEndpoint(port: number, dataDir: string): Endpoint {
   return { host: '127.0.0.1', port, tls: { ca: pki('ca.crt'), cert: pki('admin.crt'), key: pki('admin.key') }, headers: {} };
 }
 
+// startDistributed starts etcd, NATS, storage, authz and the gateway; what started is stopped,
+// last first, when the target closes or a later start fails.
 async function startDistributed(): Promise<Target> {
-  const etcd = await startEtcd({ progressNotifyInterval: '5s' });
-  const nats = await startNats();
-  const storage = await startStorageService(etcd.endpoint);
-  const authz = await startAuthz(storage.address, nats.url);
-  const gateway = await startGateway(storage.address, nats.url);
-  const services: [string, ServiceProcess][] = [
-    ['gateway', gateway],
-    ['storage', storage],
-    ['authz', authz],
-  ];
-  return target('distributed', localEndpoint(gateway.port, gateway.dataDir), services.map(([name, p]) => [name, p.pid]), async () => {
-    await writeHeapSnapshots(services);
-    await gateway.stop();
-    await authz.stop();
-    await storage.stop();
-    await nats.stop();
-    await etcd.stop();
-  });
-}
-
-// writeHeapSnapshots takes a heap snapshot of each service after the run (BENCH_PROFILE_DIR).
-async function writeHeapSnapshots(services: [string, ServiceProcess][]): Promise<void> {
-  for (const [name, service] of services) {
-    const file = await service.heapSnapshot();
-    if (file) console.error(`vs: heap snapshot of ${name}: ${file}`);
+  const started: { stop(): Promise<void> }[] = [];
+  const stopAll = async () => {
+    for (const running of [...started].reverse()) await running.stop();
+  };
+  const start = async <T extends { stop(): Promise<void> }>(starting: Promise<T>): Promise<T> => {
+    const running = await starting;
+    started.push(running);
+    return running;
+  };
+  try {
+    const etcd = await start(startEtcd({ progressNotifyInterval: '5s' }));
+    const nats = await start(startNats());
+    const storage = await start(startStorageService(etcd.endpoint));
+    const authz = await start(startAuthz(storage.address, nats.url));
+    const gateway = await start(startGateway(storage.address, nats.url));
+    const services: [string, ServiceProcess][] = [
+      ['gateway', gateway],
+      ['storage', storage],
+      ['authz', authz],
+    ];
+    return target('distributed', localEndpoint(gateway.port, gateway.dataDir), services.map(([name, p]) => [name, p.pid]), async () => {
+      await writeHeapSnapshots(services);
+      await stopAll();
+    });
+  } catch (err) {
+    await stopAll();
+    throw err;
   }
 }
 

@@ -1,7 +1,8 @@
 // A custom resource's integers are int64 from the request body to its validation rules, to
 // storage and back: kube-apiserver decodes 9223372036854775807 as that int64, a rule compares it
 // exactly, and every answer writes its digits unchanged.
-import { suiteServer, until } from './http';
+import { suiteServer } from './http';
+import { eventually } from '@plinth/testing';
 
 const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const counters = '/apis/example.com/v1/namespaces/default/counters';
@@ -51,7 +52,7 @@ describe('API server: custom resource integers beyond 2^53', () => {
 
   beforeAll(async () => {
     expect((await request('POST', crdPath, { body: counterCrd })).status).toBe(201);
-    await until(() => request('GET', counters), (r) => r.status === 200);
+    await eventually(() => request('GET', counters), { until: (r) => r.status === 200 });
   });
 
   it('reach a rule as the int64 written', async () => {

@@ -1,7 +1,8 @@
 // CEL optional types over HTTP, as Kubernetes 1.28 has them: a CRD write refuses them (it
 // compiles new rules in the 1.27-compatible environment), while a rule already stored (written
 // by a server of another version) compiles in the full environment and validates objects.
-import { suiteServer, until } from './http';
+import { eventually } from '@plinth/testing';
+import { suiteServer } from './http';
 
 const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const dials = '/apis/example.com/v1/namespaces/default/dials';
@@ -60,7 +61,7 @@ describe('API server: CEL optional types', () => {
 
   it('validates objects with a rule already stored', async () => {
     expect((await request('POST', crdPath, { body: dialCrd('true') })).status).toBe(201);
-    await until(() => request('GET', dials), (r) => r.status === 200);
+    await eventually(() => request('GET', dials), { until: (r) => r.status === 200 });
     // the stored CRD holds the rule, as a server with optional types in its new rules wrote it
     const key = (await server.store.list({ prefix: '/registry/' })).items.map((kv) => kv.key).find((k) => k.endsWith('/customresourcedefinitions/dials.example.com'));
     expect(key).toBeDefined();
@@ -69,11 +70,10 @@ describe('API server: CEL optional types', () => {
     crd.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'][0].rule = optionalRule;
     await server.store.update(key as string, Buffer.from(JSON.stringify(crd)), stored.revision);
 
-    const refused = await until(
-      () => request('POST', dials, { body: dial('too-high', { limits: { max: 11 } }) }),
-      (r) => r.status === 422,
-      'the stored rule to validate',
-    );
+    const refused = await eventually(() => request('POST', dials, { body: dial('too-high', { limits: { max: 11 } }) }), {
+      until: (r) => r.status === 422,
+      what: 'the stored rule to validate',
+    });
     expect(refused.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'spec', message: 'Invalid value: "object": a label, or a max limit of at most 10' }]);
     expect((await request('POST', dials, { body: dial('labelled', { label: 'x', limits: { max: 11 } }) })).status).toBe(201);
     expect((await request('POST', dials, { body: dial('unlimited', { limits: {} }) })).status).toBe(201);

@@ -2,7 +2,8 @@
 // resources served from the catalog (discovery, OpenAPI, Table columns, schema validation,
 // pruning, defaulting, validation rules), and deletion of a CRD taking its resources along.
 import { startTestApiServer } from '@plinth/testing-server';
-import { client, HttpResponse, openWatch, suiteServer, until } from './http';
+import { client, HttpResponse, openWatch, suiteServer } from './http';
+import { eventually, gone } from '@plinth/testing';
 
 const crd = (overrides: Record<string, unknown> = {}) => ({
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -184,10 +185,7 @@ describe('API server: custom resource definitions', () => {
     expect(created.json.spec.names).toMatchObject({ singular: 'widget', listKind: 'WidgetList' });
     expect(created.json.status.storedVersions).toEqual(['v1']);
 
-    const established = await until(
-      () => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com'),
-      (r) => r.json?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True'),
-    );
+    const established = await eventually(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com'), { until: (r) => r.json?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True') });
     expect(established.json.status.acceptedNames).toMatchObject({ plural: 'widgets', kind: 'Widget' });
     expect(established.json.status.conditions).toEqual(
       expect.arrayContaining([
@@ -196,7 +194,7 @@ describe('API server: custom resource definitions', () => {
       ]),
     );
 
-    const discovery = await until(() => request('GET', '/apis/example.com/v1'), (r) => r.status === 200);
+    const discovery = await eventually(() => request('GET', '/apis/example.com/v1'), { until: (r) => r.status === 200 });
     expect(discovery.json.resources).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wd'], categories: ['all'] }),
@@ -223,10 +221,7 @@ describe('API server: custom resource definitions', () => {
     const clash = crd({ names: { plural: 'gizmos', kind: 'Widget' } });
     (clash.metadata as { name: string }).name = 'gizmos.example.com';
     expect((await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: clash })).status).toBe(201);
-    const rejected = await until(
-      () => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com'),
-      (r) => r.json?.status?.conditions?.some((c: { type: string }) => c.type === 'NamesAccepted'),
-    );
+    const rejected = await eventually(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com'), { until: (r) => r.json?.status?.conditions?.some((c: { type: string }) => c.type === 'NamesAccepted') });
     expect(rejected.json.status.conditions).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ type: 'NamesAccepted', status: 'False', reason: 'KindConflict', message: '"Widget" is already in use' }),
@@ -235,7 +230,7 @@ describe('API server: custom resource definitions', () => {
     );
     expect((await request('GET', '/apis/example.com/v1/namespaces/default/gizmos')).status).toBe(404);
     await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com');
-    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com'), (r) => r.status === 404);
+    await gone(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.example.com'));
   });
 
   it('accepts names once the CRD holding them is gone', async () => {
@@ -246,11 +241,11 @@ describe('API server: custom resource definitions', () => {
     const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
     const condition = (r: HttpResponse, type: string) => r.json?.status?.conditions?.find((c: { type: string }) => c.type === type);
     await request('POST', crdPath, { body: first });
-    await until(() => request('GET', `${crdPath}/tools.other.example.com`), (r) => condition(r, 'Established')?.status === 'True');
+    await eventually(() => request('GET', `${crdPath}/tools.other.example.com`), { until: (r) => condition(r, 'Established')?.status === 'True' });
     await request('POST', crdPath, { body: second });
-    await until(() => request('GET', `${crdPath}/utensils.other.example.com`), (r) => condition(r, 'NamesAccepted')?.status === 'False');
+    await eventually(() => request('GET', `${crdPath}/utensils.other.example.com`), { until: (r) => condition(r, 'NamesAccepted')?.status === 'False' });
     await request('DELETE', `${crdPath}/tools.other.example.com`);
-    const accepted = await until(() => request('GET', `${crdPath}/utensils.other.example.com`), (r) => condition(r, 'Established')?.status === 'True');
+    const accepted = await eventually(() => request('GET', `${crdPath}/utensils.other.example.com`), { until: (r) => condition(r, 'Established')?.status === 'True' });
     expect(condition(accepted, 'NamesAccepted')).toMatchObject({ status: 'True', reason: 'NoConflicts' });
     await request('DELETE', `${crdPath}/utensils.other.example.com`);
   });
@@ -261,10 +256,10 @@ describe('API server: custom resource definitions', () => {
     const version = (old.spec.versions as Record<string, unknown>[])[0];
     version.deprecated = true;
     expect((await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: old })).status).toBe(201);
-    const list = await until(() => request('GET', '/apis/example.com/v1/namespaces/default/relics'), (r) => r.status === 200);
+    const list = await eventually(() => request('GET', '/apis/example.com/v1/namespaces/default/relics'), { until: (r) => r.status === 200 });
     expect(list.headers.get('warning')).toBe('299 - "example.com/v1 Relic is deprecated"');
     await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/relics.example.com');
-    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/relics.example.com'), (r) => r.status === 404);
+    await gone(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/relics.example.com'));
   });
 
   it('defaults, prunes and validates custom resources', async () => {
@@ -404,7 +399,7 @@ describe('API server: custom resource definitions', () => {
       },
     };
     expect((await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: gizmos })).status).toBe(201);
-    await until(() => request('GET', '/apis/example.com/v1/namespaces/default/gizmos'), (r) => r.status === 200);
+    await eventually(() => request('GET', '/apis/example.com/v1/namespaces/default/gizmos'), { until: (r) => r.status === 200 });
     const gizmo = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name }, spec });
     const ports = [
       { name: 'http', port: 80 },
@@ -442,7 +437,7 @@ describe('API server: custom resource definitions', () => {
     (cluster.metadata as { name: string }).name = 'realms.example.com';
     const created = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: cluster });
     expect(created.status).toBe(201);
-    await until(() => request('GET', '/apis/example.com/v1/realms'), (r) => r.status === 200);
+    await eventually(() => request('GET', '/apis/example.com/v1/realms'), { until: (r) => r.status === 200 });
     const realm = await request('POST', '/apis/example.com/v1/realms', { body: { apiVersion: 'example.com/v1', kind: 'Realm', metadata: { name: 'r1' }, spec: { size: 'small' } } });
     expect(realm.status).toBe(201);
     expect(realm.json.metadata.namespace).toBeUndefined();
@@ -452,10 +447,7 @@ describe('API server: custom resource definitions', () => {
     const updated = structuredClone(current.json);
     updated.spec.versions[0].additionalPrinterColumns = [{ name: 'Size', type: 'string', jsonPath: '.spec.size' }];
     expect((await request('PUT', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com', { body: updated })).status).toBe(200);
-    const table = await until(
-      () => request('GET', '/apis/example.com/v1/realms', { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }),
-      (r) => r.json?.columnDefinitions?.some((c: { name: string }) => c.name === 'Size'),
-    );
+    const table = await eventually(() => request('GET', '/apis/example.com/v1/realms', { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }), { until: (r) => r.json?.columnDefinitions?.some((c: { name: string }) => c.name === 'Size') });
     expect(table.json.rows[0].cells).toEqual(['r1', 'small']);
 
     const rescoped = structuredClone(updated);
@@ -465,7 +457,7 @@ describe('API server: custom resource definitions', () => {
     expect(immutable.status).toBe(422);
     expect(immutable.json.message).toContain('spec.scope: Invalid value: "Namespaced": field is immutable');
     await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com');
-    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com'), (r) => r.status === 404);
+    await gone(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com'));
   });
 
   it('serves every served version of one stored object (conversion None)', async () => {
@@ -480,7 +472,7 @@ describe('API server: custom resource definitions', () => {
     const created = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: versioned });
     expect(created.status).toBe(201);
     expect(created.json.status.storedVersions).toEqual(['v1']);
-    await until(() => request('GET', '/apis/example.com/v1beta1/namespaces/default/engines'), (r) => r.status === 200);
+    await eventually(() => request('GET', '/apis/example.com/v1beta1/namespaces/default/engines'), { until: (r) => r.status === 200 });
     expect((await request('POST', '/apis/example.com/v1/namespaces/default/engines', { body: { apiVersion: 'example.com/v1', kind: 'Engine', metadata: { name: 'e' }, spec: { power: 3 } } })).status).toBe(201);
     const old = await request('GET', '/apis/example.com/v1beta1/namespaces/default/engines/e');
     expect(old.json).toMatchObject({ apiVersion: 'example.com/v1beta1', kind: 'Engine', spec: { power: 3 } });
@@ -488,7 +480,7 @@ describe('API server: custom resource definitions', () => {
     const group = await request('GET', '/apis/example.com');
     expect(group.json.preferredVersion).toEqual({ groupVersion: 'example.com/v1', version: 'v1' });
     await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/engines.example.com');
-    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/engines.example.com'), (r) => r.status === 404);
+    await gone(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/engines.example.com'));
   });
 
   it('bumps generation on any non-metadata change without a status subresource', async () => {
@@ -496,7 +488,7 @@ describe('API server: custom resource definitions', () => {
     (plain.metadata as { name: string }).name = 'plains.example.com';
     delete (plain.spec.versions as Record<string, unknown>[])[0].subresources;
     expect((await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: plain })).status).toBe(201);
-    await until(() => request('GET', '/apis/example.com/v1/namespaces/default/plains'), (r) => r.status === 200);
+    await eventually(() => request('GET', '/apis/example.com/v1/namespaces/default/plains'), { until: (r) => r.status === 200 });
     const created = await request('POST', '/apis/example.com/v1/namespaces/default/plains', { body: { ...widget('p', { size: 'small' }), kind: 'Plain', status: { ready: false } } });
     expect(created.status).toBe(201);
     expect(created.json.status).toEqual({ ready: false });
@@ -505,7 +497,7 @@ describe('API server: custom resource definitions', () => {
     expect(patched.json.metadata.generation).toBe(2);
     expect((await request('GET', '/apis/example.com/v1/namespaces/default/plains/p/status')).status).toBe(404);
     await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/plains.example.com');
-    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/plains.example.com'), (r) => r.status === 404);
+    await gone(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/plains.example.com'));
   });
 
   it('prints additionalPrinterColumns in Table output', async () => {
@@ -571,7 +563,7 @@ describe('API server: custom resource definitions', () => {
     });
     (scalable.metadata as { name: string }).name = 'pools.example.com';
     expect((await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: scalable })).status).toBe(201);
-    const resources = await until(() => request('GET', '/apis/example.com/v1'), (r) => r.json?.resources?.some((x: { name: string }) => x.name === 'pools/scale'));
+    const resources = await eventually(() => request('GET', '/apis/example.com/v1'), { until: (r) => r.json?.resources?.some((x: { name: string }) => x.name === 'pools/scale') });
     expect(resources.json.resources.find((x: { name: string }) => x.name === 'pools/scale')).toMatchObject({ kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] });
     await request('POST', '/apis/example.com/v1/namespaces/default/pools', { body: { apiVersion: 'example.com/v1', kind: 'Pool', metadata: { name: 'p' }, spec: { replicas: 2 } } });
     await request('PATCH', '/apis/example.com/v1/namespaces/default/pools/p/status', {
@@ -664,7 +656,7 @@ describe('API server: custom resource definitions', () => {
     const ports = created.json.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.ports;
     expect(ports).toMatchObject({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
     expect(ports).not.toHaveProperty('x-platform-list-type');
-    await until(() => request('GET', '/apis/example.com/v1/namespaces/default/gadgets'), (r) => r.status === 200);
+    await eventually(() => request('GET', '/apis/example.com/v1/namespaces/default/gadgets'), { until: (r) => r.status === 200 });
     const apply = (manager: string, spec: Record<string, unknown>) =>
       request('PATCH', `/apis/example.com/v1/namespaces/default/gadgets/g?fieldManager=${manager}`, {
         raw: JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec }),
@@ -684,7 +676,7 @@ describe('API server: custom resource definitions', () => {
     await request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'crd-ns' } } });
     expect((await request('POST', '/apis/example.com/v1/namespaces/crd-ns/widgets', { body: widget('inside', { size: 'small' }) })).status).toBe(201);
     await request('DELETE', '/api/v1/namespaces/crd-ns');
-    await until(() => request('GET', '/api/v1/namespaces/crd-ns'), (r) => r.status === 404);
+    await gone(() => request('GET', '/api/v1/namespaces/crd-ns'));
     expect((await request('GET', '/apis/example.com/v1/namespaces/crd-ns/widgets')).json.items).toEqual([]);
   });
 
@@ -698,21 +690,17 @@ describe('API server: custom resource definitions', () => {
         expect.objectContaining({ type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' }),
       ]),
     );
-    const inProgress = await until(
-      () => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com'),
-      (r) => r.json?.status?.conditions?.some((c: { reason?: string }) => c.reason === 'InstanceDeletionInProgress'),
-    );
+    const inProgress = await eventually(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com'), { until: (r) => r.json?.status?.conditions?.some((c: { reason?: string }) => c.reason === 'InstanceDeletionInProgress') });
     expect(inProgress.json.metadata.finalizers).toEqual(['customresourcecleanup.apiextensions.k8s.io']);
-    const refused = await until(() => request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('late', { size: 'small' }) }), (r) => r.status === 405);
+    const refused = await eventually(() => request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('late', { size: 'small' }) }), { until: (r) => r.status === 405 });
     expect(refused.json).toMatchObject({ reason: 'MethodNotAllowed', message: 'create not allowed while custom resource definition is terminating' });
     const release = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/held', {
       body: { metadata: { finalizers: null } },
       headers: { 'content-type': 'application/merge-patch+json' },
     });
     expect(release.status).toBe(200);
-    await until(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com'), (r) => r.status === 404);
-    const gone = await until(() => request('GET', '/apis/example.com/v1/namespaces/default/widgets'), (r) => r.status === 404);
-    expect(gone.status).toBe(404);
+    await gone(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com'));
+    await gone(() => request('GET', '/apis/example.com/v1/namespaces/default/widgets'));
     const stored = await server.store.list({ prefix: '/registry/example.com/widgets/' });
     expect(stored.items).toHaveLength(0);
   });

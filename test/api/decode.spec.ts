@@ -94,6 +94,14 @@ describe('API server: decoding values as Go does', () => {
       expect(spaced.status).toBe(201);
       expect(spaced.json.spec.containers[0].resources.limits.cpu).toBe('250m');
     });
+
+    it('stores text in canonical form, and canonical text as written', async () => {
+      const half = await post('/api/v1/namespaces/default/pods', pod('half-quantity', '"0.5"'));
+      expect(half.status).toBe(201);
+      expect(half.json.spec.containers[0].resources.limits.cpu).toBe('500m');
+      const exponent = await post('/api/v1/namespaces/default/pods', pod('exponent-quantity', '"1E3"'));
+      expect(exponent.json.spec.containers[0].resources.limits.cpu).toBe('1E3');
+    });
   });
 
   describe('numbers in patches', () => {

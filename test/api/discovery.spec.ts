@@ -1,6 +1,7 @@
 // Discovery, versions, health, aliases and --runtime-config.
 import { startTestApiServer } from '@plinth/testing-server';
-import { client, suiteServer, until } from './http';
+import { client, suiteServer } from './http';
+import { eventually } from '@plinth/testing';
 
 // platformGroups are the built-in groups in kube-apiserver 1.28's order; aliasGroups their
 // *.k8s.io aliases, listed after them.
@@ -35,6 +36,18 @@ describe('API server: discovery and health', () => {
     expect(batch.json.resources.map((r: { name: string }) => r.name)).toEqual(['jobs', 'jobs/status']);
   });
 
+  // The values are kube-apiserver 1.28's for the same types: the hash is of the Kubernetes name.
+  it('gives each stored resource kube-apiserver\'s storageVersionHash, and a review or subresource none', async () => {
+    const hashes = async (path: string) => Object.fromEntries((await request('GET', path)).json.resources.map((r: { name: string; storageVersionHash?: string }) => [r.name, r.storageVersionHash]));
+    expect(await hashes('/api/v1')).toMatchObject({ pods: 'xPOwRZ+Yhw8=', namespaces: 'Q3oi5N2YM8M=', serviceaccounts: 'pbx9ZvyFpBE=', 'pods/status': undefined, 'pods/binding': undefined });
+    expect(await hashes('/apis/batch/v1')).toEqual({ jobs: 'mudhfqk/qZY=', 'jobs/status': undefined });
+    expect(await hashes('/apis/rbac.authorization.platform.io/v1')).toEqual({ clusterrolebindings: '48tpQ8gZHFc=', clusterroles: 'bYE5ZWDrJ44=', rolebindings: 'eGsCzGH6b1g=', roles: '7FuwZcIIItM=' });
+    expect(await hashes('/apis/rbac.authorization.k8s.io/v1')).toEqual(await hashes('/apis/rbac.authorization.platform.io/v1'));
+    expect(await hashes('/apis/authorization.platform.io/v1')).toEqual({ localsubjectaccessreviews: undefined, selfsubjectaccessreviews: undefined, selfsubjectrulesreviews: undefined, subjectaccessreviews: undefined });
+    const binding = (await request('GET', '/api/v1')).json.resources.find((r: { name: string }) => r.name === 'pods/binding');
+    expect(binding).toEqual({ name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
+  });
+
   it('lists the groups in /apis in kube-apiserver 1.28\'s order, then their *.k8s.io aliases in the same order', async () => {
     const apis = await request('GET', '/apis');
     expect(apis.json.groups.map((g: { name: string }) => g.name)).toEqual([...platformGroups, ...aliasGroups]);
@@ -49,7 +62,7 @@ describe('API server: discovery and health', () => {
     const roles = aggregated.json.items
       .find((g: { metadata: { name: string } }) => g.metadata.name === 'rbac.authorization.k8s.io')
       .versions[0].resources.find((r: { resource: string }) => r.resource === 'roles');
-    expect(roles).toMatchObject({ resource: 'roles', responseKind: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role' }, scope: 'Namespaced' });
+    expect(roles).toMatchObject({ resource: 'roles', responseKind: { group: '', version: '', kind: 'Role' }, scope: 'Namespaced' });
   });
 
   // As kube-apiserver 1.28 answers (checked against it): go-restful's web services claim /api and
@@ -67,7 +80,18 @@ describe('API server: discovery and health', () => {
         },
       },
     });
-    await until(() => request('GET', '/apis/discovery.example.com/v1'), (r) => r.status === 200);
+    const widgets = await eventually(() => request('GET', '/apis/discovery.example.com/v1'), { until: (r) => r.status === 200 });
+    // apiextensions-apiserver lists a custom resource's verbs in its own order.
+    expect(widgets.json.resources).toEqual([
+      {
+        name: 'widgets',
+        singularName: 'widget',
+        namespaced: true,
+        kind: 'Widget',
+        verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+        storageVersionHash: 'l7Sq46qTXgM=',
+      },
+    ]);
     const plain = [
       '/apis/nosuch.example.com',
       '/apis/nosuch.example.com/v1',
@@ -85,6 +109,21 @@ describe('API server: discovery and health', () => {
       const res = await request('GET', path);
       expect({ path, status: res.status, json: res.json }).toEqual({ path, status: 404, json: notFoundStatus });
     }
+
+    // Another method: go-restful's GET-only routes refuse it, the aggregator's and
+    // apiextensions' discovery handlers and the health checks answer it.
+    const methodNotAllowed = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', details: {}, code: 405 };
+    for (const path of ['/version', '/api', '/api/v1', '/apis/batch/v1', '/apis/rbac.authorization.k8s.io/v1']) {
+      const res = await request('POST', path);
+      expect({ path, status: res.status, json: res.json }).toEqual({ path, status: 405, json: methodNotAllowed });
+    }
+    const answered = { '/apis': 'APIGroupList', '/apis/batch': 'APIGroup', '/apis/discovery.example.com/v1': 'APIResourceList' };
+    for (const [path, kind] of Object.entries(answered)) {
+      const res = await request('PUT', path);
+      expect({ path, status: res.status, kind: res.json?.kind }).toEqual({ path, status: 200, kind });
+    }
+    expect((await request('DELETE', '/healthz')).text).toBe('ok');
+    expect((await request('POST', '/apis/nosuch.example.com')).text).toBe('404 page not found\n');
   });
 
   it('publishes the aliases in OpenAPI: their own v3 documents, and their kinds on the shared v2 definitions', async () => {
@@ -120,10 +159,14 @@ describe('API server: discovery and health', () => {
     expect(apis.json.kind).toBe('APIGroupDiscoveryList');
     const batch = apis.json.items.find((g: { metadata: { name: string } }) => g.metadata.name === 'batch');
     const jobs = batch.versions[0].resources.find((r: { resource: string }) => r.resource === 'jobs');
-    expect(jobs).toMatchObject({ responseKind: { group: 'batch', version: 'v1', kind: 'Job' }, scope: 'Namespaced', singularResource: 'job' });
-    expect(jobs.subresources).toEqual([{ subresource: 'status', responseKind: { group: 'batch', version: 'v1', kind: 'Job' }, verbs: ['get', 'patch', 'update'] }]);
+    // kube-apiserver 1.28 leaves a responseKind's group and version empty when they are the
+    // resource's own.
+    expect(jobs).toMatchObject({ responseKind: { group: '', version: '', kind: 'Job' }, scope: 'Namespaced', singularResource: 'job' });
+    expect(jobs.subresources).toEqual([{ subresource: 'status', responseKind: { group: '', version: '', kind: 'Job' }, verbs: ['get', 'patch', 'update'] }]);
+    const token = (await request('GET', '/api', { headers: { accept } })).json.items[0].versions[0].resources.find((r: { resource: string }) => r.resource === 'serviceaccounts');
+    expect(token.subresources).toEqual([{ subresource: 'token', responseKind: { group: 'authentication.platform.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] }]);
     const core = await request('GET', '/api', { headers: { accept } });
-    expect(core.json.items.map((g: { metadata: { name: string } }) => g.metadata.name)).toEqual(['']);
+    expect(core.json.items.map((g: { metadata: object }) => g.metadata)).toEqual([{ creationTimestamp: null }]);
     const legacy = await request('GET', '/apis', { headers: { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' } });
     expect(legacy.json.kind).toBe('APIGroupList');
   });
@@ -182,12 +225,27 @@ describe('API server: --runtime-config', () => {
     }
   });
 
-  it('keeps alpha versions off by default', async () => {
+  it('keeps alpha versions, and the betas kube-apiserver 1.28 keeps off, off by default', async () => {
     const server = await startTestApiServer();
     try {
       expect((await client(server.url)('GET', '/apis/authentication.platform.io/v1alpha1')).status).toBe(404);
+      expect((await client(server.url)('GET', '/apis/authentication.platform.io/v1beta1')).status).toBe(404);
+      const group = await client(server.url)('GET', '/apis/authentication.platform.io');
+      expect(group.json.versions).toEqual([{ groupVersion: 'authentication.platform.io/v1', version: 'v1' }]);
     } finally {
       await server.stop();
+    }
+  });
+
+  it('serves such a beta when asked by its group version or api/beta', async () => {
+    for (const runtimeConfig of ['authentication.platform.io/v1beta1=true', 'api/beta=true']) {
+      const server = await startTestApiServer({ runtimeConfig });
+      try {
+        const list = await client(server.url)('GET', '/apis/authentication.platform.io/v1beta1');
+        expect({ runtimeConfig, resources: list.json?.resources?.map((r: { name: string }) => r.name) }).toEqual({ runtimeConfig, resources: ['selfsubjectreviews'] });
+      } finally {
+        await server.stop();
+      }
     }
   });
 });

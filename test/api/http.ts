@@ -1,5 +1,6 @@
 // A small HTTP client for API tests: JSON in, JSON (or text) out, headers kept.
 import { connect as netConnect } from 'node:net';
+import { eventually } from '@plinth/testing';
 import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
 
 export interface HttpResponse {
@@ -94,11 +95,7 @@ export async function openWatch(base: string, path: string, headers: Record<stri
     headers: res.headers,
     events,
     async waitFor(count: number, timeoutMs = 10000) {
-      const deadline = Date.now() + timeoutMs;
-      while (events.length < count) {
-        if (Date.now() > deadline) throw new Error(`watch got ${events.length} of ${count} events: ${JSON.stringify(events)}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await eventually(() => events.length >= count, { what: () => `${count} watch events (got ${events.length}: ${JSON.stringify(events)})`, timeoutMs, intervalMs: 20 });
       return events;
     },
     ended: done,
@@ -106,17 +103,6 @@ export async function openWatch(base: string, path: string, headers: Record<stri
       controller.abort();
     },
   };
-}
-
-// until reads until ok holds, or fails after timeoutMs naming what it waited for.
-export async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what = 'the condition', timeoutMs = 30000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} never held; last value: ${JSON.stringify(value).slice(0, 2000)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 // podManifest is a one-container pod, with spec fields added or replaced.

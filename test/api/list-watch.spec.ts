@@ -90,6 +90,16 @@ describe('API server: list', () => {
     expect(none.json.message).toBe('only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
   });
 
+  it('serves a v1beta1 Table whose rows name v1beta1 too, and rows holding no object for includeObject=None', async () => {
+    const beta = await request('GET', '/api/v1/namespaces', { headers: { accept: 'application/json;as=Table;v=v1beta1;g=meta.k8s.io' } });
+    expect(beta.status).toBe(200);
+    expect(beta.json.apiVersion).toBe('meta.k8s.io/v1beta1');
+    expect(beta.json.rows[0].object).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1beta1' });
+    const none = await request('GET', '/api/v1/namespaces?includeObject=None', { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+    expect(none.json.rows.length).toBeGreaterThan(0);
+    for (const row of none.json.rows) expect(row).toHaveProperty('object', null);
+  });
+
   it('compresses large responses when the client accepts gzip', async () => {
     for (let i = 0; i < 400; i++) {
       await request('POST', '/api/v1/namespaces', { body: { metadata: { name: `bulk-${i}`, annotations: { pad: 'x'.repeat(300) } } } });

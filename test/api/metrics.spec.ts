@@ -123,6 +123,8 @@ describe('API server: /metrics', () => {
     const alice = await client(server.url, 'alice-token')('GET', '/metrics');
     expect(alice.status).toBe(403);
     expect(alice.json).toMatchObject({ kind: 'Status', reason: 'Forbidden', message: 'forbidden: User "alice" cannot get path "/metrics"' });
-    expect((await client(server.url, null)('GET', '/metrics')).status).toBe(401);
+    const anonymous = await client(server.url, null)('GET', '/metrics');
+    expect(anonymous.status).toBe(403);
+    expect(anonymous.json.message).toBe('forbidden: User "system:anonymous" cannot get path "/metrics"');
   });
 });

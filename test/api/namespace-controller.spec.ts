@@ -1,7 +1,8 @@
 // The namespace controller as an API client of the test server: it empties a terminating
 // namespace through discovery and deletecollection, reports what remains in the namespace's
 // conditions with Kubernetes' reasons and messages, and finalizes the namespace once empty.
-import { suiteServer, until } from './http';
+import { suiteServer } from './http';
+import { eventually, gone } from '@plinth/testing';
 
 interface Condition {
   type: string;
@@ -23,7 +24,7 @@ describe('namespace controller', () => {
     await request('POST', leases('held'), { body: { metadata: { name: 'free' }, spec: {} } });
     expect((await request('DELETE', '/api/v1/namespaces/held')).status).toBe(200);
 
-    const conditions = await until(() => conditionsOf('held'), (cs) => cs.some((c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True'), 'the finalizers condition');
+    const conditions = await eventually(() => conditionsOf('held'), { until: (cs) => cs.some((c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True'), what: 'the finalizers condition' });
     const byType = Object.fromEntries(conditions.map(({ type, status, reason, message }) => [type, { status, reason, message }]));
     expect(byType).toEqual({
       NamespaceDeletionDiscoveryFailure: { status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
@@ -47,18 +48,14 @@ describe('namespace controller', () => {
     expect(namespace.metadata.managedFields).toContainEqual(expect.objectContaining({ manager: 'kube-controller-manager', operation: 'Update', subresource: 'status' }));
 
     await request('PATCH', `${leases('held')}/kept`, { body: { metadata: { finalizers: null } }, headers: { 'content-type': 'application/merge-patch+json' } });
-    await until(async () => (await request('GET', '/api/v1/namespaces/held')).status, (code) => code === 404, 'the namespace going away');
+    await gone(() => request('GET', '/api/v1/namespaces/held'), { what: 'the namespace going away' });
   }, 60000);
 
   it('removes only the kubernetes finalizer, leaving the namespace to the others', async () => {
     await request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'other-finalizer' }, spec: { finalizers: ['example.com/last', 'kubernetes'] } } });
     await request('POST', leases('other-finalizer'), { body: { metadata: { name: 'content' }, spec: {} } });
     await request('DELETE', '/api/v1/namespaces/other-finalizer');
-    const namespace = await until(
-      async () => (await request('GET', '/api/v1/namespaces/other-finalizer')).json,
-      (ns) => JSON.stringify(ns.spec.finalizers) === '["example.com/last"]',
-      'the kubernetes finalizer removed',
-    );
+    const namespace = await eventually(async () => (await request('GET', '/api/v1/namespaces/other-finalizer')).json, { until: (ns) => JSON.stringify(ns.spec.finalizers) === '["example.com/last"]', what: 'the kubernetes finalizer removed' });
     expect(namespace.status.conditions.find((c: Condition) => c.type === 'NamespaceContentRemaining')).toMatchObject({ status: 'False', reason: 'ContentRemoved', message: 'All content successfully removed' });
     expect((await request('GET', `${leases('other-finalizer')}/content`)).status).toBe(404);
   });

@@ -6,7 +6,8 @@ import { ApiClient } from '@plinth/client';
 import { GarbageCollector } from '@plinth/controller-manager';
 import { realClock } from '@plinth/machinery';
 import { testTokens } from '@plinth/testing-server';
-import { suiteServer, until } from './http';
+import { suiteServer } from './http';
+import { gone } from '@plinth/testing';
 
 const accounts = '/api/v1/namespaces/default/serviceaccounts';
 
@@ -77,7 +78,7 @@ describe('API server: ownerReferences', () => {
     const collector = new GarbageCollector(apiClient, realClock, { workers: 2, onError: (err) => errors.push(String(err)) });
     try {
       await collector.start();
-      await until(() => request('GET', `${accounts}/gc-orphan`), (res) => res.status === 404, 'the orphan was collected');
+      await gone(() => request('GET', `${accounts}/gc-orphan`), { what: 'the orphan was collected' });
       // the malformed one is still there, and was reported once
       expect((await request('GET', `${accounts}/gc-malformed`)).status).toBe(200);
       // another event of the same object is no new report
@@ -86,7 +87,7 @@ describe('API server: ownerReferences', () => {
         body: { metadata: { name: 'gc-orphan-2', ownerReferences: [{ apiVersion: 'v1', kind: 'ServiceAccount', name: 'gone', uid: '00000000-0000-0000-0000-000000000000' }] } },
       });
       expect(second.status).toBe(201);
-      await until(() => request('GET', `${accounts}/gc-orphan-2`), (res) => res.status === 404, 'the second orphan was collected');
+      await gone(() => request('GET', `${accounts}/gc-orphan-2`), { what: 'the second orphan was collected' });
     } finally {
       await collector.stop();
       apiClient.close();

@@ -38,6 +38,17 @@ describe('API server: request options', () => {
       expect((await request('GET', `${accounts}/delete-body-only`)).status).toBe(404);
     });
 
+    it('refuse an unknown propagationPolicy naming the values kube-apiserver supports', async () => {
+      await account('delete-sideways');
+      const res = await request('DELETE', `${accounts}/delete-sideways?propagationPolicy=Sideways`);
+      expect(res.status).toBe(422);
+      expect(res.json).toMatchObject({
+        reason: 'Invalid',
+        message: 'DeleteOptions.meta.platform.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"',
+      });
+      expect((await request('GET', `${accounts}/delete-sideways`)).status).toBe(200);
+    });
+
     it('takes a well-typed body', async () => {
       await account('delete-typed');
       const res = await request('DELETE', `${accounts}/delete-typed`, { raw: '{"kind":"DeleteOptions","apiVersion":"v1","gracePeriodSeconds":0,"propagationPolicy":"Background"}', headers: { 'content-type': 'application/json' } });
@@ -63,13 +74,28 @@ describe('API server: request options', () => {
       ['limit=ten', 'strconv.ParseInt: parsing "ten": invalid syntax'],
       ['limit=', 'strconv.ParseInt: parsing "": invalid syntax'],
       ['timeoutSeconds=99999999999999999999', 'strconv.ParseInt: parsing "99999999999999999999": value out of range'],
-      ['resourceVersion=99999999999999999999', 'invalid resource version: 99999999999999999999'],
-      ['watch=1&resourceVersion=18446744073709551616', 'invalid resource version: 18446744073709551616'],
       ['watch=1&timeoutSeconds=1e3', 'strconv.ParseInt: parsing "1e3": invalid syntax'],
     ])('refuse %s on a list or watch with a 400', async (query, message) => {
       const res = await request('GET', `${accounts}?${query}`);
       expect(res.status).toBe(400);
       expect(res.json).toMatchObject({ kind: 'Status', reason: 'BadRequest', message });
+    });
+
+    it.each([
+      ['resourceVersion=99999999999999999999', 'value out of range'],
+      ['watch=1&resourceVersion=18446744073709551616', 'value out of range'],
+      ['resourceVersion=abc', 'invalid syntax'],
+    ])('answer %s as storage refuses it: a 500 without a reason', async (query, why) => {
+      const value = query.split('resourceVersion=')[1];
+      const res = await request('GET', `${accounts}?${query}`);
+      expect(res.status).toBe(500);
+      expect(res.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500, message: `resourceVersion: Invalid value: "${value}": strconv.ParseUint: parsing "${value}": ${why}` });
+    });
+
+    it('refuse an unparsable resourceVersion of a paged list with a 400', async () => {
+      const res = await request('GET', `${accounts}?limit=1&resourceVersion=abc`);
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ reason: 'BadRequest', message: 'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax' });
     });
 
     it('take the largest int64', async () => {

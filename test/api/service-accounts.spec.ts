@@ -2,7 +2,8 @@
 // namespace gets its "default" ServiceAccount (again after it is deleted), new pods run as it
 // with the kube-api-access token volume mounted, and a pod naming a missing account is refused
 // with kube-apiserver's 403.
-import { podManifest, suiteServer, until } from './http';
+import { podManifest, suiteServer } from './http';
+import { eventually } from '@plinth/testing';
 
 const tokenPath = '/var/run/secrets/kubernetes.io/serviceaccount';
 
@@ -102,13 +103,9 @@ describe('API server: service accounts of pods', () => {
 
   it('creates the default account again after it is deleted', async () => {
     expect((await request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'again' } } })).status).toBe(201);
-    const first = await until(() => request('GET', '/api/v1/namespaces/again/serviceaccounts/default'), (r) => r.status === 200, 'the default account');
+    const first = await eventually(() => request('GET', '/api/v1/namespaces/again/serviceaccounts/default'), { until: (r) => r.status === 200, what: 'the default account' });
     expect((await request('DELETE', '/api/v1/namespaces/again/serviceaccounts/default')).status).toBe(200);
-    const second = await until(
-      () => request('GET', '/api/v1/namespaces/again/serviceaccounts/default'),
-      (r) => r.status === 200 && r.json.metadata.uid !== first.json.metadata.uid,
-      'the default account coming back',
-    );
+    const second = await eventually(() => request('GET', '/api/v1/namespaces/again/serviceaccounts/default'), { until: (r) => r.status === 200 && r.json.metadata.uid !== first.json.metadata.uid, what: 'the default account coming back' });
     expect(second.json.metadata.name).toBe('default');
   });
 });

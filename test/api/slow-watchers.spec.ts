@@ -3,7 +3,8 @@
 // counted in apiserver_terminated_watchers_total, as kube-apiserver terminates a cacheWatcher
 // that cannot keep up. Other watchers of the resource get every event.
 import { get, IncomingMessage } from 'node:http';
-import { adminToken, openWatch, suiteServer, until } from './http';
+import { adminToken, openWatch, suiteServer } from './http';
+import { eventually } from '@plinth/testing';
 
 const serviceAccounts = '/api/v1/namespaces/default/serviceaccounts';
 // 200 KiB of annotations a ServiceAccount (annotations may have 256 KiB): the paused client's
@@ -60,10 +61,10 @@ describe('API server: slow watchers', () => {
     const watch = await openWatch(server.url, `${namespace}?watch=true`);
     // The namespace's default ServiceAccount may come among them.
     const listedNames = () => watch.events.filter((e) => e.type === 'ADDED' && e.object.metadata.name.startsWith('listed-')).map((e) => e.object.metadata.name);
-    await until(async () => listedNames().length, (seen) => seen >= count, 'the initial events', 60_000);
+    await eventually(async () => listedNames().length, { until: (seen) => seen >= count, what: 'the initial events', timeoutMs: 60_000 });
     expect(listedNames().sort()).toEqual(Array.from({ length: count }, (_, i) => `listed-${i}`).sort());
     expect((await request('POST', namespace, { body: { metadata: { name: 'later' } } })).status).toBe(201);
-    await until(async () => watch.events.some((e) => e.object.metadata.name === 'later'), (seen) => seen, 'the later event');
+    await eventually(() => watch.events.some((e) => e.object.metadata.name === 'later'), { what: 'the later event' });
     watch.close();
     expect(await terminatedWatchers()).toBe(0);
   }, 120_000);

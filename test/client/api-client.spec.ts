@@ -4,6 +4,7 @@ import { KubeObject } from '@plinth/api';
 import { isStatusError, realClock } from '@plinth/machinery';
 import { PlinthProcess, startPlinth } from '@plinth/testing-server';
 import { ApiClient, Informer, resourcePath } from '@plinth/client';
+import { eventually } from '@plinth/testing';
 
 describe('ApiClient and Informer against the all-in-one', () => {
   let plinth: PlinthProcess;
@@ -45,11 +46,7 @@ describe('ApiClient and Informer against the all-in-one', () => {
     await client.create(path, { metadata: { name: 'sa-1' } });
     await client.patch(`${path}/sa-1`, 'merge', { metadata: { labels: { x: 'y' } } });
     await client.delete(`${path}/sa-1`);
-    const deadline = Date.now() + 10000;
-    while (!events.includes('delete sa-1')) {
-      if (Date.now() > deadline) throw new Error(`events: ${events.join(', ')}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await eventually(() => events.includes('delete sa-1'), { what: () => `the delete event (events: ${events.join(', ')})`, timeoutMs: 10_000 });
     expect(events).toEqual(['add sa-1', 'update sa-1', 'delete sa-1']);
     expect(informer.get('default/sa-1')).toBeUndefined();
     informer.stop();

@@ -1,8 +1,8 @@
 // Leader election on a Lease through the API: one leader at a time, and a clean hand-over
 // when the leader stops.
 import { LeaderElector } from '@plinth/client';
-import { realClock } from '@plinth/machinery';
 import { adminClient, PlinthProcess, startPlinth } from '@plinth/testing-server';
+import { eventually, FakeClock } from '@plinth/testing';
 
 describe('LeaderElector', () => {
   let plinth: PlinthProcess;
@@ -16,8 +16,11 @@ describe('LeaderElector', () => {
   it('keeps one leader and hands over when it stops', async () => {
     const client = adminClient(plinth);
     const events: string[] = [];
+    // The candidates run on a fake clock, so that b's retries, while a renews, are counted
+    // rather than slept through.
+    const clock = new FakeClock(Date.now());
     const candidate = (identity: string) =>
-      new LeaderElector(client, realClock, {
+      new LeaderElector(client, clock, {
         namespace: 'kube-system',
         name: 'plinth-controller-manager',
         identity,
@@ -31,12 +34,20 @@ describe('LeaderElector', () => {
     const b = candidate('b');
     try {
       a.start();
-      await waitFor(() => a.isLeader);
+      await eventually(() => a.isLeader, { timeoutMs: 10_000 });
       b.start();
-      await new Promise((r) => setTimeout(r, 800));
+      // Each round, both candidates try once (a renews, b finds the Lease held) and schedule
+      // their next try; over ten rounds (2 s, within the 3 s lease) b never leads.
+      for (let round = 0; round < 10; round++) {
+        await eventually(() => clock.pendingTimers === 2, { what: 'both candidates waiting for their next try' });
+        expect(b.isLeader).toBe(false);
+        clock.advance(200);
+      }
+      await eventually(() => clock.pendingTimers === 2, { what: 'both candidates waiting for their next try' });
       expect(b.isLeader).toBe(false);
       await a.stop();
-      await waitFor(() => b.isLeader);
+      clock.advance(200);
+      await eventually(() => b.isLeader, { timeoutMs: 10_000 });
       expect(events).toEqual(['a leads', 'a stops', 'b leads']);
       const lease = await client.get<{ spec: { holderIdentity: string; leaseTransitions: number } }>('/apis/coordination.platform.io/v1/namespaces/kube-system/leases/plinth-controller-manager');
       expect(lease.spec.holderIdentity).toBe('b');
@@ -48,11 +59,3 @@ describe('LeaderElector', () => {
     }
   }, 30000);
 });
-
-async function waitFor(check: () => boolean, timeoutMs = 10000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition never held');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

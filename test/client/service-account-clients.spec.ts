@@ -4,7 +4,7 @@
 import { ApiClient } from '@plinth/client';
 import { ServiceAccountClients } from '@plinth/controller-manager';
 import { isStatusError } from '@plinth/machinery';
-import { FakeClock } from '@plinth/testing';
+import { eventually, FakeClock } from '@plinth/testing';
 import { startTestApiServer, TestApiServer, testTokens } from '@plinth/testing-server';
 
 describe('ServiceAccountClients', () => {
@@ -49,13 +49,7 @@ describe('ServiceAccountClients', () => {
       clock.advance(2879 * 1000);
       expect(await whoAmI(client)).toBe('error 401');
       clock.advance(1000);
-      const deadline = Date.now() + 10000;
-      let who = await whoAmI(client);
-      while (who !== 'system:serviceaccount:kube-system:renewed-controller' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-        who = await whoAmI(client);
-      }
-      expect(who).toBe('system:serviceaccount:kube-system:renewed-controller');
+      await eventually(() => whoAmI(client), { until: (who) => who === 'system:serviceaccount:kube-system:renewed-controller', what: 'the renewed token', timeoutMs: 10_000 });
     } finally {
       identities.stop();
     }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { natsPermissions, natsServerAuthorization } from '@plinth/authz-nats';
-import { EtcdServer, freePort, NatsServer, OtlpReceiver, RunningProcess, startEtcd, startNats, startOtlpReceiver, startProcess, waitForPort } from '@plinth/testing';
+import { EtcdServer, freePort, NatsServer, OtlpReceiver, RunningProcess, startEtcd, startNats, startOtlpReceiver, startProcess, waitForPort, eventually } from '@plinth/testing';
 import { kubectl } from '@plinth/testing-server';
 import { assembleImageTree, ImageTree } from '../build/image-tree';
 import { renderChart } from './render/chart';
@@ -35,17 +35,6 @@ function get(url: string, ca: string, token?: string): Promise<{ status: number;
     req.end();
   });
 }
-
-async function eventually<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs = 45000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const result = await attempt().catch(() => undefined);
-    if (result !== undefined) return result;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 describe('helm/plinth pods, run as processes', () => {
   let dir: string;
   let image: ImageTree;
@@ -168,10 +157,10 @@ describe('helm/plinth pods, run as processes', () => {
 
   it('answers the gateway probes anonymously and the controller manager probe', async () => {
     const gateway = `https://127.0.0.1:${ports.gateway}`;
-    const readyz = await eventually('the gateway ready', async () => {
+    const readyz = await eventually(async () => {
       const res = await get(`${gateway}/readyz`, ca);
       return res.status === 200 ? res : undefined;
-    });
+    }, { what: 'the gateway ready', timeoutMs: 45_000 });
     expect(readyz.body).toBe('ok');
     expect((await get(`${gateway}/livez`, ca)).status).toBe(200);
     expect((await get(`${gateway}/api/v1/namespaces`, ca)).status).toBe(403);
@@ -180,7 +169,7 @@ describe('helm/plinth pods, run as processes', () => {
 
   it('serves the storage service\'s and authz\'s links on their metrics ports', async () => {
     const linkUp = (port: number, link: string) =>
-      eventually(`plinth_link_up{link="${link}"} 1 on ${port}`, async () => ((await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).split('\n').includes(`plinth_link_up{link="${link}"} 1`) ? true : undefined));
+      eventually(async () => ((await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).split('\n').includes(`plinth_link_up{link="${link}"} 1`) ? true : undefined), { what: `plinth_link_up{link="${link}"} 1 on ${port}`, timeoutMs: 45_000 });
     expect(await linkUp(ports.storageMetrics, 'etcd')).toBe(true);
     expect(await linkUp(ports.authzMetrics, 'storage')).toBe(true);
     expect(await linkUp(ports.authzMetrics, 'nats')).toBe(true);
@@ -193,7 +182,7 @@ describe('helm/plinth pods, run as processes', () => {
     expect((await kubectl(local, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'])).stdout).toBe('system:kube-controller-manager');
     expect((await kubectl(local, ['create', 'job', 'refused', '--image=busybox'])).code).toBe(1);
     expect((await kubectl(adminKubeconfigPath, ['create', 'job', 'charted', '--image=busybox'])).code).toBe(0);
-    await eventually('the job succeeds', async () => ((await kubectl(adminKubeconfigPath, ['get', 'job', 'charted', '-o', 'jsonpath={.status.succeeded}'])).stdout === '1' ? true : undefined), 90000);
+    await eventually(async () => ((await kubectl(adminKubeconfigPath, ['get', 'job', 'charted', '-o', 'jsonpath={.status.succeeded}'])).stdout === '1' ? true : undefined), { what: 'the job succeeds', timeoutMs: 90000 });
     const scraped = await get(`https://127.0.0.1:${ports.gateway}/metrics`, ca, 'prometheus-token');
     expect(scraped.status).toBe(200);
     expect(scraped.body).toMatch(/^apiserver_request_total\{code="201",component="apiserver",dry_run="",group="batch",resource="jobs",scope="resource",subresource="",verb="POST",version="v1"\} 1$/m);

@@ -41,7 +41,7 @@ const combinations: Record<string, Record<string, unknown>> = {
     otel: { endpoint: 'http://otel-collector.observability:4318', extraEnv: [{ name: 'OTEL_TRACES_SAMPLER', value: 'always_on' }] },
     metrics: { token: 'scrape-me', serviceMonitor: { enabled: true, labels: { release: 'prometheus' } } },
     nodeSimulator: { nodes: 0 },
-    grafana: { dashboard: { enabled: false } },
+    grafana: { dashboard: { enabled: false }, datasources: { enabled: true } },
     podAnnotations: { team: 'platform' },
   },
   'no NetworkPolicies, no PodDisruptionBudgets': { ...pki, networkPolicy: { enabled: false }, podDisruptionBudgets: false },

@@ -226,10 +226,28 @@ describe('helm/plinth', () => {
       expect(new Set([values.storage.port, values.storage.metricsPort, values.authz.metricsPort, values.controllers.metricsPort]).size).toBe(4);
     });
 
-    it('embeds the Grafana dashboard file in a ConfigMap for the sidecar', () => {
+    it('embeds the Grafana dashboard files in a ConfigMap for the sidecar', () => {
       const dashboard = find(objects, 'ConfigMap', 'ctl-grafana-dashboard');
       expect(dashboard.metadata.labels.grafana_dashboard).toBe('1');
-      expect(JSON.parse(dashboard.data['plinth-dashboard.json'])).toEqual(JSON.parse(readFileSync(join(root, 'deploy/grafana/plinth-dashboard.json'), 'utf8')));
+      expect(Object.keys(dashboard.data).sort()).toEqual(['plinth-controllers-dashboard.json', 'plinth-dashboard.json']);
+      for (const file of Object.keys(dashboard.data)) expect(JSON.parse(dashboard.data[file])).toEqual(JSON.parse(readFileSync(join(root, 'deploy/grafana', file), 'utf8')));
+    });
+
+    it('provisions no Grafana data sources unless asked to', () => {
+      expect(objects.some((o) => o.metadata.name === 'ctl-grafana-datasources')).toBe(false);
+    });
+
+    it('provisions Prometheus and Tempo for Grafana, exemplars opening their traces, when asked to', () => {
+      const values = { prometheus: { uid: 'prom', url: 'http://prometheus:9090' }, tempo: { uid: 'traces', url: 'http://tempo:3100' } };
+      const provisioned = find(render({ ...pki, grafana: { datasources: { enabled: true, ...values } } }), 'ConfigMap', 'ctl-grafana-datasources');
+      expect(provisioned.metadata.labels.grafana_datasource).toBe('1');
+      const { datasources } = parse(provisioned.data['plinth-datasources.yaml']);
+      const prometheus = datasources.find((d: { type: string }) => d.type === 'prometheus');
+      const tempo = datasources.find((d: { type: string }) => d.type === 'tempo');
+      expect(prometheus).toMatchObject({ uid: 'prom', url: 'http://prometheus:9090' });
+      // trace_id is the exemplar label the latency histograms carry (observeInTrace).
+      expect(prometheus.jsonData.exemplarTraceIdDestinations).toEqual([{ name: 'trace_id', datasourceUid: 'traces' }]);
+      expect(tempo).toMatchObject({ uid: 'traces', url: 'http://tempo:3100', jsonData: { serviceMap: { datasourceUid: 'prom' }, tracesToMetrics: { datasourceUid: 'prom' } } });
     });
 
     it('lets drains take the replicated components down one pod at a time', () => {

@@ -7,6 +7,7 @@ import { isStatusError } from '@plinth/machinery';
 import { adminClient, PlinthProcess, startPlinth } from '@plinth/testing-server';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { eventually } from '@plinth/testing';
 
 describe('controller identities in the all-in-one', () => {
   let plinth: PlinthProcess;
@@ -24,16 +25,6 @@ describe('controller identities in the all-in-one', () => {
     admin?.close();
     await plinth?.stop();
   });
-
-  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 30000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what} never held; last value: ${JSON.stringify(value).slice(0, 1500)}\nlog:\n${plinth.output().slice(-3000)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
 
   const existing = async (path: string) => {
     try {
@@ -54,7 +45,7 @@ describe('controller identities in the all-in-one', () => {
   it('gives each controller a service account whose token authenticates as system:serviceaccount:kube-system:<name>', async () => {
     const ca = readFileSync(join(plinth.dataDir, 'pki', 'ca.crt'), 'utf8');
     for (const name of ['job-controller', 'daemon-set-controller', 'generic-garbage-collector', 'ttl-after-finished-controller', 'service-account-controller', 'node-simulator']) {
-      await until(() => existing(`/api/v1/namespaces/kube-system/serviceaccounts/${name}`), (sa) => sa !== null, `service account ${name}`);
+      await eventually(() => existing(`/api/v1/namespaces/kube-system/serviceaccounts/${name}`), { until: (sa) => sa !== null, what: `service account ${name}` });
       const issued = await admin.create<{ status: { token: string } }>(`/api/v1/namespaces/kube-system/serviceaccounts/${name}/token`, { apiVersion: 'authentication.platform.io/v1', kind: 'TokenRequest', spec: {} });
       const asController = new ApiClient({ server: plinth.url, caPem: ca, token: issued.status.token });
       try {
@@ -80,7 +71,7 @@ describe('controller identities in the all-in-one', () => {
       });
       expect(review.status.userInfo).toMatchObject({ username: 'system:kube-controller-manager', groups: ['system:authenticated'] });
       // It holds the leader Lease, and may list anything, but writes nothing of the controllers'.
-      await until(() => existing('/apis/coordination.platform.io/v1/namespaces/kube-system/leases/kube-controller-manager'), (lease) => lease !== null, 'the leader Lease');
+      await eventually(() => existing('/apis/coordination.platform.io/v1/namespaces/kube-system/leases/kube-controller-manager'), { until: (lease) => lease !== null, what: 'the leader Lease' });
       expect((await root.list(pods)).kind).toBe('PodList');
       const refused = await root.create(pods, { metadata: { name: 'not-mine' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } }).catch((err: unknown) => err);
       expect(isStatusError(refused) && refused.code).toBe(403);
@@ -91,10 +82,10 @@ describe('controller identities in the all-in-one', () => {
 
   it('records the pods a Job controller creates under the kube-controller-manager field manager', async () => {
     await admin.create(jobs, jobSpec('recorded'));
-    const [pod] = await until(() => podsOf('recorded'), (items) => items.length > 0, 'a pod of the Job');
+    const [pod] = await eventually(() => podsOf('recorded'), { until: (items) => items.length > 0, what: 'a pod of the Job' });
     expect((pod.metadata.managedFields ?? []).map((f) => f.manager)).toContain('kube-controller-manager');
     // The node simulator binds and runs it, as its own service account.
-    await until(() => admin.get<KubeObject>(`/apis/batch/v1/namespaces/default/jobs/recorded`), (job) => (job.status as { succeeded?: number } | undefined)?.succeeded === 1, 'the Job succeeding');
+    await eventually(() => admin.get<KubeObject>(`/apis/batch/v1/namespaces/default/jobs/recorded`), { until: (job) => (job.status as { succeeded?: number } | undefined)?.succeeded === 1, what: 'the Job succeeding' });
     // Its status is the kubelet's, under the kubelet's field manager, as in a cluster.
     const [done] = await podsOf('recorded');
     const managers = (done.metadata.managedFields ?? []).map((f) => `${f.manager}/${f.operation}/${f.subresource ?? ''}`);
@@ -107,11 +98,7 @@ describe('controller identities in the all-in-one', () => {
     try {
       await admin.create(jobs, jobSpec('forbidden'));
       // The Job controller's requests are refused as its own service account...
-      await until(
-        async () => plinth.output(),
-        (log) => log.includes('User "system:serviceaccount:kube-system:job-controller" cannot'),
-        'the Job controller being forbidden',
-      );
+      await eventually(async () => plinth.output(), { until: (log) => log.includes('User "system:serviceaccount:kube-system:job-controller" cannot'), what: 'the Job controller being forbidden' });
       expect(await podsOf('forbidden')).toEqual([]);
       // ...while the other controllers keep working: the garbage collector deletes an orphan.
       const leases = '/apis/coordination.platform.io/v1/namespaces/default/leases';
@@ -121,13 +108,13 @@ describe('controller identities in the all-in-one', () => {
         spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] },
       });
       await admin.delete(`${leases}/owner`);
-      await until(() => existing(`${pods}/dependent`), (pod) => pod === null, 'the garbage collector deleting the dependent');
+      await eventually(() => existing(`${pods}/dependent`), { until: (pod) => pod === null, what: 'the garbage collector deleting the dependent' });
       expect(await podsOf('forbidden')).toEqual([]);
     } finally {
       await admin.create(bindings, { ...binding, metadata: { name: binding.metadata.name, labels: binding.metadata.labels, annotations: binding.metadata.annotations } });
     }
     // A change to the Job syncs it at once, rather than after its back-off.
     await admin.patch(`${jobs}/forbidden`, 'merge', { metadata: { annotations: { touched: 'true' } } });
-    await until(() => admin.get<KubeObject>(`${jobs}/forbidden`), (job) => (job.status as { succeeded?: number } | undefined)?.succeeded === 1, 'the Job succeeding once allowed', 60000);
+    await eventually(() => admin.get<KubeObject>(`${jobs}/forbidden`), { until: (job) => (job.status as { succeeded?: number } | undefined)?.succeeded === 1, what: 'the Job succeeding once allowed', timeoutMs: 60000 });
   }, 120000);
 });

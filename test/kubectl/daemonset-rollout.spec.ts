@@ -5,6 +5,7 @@ import { KubeObject } from '@plinth/api';
 import { ApiClient, Informer } from '@plinth/client';
 import { realClock } from '@plinth/machinery';
 import { adminClient, kubectl, PlinthProcess, startPlinth } from '@plinth/testing-server';
+import { eventually } from '@plinth/testing';
 
 const manifest = (image: string, strategy: string) => `
 apiVersion: apps/v1
@@ -49,12 +50,14 @@ describe('DaemonSet rolling updates on 5 nodes', () => {
     snapshots.length = 0;
     image = next;
     await k(['apply', '-f', '-'], manifest(next, strategy));
-    const deadline = Date.now() + 60000;
-    while (!(snapshots.length > 0 && snapshots[snapshots.length - 1].updated === 5 && snapshots[snapshots.length - 1].total === 5)) {
-      if (Date.now() > deadline) throw new Error(`rollout to ${next} did not finish: ${JSON.stringify(snapshots.slice(-3))}`);
-      await new Promise((r) => setTimeout(r, 100));
-      record();
-    }
+    await eventually(
+      () => {
+        record();
+        const last = snapshots[snapshots.length - 1];
+        return last?.updated === 5 && last.total === 5;
+      },
+      { what: () => `the rollout to ${next} (last: ${JSON.stringify(snapshots.slice(-3))})`, timeoutMs: 60_000, intervalMs: 100 },
+    );
     return [...snapshots];
   }
 

@@ -3,6 +3,7 @@
 import { KubeObject } from '@plinth/api';
 import { ApiClient } from '@plinth/client';
 import { adminClient, PlinthProcess, startPlinth } from '@plinth/testing-server';
+import { gone } from '@plinth/testing';
 
 describe('garbage collection and TTL in the all-in-one', () => {
   let plinth: PlinthProcess;
@@ -34,38 +35,27 @@ describe('garbage collection and TTL in the all-in-one', () => {
     return owner;
   }
 
-  async function gone(path: string, timeoutMs = 15000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        await client.get(path);
-      } catch {
-        return;
-      }
-      if (Date.now() > deadline) throw new Error(`${path} still exists`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const deleted = (path: string) => gone(() => client.get(path), { what: `${path} deleted` });
 
   it('deletes dependents after their owner is deleted in the background', async () => {
     await ownerWithPods('bg');
     await client.delete(`${leases}/bg`, { propagationPolicy: 'Background' });
-    await gone(`${pods}/bg-0`);
-    await gone(`${pods}/bg-1`);
+    await deleted(`${pods}/bg-0`);
+    await deleted(`${pods}/bg-1`);
   });
 
   it('deletes dependents first in the foreground, then the owner', async () => {
     await ownerWithPods('fg');
     const deleting = await client.delete<KubeObject>(`${leases}/fg`, { propagationPolicy: 'Foreground' });
     expect(deleting.metadata.finalizers).toEqual(['foregroundDeletion']);
-    await gone(`${pods}/fg-0`);
-    await gone(`${leases}/fg`);
+    await deleted(`${pods}/fg-0`);
+    await deleted(`${leases}/fg`);
   });
 
   it('orphans dependents with the orphan policy', async () => {
     await ownerWithPods('or');
     await client.delete(`${leases}/or`, { propagationPolicy: 'Orphan' });
-    await gone(`${leases}/or`);
+    await deleted(`${leases}/or`);
     const pod = await client.get<KubeObject>(`${pods}/or-0`);
     expect(pod.metadata.ownerReferences).toBeUndefined();
   });
@@ -78,6 +68,6 @@ describe('garbage collection and TTL in the all-in-one', () => {
     // Unconditional (no resourceVersion): the Job controller may write the status meanwhile.
     const { resourceVersion: _rv, ...metadata } = job.metadata;
     await client.update(`${jobs}/ttl/status`, { ...job, metadata, status: { conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] } });
-    await gone(`${jobs}/ttl`);
+    await deleted(`${jobs}/ttl`);
   });
 });

@@ -2,21 +2,12 @@
 // the API: completions and parallelism, an Indexed Job with failures and a pod failure policy,
 // suspend and resume, the active deadline, and TTL deletion.
 import { kubectl, PlinthProcess, spawnKubectl, startPlinth } from '@plinth/testing-server';
+import { eventually } from '@plinth/testing';
 
 describe('Job controller in the all-in-one', () => {
   let plinth: PlinthProcess;
   const k = (args: string[], input?: string) => kubectl(plinth.kubeconfig, args, { input });
   const json = async (args: string[]) => JSON.parse((await k([...args, '-o', 'json'])).stdout);
-
-  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 40000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`condition never held; last value: ${JSON.stringify(value).slice(0, 2000)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
 
   const condition = (job: { status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } }, type: string) =>
     job.status?.conditions?.find((c) => c.type === type && c.status === 'True');
@@ -40,7 +31,7 @@ spec:
       restartPolicy: Never
       containers: [{name: main, image: busybox}]
 `);
-    const job = await until(() => json(['get', 'job', 'batch-3']), (j) => Boolean(condition(j, 'Complete')));
+    const job = await eventually(() => json(['get', 'job', 'batch-3']), { until: (j) => Boolean(condition(j, 'Complete')), timeoutMs: 40_000 });
     expect(job.status).toMatchObject({ succeeded: 3 });
     expect(job.status.completionTime).toBeDefined();
     expect((await k(['get', 'job', 'batch-3'])).stdout).toMatch(/batch-3\s+3\/3\s+\d+s\s+\d+s/);
@@ -61,7 +52,7 @@ spec:
       restartPolicy: Never
       containers: [{name: main, image: busybox}]
 `);
-    const done = await until(() => json(['get', 'job', 'indexed']), (j) => Boolean(condition(j, 'Complete')));
+    const done = await eventually(() => json(['get', 'job', 'indexed']), { until: (j) => Boolean(condition(j, 'Complete')), timeoutMs: 40_000 });
     expect(done.status.completedIndexes).toBe('0-2');
     const pods = await json(['get', 'pods', '-l', 'batch.platform.io/job-name=indexed']);
     const indexes = pods.items.map((p: { metadata: { annotations: Record<string, string> } }) => p.metadata.annotations['batch.platform.io/job-completion-index']).sort();
@@ -86,7 +77,7 @@ spec:
       restartPolicy: Never
       containers: [{name: main, image: busybox}]
 `);
-    const failed = await until(() => json(['get', 'job', 'policy']), (j) => Boolean(condition(j, 'Failed')));
+    const failed = await eventually(() => json(['get', 'job', 'policy']), { until: (j) => Boolean(condition(j, 'Failed')), timeoutMs: 40_000 });
     expect(condition(failed, 'Failed')).toMatchObject({ reason: 'PodFailurePolicy' });
     expect(condition(failed, 'Failed')?.message).toMatch(/^Container main for pod default\/policy-\d-\w+ failed with exit code 42 matching FailJob rule at index 0$/);
   }, 60000);
@@ -105,11 +96,11 @@ spec:
       restartPolicy: Never
       containers: [{name: main, image: busybox}]
 `);
-    const suspended = await until(() => json(['get', 'job', 'pausable']), (j) => Boolean(condition(j, 'Suspended')));
+    const suspended = await eventually(() => json(['get', 'job', 'pausable']), { until: (j) => Boolean(condition(j, 'Suspended')), timeoutMs: 40_000 });
     expect(suspended.status.startTime).toBeUndefined();
     expect((await json(['get', 'pods', '-l', 'batch.platform.io/job-name=pausable'])).items).toHaveLength(0);
     await k(['patch', 'job', 'pausable', '--type', 'merge', '-p', '{"spec":{"suspend":false}}']);
-    const complete = await until(() => json(['get', 'job', 'pausable']), (j) => Boolean(condition(j, 'Complete')));
+    const complete = await eventually(() => json(['get', 'job', 'pausable']), { until: (j) => Boolean(condition(j, 'Complete')), timeoutMs: 40_000 });
     expect(complete.status.startTime).toBeDefined();
   }, 60000);
 
@@ -127,7 +118,7 @@ spec:
       restartPolicy: Never
       containers: [{name: main, image: busybox}]
 `);
-    const failed = await until(() => json(['get', 'job', 'slow']), (j) => Boolean(condition(j, 'Failed')));
+    const failed = await eventually(() => json(['get', 'job', 'slow']), { until: (j) => Boolean(condition(j, 'Failed')), timeoutMs: 40_000 });
     expect(condition(failed, 'Failed')).toMatchObject({ reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' });
 
     await k(['apply', '-f', '-'], `
@@ -141,7 +132,7 @@ spec:
       restartPolicy: Never
       containers: [{name: main, image: busybox}]
 `);
-    await until(async () => (await k(['get', 'job', 'short-lived'])).stderr, (err) => err.includes('NotFound'));
+    await eventually(async () => (await k(['get', 'job', 'short-lived'])).stderr, { until: (err) => err.includes('NotFound'), timeoutMs: 40_000 });
   }, 60000);
 
   // kubectl 1.32 refuses `get jobs,pods -w` ("you may only specify a single resource type"),
@@ -150,7 +141,7 @@ spec:
     const jobs = spawnKubectl(plinth.kubeconfig, ['get', 'jobs', '-w']);
     const pods = spawnKubectl(plinth.kubeconfig, ['get', 'pods', '-w']);
     try {
-      await new Promise((r) => setTimeout(r, 500));
+      // No wait for the watches: \`get -w\` lists first, so a Job made before it watches is shown too.
       await k(['create', 'job', 'watched', '--image=busybox']);
       await jobs.waitFor(/watched\s+0\/1/, 20000);
       await pods.waitFor(/watched-\w+\s+1\/1\s+Running/, 20000);

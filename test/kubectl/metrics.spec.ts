@@ -1,7 +1,7 @@
 // Metrics end to end: `kubectl get --raw /metrics` on the all-in-one, and the controller manager
 // process serving its work queue metrics on --metrics-bind-address.
 import { join } from 'node:path';
-import { freePort, RunningProcess, startProcess, waitForPort } from '@plinth/testing';
+import { eventually, freePort, RunningProcess, startProcess, waitForPort } from '@plinth/testing';
 import { kubectl, kubectlUntil, PlinthProcess, startPlinth } from '@plinth/testing-server';
 
 const root = join(__dirname, '../..');
@@ -45,25 +45,15 @@ describe('metrics', () => {
       expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
       return res.text();
     };
-    const deadline = Date.now() + 30000;
-    let text = await scrape();
-    while (!/^workqueue_work_duration_seconds_count\{name="job"\} [1-9]/m.test(text)) {
-      if (Date.now() > deadline) throw new Error(`no job work measured:\n${text}\n${controllers.output()}`);
-      await new Promise((r) => setTimeout(r, 250));
-      text = await scrape();
-    }
+    const text = await eventually(scrape, { until: (scraped) => /^workqueue_work_duration_seconds_count\{name="job"\} [1-9]/m.test(scraped), what: () => `job work measured; log:\n${controllers.output()}` });
     expect(text).toMatch(/^workqueue_adds_total\{name="job"\} [1-9]\d*$/m);
     expect(text).toMatch(/^workqueue_depth\{name="job"\} \d+$/m);
     expect(text).toContain('workqueue_work_duration_seconds_bucket{name="job",le="+Inf"} ');
     expect(text).toMatch(/^process_cpu_seconds_total \S+$/m);
     expect(text).not.toContain('apiserver_request_total');
     // The pod the Job controller made is counted once it was created.
-    while (!/^plinth_controller_pods_created_total\{controller="job"\} 1$/m.test(text)) {
-      if (Date.now() > deadline) throw new Error(`no pod creation counted:\n${text}`);
-      await new Promise((r) => setTimeout(r, 250));
-      text = await scrape();
-    }
-    expect(text).toMatch(/^plinth_controller_pods_deleted_total\{controller="job"\} 0$/m);
+    const counted = await eventually(scrape, { until: (scraped) => /^plinth_controller_pods_created_total\{controller="job"\} 1$/m.test(scraped), what: 'the pod creation counted' });
+    expect(counted).toMatch(/^plinth_controller_pods_deleted_total\{controller="job"\} 0$/m);
 
     // The job's pods reach the all-in-one's node simulator, whose queue its /metrics reports.
     await kubectlUntil(plinth.kubeconfig, ['get', '--raw', '/metrics'], /^workqueue_adds_total\{name="node_simulator"\} [1-9]/m);

@@ -8,7 +8,7 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GrpcObjectStore, storageClientCredentials } from '@plinth/storage-grpc';
-import { etcdBinary, findBinary, freePort, makeLinkPki, natsBinary, RunningProcess, startProcess, storageClientFlags, storageServingFlags, waitForPort } from '@plinth/testing';
+import { etcdBinary, findBinary, freePort, makeLinkPki, natsBinary, RunningProcess, startProcess, storageClientFlags, storageServingFlags, waitForPort, eventually, GiveUp } from '@plinth/testing';
 
 const root = join(__dirname, '../..');
 
@@ -240,17 +240,9 @@ export function refusedBeforeRead(err: unknown): boolean {
 // if it exits first.
 async function waitForLine(member: Member, name: string, pattern: RegExp, timeoutMs = 90_000): Promise<void> {
   const { child } = member.process;
-  await until(() => {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}):\n${member.process.output()}`);
+  await eventually(() => {
+    if (child.exitCode !== null || child.signalCode !== null) throw new GiveUp(`${name} exited (${child.exitCode ?? child.signalCode}):\n${member.process.output()}`);
     return pattern.test(member.log());
-  }, timeoutMs);
+  }, { timeoutMs });
 }
 
-// until waits for a condition, polling it.
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -5,7 +5,8 @@
 // revision order, and every HTTP error is a Status. Each recovery time is printed.
 import { request as httpsRequest } from 'node:https';
 import { Agent } from 'node:https';
-import { Cluster, MemberName, startCluster, until } from './cluster';
+import { Cluster, MemberName, startCluster } from './cluster';
+import { eventually } from '@plinth/testing';
 
 const adminToken = 'admin-token';
 const aliceToken = 'alice-token';
@@ -31,7 +32,7 @@ describe('faults under load', () => {
       subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' }],
     };
     expect((await cluster.request(0, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', adminToken, binding)).status).toBe(201);
-    for (const gateway of [0, 1]) await until(async () => (await cluster.request(gateway, 'GET', serviceAccounts, aliceToken)).status === 200);
+    for (const gateway of [0, 1]) await eventually(async () => (await cluster.request(gateway, 'GET', serviceAccounts, aliceToken)).status === 200, { timeoutMs: 60_000 });
   }, 120_000);
 
   afterAll(async () => {
@@ -79,7 +80,7 @@ describe('faults under load', () => {
       }
     };
     const writers = Array.from({ length: 4 }, (_, id) => writer(id));
-    await until(() => acknowledged.size >= 40);
+    await eventually(() => acknowledged.size >= 40, { timeoutMs: 60_000 });
 
     const recoveries: string[] = [];
     for (const name of faults) {
@@ -98,13 +99,13 @@ describe('faults under load', () => {
       const probe = `probe-after-${name}`;
       const gateway = name === 'gateway-1' ? 1 : 0;
       const agent = new Agent({ keepAlive: false, ca: cluster.ca });
-      await until(() => write(gateway, probe, agent), 90_000);
+      await eventually(() => write(gateway, probe, agent), { timeoutMs: 90_000 });
       const writtenAt = Date.now();
-      await until(async () => (await cluster.request(gateway, 'GET', `${serviceAccounts}/${probe}`, aliceToken).catch(() => ({ status: 0 }))).status === 200, 90_000);
+      await eventually(async () => (await cluster.request(gateway, 'GET', `${serviceAccounts}/${probe}`, aliceToken).catch(() => ({ status: 0 }))).status === 200, { timeoutMs: 90_000 });
       const authorizedAt = Date.now();
-      await until(() => watcher.seen(probe), 90_000);
+      await eventually(() => watcher.seen(probe), { timeoutMs: 90_000 });
       const watchedAt = Date.now();
-      await until(() => acknowledged.size > before + 20, 90_000);
+      await eventually(() => acknowledged.size > before + 20, { timeoutMs: 90_000 });
       recoveries.push(
         `${name}: down ${((restartAt - killedAt) / 1000).toFixed(1)} s, started in ${((startedAt - restartAt) / 1000).toFixed(1)} s, ` +
           `first write acknowledged ${((writtenAt - restartAt) / 1000).toFixed(1)} s, authorized afresh ${((authorizedAt - restartAt) / 1000).toFixed(1)} s, ` +
@@ -114,7 +115,7 @@ describe('faults under load', () => {
     stopLoad = true;
     await Promise.all(writers);
     // Everything acknowledged reaches the watch.
-    await until(() => [...acknowledged].every((name) => watcher.seen(name)), 60_000).catch(() => undefined);
+    await eventually(() => [...acknowledged].every((name) => watcher.seen(name)), { timeoutMs: 60_000 }).catch(() => undefined);
     watcher.stop();
     console.log(
       `fault injection: ${acknowledged.size} writes acknowledged, ${[...statusErrors].map(([code, n]) => `${n} × ${code}`).join(', ') || 'no'} Status errors, ` +

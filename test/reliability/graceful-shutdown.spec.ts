@@ -7,7 +7,8 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { startPlinth } from '@plinth/testing-server';
 import { KeyValue } from '@plinth/storage';
-import { Answer, Cluster, refusedBeforeRead, startCluster, until } from './cluster';
+import { Answer, Cluster, refusedBeforeRead, startCluster } from './cluster';
+import { eventually } from '@plinth/testing';
 
 const adminToken = 'admin-token';
 const serviceAccounts = '/api/v1/namespaces/default/serviceaccounts';
@@ -56,11 +57,11 @@ describe('graceful shutdown of a gateway', () => {
       }
     };
     const workers = Array.from({ length: 8 }, (_, id) => worker(id));
-    await until(() => outcomes.length >= 80);
+    await eventually(() => outcomes.length >= 80, { timeoutMs: 60_000 });
     const exited = gateway.kill('SIGTERM');
 
     // /readyz fails at once, while requests (on new connections too) are still served.
-    await until(async () => (await cluster.request(0, 'GET', '/readyz?verbose', adminToken)).status === 500);
+    await eventually(async () => (await cluster.request(0, 'GET', '/readyz?verbose', adminToken)).status === 500, { timeoutMs: 60_000 });
     const readyz = await cluster.request(0, 'GET', '/readyz?verbose', adminToken);
     expect(readyz.body).toContain('[-]shutdown failed: reason withheld');
     expect((await cluster.request(0, 'GET', '/livez', adminToken)).status).toBe(200);
@@ -147,9 +148,9 @@ describe('graceful shutdown with --shutdown-send-retry-after, and of the storage
     let exited: Promise<number | null>;
     try {
       held = cluster.request(0, 'POST', serviceAccounts, adminToken, { metadata: { name: 'held' } });
-      await until(async () => /^apiserver_current_inflight_requests\{request_kind="mutating"\} 1$/m.test((await cluster.request(0, 'GET', '/metrics', adminToken)).body));
+      await eventually(async () => /^apiserver_current_inflight_requests\{request_kind="mutating"\} 1$/m.test((await cluster.request(0, 'GET', '/metrics', adminToken)).body), { timeoutMs: 60_000 });
       exited = gateway.kill('SIGTERM');
-      await until(async () => (await cluster.request(0, 'GET', '/version', adminToken)).status === 429);
+      await eventually(async () => (await cluster.request(0, 'GET', '/version', adminToken)).status === 429, { timeoutMs: 60_000 });
       const refused = await cluster.request(0, 'POST', serviceAccounts, adminToken, { metadata: { name: 'refused' } });
       expect(refused.status).toBe(429);
       expect(refused.headers['retry-after']).toBe('5');
@@ -217,7 +218,7 @@ describe('graceful shutdown of the all-in-one', () => {
         });
       expect((await get('/readyz')).status).toBe(200);
       process.kill(plinth.pid, 'SIGTERM');
-      await until(async () => (await get('/readyz')).status === 500);
+      await eventually(async () => (await get('/readyz')).status === 500, { timeoutMs: 60_000 });
       expect((await get('/readyz?verbose')).body).toContain('[-]shutdown failed: reason withheld');
       expect((await get('/api/v1/namespaces/default')).status).toBe(200);
       expect(await plinth.exited).toBe(0);

@@ -4,7 +4,8 @@
 // service is paused (SIGSTOP) to hold requests in flight deterministically.
 import { Agent } from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { Answer, Cluster, startCluster, until } from './cluster';
+import { Answer, Cluster, startCluster } from './cluster';
+import { eventually } from '@plinth/testing';
 
 const adminToken = 'admin-token';
 const aliceToken = 'alice-token';
@@ -33,7 +34,7 @@ describe('overload', () => {
       subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' }],
     };
     expect((await cluster.request(0, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', adminToken, binding)).status).toBe(201);
-    await until(async () => (await cluster.request(0, 'GET', serviceAccounts, aliceToken)).status === 200);
+    await eventually(async () => (await cluster.request(0, 'GET', serviceAccounts, aliceToken)).status === 200, { timeoutMs: 60_000 });
   }, 120_000);
 
   afterAll(async () => {
@@ -55,7 +56,7 @@ describe('overload', () => {
       const answers = Array.from({ length: 2 * limit }, (_, i) => create(0, aliceToken, `held-${i}`));
       const refused: Answer[] = [];
       const settled = answers.map((answer) => answer.then((a) => (a.status === 429 ? void refused.push(a) : undefined)));
-      await until(() => refused.length === limit);
+      await eventually(() => refused.length === limit, { timeoutMs: 60_000 });
       for (const answer of refused) {
         expect(answer.status).toBe(429);
         expect(answer.headers['retry-after']).toBe('1');
@@ -149,7 +150,7 @@ describe('overload', () => {
       });
       // The storage call went on without its client; once it is done, the same connection
       // carries the next answer whole.
-      await until(async () => (await storedNames()).has('too-slow'));
+      await eventually(async () => (await storedNames()).has('too-slow'), { timeoutMs: 60_000 });
       const next = await cluster.request(1, 'GET', `${serviceAccounts}/too-slow`, adminToken, undefined, agent);
       expect(next.status).toBe(200);
       expect(JSON.parse(next.body).metadata.name).toBe('too-slow');

@@ -1,7 +1,8 @@
 // The apps start in any order: started in reverse (the gateway first, then authz, the storage
 // service, etcd and NATS last), each one waits for what it needs, retrying with backoff, the
 // gateway's /readyz says what it waits for, and each link is logged once lost and once back.
-import { Cluster, MemberName, startCluster, until } from './cluster';
+import { Cluster, MemberName, startCluster } from './cluster';
+import { eventually } from '@plinth/testing';
 
 const adminToken = 'admin-token';
 
@@ -23,7 +24,7 @@ describe('start in any order', () => {
     gateway.launch();
     // The gateway listens at once and says what it waits for.
     let readyz = '';
-    await until(async () => {
+    await eventually(async () => {
       try {
         const answer = await cluster.request(0, 'GET', '/readyz?verbose', adminToken);
         readyz = answer.body;
@@ -31,7 +32,7 @@ describe('start in any order', () => {
       } catch {
         return false;
       }
-    });
+    }, { timeoutMs: 60_000 });
     expect(readyz).toContain('[-]etcd failed: reason withheld');
     expect(readyz).toContain('[-]nats failed: reason withheld');
     expect(readyz).toContain('[-]poststarthook/bootstrap-controller failed: reason withheld');
@@ -39,12 +40,12 @@ describe('start in any order', () => {
     // The controller manager waits for the API server to serve.
     const controllers = member('controllers');
     controllers.launch();
-    await until(() => /link to the API server lost/.test(controllers.log()));
+    await eventually(() => /link to the API server lost/.test(controllers.log()), { timeoutMs: 60_000 });
 
     // authz waits for storage instead of ending.
     const authz = member('authz');
     authz.launch();
-    await until(() => /link to storage lost/.test(authz.log()));
+    await eventually(() => /link to storage lost/.test(authz.log()), { timeoutMs: 60_000 });
     const storage = member('storage');
     storage.launch();
     await storage.ready();

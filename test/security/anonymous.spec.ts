@@ -1,22 +1,25 @@
-// Anonymous requests (--anonymous-auth=true) against the real all-in-one process over TLS: a
-// request without credentials is system:anonymous in system:unauthenticated, which the bootstrap
-// policy lets read the health and version endpoints and nothing else; a credential that fails
-// is still a 401, never anonymous.
+// Anonymous requests (--anonymous-auth=true, the default, as kube-apiserver's) against the real
+// all-in-one process over TLS: a request without credentials is system:anonymous in
+// system:unauthenticated, which the bootstrap policy lets read the health and version endpoints
+// and nothing else (discovery is for authenticated users); a credential that fails is still a
+// 401, never anonymous. Answers as kube-apiserver 1.28 gives them (checked against it).
+// test/security/authentication.spec.ts runs with --anonymous-auth=false.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlinthProcess, startPlinth } from '@plinth/testing-server';
-import { eventually, issueClientCertificate, KeyPair, newCertificateAuthority, TlsRequestOptions, tlsRequest } from './tls';
+import { eventually } from '@plinth/testing';
+import { issueClientCertificate, KeyPair, newCertificateAuthority, TlsRequestOptions, tlsRequest } from './tls';
 
 const unauthorizedStatus = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };
 
-describe('anonymous requests over TLS against the all-in-one process', () => {
+describe('anonymous requests over TLS against the all-in-one process with its default flags', () => {
   let plinth: PlinthProcess;
   let ca: string;
   let admin: KeyPair;
   const call = (method: string, path: string, options: Omit<TlsRequestOptions, 'ca'> = {}) => tlsRequest(plinth.url, method, path, { ca, ...options });
 
   beforeAll(async () => {
-    plinth = await startPlinth(['--anonymous-auth=true'], { timeoutMs: 60000 });
+    plinth = await startPlinth([], { timeoutMs: 60000 });
     const pkiDir = join(plinth.dataDir, 'pki');
     ca = readFileSync(join(pkiDir, 'ca.crt'), 'utf8');
     admin = { certPem: readFileSync(join(pkiDir, 'admin.crt'), 'utf8'), keyPem: readFileSync(join(pkiDir, 'admin.key'), 'utf8') };
@@ -28,6 +31,7 @@ describe('anonymous requests over TLS against the all-in-one process', () => {
     const healthz = await call('GET', '/healthz');
     expect({ status: healthz.status, text: healthz.text }).toEqual({ status: 200, text: 'ok' });
     expect((await call('GET', '/readyz')).status).toBe(200);
+    expect((await call('GET', '/livez')).status).toBe(200);
     const version = await call('GET', '/version');
     expect(version.status).toBe(200);
     expect(version.json.major).toBe('1');
@@ -46,6 +50,17 @@ describe('anonymous requests over TLS against the all-in-one process', () => {
       details: { kind: 'namespaces' },
       code: 403,
     });
+  });
+
+  it('forbids system:anonymous discovery, OpenAPI, metrics and health checks by name, as system:discovery is for authenticated users', async () => {
+    for (const path of ['/api', '/apis', '/openapi/v2', '/metrics', '/healthz/etcd']) {
+      const res = await call('GET', path);
+      expect({ path, status: res.status, json: res.json }).toEqual({
+        path,
+        status: 403,
+        json: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `forbidden: User "system:anonymous" cannot get path "${path}"`, reason: 'Forbidden', details: {}, code: 403 },
+      });
+    }
   });
 
   it('is system:anonymous in group system:unauthenticated, as SelfSubjectReview tells once that group may ask', async () => {
@@ -69,11 +84,8 @@ describe('anonymous requests over TLS against the all-in-one process', () => {
       },
     });
     expect(bound.status).toBe(201);
-    await eventually(async () => {
-      const review = await call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: {} });
-      expect(review.status).toBe(201);
-      expect(review.json.status.userInfo).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
-    });
+    const review = await eventually(() => call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: {} }), { until: (answer) => answer.status === 201, what: 'the anonymous review allowed' });
+    expect(review.json.status.userInfo).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
   });
 
   it('answers 401, not anonymous, to a bad token or a certificate from an unknown CA', async () => {

@@ -6,10 +6,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlinthProcess, startPlinth } from '@plinth/testing-server';
+import { eventually } from '@plinth/testing';
 import {
   CertificateAuthority,
   clusterCertificateAuthority,
-  eventually,
   issueClientCertificate,
   KeyPair,
   newCertificateAuthority,
@@ -50,6 +50,7 @@ describe('authentication over TLS against the all-in-one process', () => {
       '--requestheader-username-headers=X-Remote-User',
       '--requestheader-group-headers=X-Remote-Group',
       '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+      '--anonymous-auth=false',
     ], { timeoutMs: 60000 });
     const pkiDir = join(plinth.dataDir, 'pki');
     ca = readFileSync(join(pkiDir, 'ca.crt'), 'utf8');
@@ -202,7 +203,8 @@ describe('authentication over TLS against the all-in-one process', () => {
         },
       });
       expect(binding.status).toBe(201);
-      await eventually(async () => expect(await whoami({ token: 'erin-token', headers: { 'Impersonate-User': 'henry' } })).toEqual({ username: 'henry', groups: ['system:authenticated'] }));
+      await eventually(() => whoami({ token: 'erin-token', headers: { 'Impersonate-User': 'henry' } }), { until: (user) => user?.username === 'henry', what: 'erin impersonating henry' });
+      expect(await whoami({ token: 'erin-token', headers: { 'Impersonate-User': 'henry' } })).toEqual({ username: 'henry', groups: ['system:authenticated'] });
       const group = await call('POST', selfSubjectReviews, { token: 'erin-token', headers: { 'Impersonate-User': 'henry', 'Impersonate-Group': 'system:masters' }, body: {} });
       expect(group.status).toBe(403);
       expect(group.json.message).toBe('groups "system:masters" is forbidden: User "erin" cannot impersonate resource "groups" in API group "" at the cluster scope');

@@ -24,10 +24,10 @@ describe('requests that used to end the all-in-one process', () => {
     expect({ status: health.status, text: health.text }).toEqual({ status: 200, text: 'ok' });
   }
 
-  it('answers GET /// without credentials 401, as the path it is, and lives', async () => {
+  it('answers GET /// without credentials 403 to system:anonymous, as the path it is, and lives', async () => {
     const res = await rawTlsRequest(plinth.port, ca, 'GET /// HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
-    expect(res.statusLine).toBe('HTTP/1.1 401 Unauthorized');
-    expect(JSON.parse(res.body)).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+    expect(res.statusLine).toBe('HTTP/1.1 403 Forbidden');
+    expect(JSON.parse(res.body)).toMatchObject({ kind: 'Status', reason: 'Forbidden', message: 'forbidden: User "system:anonymous" cannot get path "///"', code: 403 });
     await expectServing();
   });
 

@@ -34,9 +34,10 @@ describe('hostile input against the distributed services', () => {
     expect(plinth.exited()).toEqual([]);
   }
 
-  it('answers GET /// without credentials 401 at the gateway, and every service lives', async () => {
+  it('answers GET /// without credentials 403 to system:anonymous at the gateway, and every service lives', async () => {
     const res = await rawTlsRequest(plinth.port, plinth.ca, 'GET /// HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
-    expect(res.statusLine).toBe('HTTP/1.1 401 Unauthorized');
+    expect(res.statusLine).toBe('HTTP/1.1 403 Forbidden');
+    expect(JSON.parse(res.body).message).toBe('forbidden: User "system:anonymous" cannot get path "///"');
     await expectServing();
   });
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { kubectl, PlinthProcess, startPlinth } from '@plinth/testing-server';
-import { eventually } from './tls';
+import { eventually } from '@plinth/testing';
 
 const ivanToken = 'ivan-0123456789abcdef';
 
@@ -89,7 +89,7 @@ describe('kubectl auth and RBAC against plinth', () => {
     expect(await k(['auth', 'can-i', 'get', 'pods', '--as', 'alice', '-n', 'team'])).toEqual({ code: 1, stdout: 'no\n', stderr: '' });
     const created = await k(['create', 'rolebinding', 'alice-view', '-n', 'team', '--clusterrole=view', '--user=alice']);
     expect(created).toEqual({ code: 0, stdout: 'rolebinding.rbac.authorization.k8s.io/alice-view created\n', stderr: '' });
-    await eventually(async () => expect(await k(['auth', 'can-i', 'get', 'pods', '--as', 'alice', '-n', 'team'])).toEqual({ code: 0, stdout: 'yes\n', stderr: '' }));
+    await eventually(() => k(['auth', 'can-i', 'get', 'pods', '--as', 'alice', '-n', 'team']), { until: (answer) => answer.stdout === 'yes\n', what: 'alice may get pods' });
     expect(await k(['auth', 'can-i', 'get', 'pods', '--as', 'alice', '-n', 'default'])).toEqual({ code: 1, stdout: 'no\n', stderr: '' });
     // view reads, never writes, and never reads RBAC objects.
     expect(await k(['auth', 'can-i', 'create', 'pods', '--as', 'alice', '-n', 'team'])).toEqual({ code: 1, stdout: 'no\n', stderr: '' });
@@ -106,7 +106,7 @@ describe('kubectl auth and RBAC against plinth', () => {
     expect(await k(['auth', 'can-i', 'list', 'pods', '--as', 'judy', '-n', 'team-b'])).toEqual({ code: 1, stdout: 'no\n', stderr: '' });
     const bound = await k(['create', 'clusterrolebinding', 'judy-reader', '--clusterrole=reader', '--user=judy']);
     expect(bound).toEqual({ code: 0, stdout: 'clusterrolebinding.rbac.authorization.k8s.io/judy-reader created\n', stderr: '' });
-    await eventually(async () => expect(await k(['auth', 'can-i', 'list', 'pods', '--as', 'judy', '-n', 'team-b'])).toEqual({ code: 0, stdout: 'yes\n', stderr: '' }));
+    await eventually(() => k(['auth', 'can-i', 'list', 'pods', '--as', 'judy', '-n', 'team-b']), { until: (answer) => answer.stdout === 'yes\n', what: 'judy may list pods' });
     expect(await k(['auth', 'can-i', 'list', 'pods', '--as', 'judy', '--all-namespaces'])).toEqual({ code: 0, stdout: 'yes\n', stderr: '' });
     expect(await k(['auth', 'can-i', 'delete', 'pods', '--as', 'judy', '-n', 'team-b'])).toEqual({ code: 1, stdout: 'no\n', stderr: '' });
     expect(await k(['auth', 'can-i', 'list', 'jobs.batch', '--as', 'judy', '-n', 'team-b'])).toEqual({ code: 1, stdout: 'no\n', stderr: '' });
@@ -124,7 +124,7 @@ describe('kubectl auth and RBAC against plinth', () => {
       stderr: 'Error from server (Forbidden): pods is forbidden: User "ivan" cannot list resource "pods" in API group "" in the namespace "team-a"\n',
     });
     expect((await k(['create', '-f', '-'], roleBinding('ivan-reads', 'team-a', 'ClusterRole', 'reader', 'ivan'))).code).toBe(0);
-    await eventually(async () => expect(await asIvan(['auth', 'can-i', 'list', 'pods', '-n', 'team-a'])).toEqual({ code: 0, stdout: 'yes\n', stderr: '' }));
+    await eventually(() => asIvan(['auth', 'can-i', 'list', 'pods', '-n', 'team-a']), { until: (answer) => answer.stdout === 'yes\n', what: 'ivan may list pods' });
     expect(await asIvan(['get', 'pods', '-n', 'team-a'])).toEqual({ code: 0, stdout: '', stderr: 'No resources found in team-a namespace.\n' });
     expect(await asIvan(['get', 'pods', '-n', 'team-b'])).toEqual({
       code: 1,

@@ -140,21 +140,6 @@ export function tlsRequest(base: string, method: string, path: string, options: 
   });
 }
 
-// eventually retries an assertion until it passes (RBAC reaches the authorizer's cache through a
-// watch, a little after the write).
-export async function eventually(check: () => Promise<void>, timeoutMs = 10000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
 export interface RawResponse {
   statusLine: string;
   // headers keeps each header line's value as the bytes sent, read as UTF-8 (Go writes UTF-8).

@@ -11,16 +11,7 @@ import { JobController } from '@plinth/controller-manager';
 import { realClock } from '@plinth/machinery';
 import { clientSpans, syncSpans } from '@plinth/nest';
 import { TestApiServer, startTestApiServer, testTokens } from '@plinth/testing-server';
-
-async function eventually<T>(what: string, attempt: () => T | undefined, timeoutMs = 30000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const result = attempt();
-    if (result !== undefined) return result;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { eventually } from '@plinth/testing';
 
 describe('a Job sync as one trace', () => {
   const exporter = new InMemorySpanExporter();
@@ -61,9 +52,8 @@ describe('a Job sync as one trace', () => {
     const spans = () => exporter.getFinishedSpans();
     const podCreations = (sync: ReadableSpan) =>
       spans().filter((s) => s.name === 'HTTP POST' && s.attributes['http.target'] === '/api/v1/namespaces/default/pods' && s.parentSpanContext?.spanId === sync.spanContext().spanId);
-    const sync = await eventually('a sync of default/traced that created both pods', () =>
-      spans().find((s) => s.name === 'sync job' && s.attributes['workqueue.key'] === 'default/traced' && podCreations(s).length === 2),
-    );
+    const sync = await eventually(() =>
+      spans().find((s) => s.name === 'sync job' && s.attributes['workqueue.key'] === 'default/traced' && podCreations(s).length === 2), { what: 'a sync of default/traced that created both pods' });
     expect(sync.attributes['workqueue.name']).toBe('job');
     // Each sync starts its own trace.
     expect(sync.parentSpanContext).toBeUndefined();
@@ -72,9 +62,8 @@ describe('a Job sync as one trace', () => {
       expect(call.kind).toBe(SpanKind.CLIENT);
       expect(call.spanContext().traceId).toBe(traceId);
       // The server's span ends just after the answer reached the client.
-      const served = await eventually('the API server span of a pod creation', () =>
-        spans().find((s) => s.kind === SpanKind.SERVER && s.parentSpanContext?.spanId === call.spanContext().spanId),
-      );
+      const served = await eventually(() =>
+        spans().find((s) => s.kind === SpanKind.SERVER && s.parentSpanContext?.spanId === call.spanContext().spanId), { what: 'the API server span of a pod creation' });
       expect(served).toMatchObject({ name: 'POST /api/v1/namespaces/{:namespace}/pods', attributes: expect.objectContaining({ verb: 'create', resource: 'pods' }) });
       expect(served?.spanContext().traceId).toBe(traceId);
     }

@@ -1,7 +1,7 @@
 // A real Prometheus (Debian's package) scrapes the distributed Plinth: the gateway over HTTPS
 // with a bearer token and the cluster CA, as the chart's ServiceMonitor does, and the metrics
 // ports of the storage service, authz and the controller manager. Under a short load (a Job run by the controllers, reads,
-// a 404, an open watch) every PromQL expression of the Grafana dashboard parses and returns
+// a 404, an open watch) every PromQL expression of the Grafana dashboards parses and returns
 // data when Prometheus evaluates it; the alert rules pass promtool, evaluate without error,
 // and none fires on this healthy cluster. The apps export their traces to a small OTLP receiver,
 // and Prometheus stores the exemplars of the latency histograms: each names a trace that
@@ -10,26 +10,21 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, OtlpReceiver, PrometheusServer, RunningProcess, startOtlpReceiver, startProcess, startPrometheus, waitForPort } from '@plinth/testing';
+import { freePort, OtlpReceiver, PrometheusServer, RunningProcess, startOtlpReceiver, startProcess, startPrometheus, waitForPort, eventually } from '@plinth/testing';
 import { kubectl, spawnKubectl } from '@plinth/testing-server';
 import { DistributedPlinth, startDistributed } from '../distributed';
+import { Dashboard, dashboardFiles, promQueries, withSamplePromValues } from '../helm/dashboards';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const root = join(__dirname, '../..');
-const dashboard: any = JSON.parse(readFileSync(join(root, 'deploy/grafana/plinth-dashboard.json'), 'utf8'));
 const alertRules = join(root, 'deploy/prometheus/plinth-alerts.yaml');
 
-// dashboardQueries are the dashboard's PromQL expressions as Grafana sends them, with its
-// variables given values: every resource, and a rate window of 15 scrapes.
+// dashboardQueries are the PromQL expressions of both dashboards as Grafana sends them, with
+// their variables given values.
 function dashboardQueries(): { panel: string; expr: string }[] {
-  const panelsOf = (panels: any[]): any[] => panels.flatMap((p) => [p, ...panelsOf(p.panels ?? [])]);
-  const fill = (expr: string) => expr.replaceAll('$__rate_interval', '15s').replaceAll('$resource', '.*');
-  const panels = panelsOf(dashboard.panels).filter((p) => p.datasource?.type === 'prometheus');
-  const variables = dashboard.templating.list.filter((v: any) => v.type === 'query');
-  return [
-    ...panels.flatMap((p) => p.targets.map((t: any) => ({ panel: p.title as string, expr: fill(t.expr) }))),
-    ...variables.map((v: any) => ({ panel: `$${v.name}`, expr: (v.query.query as string).replace(/^label_values\(([^,]+),.*$/, '$1') })),
-  ];
+  return dashboardFiles.flatMap((file) => {
+    const dashboard: Dashboard = JSON.parse(readFileSync(join(root, 'deploy/grafana', file), 'utf8'));
+    return promQueries(dashboard).map(({ panel, expr }) => ({ panel: `${file}: ${panel}`, expr: withSamplePromValues(expr) }));
+  });
 }
 
 describe('Prometheus scraping Plinth', () => {
@@ -80,25 +75,17 @@ describe('Prometheus scraping Plinth', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function eventually<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs = 60000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const result = await attempt();
-      if (result !== undefined) return result;
-      if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms\n${prometheus.output()}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-
   it('scrapes the gateway, the storage and authz services and the controller manager', async () => {
-    const targets = await eventually('every target up', async () => {
+    const targets = await eventually(async () => {
       const all = await prometheus.targets();
       return all.length === 4 && all.every((t) => t.health === 'up') ? all : undefined;
-    });
+    }, { what: 'every target up', timeoutMs: 60_000 });
     expect(targets.map((t) => t.job).sort()).toEqual(['plinth-authz', 'plinth-controller-manager', 'plinth-gateway', 'plinth-storage']);
     // Every app reports the process metrics.
-    const started = (await prometheus.query('process_start_time_seconds')).data?.result.map((r) => r.metric.job).sort();
-    expect(started).toEqual(['plinth-authz', 'plinth-controller-manager', 'plinth-gateway', 'plinth-storage']);
+    for (const metric of ['process_start_time_seconds', 'process_open_fds', 'process_virtual_memory_bytes']) {
+      const reporting = (await prometheus.query(metric)).data?.result.map((r) => r.metric.job).sort();
+      expect({ metric, reporting }).toEqual({ metric, reporting: ['plinth-authz', 'plinth-controller-manager', 'plinth-gateway', 'plinth-storage'] });
+    }
     // Each app reports the links it depends on, all up.
     const links = (await prometheus.query('plinth_link_up')).data?.result.map((r) => `${r.metric.job} ${r.metric.link} ${r.value?.[1]}`).sort();
     expect(links).toEqual(['plinth-authz nats 1', 'plinth-authz storage 1', 'plinth-gateway nats 1', 'plinth-gateway storage 1', 'plinth-storage etcd 1']);
@@ -112,18 +99,18 @@ describe('Prometheus scraping Plinth', () => {
     expect((await k(['get', 'namespaces'])).code).toBe(0);
 
     const queries = dashboardQueries();
-    expect(queries.length).toBeGreaterThanOrEqual(18);
+    expect(queries.length).toBeGreaterThanOrEqual(35);
     for (const { panel, expr } of queries) {
       const answer = await prometheus.query(expr);
       expect({ panel, expr, status: answer.status, error: answer.error }).toEqual({ panel, expr, status: 'success', error: undefined });
     }
     // Rates need two scrapes after the load: the expressions without data yet are asked again.
     let withoutData: string[] = [];
-    await eventually('every dashboard expression returns data', async () => {
+    await eventually(async () => {
       withoutData = [];
       for (const { panel, expr } of queries) if (((await prometheus.query(expr)).data?.result ?? []).length === 0) withoutData.push(`${panel}: ${expr}`);
       return withoutData.length === 0 ? true : undefined;
-    }).catch(() => undefined);
+    }, { what: 'every dashboard expression returns data', timeoutMs: 60_000 }).catch(() => undefined);
     expect(withoutData).toEqual([]);
 
     const resources = (await prometheus.query('count by (resource) (apiserver_request_total)')).data?.result.map((r) => r.metric.resource);
@@ -137,42 +124,43 @@ describe('Prometheus scraping Plinth', () => {
       ['plinth-gateway', 'plinth_storage_request_duration_seconds_bucket'],
       ['plinth-gateway', 'plinth_authz_request_duration_seconds_bucket'],
       ['plinth-authz', 'plinth_storage_request_duration_seconds_bucket'],
+      ['plinth-storage', 'etcd_request_duration_seconds_bucket'],
     ]) {
-      const traceIds = await eventually(`exemplars of ${job} ${histogram}`, async () => {
+      const traceIds = await eventually(async () => {
         const answer = await prometheus.exemplars(`${histogram}{job="${job}"}`);
         expect(answer).toMatchObject({ status: 'success' });
         const ids = (answer.data ?? []).flatMap((series) => series.exemplars.map((e) => e.labels.trace_id));
         return ids.length > 0 ? ids : undefined;
-      });
+      }, { what: `exemplars of ${job} ${histogram}`, timeoutMs: 60_000 });
       for (const id of traceIds) expect(id).toMatch(/^[0-9a-f]{32}$/);
       // The traces behind them reach the trace store (the apps export every 500 ms).
-      await eventually(`a trace of a ${job} ${histogram} exemplar exported`, async () => (receiver.spans().some((s) => traceIds.includes(s.traceId)) ? true : undefined));
+      await eventually(async () => (receiver.spans().some((s) => traceIds.includes(s.traceId)) ? true : undefined), { what: `a trace of a ${job} ${histogram} exemplar exported`, timeoutMs: 60_000 });
     }
   }, 90000);
 
   it('checks the alert rules with promtool', () => {
     const check = spawnSync('promtool', ['check', 'rules', alertRules], { encoding: 'utf8' });
-    expect(check.stdout).toContain('SUCCESS: 11 rules found');
+    expect(check.stdout).toContain('SUCCESS: 12 rules found');
     expect(check.status).toBe(0);
   });
 
   it('evaluates every alert rule without error, and none fires on a healthy cluster', async () => {
     // The controller manager leads once it holds the Lease; the leader-missing alert then
     // stays inactive.
-    await eventually('the controller manager leading', async () => {
+    await eventually(async () => {
       const result = (await prometheus.query('sum(leader_election_master_status{name="kube-controller-manager"})')).data?.result ?? [];
       return result[0]?.value?.[1] === '1' ? true : undefined;
-    });
+    }, { what: 'the controller manager leading', timeoutMs: 60_000 });
     // A rule evaluated before the leader's first scrape may be pending for a moment.
     let rules: { name: string; health: string; lastError?: string; state?: string }[] = [];
-    await eventually('every rule evaluated and inactive', async () => {
+    await eventually(async () => {
       rules = await prometheus.rules();
-      return rules.length === 11 && rules.every((r) => r.health === 'ok' && r.state === 'inactive') ? true : undefined;
-    }).catch(() => undefined);
+      return rules.length === 12 && rules.every((r) => r.health === 'ok' && r.state === 'inactive') ? true : undefined;
+    }, { what: 'every rule evaluated and inactive', timeoutMs: 60_000 }).catch(() => undefined);
     expect(rules.filter((r) => r.health !== 'ok' || r.state !== 'inactive').map((r) => `${r.name}: ${r.health} ${r.state} ${r.lastError ?? ''}`)).toEqual([]);
-    expect(rules).toHaveLength(11);
+    expect(rules).toHaveLength(12);
     expect(new Set(rules.map((r) => r.name))).toEqual(
-      new Set(['PlinthAPIErrorBudgetBurn', 'PlinthAPILatencyBudgetBurn', 'PlinthStorageLinkDown', 'PlinthNATSLinkDown', 'PlinthEtcdLinkDown', 'PlinthAuthzUnreachable', 'PlinthWorkQueueBackingUp', 'PlinthControllerManagerLeaderMissing']),
+      new Set(['PlinthAPIErrorBudgetBurn', 'PlinthAPILatencyBudgetBurn', 'PlinthStorageLinkDown', 'PlinthNATSLinkDown', 'PlinthEtcdLinkDown', 'PlinthEtcdDatabaseNearQuota', 'PlinthAuthzUnreachable', 'PlinthWorkQueueBackingUp', 'PlinthControllerManagerLeaderMissing']),
     );
     // The latency objectives read the histogram at Kubernetes' bucket bounds 1 and 30.
     for (const le of ['1', '30']) {

@@ -7,21 +7,11 @@
 // when they stop (the batch delay is longer than the test), so the spans arrive through each
 // app's flush on SIGTERM.
 import { randomBytes } from 'node:crypto';
-import { OtlpReceiver, startOtlpReceiver } from '@plinth/testing';
+import { OtlpReceiver, startOtlpReceiver, eventually } from '@plinth/testing';
 import { DistributedPlinth, startDistributed } from '../distributed';
 
 const SERVER = 2;
 const CLIENT = 3;
-
-async function eventually<T>(what: string | (() => string), attempt: () => Promise<T | undefined>, timeoutMs = 30000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const result = await attempt();
-    if (result !== undefined) return result;
-    if (Date.now() > deadline) throw new Error(`${typeof what === 'string' ? what : what()}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('trace export over OTLP/HTTP', () => {
   let receiver: OtlpReceiver;
@@ -48,14 +38,14 @@ describe('trace export over OTLP/HTTP', () => {
     // The caller's span: the gateway's request span must continue its trace.
     const callerSpanId = randomBytes(8).toString('hex');
     let last = '';
-    const traceId = await eventually(() => `alice creates a ServiceAccount (last answer: ${last})`, async () => {
+    const traceId = await eventually(async () => {
       const id = randomBytes(16).toString('hex');
       const created = await plinth.request('POST', '/api/v1/namespaces/default/serviceaccounts', 'alice-token', { metadata: { name: 'traced' } }, {
         traceparent: `00-${id}-${callerSpanId}-01`,
       });
       last = `${created.status} ${created.body}`;
       return created.status === 201 ? id : undefined;
-    });
+    }, { what: () => `alice creates a ServiceAccount (last answer: ${last})` });
 
     expect(receiver.spans()).toEqual([]);
     await plinth.stop();

@@ -8,21 +8,13 @@ import { realClock } from '@plinth/machinery';
 import { nonResourceAttributes, resourceAttributes, UserInfo } from '@plinth/rbac';
 import { builtinDefinitions, ResourceStore } from '@plinth/registry';
 import { GrpcObjectStore } from '@plinth/storage-grpc';
-import { EtcdServer, NatsServer, RunningProcess, startEtcd, startNats, startProcess, waitForOutput } from '@plinth/testing';
+import { EtcdServer, NatsServer, RunningProcess, startEtcd, startNats, startProcess, waitForOutput, eventually } from '@plinth/testing';
 
 const root = join(__dirname, '../../..');
 
 
 function runTs(main: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
   return startProcess(process.execPath, ['-r', join(root, 'tools/register.js'), join(root, main), ...args], { ...process.env, NO_COLOR: '1', ...env });
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 15000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const user = (name: string, groups: string[] = []): UserInfo => ({ name, uid: '', groups, extra: {} });

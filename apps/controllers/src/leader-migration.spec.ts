@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from '@plinth/client';
 import { adminClient, PlinthProcess, startPlinth } from '@plinth/testing-server';
+import { eventually } from '@plinth/testing';
 
 const root = join(__dirname, '../../..');
 
@@ -48,16 +49,6 @@ describe('controller manager leader migration', () => {
     return instance;
   }
 
-  async function until<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, what: string, timeoutMs = 40000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what} never held; last value: ${JSON.stringify(value).slice(0, 1000)}\n${instances.map((i) => i.log()).join('\n-----\n')}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-
   const identityOf = (instance: Instance) => /identity (\S+)/.exec(instance.log())?.[1];
   const holderOf = async (lease: string) => (await admin.get<{ spec: { holderIdentity?: string } }>(`/apis/coordination.platform.io/v1/namespaces/kube-system/leases/${lease}`)).spec.holderIdentity;
   const jobPods = async (job: string) => (await admin.list('/api/v1/namespaces/default/pods', { labelSelector: `job-name=${job}` })).items.length;
@@ -80,7 +71,7 @@ describe('controller manager leader migration', () => {
       ].join('\n'),
     );
     const a = startInstance(config);
-    await until(() => a.log(), (log) => log.includes('job controller running'), 'the first instance running the Job controller');
+    await eventually(() => a.log(), { until: (log) => log.includes('job controller running'), what: 'the first instance running the Job controller', timeoutMs: 40_000 });
     const aIdentity = identityOf(a);
     expect(aIdentity).toBeDefined();
     expect(a.log()).toContain('leader migration: starting migrated controllers');
@@ -91,20 +82,20 @@ describe('controller manager leader migration', () => {
     expect(await holderOf('plinth-migration')).toBe(aIdentity);
 
     const b = startInstance(config);
-    await until(() => identityOf(b), (id) => id !== undefined, 'the second instance starting');
+    await eventually(() => identityOf(b), { until: (id) => id !== undefined, what: 'the second instance starting', timeoutMs: 40_000 });
     await createJob('under-a');
-    await until(() => jobPods('under-a'), (n) => n === 1, 'the Job controller creating a pod');
+    await eventually(() => jobPods('under-a'), { until: (n) => n === 1, what: 'the Job controller creating a pod', timeoutMs: 40_000 });
     expect(await holderOf('kube-controller-manager')).toBe(aIdentity);
     expect(b.log()).not.toContain('controller running');
 
     a.child.kill('SIGTERM');
     expect(await a.exited).toBe(0);
-    await until(() => b.log(), (log) => log.includes('job controller running'), 'the second instance taking over', 40000);
+    await eventually(() => b.log(), { until: (log) => log.includes('job controller running'), what: 'the second instance taking over', timeoutMs: 40000 });
     const bIdentity = identityOf(b);
     expect(await holderOf('kube-controller-manager')).toBe(bIdentity);
     expect(await holderOf('plinth-migration')).toBe(bIdentity);
     expect(b.log()).not.toContain('daemonset controller running');
     await createJob('under-b');
-    await until(() => jobPods('under-b'), (n) => n === 1, 'the new leader creating a pod');
+    await eventually(() => jobPods('under-b'), { until: (n) => n === 1, what: 'the new leader creating a pod', timeoutMs: 40_000 });
   }, 120000);
 });

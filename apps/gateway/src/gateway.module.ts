@@ -5,7 +5,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServerFlags } from '@plinth/apiserver';
 import { checkNatsLink } from '@plinth/authz-nats';
-import { ApiServerHost, natsLinkOf, OBJECT_STORE, SERVER_FLAGS } from '@plinth/nest';
+import { natsLinkOf } from '@plinth/kube-apiserver';
+import { ApiServerHost, OBJECT_STORE, SERVER_FLAGS } from '@plinth/nest';
 import { ObjectStore } from '@plinth/storage';
 import { defaultRegistry } from '@plinth/metrics';
 import { GrpcObjectStore, StorageLinkMetrics, storageLinkCredentials } from '@plinth/storage-grpc';

@@ -16,7 +16,8 @@
 import { readFileSync } from 'node:fs';
 import { listValue, ProcessFlag, ProcessFlagError, readProcessFlags } from '@plinth/config';
 import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
-import { EtcdObjectStore, EtcdObjectStoreOptions } from '@plinth/storage-etcd';
+import { EtcdObjectStore, EtcdObjectStoreOptions, EtcdRequestMetrics } from '@plinth/storage-etcd';
+import { defaultRegistry } from '@plinth/metrics';
 import { ClientIdentityError, defaultAllowedClients, formatClientIdentity, parseClientIdentities, StorageServerTls } from '@plinth/storage-grpc';
 
 export { ProcessFlagError as FlagError };
@@ -102,7 +103,7 @@ function etcdTls(values: Partial<Record<keyof typeof table, string>>): EtcdTlsFi
 
 export function openStorageBackend(config: StorageBackendConfig): ObjectStore {
   if (config.kind === 'embedded') return new EmbeddedObjectStore({ dataDir: config.dataDir });
-  return new EtcdObjectStore(etcdClientOptions(config));
+  return new EtcdObjectStore({ ...etcdClientOptions(config), metrics: new EtcdRequestMetrics(defaultRegistry()) });
 }
 
 // etcdClientOptions reads the etcd link's files into the options of an etcd client.

@@ -4,5 +4,6 @@ export * from './schemas/meta';
 export * from './schemas/core';
 export * from './schemas/subresources';
 export * from './types/batch';
+export * from './types/core';
 export * from './types/rbac';
 export * from './types/apps';

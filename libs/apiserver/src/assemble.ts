@@ -1,9 +1,9 @@
-// assembleApiServer builds a ready ApiServer from flags, a store and the type definitions: the
-// one composition used by the all-in-one process, the gateway app and the tests.
+// assembleApiServer builds a ready ApiServer from flags, a store and the type definitions (the
+// handler and its context; @plinth/kube-apiserver's startApiServer serves it).
 import { Clock, isStatusError, LinkState, realClock } from '@plinth/machinery';
 import { ServiceAccountTokenLookup } from '@plinth/authn';
 import { ObjectStore } from '@plinth/storage';
-import { Registry, registerProcessMetrics } from '@plinth/metrics';
+import { Registry } from '@plinth/metrics';
 import { parseRuntimeConfig, ResourceCatalog, ResourceDefinition } from '@plinth/registry';
 import { parseFeatureGates } from './feature-gates';
 import { ServerFlags } from './flags';
@@ -31,9 +31,8 @@ export interface AssembleOptions {
   ready?: () => boolean;
   // authorizer answers may-you; the authenticator is built from the flags.
   authorizer: Authorizer;
-  // metrics is the registry /metrics serves and the request metrics go to; a new one with the
-  // process metrics when absent.
-  metrics?: Registry;
+  // metrics is the registry /metrics serves and the request metrics go to.
+  metrics: Registry;
   // storageLink hears how the server's reads of storage fare (logged once when lost and back).
   storageLink?: LinkState;
   // readyChecks are added to /readyz: what else the server waits for (the authz service).
@@ -59,7 +58,7 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
   const crds = new CustomResourceDefinitionController(context, options.clock ?? realClock);
   crds.start();
   context.onStop(() => crds.stop());
-  const registry = options.metrics ?? newProcessRegistry();
+  const registry = options.metrics;
   const metrics = new ApiServerMetrics(registry);
   context.onStop(observeObjectCounts(metrics.storageObjects, options.storage, () => catalog.all(), context.clock, options.flags.etcdCountMetricPollPeriodMs));
   context.watcherTerminated = (resource) => metrics.terminatedWatchers.labels(resource).inc();
@@ -117,10 +116,4 @@ function objectLookup(context: ServerContext): ServiceAccountTokenLookup {
       throw err;
     }
   };
-}
-
-function newProcessRegistry(): Registry {
-  const registry = new Registry();
-  registerProcessMetrics(registry);
-  return registry;
 }

@@ -23,6 +23,8 @@ interface DeleteOptionsBody {
 }
 
 const policies = ['Orphan', 'Background', 'Foreground'];
+// supportedPolicies are the values ValidateDeleteOptions names when it refuses one, "nil" included.
+const supportedPolicies = ['Foreground', 'Background', 'Orphan', 'nil'];
 
 // parseDeleteOptions reads the options as kube-apiserver's delete handlers do: from the body
 // when there is one (the query is then not read), else from the query.
@@ -38,7 +40,7 @@ export async function parseDeleteOptions(scope: RequestScope): Promise<DeleteOpt
     errs.push(field.invalid(field.newPath('propagationPolicy'), propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
   }
   if (propagationPolicy !== undefined && !policies.includes(propagationPolicy)) {
-    errs.push(field.notSupported(field.newPath('propagationPolicy'), propagationPolicy, policies));
+    errs.push(field.notSupported(field.newPath('propagationPolicy'), propagationPolicy, supportedPolicies));
   }
   if (orphanDependents !== undefined && propagationPolicy === undefined) propagationPolicy = orphanDependents ? 'Orphan' : 'Background';
   if (errs.length > 0) throw invalid({ group: 'meta.platform.io', kind: 'DeleteOptions' }, '', errs);

@@ -1,6 +1,7 @@
 // Discovery documents (/api, /api/v1, /apis, /apis/{group}, /apis/{group}/{version}), derived
 // from the catalog as kube-apiserver's legacy discovery serves them, and the aggregated form.
 // With aliases on, the *.k8s.io aliases are listed after the platform.io groups.
+import { createHash } from 'node:crypto';
 import { GroupVersions, ResourceCatalog, ResourceDefinition } from '@plinth/registry';
 import { k8sAliasOf } from './aliases';
 import { aggregatedDiscoveryOrder, legacyDiscoveryOrder } from './discovery-order';
@@ -15,6 +16,7 @@ export interface ApiResource {
   verbs: string[];
   shortNames?: string[];
   categories?: string[];
+  storageVersionHash?: string;
 }
 
 export function apiVersions(serverAddress: string) {
@@ -67,7 +69,7 @@ export function apiResourceList(catalog: ResourceCatalog, group: string, version
   const resources: ApiResource[] = [];
   for (const def of [...catalog.resources(group, version)].sort((a, b) => (a.resource < b.resource ? -1 : 1))) {
     resources.push(mainResource(def));
-    for (const sub of def.subresources ?? []) resources.push(subresource(def, sub));
+    for (const sub of listedSubresources(def)) resources.push(subresource(def, sub));
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion(group, version), resources };
 }
@@ -78,27 +80,59 @@ function mainResource(def: ResourceDefinition): ApiResource {
     singularName: def.singular,
     namespaced: def.namespaced,
     kind: def.kind,
-    verbs: [...def.verbs].sort(),
+    verbs: discoveryVerbs(def),
   };
   if (def.shortNames?.length) resource.shortNames = def.shortNames;
   if (def.categories?.length) resource.categories = def.categories;
+  if (!def.virtual) resource.storageVersionHash = storageVersionHash(def);
   return resource;
+}
+
+// listedSubresources are a resource's subresources in discovery's order: by name for a built-in
+// resource (kube-apiserver installs its paths sorted), status then scale for a custom resource.
+function listedSubresources(def: ResourceDefinition): string[] {
+  const subresources = def.subresources ?? [];
+  return def.unstructured ? subresources : [...subresources].sort();
+}
+
+// discoveryVerbs are a resource's verbs as discovery lists them: sorted for a built-in resource;
+// for a custom resource in apiextensions-apiserver's own order, only the reading and deleting
+// ones while its definition is terminating.
+function discoveryVerbs(def: ResourceDefinition): string[] {
+  if (!def.unstructured) return [...def.verbs].sort();
+  if (def.terminating) return ['delete', 'deletecollection', 'get', 'list', 'watch'];
+  return ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
+}
+
+// storageVersionHash is kube-apiserver's (discovery.StorageVersionHash): the first 8 bytes of
+// the SHA-256 of the stored group/version/kind, in base64, the group under its Kubernetes name
+// so that the hash is the one kube-apiserver gives the same type.
+export function storageVersionHash(def: ResourceDefinition): string {
+  const gvk = `${k8sAliasOf(def.group) ?? def.group}/${def.storageVersion ?? def.version}/${def.kind}`;
+  return createHash('sha256').update(gvk).digest().subarray(0, 8).toString('base64');
 }
 
 const subresourceVerbs: Record<string, { verbs: string[]; kind?: string; group?: string; version?: string }> = {
   status: { verbs: ['get', 'patch', 'update'] },
   finalize: { verbs: ['update'] },
   scale: { verbs: ['get', 'patch', 'update'], kind: 'Scale', group: 'autoscaling', version: 'v1' },
-  binding: { verbs: ['create'], kind: 'Binding', version: 'v1' },
+  binding: { verbs: ['create'], kind: 'Binding' },
   token: { verbs: ['create'], kind: 'TokenRequest', group: 'authentication.platform.io', version: 'v1' },
 };
 
 function subresource(def: ResourceDefinition, name: string): ApiResource {
   const known = subresourceVerbs[name] ?? { verbs: ['get'] };
-  const resource: ApiResource = { name: `${def.resource}/${name}`, singularName: '', namespaced: def.namespaced, kind: known.kind ?? def.kind, verbs: known.verbs };
-  if (known.group) resource.group = known.group;
-  if (known.version) resource.version = known.version;
-  return resource;
+  // group and version, when the subresource's kind is another group's, sit before kind as in
+  // kube-apiserver's JSON.
+  return {
+    name: `${def.resource}/${name}`,
+    singularName: '',
+    namespaced: def.namespaced,
+    ...(known.group ? { group: known.group } : {}),
+    ...(known.version ? { version: known.version } : {}),
+    kind: known.kind ?? def.kind,
+    verbs: known.verbs,
+  };
 }
 
 // Aggregated discovery (apidiscovery v2beta1, as kube-apiserver 1.28 serves it on /api and
@@ -139,31 +173,37 @@ export function aggregatedDiscovery(catalog: ResourceCatalog, legacy: boolean, m
     apiVersion: `${mediaType.group}/${mediaType.version}`,
     metadata: {},
     items: groups.map((g) => ({
-      metadata: { name: g.name, creationTimestamp: null },
+      // The core group's empty name is left out, as Go's omitempty leaves it.
+      metadata: { ...(g.name === '' ? {} : { name: g.name }), creationTimestamp: null },
       versions: g.versions.map((version) => ({
         version,
         resources: [...catalog.resources(g.group, version)]
           .sort((a, b) => (a.resource < b.resource ? -1 : 1))
-          .map((def) => discoveryResource(g.name === g.group ? def : { ...def, group: g.name })),
+          .map((def) => discoveryResource(def)),
         freshness: 'Current',
       })),
     })),
   };
 }
 
+// discoveryResource is a resource as aggregated discovery lists it. As kube-apiserver 1.28
+// writes them, a built-in resource's responseKind names a group and version only when they are
+// not the resource's own (a scale subresource's autoscaling/v1 Scale); a custom resource's
+// always does (apiextensions-apiserver writes its own).
 function discoveryResource(def: ResourceDefinition) {
+  const own = def.unstructured ? { group: def.group, version: def.version } : { group: '', version: '' };
   const resource: Record<string, unknown> = {
     resource: def.resource,
-    responseKind: { group: def.group, version: def.version, kind: def.kind },
+    responseKind: { ...own, kind: def.kind },
     scope: def.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: def.singular,
-    verbs: [...def.verbs].sort(),
+    verbs: discoveryVerbs(def),
   };
   if (def.shortNames?.length) resource.shortNames = def.shortNames;
   if (def.categories?.length) resource.categories = def.categories;
-  const subresources = (def.subresources ?? []).map((name) => {
+  const subresources = listedSubresources(def).map((name) => {
     const known = subresourceVerbs[name] ?? { verbs: ['get'] };
-    return { subresource: name, responseKind: { group: known.group ?? def.group, version: known.version ?? def.version, kind: known.kind ?? def.kind }, verbs: known.verbs };
+    return { subresource: name, responseKind: { group: known.group ?? own.group, version: known.version ?? own.version, kind: known.kind ?? def.kind }, verbs: known.verbs };
   });
   if (subresources.length) resource.subresources = subresources;
   return resource;

@@ -21,6 +21,13 @@ describe('server flags', () => {
     expect(() => parseServerFlags(['--storage-insecure=yes'])).toThrow('invalid argument "yes" for "--storage-insecure" flag: must be true or false');
   });
 
+  it('serves anonymous requests by default, as kube-apiserver does, unless --anonymous-auth=false', () => {
+    expect(parseServerFlags([]).anonymousAuth).toBe(true);
+    expect(parseServerFlags(['--anonymous-auth=false']).anonymousAuth).toBe(false);
+    expect(parseServerFlags(['--k8s-aliases=false']).k8sAliases).toBe(false);
+    expect(parseServerFlags([]).k8sAliases).toBe(true);
+  });
+
   it('reads --default-watch-cache-size as the events each watch cache keeps', () => {
     expect(parseServerFlags([]).watchCacheSize).toBe(2048);
     expect(parseServerFlags(['--default-watch-cache-size=100']).watchCacheSize).toBe(100);

@@ -104,7 +104,7 @@ export const defaultServerFlags: ServerFlags = {
   requestHeaderUsernameHeaders: [],
   requestHeaderGroupHeaders: [],
   requestHeaderExtraHeadersPrefix: [],
-  anonymousAuth: false,
+  anonymousAuth: true,
   maxRequestsInflight: 400,
   maxMutatingRequestsInflight: 200,
   requestTimeoutMs: 60_000,

@@ -1,6 +1,6 @@
 // ListOptions: the query parameters of list and watch, parsed and validated as
 // k8s.io/apimachinery/pkg/apis/meta/internalversion/validation does (422 on ListOptions).
-import { badRequest, field, FieldError, goQuote, invalid } from '@plinth/machinery';
+import { badRequest, field, FieldError, goQuote, invalid, unclassifiedError } from '@plinth/machinery';
 import { queryBool } from './request-info';
 
 export type ResourceVersionMatch = '' | 'Exact' | 'NotOlderThan';
@@ -93,10 +93,15 @@ export function validateListOptions(options: ListOptions, watchListEnabled: bool
   return errs;
 }
 
-// parseResourceVersion reads a resourceVersion the store understands: a non-negative integer.
-export function parseResourceVersion(value: string): number {
+// parseResourceVersion reads a resourceVersion the store understands: a non-negative integer
+// (strconv.ParseUint(value, 10, 64)). Storage refuses any other as an Invalid storage error,
+// which kube-apiserver answers as a 500 without a reason, or, for a paged list, as a 400.
+export function parseResourceVersion(value: string, paged = false): number {
   if (value === '') return 0;
-  // strconv.ParseUint(value, 10, 64)
-  if (!/^\d+$/.test(value) || BigInt(value) >= 2n ** 64n) throw badRequest(`invalid resource version: ${value}`);
+  const syntax = /^\d+$/.test(value);
+  if (!syntax || BigInt(value) >= 2n ** 64n) {
+    const message = `resourceVersion: Invalid value: ${goQuote(value)}: strconv.ParseUint: parsing ${goQuote(value)}: ${syntax ? 'value out of range' : 'invalid syntax'}`;
+    throw paged ? badRequest(`invalid resource version: ${message}`) : unclassifiedError(message);
+  }
   return Number(value);
 }

@@ -20,6 +20,12 @@ describe('negotiate protobuf', () => {
     expect(negotiate('application/vnd.kubernetes.protobuf;as=Table;g=meta.k8s.io;v=v1', resource)).toBeNull();
   });
 
+  it('serves Table in v1 and v1beta1 of either meta group, and no other version', () => {
+    expect(negotiate('application/json;as=Table;g=meta.k8s.io;v=v1beta1', resource)).toEqual({ type: 'table', mediaType: 'application/json', group: 'meta.k8s.io', version: 'v1beta1' });
+    expect(negotiate('application/json;as=Table;g=meta.platform.io;v=v1', resource)).toEqual({ type: 'table', mediaType: 'application/json', group: 'meta.platform.io', version: 'v1' });
+    expect(negotiate('application/json;as=Table;g=meta.k8s.io;v=v9', resource)).toBeNull();
+  });
+
   it('answers early errors in protobuf only when preferred', () => {
     expect(errorPrefersProtobuf('application/vnd.kubernetes.protobuf,application/json')).toBe(true);
     expect(errorPrefersProtobuf('application/json,application/vnd.kubernetes.protobuf')).toBe(false);

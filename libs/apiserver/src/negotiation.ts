@@ -17,6 +17,8 @@ export interface AcceptClause {
 
 export const protobufMediaTypes = ['application/vnd.platform.protobuf', 'application/vnd.kubernetes.protobuf'];
 const metaGroups = new Set(['meta.platform.io', 'meta.k8s.io']);
+// tableVersions are the versions of Table served, as kube-apiserver 1.28 still serves v1beta1.
+const tableVersions = new Set(['v1', 'v1beta1']);
 
 export function parseAccept(header: string | undefined): AcceptClause[] {
   if (!header || header.trim() === '') return [{ type: '*', subtype: '*', params: {}, quality: 1 }];
@@ -68,7 +70,7 @@ function choose(clause: AcceptClause, options: NegotiationOptions): Representati
     if (type !== 'application' || subtype !== 'json') return null;
     const group = params['g'] ?? '';
     const version = params['v'] ?? '';
-    if (!metaGroups.has(group) || version !== 'v1') return null;
+    if (!metaGroups.has(group) || !tableVersions.has(version)) return null;
     return { type: 'table', mediaType: 'application/json', group, version };
   }
   if ((type === '*' && subtype === '*') || (type === 'application' && (subtype === '*' || subtype === 'json'))) {

@@ -68,22 +68,35 @@ function writeProtobuf(scope: RequestScope, code: number, body: Typed): void {
   writeEncoded(scope.res, code, data, scope.response, protobufContentType);
 }
 
-// listJson assembles a JSON list from the JSON of each item, made once for an object of a watch
-// cache (frozen, shared by every list that holds it) and reused until the object changes, as
-// kube-apiserver's cachingObject keeps serializations.
-function listJson(scope: RequestScope, list: KubeList): string {
+// listJson assembles a JSON list from the UTF-8 JSON of each item, made once for an object of a
+// watch cache (frozen, shared by every list that holds it) and reused until the object changes,
+// as kube-apiserver's cachingObject keeps serializations. The list is bytes, copied once: as one
+// string of many pieces it would be flattened and encoded again for its length and its write.
+function listJson(scope: RequestScope, list: KubeList): Buffer {
   const unstructured = scope.def.unstructured ?? false;
-  let items = '';
-  for (const object of list.items) items += (items === '' ? '' : ',') + itemJson(object, unstructured);
-  return `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(clientApiVersion(scope))},"metadata":${JSON.stringify(list.metadata)},"items":[${items}]}\n`;
+  const parts: Buffer[] = [Buffer.from(`{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(clientApiVersion(scope))},"metadata":${JSON.stringify(list.metadata)},"items":[`)];
+  let length = parts[0].length;
+  for (const object of list.items) {
+    if (parts.length > 1) {
+      parts.push(comma);
+      length += 1;
+    }
+    const item = itemJson(object, unstructured);
+    parts.push(item);
+    length += item.length;
+  }
+  parts.push(listEnd);
+  return Buffer.concat(parts, length + listEnd.length);
 }
 
-const listItemJson = new WeakMap<KubeObject, string>();
+const comma = Buffer.from(',');
+const listEnd = Buffer.from(']}\n');
+const listItemJson = new WeakMap<KubeObject, Buffer>();
 
-function itemJson(object: KubeObject, unstructured: boolean): string {
+function itemJson(object: KubeObject, unstructured: boolean): Buffer {
   let json = listItemJson.get(object);
   if (json === undefined) {
-    json = stringifyJson(unstructured ? object : withoutTypeMeta(object), object);
+    json = Buffer.from(stringifyJson(unstructured ? object : withoutTypeMeta(object), object));
     if (Object.isFrozen(object)) listItemJson.set(object, json);
   }
   return json;

@@ -30,8 +30,8 @@ export function buildPredicate(def: ResourceDefinition, labelSelector: string, f
     throw badRequest((err as Error).message);
   }
   if (labels.empty() && fields.empty()) return { matches: () => true, empty: true };
-  return {
-    empty: false,
-    matches: (object) => labels.matches(object.metadata.labels ?? {}) && fields.matches(fieldsOf(def, object)),
-  };
+  // An object's fields are gathered only for a field selector (a list tests every object).
+  const matchesLabels = (object: KubeObject) => labels.matches(object.metadata.labels ?? {});
+  if (fields.empty()) return { empty: false, matches: matchesLabels };
+  return { empty: false, matches: (object) => matchesLabels(object) && fields.matches(fieldsOf(def, object)) };
 }

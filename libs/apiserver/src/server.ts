@@ -142,7 +142,8 @@ export class ApiServer {
   private async serveNonResource(req: IncomingMessage, res: ServerResponse, info: NonResourceRequestInfo, query: URLSearchParams, response: ResponseOptions): Promise<void> {
     const [first, second, third] = info.parts;
     const { catalog } = this.context;
-    if (healthEndpoints.has(first) && info.parts.length <= 2 && (req.method === 'GET' || req.method === 'HEAD')) {
+    // Health checks answer any method, as kube-apiserver's mux handlers do.
+    if (healthEndpoints.has(first) && info.parts.length <= 2) {
       const result = await runHealthChecks(first as HealthEndpoint, this.healthChecks[first as HealthEndpoint], query, second);
       writeText(res, result.code, result.body);
       return;
@@ -150,7 +151,7 @@ export class ApiServer {
     for (const route of this.extraRoutes) {
       if (await route(req, res, info, query, response)) return;
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return this.pathNotFound(res, info.parts);
+    if (req.method !== 'GET' && req.method !== 'HEAD' && this.onlyReadsDiscovery(info.parts)) throw methodNotAllowed();
     if (first === 'version' && info.parts.length === 1) return writeBody(res, 200, this.context.options.version, response);
     const aggregated = info.parts.length === 1 && (first === 'api' || first === 'apis') ? aggregatedDiscoveryRequested(req.headers.accept) : null;
     if (aggregated) {
@@ -183,6 +184,19 @@ export class ApiServer {
     const [first, second] = parts;
     if (first === 'api' || (first === 'apis' && second !== undefined && this.servesBuiltinGroup(this.servedGroup(second)))) throw notFoundPath();
     writePageNotFound(res);
+  }
+
+  // onlyReadsDiscovery tells the discovery paths whose go-restful routes take GET alone (/version,
+  // /api, /api/v1, a built-in group version), so that another method is 405. /apis, a group and a
+  // custom resources' group version are served by handlers that answer any method, and an
+  // unknown path stays a 404.
+  private onlyReadsDiscovery(parts: string[]): boolean {
+    const [first, second, third] = parts;
+    if (parts.length === 1) return first === 'version' || first === 'api';
+    if (first === 'api' && parts.length === 2) return second === 'v1';
+    if (first !== 'apis' || parts.length !== 3) return false;
+    const group = this.servedGroup(second);
+    return this.context.catalog.resources(group, third).some((def) => !def.unstructured);
   }
 
   private servesBuiltinGroup(group: string): boolean {

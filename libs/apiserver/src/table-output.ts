@@ -1,4 +1,4 @@
-// Table output (meta.platform.io/v1 Table, or meta.k8s.io when the client asked so): the
+// Table output (meta.platform.io/v1 Table, or meta.k8s.io and v1beta1 when the client asked so): the
 // type's columns, one row per object with the object's metadata (includeObject=Metadata, the
 // default), the full object (Object) or nothing (None).
 import { KubeObject } from '@plinth/api';
@@ -25,8 +25,8 @@ function includeObject(scope: RequestScope): 'None' | 'Metadata' | 'Object' {
 }
 
 function tableApiVersion(scope: RequestScope): string {
-  const group = scope.representation.type === 'table' ? scope.representation.group : 'meta.platform.io';
-  return `${group}/v1`;
+  const { representation } = scope;
+  return representation.type === 'table' ? `${representation.group}/${representation.version}` : 'meta.platform.io/v1';
 }
 
 export function toTable(scope: RequestScope, objects: KubeObject[], meta: TableListMeta, withColumns = true): Record<string, unknown> {
@@ -40,6 +40,9 @@ export function toTable(scope: RequestScope, objects: KubeObject[], meta: TableL
       row.object = { kind: 'PartialObjectMetadata', apiVersion, metadata: object.metadata };
     } else if (include === 'Object') {
       row.object = object;
+    } else {
+      // A row's object is a RawExtension, which encodes as null when it holds nothing.
+      row.object = null;
     }
     return row;
   });

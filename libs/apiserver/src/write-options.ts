@@ -12,9 +12,8 @@ export interface WriteOptions {
 
 export function parseDryRun(query: URLSearchParams, errs: FieldError[]): boolean {
   const values = query.getAll('dryRun');
-  for (const value of values) {
-    if (value !== 'All') errs.push(field.notSupported(field.newPath('dryRun'), value, ['All']));
-  }
+  // ValidateDryRun names the whole list once when any value is not All.
+  if (values.some((value) => value !== 'All')) errs.push(field.notSupported(field.newPath('dryRun'), values, ['All']));
   return values.length > 0;
 }
 

@@ -6,6 +6,7 @@ import {
   Attributes,
   authorize,
   AuthorizationResult,
+  Authorizer,
   checkClusterRoleBindingEscalation,
   checkClusterRoleEscalation,
   checkRoleBindingEscalation,
@@ -21,7 +22,7 @@ import {
 } from '@plinth/rbac';
 import { RbacPolicyCache } from './policy-cache';
 
-export class LocalAuthorizer {
+export class LocalAuthorizer implements Authorizer {
   constructor(private readonly cache: RbacPolicyCache) {}
 
   async authorize(attrs: Attributes): Promise<AuthorizationResult> {

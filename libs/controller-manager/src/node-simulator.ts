@@ -5,7 +5,7 @@
 import { KubeObject } from '@plinth/api';
 import { ApiClient, Informer, objectKey, resourcePath } from '@plinth/client';
 import { Clock, isStatusError, rfc3339 } from '@plinth/machinery';
-import { chooseNode, nextPodStatus, simulatedNode } from '@plinth/node-simulator';
+import { chooseNode, nextPodStatus, simulatedNode, withoutNotReadyTaint } from '@plinth/node-simulator';
 import { Controller, ControllerRunner, tolerating } from './controller-runner';
 
 export interface NodeSimulatorOptions {
@@ -52,6 +52,23 @@ export class NodeSimulator implements Controller {
     const now = rfc3339(this.clock.now());
     for (const name of this.names) {
       await tolerating(this.client.create(nodesPath, simulatedNode(name, now)), [409]);
+      await this.markReady(name);
+    }
+  }
+
+  // markReady lifts the not-ready taint the API server gives a new Node, as the node lifecycle
+  // controller does once the kubelet reports Ready (the simulated kubelets always do).
+  private async markReady(name: string): Promise<void> {
+    const path = resourcePath({ group: '', version: 'v1', resource: 'nodes', name });
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const lifted = withoutNotReadyTaint(await this.client.get(path));
+      if (!lifted) return;
+      try {
+        await this.client.update(path, lifted);
+        return;
+      } catch (err) {
+        if (!isStatusError(err) || err.code !== 409) throw err;
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 export { Counter, CounterChild, Exemplar, ExpositionFormat, Gauge, GaugeChild, Histogram, HistogramChild, HistogramOptions, Label, Metric, MetricOptions, MetricType, Registry, Sample, contentType, exponentialBuckets, formatNumber, negotiateExposition, openMetricsContentType } from './registry';
-export { ProcessState, currentProcess, defaultRegistry, registerProcessMetrics } from './process';
+export { ProcessState, currentProcess, defaultRegistry, procReadings, registerProcessMetrics } from './process';
 export { WorkQueueMetrics, WorkQueueMetricsProvider, workQueueMetricsProvider } from './workqueue';
 export { leaderElectionStatus } from './leader-election';
 export { Link, registerLinkMetric } from './link-up';
+export { MetricsEndpoint, serveMetrics, splitHostPort } from './endpoint';
 export { ControllerPodMetrics, controllerPodMetrics } from './controller-pods';

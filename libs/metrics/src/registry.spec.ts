@@ -1,4 +1,7 @@
-import { Counter, exponentialBuckets, formatNumber, Gauge, Histogram, negotiateExposition, openMetricsContentType, Registry, registerProcessMetrics, workQueueMetricsProvider } from './index';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Counter, exponentialBuckets, formatNumber, Gauge, Histogram, negotiateExposition, openMetricsContentType, procReadings, Registry, registerProcessMetrics, workQueueMetricsProvider } from './index';
 
 describe('formatNumber', () => {
   it('writes numbers as Go strconv.FormatFloat(v, g, -1, 64)', () => {
@@ -87,6 +90,25 @@ describe('Registry', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('reads file descriptors and virtual memory from /proc, as client_golang does on Linux', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plinth-proc-'));
+    try {
+      mkdirSync(join(dir, 'fd'));
+      for (const fd of ['0', '1', '2']) writeFileSync(join(dir, 'fd', fd), '');
+      writeFileSync(join(dir, 'limits'), 'Limit                     Soft Limit           Hard Limit           Units\nMax open files            1048576              1048576              files\n');
+      writeFileSync(join(dir, 'stat'), `4242 (node main (1)) S 1 4242 4242 0 -1 4194560 1 0 0 0 10 5 0 0 20 0 11 0 12345 ${1234 * 4096} 5000 18446744073709551615\n`);
+      const registry = new Registry();
+      registerProcessMetrics(registry, { cpuSeconds: () => 0, residentBytes: () => 0, startTimeSeconds: 0, ...procReadings(dir) });
+      const text = registry.expose();
+      expect(text).toContain('# TYPE process_open_fds gauge\nprocess_open_fds 3\n');
+      expect(text).toContain('process_max_fds 1.048576e+06\n');
+      expect(text).toContain(`process_virtual_memory_bytes ${formatNumber(1234 * 4096)}\n`);
+      expect(procReadings(join(dir, 'missing'))).toEqual({});
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('has client-go work queue metrics per queue name, with its exponential buckets', () => {

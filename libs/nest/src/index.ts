@@ -1,11 +1,11 @@
 export { OBJECT_STORE } from './storage/object-store.token';
-export { ApiServerHost, natsLinkOf, SERVER_FLAGS } from './apiserver/api-server.host';
+export { ApiServerHost, SERVER_FLAGS } from './apiserver/api-server.host';
 export { controllerManagerSettings } from './controllers/controller-manager-settings';
 export { ControllersHost, CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, ControllerCredentials, LEADER_MIGRATION } from './controllers/controllers.host';
 export { inProcessCredentials } from './controllers/in-process-credentials';
 export { kubeconfigCredentials, readKubeconfig } from './controllers/kubeconfig-credentials';
 export { clientSpans, syncSpans, withTracing } from './telemetry/tracing.module';
-export { withMetrics } from './telemetry/metrics.module';
+export { withMetrics, MetricsHost } from './telemetry/metrics.module';
 export { installLastResortLogging } from './process/last-resort';
 export { ObjectStoreController, OBJECT_STORE_HANDLERS, StorageStatusFilter } from './storage/object-store.controller';
 export { ObjectStoreServiceModule } from './storage/object-store-service.module';

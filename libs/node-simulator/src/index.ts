@@ -1,4 +1,4 @@
 export { simAnnotations, defaultRunSeconds } from './annotations';
-export { simulatedNode, SimulatedNodeOptions } from './nodes';
+export { simulatedNode, SimulatedNodeOptions, withoutNotReadyTaint } from './nodes';
 export { chooseNode, nodeFits } from './scheduler';
 export { nextPodStatus, PodProgress } from './pod-lifecycle';

@@ -1,5 +1,5 @@
 // The Node objects the simulator registers: Ready, with capacity, as a kubelet reports them.
-import { KubeObject } from '@plinth/api';
+import { KubeObject, TaintNodeNotReady } from '@plinth/api';
 
 export interface SimulatedNodeOptions {
   cpu?: string;
@@ -52,6 +52,16 @@ export function simulatedNode(name: string, now: string, options: SimulatedNodeO
       },
     },
   };
+}
+
+// withoutNotReadyTaint is what the node lifecycle controller does to a Ready node: it lifts the
+// not-ready NoSchedule taint every new Node gets. It returns the node without it, or null when
+// there is none to lift.
+export function withoutNotReadyTaint(node: KubeObject): KubeObject | null {
+  const taints = (node.spec as { taints?: { key?: string; effect?: string }[] } | undefined)?.taints ?? [];
+  const kept = taints.filter((t) => !(t.key === TaintNodeNotReady && t.effect === 'NoSchedule'));
+  if (kept.length === taints.length) return null;
+  return { ...node, spec: { ...(node.spec as object), taints: kept.length > 0 ? kept : undefined } };
 }
 
 function hashName(name: string): number {

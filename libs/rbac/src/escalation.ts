@@ -7,6 +7,7 @@ import { KubeObject } from '@plinth/api';
 import { forbidden, goQuote, internalError, notFound, semanticEqual, StatusError } from '@plinth/machinery';
 import { resourceAttributes, SystemPrivilegedGroup, UserInfo } from './attributes';
 import { authorize } from './authorizer';
+import { canonicalApiGroup } from './rule-matching';
 import { deepCopy, quoteList, sortedSet } from './go';
 import { resolutionError, RuleResolver } from './policy-store';
 import { APIGroupAll, ClusterRole, ClusterRoleBinding, PolicyRule, rbacGroup, ResourceAll, Role, RoleBinding, RoleRef, VerbAll } from './types';
@@ -70,7 +71,7 @@ function nonResourceURLsCoversAll(set: readonly string[], covers: readonly strin
 // ruleCovers is ruleCovers: whether ownerRule covers a rule of breakdownRule.
 function ruleCovers(ownerRule: PolicyRule, subRule: PolicyRule): boolean {
   const verbMatches = has(list(ownerRule.verbs), VerbAll) || hasAll(list(ownerRule.verbs), list(subRule.verbs));
-  const groupMatches = has(list(ownerRule.apiGroups), APIGroupAll) || hasAll(list(ownerRule.apiGroups), list(subRule.apiGroups));
+  const groupMatches = has(list(ownerRule.apiGroups), APIGroupAll) || hasAll(list(ownerRule.apiGroups).map(canonicalApiGroup), list(subRule.apiGroups).map(canonicalApiGroup));
   const resourceMatches = resourceCoversAll(list(ownerRule.resources), list(subRule.resources));
   const nonResourceURLMatches = nonResourceURLsCoversAll(list(ownerRule.nonResourceURLs), list(subRule.nonResourceURLs));
   const ownerNames = list(ownerRule.resourceNames);

@@ -2,7 +2,7 @@
 // resourceNames, '*/subresource' and non-resource prefix cases added.
 import { Attributes, newUserInfo, nonResourceAttributes, resourceAttributes } from './attributes';
 import { newRule } from './rule-builder';
-import { nonResourceURLMatches, resourceMatches, ruleAllows, rulesAllow } from './rule-matching';
+import { canonicalApiGroup, nonResourceURLMatches, resourceMatches, ruleAllows, rulesAllow } from './rule-matching';
 import { PolicyRule } from './types';
 
 const user = newUserInfo({ name: 'u' });
@@ -213,5 +213,20 @@ describe('helpers', () => {
     [['/api'], '/api/', false],
   ])('nonResourceURLMatches(%j, %s) = %s', (urls, url, want) => {
     expect(nonResourceURLMatches({ nonResourceURLs: urls }, url)).toBe(want);
+  });
+});
+
+describe('groups written for Kubernetes', () => {
+  const rule: PolicyRule = { verbs: ['get'], apiGroups: ['coordination.k8s.io'], resources: ['leases'] };
+  const get = (apiGroup: string) => resourceAttributes({ user, verb: 'get', apiGroup, resource: 'leases' });
+
+  it('a rule naming a *.k8s.io group allows the *.platform.io group it is the alias of', () => {
+    expect(ruleAllows(get('coordination.platform.io'), rule)).toBe(true);
+    expect(ruleAllows(get('coordination.k8s.io'), rule)).toBe(true);
+  });
+
+  it('allows no other group', () => {
+    expect(ruleAllows(get('apps'), rule)).toBe(false);
+    expect(canonicalApiGroup('apps')).toBe('apps');
   });
 });

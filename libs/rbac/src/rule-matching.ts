@@ -9,8 +9,16 @@ export function verbMatches(rule: PolicyRule, requestedVerb: string): boolean {
   return (rule.verbs ?? []).some((v) => v === VerbAll || v === requestedVerb);
 }
 
+// canonicalApiGroup names a group as Plinth serves it: a rule written for Kubernetes
+// (`rbac.authorization.k8s.io`) means the group served as its alias' twin
+// (`rbac.authorization.platform.io`), so manifests written for Kubernetes grant what they say.
+export function canonicalApiGroup(group: string): string {
+  return group.endsWith('.k8s.io') ? `${group.slice(0, -'.k8s.io'.length)}.platform.io` : group;
+}
+
 export function apiGroupMatches(rule: PolicyRule, requestedGroup: string): boolean {
-  return (rule.apiGroups ?? []).some((g) => g === APIGroupAll || g === requestedGroup);
+  const requested = canonicalApiGroup(requestedGroup);
+  return (rule.apiGroups ?? []).some((g) => g === APIGroupAll || canonicalApiGroup(g) === requested);
 }
 
 // resourceMatches takes the combined "resource/subresource" and the subresource alone.

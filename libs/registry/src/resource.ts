@@ -47,6 +47,10 @@ export interface ResourceStrategy {
   validate(object: KubeObject, ctx: StrategyContext, old?: KubeObject): FieldError[];
   validateUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
   validateStatusUpdate?(object: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  // canonicalize changes a valid object before it is stored (Canonicalize), after validation:
+  // what kube-apiserver's defaulting does to the object it reads back from storage, which no
+  // validation sees (an unlabeled Job takes its generated template labels).
+  canonicalize?(object: KubeObject, ctx: StrategyContext): void;
   // selectableFields returns the fields a field selector may test, besides metadata.name and
   // metadata.namespace, which every type supports.
   selectableFields?(object: KubeObject): Record<string, string>;
@@ -95,7 +99,12 @@ export interface ResourceDefinition {
   statusOnCreate?: boolean;
   // virtual types (reviews) are created and answered but never stored.
   virtual?: boolean;
-  // alpha or beta versions are off unless --runtime-config turns them on.
+  // storageVersion is the version kube-apiserver stores the objects in, when not this one (a
+  // custom resource's storage version, v1beta1 for CustomResourceDefinitions); discovery's
+  // storageVersionHash names it. Plinth itself stores what it serves.
+  storageVersion?: string;
+  // alpha and beta versions are off unless --runtime-config turns them on (every beta Plinth
+  // serves came after 1.22: Document 1, Versioning; kube-apiserver 1.28 agrees, KEP-3136).
   stability?: 'alpha' | 'beta' | 'stable';
   // schema is the OpenAPI v3 schema of the kind (metadata, apiVersion and kind included).
   schema: Schema;
@@ -105,6 +114,9 @@ export interface ResourceDefinition {
   deleteReturnsObject?: boolean;
   // allowCreateOnUpdate: PUT of a missing object creates it.
   allowCreateOnUpdate?: boolean;
+  // allowUnconditionalUpdate false (AllowUnconditionalUpdate): a PUT must carry the
+  // resourceVersion it replaces (Leases); true when absent.
+  allowUnconditionalUpdate?: boolean;
   // defaultPropagationPolicy applies when a delete names none (Background when absent).
   defaultPropagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   // orphanByDefaultWarning is the Warning a delete that names no propagation policy gets (jobs,

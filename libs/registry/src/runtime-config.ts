@@ -1,7 +1,8 @@
 // RuntimeConfig is the --runtime-config server flag: which groups, versions and resources are
 // served. Keys are api/all, api/ga, api/beta, api/alpha, <group>/<version> (the core group is
 // spelled v1 or api/v1) and <group>/<version>/<resource>; a key without a value means true.
-// Alpha versions are off unless enabled; GA and beta ones are on unless disabled.
+// GA versions are on unless disabled; alpha ones, and the beta ones Plinth serves (all introduced
+// after 1.22: Document 1, Versioning), are off unless enabled.
 import { ResourceDefinition } from './resource';
 
 export class RuntimeConfigError extends Error {}
@@ -54,5 +55,5 @@ export function isServed(def: ResourceDefinition, config: RuntimeConfig): boolea
     const value = config.entries.get(key);
     if (value !== undefined) return value;
   }
-  return levelKey(def) !== 'api/alpha';
+  return levelKey(def) === 'api/ga';
 }

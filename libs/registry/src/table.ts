@@ -1,5 +1,7 @@
 // Helpers for Table columns, after k8s.io/kubernetes/pkg/printers/internalversion and
-// k8s.io/apimachinery/pkg/util/duration (HumanDuration).
+// k8s.io/apimachinery/pkg/util/duration (HumanDuration). A column's description is the one
+// printers.go gives it: mostly a field's SwaggerDoc, of the version printers.go names (which
+// is not always the served one: DaemonSets take extensions/v1beta1's).
 import { KubeObject } from '@plinth/api';
 import { TableColumn, TableDefinition } from './resource';
 
@@ -7,7 +9,7 @@ export const nameColumn: TableColumn = {
   name: 'Name',
   type: 'string',
   format: 'name',
-  description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: http://kubernetes.io/docs/user-guide/identifiers#names',
+  description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
   priority: 0,
 };
 

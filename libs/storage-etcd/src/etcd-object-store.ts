@@ -25,6 +25,7 @@ import {
 import { EtcdObjectStoreOptions, newEtcdClient } from './client';
 import { interpretEtcdError } from './errors';
 import { EtcdRequest, etcdSpan } from './etcd-span';
+import { EtcdRequestMetrics } from './request-metrics';
 import { bytes, toKeyValue } from './key-value';
 import { watchEtcd } from './watch';
 
@@ -37,15 +38,17 @@ export class EtcdObjectStore implements ObjectStore {
   // readAttempts lets a read that found one endpoint unreachable try the others; writes are
   // never repeated, as a repeated txn could see its own first attempt.
   private readonly readAttempts: number;
+  private readonly metrics: EtcdRequestMetrics | null;
 
-  constructor(options: EtcdObjectStoreOptions) {
+  constructor(options: EtcdObjectStoreOptions & { metrics?: EtcdRequestMetrics }) {
     this.client = newEtcdClient(options);
+    this.metrics = options.metrics ?? null;
     this.readAttempts = options.endpoints.length;
   }
 
   async get(key: string, options: GetOptions = {}): Promise<KeyValue> {
     const revision = checkRevision(options.revision);
-    const response = await this.read({ method: 'Range', key, revision }, () => this.client.kv.range({ key: Buffer.from(key), revision }));
+    const response = await this.read({ method: 'Range', operation: 'get', key, revision }, () => this.client.kv.range({ key: Buffer.from(key), revision }));
     const kv = response.kvs[0];
     if (!kv) throw StorageError.keyNotFound(key, Number(response.header.revision));
     return toKeyValue(kv);
@@ -64,7 +67,7 @@ export class EtcdObjectStore implements ObjectStore {
       revision = position.revision;
     }
     const rangeEnd = prefixEnd(prefix);
-    const response = await this.read({ method: 'Range', key: start, rangeEnd, revision }, () =>
+    const response = await this.read({ method: 'Range', operation: 'list', key: start, rangeEnd, revision }, () =>
       this.client.kv.range({ key: Buffer.from(start), range_end: Buffer.from(rangeEnd), limit, revision }), prefix,
     );
     const items = response.kvs.map(toKeyValue);
@@ -82,7 +85,7 @@ export class EtcdObjectStore implements ObjectStore {
 
   async create(key: string, value: Uint8Array): Promise<KeyValue> {
     const etcdKey = Buffer.from(key);
-    const response = await this.write({ method: 'Txn', key }, () =>
+    const response = await this.write({ method: 'Txn', operation: 'create', key }, () =>
       this.client.kv.txn({
         compare: [{ key: etcdKey, target: 'Create', result: 'Equal', create_revision: 0 }],
         success: [{ request_put: { key: etcdKey, value: bytes(value) } }],
@@ -100,7 +103,7 @@ export class EtcdObjectStore implements ObjectStore {
     // Both branches end with a keys-only range of the key: after the put it gives the
     // createRevision, and on failure it tells a missing key from a newer revision.
     const readBack = { request_range: { key: etcdKey, keys_only: true } };
-    const response = await this.write({ method: 'Txn', key }, () =>
+    const response = await this.write({ method: 'Txn', operation: 'update', key }, () =>
       this.client.kv.txn({
         compare: [{ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: expected }],
         success: [{ request_put: { key: etcdKey, value: bytes(value) } }, readBack],
@@ -122,7 +125,7 @@ export class EtcdObjectStore implements ObjectStore {
   async delete(key: string, preconditions: DeletePreconditions = {}): Promise<DeleteResult> {
     const etcdKey = Buffer.from(key);
     if (preconditions.revision === undefined && preconditions.uid === undefined) {
-      const response = await this.write({ method: 'DeleteRange', key }, () => this.client.kv.deleteRange({ key: etcdKey, prev_kv: true }));
+      const response = await this.write({ method: 'DeleteRange', operation: 'delete', key }, () => this.client.kv.deleteRange({ key: etcdKey, prev_kv: true }));
       const deleted = response.prev_kvs[0];
       if (!deleted) throw StorageError.keyNotFound(key, Number(response.header.revision));
       return { deleted: toKeyValue(deleted), revision: Number(response.header.revision) };
@@ -135,7 +138,7 @@ export class EtcdObjectStore implements ObjectStore {
       expected = current.revision;
     }
     for (;;) {
-      const response = await this.write({ method: 'Txn', key }, () =>
+      const response = await this.write({ method: 'Txn', operation: 'delete', key }, () =>
         this.client.kv.txn({
           compare: [{ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: expected }],
           success: [{ request_delete_range: { key: etcdKey, prev_kv: true } }],
@@ -162,14 +165,15 @@ export class EtcdObjectStore implements ObjectStore {
   }
 
   async currentRevision(): Promise<number> {
-    const response = await this.read({ method: 'Range', key: '\u0000' }, () => this.client.kv.range({ key: anyKey, count_only: true }), '');
+    const response = await this.read({ method: 'Range', operation: 'currentRevision', key: '\u0000' }, () => this.client.kv.range({ key: anyKey, count_only: true }), '');
     return Number(response.header.revision);
   }
 
   async compact(revision: number): Promise<void> {
     try {
       const compactTo = checkRevision(revision);
-      await etcdSpan({ method: 'Compact', key: '', revision: compactTo }, () => this.client.kv.compact({ revision: compactTo, physical: true }));
+      const request: EtcdRequest = { method: 'Compact', operation: 'compact', key: '', revision: compactTo };
+      await etcdSpan(request, this.measured(request, () => this.client.kv.compact({ revision: compactTo, physical: true })));
     } catch (err) {
       const interpreted = interpretEtcdError(err, '', revision);
       // History before an already compacted revision is gone: nothing is left to do.
@@ -185,11 +189,17 @@ export class EtcdObjectStore implements ObjectStore {
 
   // read sends a range request, each attempt in its own client span; errorKey is the key its
   // errors name.
+  // measured counts and times a request in the etcd request metrics, when the store has them.
+  private measured<T>(request: EtcdRequest, call: () => Promise<T>): () => Promise<T> {
+    const metrics = this.metrics;
+    return metrics ? () => metrics.measure(request.operation, request.key, call) : call;
+  }
+
   private async read<T extends { header: { revision: string } }>(span: EtcdRequest, request: () => Promise<T>, errorKey = span.key): Promise<T> {
     let unstarted = 0;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await etcdSpan(span, request);
+        return await etcdSpan(span, this.measured(span, request));
       } catch (err) {
         if (neverStarted(err) && unstarted++ === 0) continue;
         const interpreted = interpretEtcdError(err, errorKey, span.revision ?? 0);
@@ -202,13 +212,13 @@ export class EtcdObjectStore implements ObjectStore {
   // write sends a txn or delete, each attempt in its own client span.
   private async write<T extends { header: { revision: string } }>(span: EtcdRequest, request: () => Promise<T>): Promise<T> {
     try {
-      return await etcdSpan(span, request);
+      return await etcdSpan(span, this.measured(span, request));
     } catch (err) {
       if (!neverStarted(err)) throw interpretEtcdError(err, span.key);
     }
     // A write that never started cannot have been applied: it is safe to send once more.
     try {
-      return await etcdSpan(span, request);
+      return await etcdSpan(span, this.measured(span, request));
     } catch (err) {
       throw interpretEtcdError(err, span.key);
     }

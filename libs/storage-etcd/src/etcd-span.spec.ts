@@ -5,7 +5,9 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { BasicTracerProvider, InMemorySpanExporter, ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { StorageErrorCode, prefixEnd } from '@plinth/storage';
 import { EtcdServer, freePort, startEtcd } from '@plinth/testing';
+import { Registry } from '@plinth/metrics';
 import { EtcdObjectStore } from './etcd-object-store';
+import { EtcdRequestMetrics, keyType } from './request-metrics';
 
 describe('etcd client spans', () => {
   const exporter = new InMemorySpanExporter();
@@ -77,6 +79,35 @@ describe('etcd client spans', () => {
     expect(etcdSpans[0].attributes).toMatchObject({ 'rpc.method': 'Range', 'etcd.key': '/registry/spans/old', 'etcd.revision': first.revision });
     expect(etcdSpans[0].status.code).toBe(SpanStatusCode.UNSET);
     expect(etcdSpans[0].events.map((e) => e.name)).toEqual(['error']);
+  });
+
+  it('measures each request in etcd_request_duration_seconds by operation and resource, its trace as exemplar', async () => {
+    const registry = new Registry();
+    const measured = new EtcdObjectStore({ endpoints: [etcd.endpoint], metrics: new EtcdRequestMetrics(registry) });
+    try {
+      let traceId = '';
+      await trace.getTracer('test').startActiveSpan('sync', async (span) => {
+        traceId = span.spanContext().traceId;
+        await measured.create('/registry/core/pods/default/measured', new TextEncoder().encode('{}'));
+        await measured.get('/registry/core/pods/default/measured');
+        await measured.list({ prefix: '/registry/core/pods/' });
+        span.end();
+      });
+      await measured.compact(await measured.currentRevision());
+      await expect(measured.get('/registry/core/pods/default/measured', { revision: 1 })).rejects.toMatchObject({ code: StorageErrorCode.Expired });
+      const text = registry.expose('openmetrics');
+      for (const operation of ['create', 'get', 'list']) {
+        expect(text).toContain(`etcd_request_duration_seconds_count{operation="${operation}",type="/registry/core/pods/"} ${operation === 'get' ? 2 : 1}\n`);
+      }
+      expect(text).toContain('etcd_requests_total{operation="get",type="/registry/core/pods/"} 2\n');
+      // The read of a compacted revision is etcd refusing the request.
+      expect(text).toContain('etcd_request_errors_total{operation="get",type="/registry/core/pods/"} 1\n');
+      expect(text).toMatch(new RegExp(`etcd_request_duration_seconds_bucket\\{operation="create",type="/registry/core/pods/",le="[^"]+"\\} 1 # \\{trace_id="${traceId}"\\}`));
+      expect(keyType('/registry/apps/daemonsets/kube-system/a')).toBe('/registry/apps/daemonsets/');
+      expect(keyType('\u0000')).toBe('\u0000');
+    } finally {
+      await measured.close();
+    }
   });
 
   it('marks a request etcd could not answer as failed', async () => {

@@ -6,11 +6,15 @@
 import { Attributes, SpanKind, withSpan } from '@plinth/telemetry';
 import { StorageErrorCode, isStorageError } from '@plinth/storage';
 import { interpretEtcdError } from './errors';
+import { EtcdOperation } from './request-metrics';
 
 export type EtcdMethod = 'Range' | 'Txn' | 'DeleteRange' | 'Compact';
 
 export interface EtcdRequest {
   method: EtcdMethod;
+  // operation is the store's operation the request serves, as etcd_request_duration_seconds
+  // names it.
+  operation: EtcdOperation;
   key: string;
   // rangeEnd is the end of a range request's key range (exclusive), absent for one key.
   rangeEnd?: string;
@@ -41,6 +45,9 @@ export function etcdSpanAttributes(request: EtcdRequest): Attributes {
     'rpc.service': 'etcdserverpb.KV',
     'rpc.method': request.method,
     'db.system': 'etcd',
+    // peer.service names etcd in a service graph (Tempo's virtual node for a server that
+    // exports no spans).
+    'peer.service': 'etcd',
     'etcd.key': request.key,
   };
   if (request.rangeEnd !== undefined) attributes['etcd.range_end'] = request.rangeEnd;

@@ -1,9 +1,10 @@
 // objectStoreHandlers answer the calls of storage.proto from an ObjectStore, for the storage
 // service's Nest microservice to route to (libs/nest/src/storage): plain functions of the
-// request and its metadata, or of the call for the two streams. Each request continues the
-// caller's trace in a server span. A unary call or a watch fails with what the store threw,
-// for the transport to end the call with toStatus; on the Exchange stream a StorageError
-// becomes a Failure. Either way GrpcObjectStore rebuilds the same StorageError.
+// request (or the stream of requests), its metadata and its call, answering with a promise or
+// an observable. Each request continues the caller's trace in a server span. A unary call or a
+// watch fails with what the store threw, for the transport to end the call with toStatus; on
+// the Exchange stream a StorageError becomes a Failure. Either way GrpcObjectStore rebuilds the
+// same StorageError.
 import { Metadata, ServerDuplexStream, ServerWritableStream } from '@grpc/grpc-js';
 import { Observable, Subscriber } from 'rxjs';
 import { storagev1 } from '@plinth/proto';
@@ -37,8 +38,8 @@ export interface ObjectStoreHandlers {
   // watch streams the store's events until the client cancels; the observable fails with a
   // StorageError when the store's watch fails or ends on its own, or the service shuts down.
   watch(request: storagev1.WatchRequest, metadata: Metadata, call: WatchCall): Observable<storagev1.WatchResponse>;
-  // exchange serves an Exchange stream on the call itself (see serveExchange).
-  exchange(call: ExchangeCall): void;
+  // exchange answers the requests of an Exchange stream (see exchangeResponses).
+  exchange(requests: Observable<storagev1.ExchangeRequest>, metadata: Metadata, call: ExchangeCall): Observable<storagev1.ExchangeResponse>;
 }
 
 export function objectStoreHandlers(store: ObjectStore, options: ObjectStoreServiceOptions = {}): ObjectStoreHandlers {
@@ -52,7 +53,7 @@ export function objectStoreHandlers(store: ObjectStore, options: ObjectStoreServ
     currentRevision: unary('CurrentRevision', operations.currentRevision),
     compact: unary('Compact', operations.compact),
     watch: (request, metadata, call) => watchResponses(store, request, metadata, call, options.signal),
-    exchange: (call) => serveExchange(operations, call, options.signal),
+    exchange: (requests, _metadata, call) => exchangeResponses(operations, requests, call, options.signal),
   };
 }
 
@@ -62,69 +63,74 @@ function unary<Req, Res>(method: MethodName, handle: (request: Req) => Promise<R
   return (request, metadata) => withSpan(name, attributes, () => handle(request), { kind: SpanKind.SERVER, parent: remoteContext(metadata), isFailure });
 }
 
-// serveExchange answers the requests of an Exchange stream concurrently (each request of a
-// batch on its own), and sends the answers ready in one turn of the event loop together. It
-// stops reading while grpc's send buffer is full, and ends the stream once the client
-// half-closed it or the service shuts down, after answering what was asked before.
-function serveExchange(operations: Operations, call: ExchangeCall, signal: AbortSignal | undefined): void {
-  let pending = 0;
-  let closing = false;
-  let ended = false;
-  let paused = false;
-  const resume = () => {
-    paused = false;
-    call.resume();
-  };
-  const finish = () => {
-    if (ended || !closing || pending > 0 || outbox.size > 0) return;
-    ended = true;
-    signal?.removeEventListener('abort', close);
-    if (!call.cancelled) call.end();
-  };
-  const close = () => {
-    closing = true;
-    finish();
-  };
-  const write = (response: storagev1.ExchangeResponse) => {
-    if (ended || call.cancelled) return;
-    if (!call.write(response) && !paused) {
-      paused = true;
-      call.pause();
-      call.once('drain', resume);
-    }
-  };
-  const outbox = new Outbox<storagev1.ExchangeResponse>((response) => {
-    write(response);
-    finish();
-  }, batchResponses);
-  const respond = (response: storagev1.ExchangeResponse) => {
-    pending--;
-    if (ended || call.cancelled) return;
-    outbox.push(response, pending === 0);
-  };
-  const serve = (request: storagev1.ExchangeRequest) => {
-    pending++;
-    const method = exchangeMethod(request);
-    withSpan(spanNames[method], spanAttributes[method], () => performExchange(operations, request), {
-      kind: SpanKind.SERVER,
-      parent: carriedContext(request.traceContext),
-      isFailure,
-    }).then(respond, (err: unknown) => respond({ id: request.id, batch: [], failure: toFailure(err) }));
-  };
-  call.on('data', (request: storagev1.ExchangeRequest) => {
-    // A request that arrives while the stream closes is left unanswered: the client fails it
-    // as Unreachable when the stream ends.
-    if (closing) return;
-    if (request.batch.length === 0) serve(request);
-    else for (const one of request.batch) serve(one);
+// exchangeResponses answers the requests of an Exchange stream concurrently (each request of a
+// batch on its own), and emits the answers ready in one turn of the event loop together. It
+// stops reading the call while grpc's send buffer is full, and completes once the client
+// half-closed the stream or the service shuts down, after answering what was asked before.
+function exchangeResponses(
+  operations: Operations,
+  requests: Observable<storagev1.ExchangeRequest>,
+  call: ExchangeCall,
+  signal: AbortSignal | undefined,
+): Observable<storagev1.ExchangeResponse> {
+  return new Observable((subscriber) => {
+    let pending = 0;
+    let closing = false;
+    let paused = false;
+    const resume = () => {
+      paused = false;
+      call.resume();
+    };
+    const finish = () => {
+      if (subscriber.closed || !closing || pending > 0 || outbox.size > 0) return;
+      subscriber.complete();
+    };
+    const close = () => {
+      closing = true;
+      finish();
+    };
+    const outbox = new Outbox<storagev1.ExchangeResponse>((response) => {
+      if (subscriber.closed) return;
+      subscriber.next(response);
+      if (call.writableNeedDrain && !paused) {
+        paused = true;
+        call.pause();
+        call.once('drain', resume);
+      }
+      finish();
+    }, batchResponses);
+    const respond = (response: storagev1.ExchangeResponse) => {
+      pending--;
+      if (!subscriber.closed) outbox.push(response, pending === 0);
+    };
+    const serve = (request: storagev1.ExchangeRequest) => {
+      pending++;
+      const method = exchangeMethod(request);
+      withSpan(spanNames[method], spanAttributes[method], () => performExchange(operations, request), {
+        kind: SpanKind.SERVER,
+        parent: carriedContext(request.traceContext),
+        isFailure,
+      }).then(respond, (err: unknown) => respond({ id: request.id, batch: [], failure: toFailure(err) }));
+    };
+    const reading = requests.subscribe({
+      next: (request) => {
+        // A request that arrives while the stream closes is left unanswered: the client fails
+        // it as Unreachable when the stream ends.
+        if (closing) return;
+        if (request.batch.length === 0) serve(request);
+        else for (const one of request.batch) serve(one);
+      },
+      complete: close,
+      error: close,
+    });
+    if (signal?.aborted) close();
+    else signal?.addEventListener('abort', close);
+    return () => {
+      reading.unsubscribe();
+      call.off('drain', resume);
+      signal?.removeEventListener('abort', close);
+    };
   });
-  call.on('end', close);
-  call.on('cancelled', () => {
-    ended = true;
-    signal?.removeEventListener('abort', close);
-  });
-  if (signal?.aborted) close();
-  else signal?.addEventListener('abort', close);
 }
 
 // watchResponses is the store's watch as the responses of a Watch call, in a server span that

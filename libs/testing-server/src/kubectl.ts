@@ -1,3 +1,4 @@
+import { eventually } from '@plinth/testing';
 import { spawn } from 'node:child_process';
 
 export interface KubectlResult {
@@ -40,13 +41,8 @@ export function spawnKubectl(kubeconfig: string, args: string[]) {
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   return {
     output: () => stdout,
-    async waitFor(pattern: RegExp, timeoutMs = 15000): Promise<string> {
-      const deadline = Date.now() + timeoutMs;
-      while (!pattern.test(stdout)) {
-        if (Date.now() > deadline) throw new Error(`kubectl output never matched ${pattern}:\n${stdout}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return stdout;
+    waitFor(pattern: RegExp, timeoutMs = 15000): Promise<string> {
+      return eventually(() => stdout, { until: (out) => pattern.test(out), what: `kubectl ${args.join(' ')} printing ${pattern}`, timeoutMs });
     },
     stop: () => child.kill('SIGTERM'),
   };
@@ -55,11 +51,5 @@ export function spawnKubectl(kubeconfig: string, args: string[]) {
 // kubectlUntil runs kubectl until its output matches, failing with the last output after the
 // timeout.
 export async function kubectlUntil(kubeconfig: string, args: string[], pattern: RegExp, timeoutMs = 30000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const last = (await kubectl(kubeconfig, args)).stdout;
-    if (pattern.test(last)) return last;
-    if (Date.now() > deadline) throw new Error(`kubectl ${args.join(' ')} never matched ${pattern}:\n${last}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  return eventually(async () => (await kubectl(kubeconfig, args)).stdout, { until: (out) => pattern.test(out), what: `kubectl ${args.join(' ')} printing ${pattern}`, timeoutMs, intervalMs: 250 });
 }

@@ -28,6 +28,12 @@ export class FakeClock implements Clock {
     return this.schedule(fn, ms, Math.max(1, ms));
   }
 
+  // pendingTimers is how many timers wait to fall due: a test that waits for something NOT to
+  // happen advances the clock once every party has scheduled its next step.
+  get pendingTimers(): number {
+    return this.scheduled.filter((s) => !s.cancelled).length;
+  }
+
   // advance moves time forward by ms, running every timer that falls due, in time order.
   advance(ms: number): void {
     const target = this.current + ms;

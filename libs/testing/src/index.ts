@@ -7,3 +7,4 @@ export { startProcess, waitForPort, waitForOutput, RunningProcess } from './proc
 export { FakeClock } from './fake-clock';
 export { startOtlpReceiver, OtlpReceiver, ReceivedSpan } from './otlp-receiver';
 export { makeLinkPki, LinkPki, LinkTls, NatsCredentials, storageServingFlags, etcdClientFlags, storageClientFlags, natsClientFlags } from './pki';
+export { eventually, EventuallyOptions, gone, GiveUp } from './eventually';

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
+import { eventually, GiveUp } from './eventually';
 
 export interface RunningProcess {
   readonly child: ChildProcess;
@@ -34,15 +35,13 @@ export function startProcess(command: string, args: string[], env: NodeJS.Proces
 // waitForPort resolves once something accepts TCP connections on the port, and rejects if the
 // process exits first or the timeout passes.
 export async function waitForPort(proc: RunningProcess, port: number, name: string, timeoutMs = 20000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (proc.child.exitCode !== null) {
-      throw new Error(`${name} exited with code ${proc.child.exitCode}:\n${proc.output()}`);
-    }
-    if (await canConnect(port)) return;
-    if (Date.now() > deadline) throw new Error(`${name} did not listen on 127.0.0.1:${port} within ${timeoutMs} ms:\n${proc.output()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await eventually(
+    () => {
+      if (proc.child.exitCode !== null) throw new GiveUp(`${name} exited with code ${proc.child.exitCode}:\n${proc.output()}`);
+      return canConnect(port);
+    },
+    { what: () => `${name} listening on 127.0.0.1:${port}; output:\n${proc.output()}\n`, timeoutMs },
+  );
 }
 
 function canConnect(port: number): Promise<boolean> {

@@ -1,5 +1,8 @@
 // Who is asking: credentials that must not authenticate (401, and nothing changes), and
-// impersonation by a user without the right to impersonate (403, and nothing changes).
+// impersonation by a user without the right to impersonate (403, and nothing changes). An
+// Authorization header that is not a bearer token (another scheme, no token) is no credential
+// at all: the request is system:anonymous (kube-apiserver's default --anonymous-auth=true),
+// refused with 403.
 import { CaseDraft, Credential, ForgedCredential } from '../hostile-case';
 import { collections, fixtureName, hostileNamespace } from '../fixtures';
 import { Prng } from '../prng';
@@ -34,6 +37,10 @@ const forged: ForgedCredential[] = ['alg-none-jwt', 'foreign-key-jwt', 'expired-
 
 const b64 = (text: string) => Buffer.from(text).toString('base64url');
 
+// anonymousAuthorizations are the garbage Authorization headers the bearer token authenticator
+// does not read as a token (apiserver's bearertoken: a scheme other than Bearer, or no token).
+const anonymousAuthorizations = new Set(['empty-bearer', 'bearer-only', 'basic', 'unknown-scheme', 'two-spaces']);
+
 // garbageAuthorizations are Authorization header values no authenticator accepts.
 function garbageAuthorization(prng: Prng): [string, string] {
   const header = b64(JSON.stringify({ alg: 'RS256', kid: 'x' }));
@@ -66,6 +73,7 @@ export function credentials(prng: Prng, count: number): CaseDraft[] {
     const act = action(prng);
     let credential: Credential;
     let tag: string;
+    let anonymous = false;
     if (prng.chance(0.5)) {
       const which = prng.pick(forged);
       credential = { kind: 'forged', forged: which };
@@ -74,6 +82,7 @@ export function credentials(prng: Prng, count: number): CaseDraft[] {
       const [name, value] = garbageAuthorization(prng);
       credential = { kind: 'header', value };
       tag = `credential:${name}`;
+      anonymous = anonymousAuthorizations.has(name);
     }
     return {
       family: 'credential',
@@ -85,7 +94,7 @@ export function credentials(prng: Prng, count: number): CaseDraft[] {
       body: act.body,
       credential,
       snapshots: [act.snapshot],
-      expect: 'unauthorized',
+      expect: anonymous ? 'forbidden' : 'unauthorized',
     };
   });
 }

@@ -135,8 +135,9 @@ class GoDecoder {
   }
 
   // quantity is resource.Quantity.UnmarshalJSON: ParseQuantity of the text (without quotes and
-  // surrounding space), whose error ends the decoding. A number becomes its canonical string, a
-  // string loses the space around it.
+  // surrounding space), whose error ends the decoding. The object then holds the canonical
+  // string ("0.5" is "500m"); ParseQuantity keeps a string already in canonical form as written
+  // (so "1E3" stays).
   private quantity(container: Container, key: string | number): void {
     const value = (container as Record<string | number, unknown>)[key];
     const text = typeof value === 'string' ? value : typeof value === 'number' ? this.literal(container, key) : JSON.stringify(value);
@@ -146,8 +147,9 @@ class GoDecoder {
     } catch (err) {
       throw new UnmarshalerError((err as Error).message);
     }
-    if (typeof value === 'number') this.set(container, key, formatQuantity(parsed));
-    else if (text.trim() !== value) this.set(container, key, text.trim());
+    const canonical = formatQuantity(parsed);
+    const kept = typeof value === 'string' && canonical.toLowerCase() === text.trim().toLowerCase() ? text.trim() : canonical;
+    if (kept !== value) this.set(container, key, kept);
   }
 
   // time is metav1.Time's (and MicroTime's) UnmarshalJSON: a string, in RFC 3339 form, which

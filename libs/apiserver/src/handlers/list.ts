@@ -21,7 +21,7 @@ export async function listObjects(scope: RequestScope, options: ListOptions): Pr
     throw badRequest('specifying resource version is not allowed when using continue');
   }
   const exact = options.resourceVersionMatch === 'Exact' || (options.resourceVersionMatch === '' && options.limit > 0 && options.resourceVersion !== '' && options.resourceVersion !== '0');
-  const requested = parseResourceVersion(options.resourceVersion);
+  const requested = parseResourceVersion(options.resourceVersion, options.limit > 0);
   const revision = exact && requested > 0 ? requested : undefined;
   const cache = revision === undefined ? scope.server.cacheFor(scope.def) : null;
   if (cache) {

@@ -1,12 +1,13 @@
 // The virtual review types: POST answers the same kind with status filled, never stored.
 // SelfSubjectReview tells who the requester is; the access reviews ask the authorizer.
 import { KubeObject } from '@plinth/api';
-import { badRequest, invalid, methodNotSupported } from '@plinth/machinery';
+import { updateManagedFields } from '@plinth/apply';
+import { badRequest, invalid, methodNotSupported, rfc3339 } from '@plinth/machinery';
 import { Attributes, nonResourceAttributes, resourceAttributes, UserInfo } from '@plinth/rbac';
 import { localSubjectAccessReviewBadRequest, selfSubjectRulesReviewBadRequest } from '@plinth/registry';
 import { decodeBody } from '../decode';
 import { writeResult } from '../output';
-import { RequestScope } from '../scope';
+import { fieldManagerOf, RequestScope } from '../scope';
 import { parseWriteOptions } from '../write-options';
 
 interface ReviewSpec {
@@ -20,20 +21,39 @@ interface ReviewSpec {
 }
 
 export async function createReview(scope: RequestScope): Promise<void> {
-  parseWriteOptions(scope.query, 'CreateOptions');
+  const options = parseWriteOptions(scope.query, 'CreateOptions');
   const review = await decodeBody(scope, 'CreateOptions');
   const spec = (review.spec ?? {}) as ReviewSpec;
   if (scope.def.kind === 'LocalSubjectAccessReview' && !review.metadata.namespace) review.metadata.namespace = scope.info.namespace;
-  const errs = scope.def.strategy.validate(review, scope.store.context());
-  if (errs.length > 0) throw invalid(scope.store.qualifiedKind, review.metadata.name ?? '', errs);
+  const ctx = scope.store.context();
+  recordReviewManagedFields(scope, review, options.fieldManager, ctx.now);
+  const errs = scope.def.strategy.validate(review, ctx);
+  // The review REST refuses with the zero kind and name: `.authorization.k8s.io "" is invalid`.
+  if (errs.length > 0) throw invalid({ group: scope.def.group, kind: '' }, '', errs);
   const status = await reviewStatus(scope, review, spec);
   const { namespace: _ns, ...metadata } = review.metadata;
+  // A SelfSubjectReview is stamped with its creation time; the access reviews are not.
+  const creationTimestamp = scope.def.kind === 'SelfSubjectReview' ? rfc3339(ctx.now) : null;
+  // A SelfSubjectRulesReview answers a new object: the status alone (empty spec and metadata).
+  if (scope.def.kind === 'SelfSubjectRulesReview') {
+    writeResult(scope, 201, { apiVersion: review.apiVersion, kind: review.kind, metadata: { creationTimestamp: null } as never, spec: {}, status });
+    return;
+  }
   const answered: KubeObject = {
     ...review,
-    metadata: scope.def.kind === 'LocalSubjectAccessReview' ? { ...metadata, namespace: review.metadata.namespace, creationTimestamp: null } as never : { ...metadata, creationTimestamp: null } as never,
+    metadata: scope.def.kind === 'LocalSubjectAccessReview' ? ({ ...metadata, namespace: review.metadata.namespace, creationTimestamp } as never) : ({ ...metadata, creationTimestamp } as never),
     status,
   };
   writeResult(scope, 201, answered);
+}
+
+// recordReviewManagedFields gives a review the managedFields the create handler records for
+// any create, before validation: the requester (Update) owns the fields it sent.
+function recordReviewManagedFields(scope: RequestScope, review: KubeObject, requestedManager: string, now: number): void {
+  const manager = fieldManagerOf(scope, requestedManager);
+  const { status: _status, ...sent } = review;
+  const managedFields = updateManagedFields({ live: null, updated: sent as KubeObject, manager: manager.manager, apiVersion: manager.apiVersion, now: new Date(now), schema: scope.def.schema });
+  if (managedFields && managedFields.length > 0) review.metadata.managedFields = managedFields;
 }
 
 async function reviewStatus(scope: RequestScope, review: KubeObject, spec: ReviewSpec): Promise<Record<string, unknown>> {

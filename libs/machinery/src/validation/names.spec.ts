@@ -56,7 +56,8 @@ describe('DNS names', () => {
 
   it('isDNS1123Label', () => {
     expect(isDNS1123Label('my-name')).toEqual([]);
-    expect(isDNS1123Label('a.b')).toEqual([
+    expect(isDNS1123Label('a.b')).toEqual(['must not contain dots']);
+    expect(isDNS1123Label('a_b')).toEqual([
       "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
     ]);
     expect(isDNS1123Label('a'.repeat(64))).toEqual(['must be no more than 63 characters']);

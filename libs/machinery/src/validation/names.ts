@@ -85,7 +85,10 @@ export function isDNS1123Subdomain(value: string): string[] {
 export function isDNS1123Label(value: string): string[] {
   const errs: string[] = [];
   if (utf8Length(value) > DNS1123LabelMaxLength) errs.push(maxLenError(DNS1123LabelMaxLength));
-  if (!dns1123LabelRegexp.test(value)) errs.push(regexError(dns1123LabelErrMsg, dns1123LabelFmt, 'my-name', '123-abc'));
+  if (dns1123LabelRegexp.test(value)) return errs;
+  // A valid subdomain that is no label (its length was checked) can only be one with dots.
+  if (dns1123SubdomainRegexp.test(value)) errs.push('must not contain dots');
+  else errs.push(regexError(dns1123LabelErrMsg, dns1123LabelFmt, 'my-name', '123-abc'));
   return errs;
 }
 

@@ -1,7 +1,7 @@
 // The authorizer over a real nats-server: the same answers as in process, replicas sharing the
 // load, the decision cache and its invalidation, and the failures a gateway turns into 500s.
 import { connect, NatsConnection } from 'nats';
-import { findBinary, freePort, natsBinary, NatsServer, RunningProcess, startNats, startProcess, waitForPort } from '@plinth/testing';
+import { findBinary, freePort, natsBinary, NatsServer, RunningProcess, startNats, startProcess, waitForPort, eventually } from '@plinth/testing';
 import {
   Attributes,
   authorize,
@@ -76,14 +76,6 @@ function counting(inner: Authorizer): Authorizer & { calls: number } {
     },
   };
   return counted;
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('authorization over NATS', () => {
@@ -280,7 +272,7 @@ describe('authorization over NATS', () => {
       expect(remote.cachedDecisions).toBe(1);
       expect((await remote.authorize(bob)).decision).toBe('Allow');
       server = await startServer();
-      await eventually(async () => seen.includes('reconnect'), 15_000);
+      await eventually(async () => seen.includes('reconnect'), { timeoutMs: 15_000 });
       expect(remote.cachedDecisions).toBe(1);
       expect((await remote.authorize(bob)).decision).toBe('Allow');
       expect(served.calls).toBe(1);

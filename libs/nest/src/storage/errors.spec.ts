@@ -14,7 +14,7 @@ import {
   WatchEvent,
   WatchOptions,
 } from '@plinth/storage';
-import { freePort } from '@plinth/testing';
+import { freePort, eventually } from '@plinth/testing';
 import { GrpcObjectStore } from '@plinth/storage-grpc';
 import { StorageServer, startStorageServer } from './storage-server';
 
@@ -299,10 +299,3 @@ describe('the Exchange stream', () => {
   });
 });
 
-async function eventually(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -1,11 +1,10 @@
 // ObjectStoreController routes the calls of storage.proto's ObjectStore service to
 // objectStoreHandlers (libs/storage-grpc): the unary calls and Watch through @GrpcMethod, the
-// Exchange stream through @GrpcStreamCall, which hands it the call itself (see
-// ARCHITECTURE.md for why). StorageStatusFilter ends a failed call with the status that
-// carries its StorageError.
+// Exchange stream through @GrpcStreamMethod. StorageStatusFilter ends a failed call with the
+// status that carries its StorageError.
 import { Metadata } from '@grpc/grpc-js';
 import { ArgumentsHost, Catch, Controller, Inject, RpcExceptionFilter, UseFilters } from '@nestjs/common';
-import { GrpcMethod, GrpcStreamCall } from '@nestjs/microservices';
+import { GrpcMethod, GrpcStreamMethod } from '@nestjs/microservices';
 import { Observable, throwError } from 'rxjs';
 import { storagev1 } from '@plinth/proto';
 import { ExchangeCall, ObjectStoreHandlers, objectStoreServiceName, toStatus, WatchCall } from '@plinth/storage-grpc';
@@ -67,8 +66,8 @@ export class ObjectStoreController {
     return this.handlers.watch(request, metadata, call);
   }
 
-  @GrpcStreamCall(service)
-  exchange(call: ExchangeCall): void {
-    this.handlers.exchange(call);
+  @GrpcStreamMethod(service)
+  exchange(requests: Observable<storagev1.ExchangeRequest>, metadata: Metadata, call: ExchangeCall): Observable<storagev1.ExchangeResponse> {
+    return this.handlers.exchange(requests, metadata, call);
   }
 }

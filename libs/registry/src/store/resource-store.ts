@@ -3,7 +3,7 @@
 // taken from its strategy (k8s.io/apiserver/pkg/registry/generic/registry/store.go).
 import { KubeObject } from '@plinth/api';
 import { statusResetFields, updateManagedFields } from '@plinth/apply';
-import { alreadyExists, badRequest, Clock, cloneJson, conflict, invalid, isStatusError, notFound, rfc3339 } from '@plinth/machinery';
+import { alreadyExists, badRequest, Clock, cloneJson, conflict, field, GoLiteral, goQuote, invalid, isStatusError, notFound, rfc3339, StatusError, unclassifiedError } from '@plinth/machinery';
 import { isStorageError, KeyValue, ObjectStore, StorageErrorCode } from '@plinth/storage';
 import { QualifiedKind, QualifiedResource, ResourceDefinition, StrategyContext } from '../resource';
 import { decodeObject, encodeObject } from './codec';
@@ -124,8 +124,10 @@ export class ResourceStore {
       const proposed = typeof input === 'function' ? await input(current ? cloneJson(current) : null) : cloneJson(input);
       if (!current) {
         if (!allowCreate || options.subresource) throw notFound(this.qualifiedResource, name);
-        if (proposed.metadata?.resourceVersion) throw notFound(this.qualifiedResource, name);
-        proposed.metadata = { ...proposed.metadata, name };
+        // Created by an update, the object starts afresh: the resourceVersion it carried names
+        // nothing (kube-apiserver's Store.Update creates it all the same).
+        const { resourceVersion: _stale, ...metadata } = proposed.metadata ?? {};
+        proposed.metadata = { ...metadata, name };
         try {
           return { object: await this.create(namespace, proposed, options), created: true };
         } catch (err) {
@@ -134,6 +136,8 @@ export class ResourceStore {
         }
       }
       const expected = proposed.metadata?.resourceVersion;
+      // Storage parses the resourceVersion the update names (strconv.ParseUint).
+      if (expected && !/^\d+$/.test(expected)) throw unclassifiedError(`strconv.ParseUint: parsing ${goQuote(expected)}: invalid syntax`);
       if (expected !== undefined && expected !== '' && expected !== current.metadata.resourceVersion) {
         throw conflict(this.qualifiedResource, name, conflictDetail);
       }
@@ -154,6 +158,13 @@ export class ResourceStore {
       }
     }
     throw conflict(this.qualifiedResource, name, conflictDetail);
+  }
+
+  // unconditionalUpdate is the refusal of an update without a resourceVersion where the strategy
+  // does not allow one (the resourceVersion printed as Go prints a uint64 with %#v).
+  private unconditionalUpdate(name: string): StatusError {
+    const path = field.newPath('metadata', 'resourceVersion');
+    return invalid({ group: this.def.group, kind: this.def.resource }, name, [field.invalid(path, new GoLiteral('0x0'), 'must be specified for an update')]);
   }
 
   async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
@@ -241,6 +252,7 @@ export class ResourceStore {
     this.def.strategy.prepareForCreate?.(object, ctx);
     const fieldErrors = [...validateObjectMeta(object, this.def), ...this.def.strategy.validate(object, ctx)];
     if (fieldErrors.length > 0) throw invalid(this.qualifiedKind, object.metadata.name ?? '', fieldErrors);
+    this.def.strategy.canonicalize?.(object, ctx);
     return object;
   }
 
@@ -275,6 +287,7 @@ export class ResourceStore {
         `Precondition failed: UID in precondition: ${object.metadata.uid}, UID in object meta: ${current.metadata.uid}`,
       );
     }
+    if (this.def.allowUnconditionalUpdate === false && !proposed.metadata.resourceVersion) throw this.unconditionalUpdate(name);
     keepServerMetadata(object, current);
     if (!options.subresource) this.def.strategy.prepareForUpdate?.(object, current, ctx);
     else if (options.subresource === 'status') this.def.strategy.prepareForStatusUpdate?.(object, current, ctx);
@@ -290,6 +303,7 @@ export class ResourceStore {
         : [...this.def.strategy.validate(object, ctx, current), ...(this.def.strategy.validateUpdate?.(object, current, ctx) ?? [])]),
     ];
     if (fieldErrors.length > 0) throw invalid(this.qualifiedKind, name, fieldErrors);
+    if (!options.subresource) this.def.strategy.canonicalize?.(object, ctx);
     return object;
   }
 

@@ -1,5 +1,6 @@
-// globalSetup checks, once per test run, that the servers the suites start are installed, so a
-// missing binary fails the run at once with how to install it.
+// globalSetup checks, once per run of jest's integration or e2e project (jest.config.js), that
+// the servers their suites start are installed, so a missing binary fails the run at once with
+// how to install it. The unit project needs none.
 import { etcdBinary, findBinary, natsBinary } from '../binaries';
 
 export default async function globalSetup(): Promise<void> {

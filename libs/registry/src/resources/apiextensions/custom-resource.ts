@@ -137,6 +137,7 @@ function customResourceTable(columns: PrinterColumn[] | undefined): TableDefinit
 
 export function customResourceDefinitionsOf(crd: CrdObject): ResourceDefinition[] {
   const { spec } = crd;
+  const storageVersion = spec.versions.find((v) => v.storage)?.name;
   const names = crd.status?.acceptedNames?.plural ? { ...spec.names, ...crd.status.acceptedNames } : spec.names;
   return spec.versions.filter((v) => v.served).map((version: CrdVersion) => {
     const schema = version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
@@ -162,6 +163,7 @@ export function customResourceDefinitionsOf(crd: CrdObject): ResourceDefinition[
       nameValidation: 'dns-subdomain',
       stability: 'stable',
       unstructured: true,
+      ...(storageVersion && storageVersion !== version.name ? { storageVersion } : {}),
       ...(crd.metadata.deletionTimestamp ? { terminating: true } : {}),
       ...(version.deprecated ? { deprecationWarning: version.deprecationWarning ?? `${spec.group}/${version.name} ${names.kind} is deprecated` } : {}),
       ...(scale ? { scale: { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath, labelSelectorPath: scale.labelSelectorPath } } : {}),

@@ -165,6 +165,8 @@ export const customResourceDefinitionDefinition: ResourceDefinition = {
   singular: 'customresourcedefinition',
   kind: 'CustomResourceDefinition',
   listKind: 'CustomResourceDefinitionList',
+  // kube-apiserver 1.28 still stores CustomResourceDefinitions as v1beta1.
+  storageVersion: 'v1beta1',
   namespaced: false,
   shortNames: ['crd', 'crds'],
   categories: ['api-extensions'],

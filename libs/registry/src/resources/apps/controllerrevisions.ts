@@ -50,7 +50,7 @@ export const controllerRevisionTable: TableDefinition = {
   columns: [
     nameColumn,
     column('Controller', 'string', 'Controller of the object'),
-    column('Revision', 'string', 'Revision indicates the revision of the state represented by Data.'),
+    column('Revision', 'string', 'revision indicates the revision of the state represented by Data.'),
     ageColumn,
   ],
   row(object: KubeObject, now: number): unknown[] {

@@ -155,6 +155,11 @@ describe('DaemonSet store round trips', () => {
     );
   });
 
+  it("counts the template generation annotation as the writer's field", async () => {
+    const out = await store().create('kube-system', ds(), { fieldManager: { manager: 'writer', apiVersion: 'apps/v1' } });
+    expect(out.metadata.managedFields?.[0].fieldsV1).toMatchObject({ 'f:metadata': { 'f:annotations': { '.': {}, 'f:deprecated.daemonset.template.generation': {} } } });
+  });
+
   it('bumps the template generation when the template changes', async () => {
     const s = store();
     const out = (await s.create('kube-system', ds())) as DaemonSet;

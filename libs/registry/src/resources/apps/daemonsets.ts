@@ -67,6 +67,10 @@ function validateDaemonSet(ds: DaemonSet, opts: DaemonSetValidationOptions): Fie
 export const daemonSetStrategy: ResourceStrategy = {
   defaults(object: KubeObject): void {
     defaultDaemonSet(object as DaemonSet);
+    // Converting to apps/v1 always writes the template generation annotation (0 until the
+    // strategy sets it), so the field manager counts it as the writer's.
+    const ds = object as DaemonSet;
+    setTemplateGeneration(ds, templateGeneration(ds));
   },
   prepareForCreate(object: KubeObject): void {
     const ds = object as DaemonSet;
@@ -106,7 +110,7 @@ export const daemonSetTable: TableDefinition = {
     nameColumn,
     column('Desired', 'integer', 'The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/'),
     column('Current', 'integer', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/'),
-    column('Ready', 'integer', 'numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.'),
+    column('Ready', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.'),
     column('Up-to-date', 'integer', 'The total number of nodes that are running updated daemon pod'),
     column('Available', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)'),
     column('Node Selector', 'string', "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/"),

@@ -54,7 +54,9 @@ function selfSubjectReview(version: string, stability: 'alpha' | 'beta' | 'stabl
 }
 
 export const selfSubjectReviewV1Definition = selfSubjectReview('v1', 'stable');
-export const selfSubjectReviewV1beta1Definition = selfSubjectReview('v1beta1', 'beta');
+// selfSubjectReviewV1beta1Definition is a beta added after 1.24: kube-apiserver 1.28 serves it
+// only when --runtime-config asks (authentication.k8s.io/v1beta1=true, or api/beta=true).
+export const selfSubjectReviewV1beta1Definition: ResourceDefinition = selfSubjectReview('v1beta1', 'beta');
 export const selfSubjectReviewV1alpha1Definition = selfSubjectReview('v1alpha1', 'alpha');
 
 // selfSubjectReviewDefinitions lists the served versions, preferred first.

@@ -112,8 +112,25 @@ export function objectMetaLiteral(meta: ObjectMeta | undefined): GoLiteral {
     ['Annotations', goStringMapText(m.annotations)],
     ['OwnerReferences', owners ? `[]v1.OwnerReference{${owners.map((o) => `v1.OwnerReference{APIVersion:${goQuote(o.apiVersion)}, Kind:${goQuote(o.kind)}, Name:${goQuote(o.name)}, UID:${goQuote(o.uid)}}`).join(', ')}}` : '[]v1.OwnerReference(nil)'],
     ['Finalizers', goStringSliceText(m.finalizers)],
-    ['ManagedFields', '[]v1.ManagedFieldsEntry(nil)'],
+    ['ManagedFields', managedFieldsLiteral(m.managedFields)],
   ]);
+}
+
+// managedFieldsLiteral prints the entries the create handler recorded before validation; their
+// fieldsV1 is a pointer, printed as an address.
+function managedFieldsLiteral(entries: ObjectMeta['managedFields']): string {
+  if (!entries) return '[]v1.ManagedFieldsEntry(nil)';
+  const entry = (e: NonNullable<ObjectMeta['managedFields']>[number]): string =>
+    goStruct('v1.ManagedFieldsEntry', [
+      ['Manager', goQuote(e.manager ?? '')],
+      ['Operation', goQuote(e.operation ?? '')],
+      ['APIVersion', goQuote(e.apiVersion ?? '')],
+      ['Time', goTime(e.time)],
+      ['FieldsType', goQuote(e.fieldsType ?? '')],
+      ['FieldsV1', e.fieldsV1 ? '(*v1.FieldsV1)(0xc000010000)' : '(*v1.FieldsV1)(nil)'],
+      ['Subresource', goQuote(e.subresource ?? '')],
+    ]).text;
+  return `[]v1.ManagedFieldsEntry{${entries.map(entry).join(', ')}}`;
 }
 
 function validateEmptyMetadata(meta: ObjectMeta | undefined, ignore: (keyof ObjectMeta)[], detail: string): FieldError[] {

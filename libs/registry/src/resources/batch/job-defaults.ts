@@ -53,6 +53,13 @@ export function defaultJob(job: Job, ctx: StrategyContext): void {
   defaultPodTemplateSpec(spec.template as Record<string, unknown>);
 }
 
+// canonicalizeJob: reading a created Job back applies SetDefaults_Job again, which labels an
+// unlabeled Job with the template labels generateSelector added after validation; doing it
+// before storing keeps what clients see, and validation never sees those labels.
+export function canonicalizeJob(job: Job): void {
+  copyTemplateLabelsIfUnlabeled(job);
+}
+
 // copyTemplateLabelsIfUnlabeled gives an unlabeled Job the labels of its pod template, as
 // SetDefaults_Job does (it aliases the map, so the generated selector labels show up too).
 function copyTemplateLabelsIfUnlabeled(job: Job): void {
@@ -87,9 +94,6 @@ export function generateSelectorIfNeeded(job: Job): void {
 // an empty status, drop fields of disabled gates.
 export function prepareJobForCreate(job: Job, ctx: StrategyContext): void {
   generateSelectorIfNeeded(job);
-  // Reading the object back applies SetDefaults_Job again, which labels an unlabeled Job with
-  // the now generated template labels; do it here so the stored object is what clients see.
-  copyTemplateLabelsIfUnlabeled(job);
   job.status = {};
   const spec = jobSpec(job);
   if (!jobGate(ctx, 'JobPodFailurePolicy')) delete spec.podFailurePolicy;

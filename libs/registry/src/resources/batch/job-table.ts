@@ -28,11 +28,7 @@ export function jobDuration(job: Job, now: number): string {
 export const jobTable: TableDefinition = {
   columns: [
     nameColumn,
-    column(
-      'Completions',
-      'string',
-      'The number of pods which reached phase Succeeded. The value increases monotonically for a given spec. However, it may decrease in reaction to scale down of elastic indexed jobs.',
-    ),
+    column('Completions', 'string', 'The number of pods which reached phase Succeeded.'),
     column('Duration', 'string', 'Time required to complete the job.'),
     ageColumn,
     containersColumn,

@@ -1,6 +1,7 @@
 // Job validation with the field paths and messages of pkg/apis/batch/validation (v1.28):
 // ValidateJob, ValidateJobSpecUpdate and the status checks.
 import { field, FieldError, FieldPath, GoLiteral, labelSelectorAsSelector, LabelsSelector, newPath, semanticEqual, validateLabelSelector, validation } from '@plinth/machinery';
+import { goPodTemplateSpec } from '../shared/go-pod-template';
 import { goInt32Slice, goLabelSelector, goNull, goStringMap } from '../shared/go-values';
 import { validatePodTemplateSpec } from '../core/pod-validation';
 import {
@@ -366,7 +367,7 @@ function validatePodTemplateUpdate(spec: JobSpec, oldSpec: JobSpec, path: FieldP
     oldMeta.annotations = template.metadata?.annotations;
     oldMeta.labels = template.metadata?.labels;
   }
-  return immutable(template, oldTemplate, path.child('template'), new GoLiteral('core.PodTemplateSpec{...}'));
+  return immutable(template, oldTemplate, path.child('template'), goPodTemplateSpec(template));
 }
 
 // validateJobUpdate is the update half of jobStrategy.ValidateUpdate (ValidateJobUpdate without

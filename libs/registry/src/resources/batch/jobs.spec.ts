@@ -140,7 +140,10 @@ describe('Job selector generation', () => {
       'controller-uid': uid,
       'job-name': 'pi',
     });
-    // An unlabeled Job reads back with its template's labels (SetDefaults_Job).
+    // Validation sees an unlabeled Job; it is stored with its template's labels, as
+    // kube-apiserver reads it back (SetDefaults_Job).
+    expect(j.metadata.labels).toBeUndefined();
+    jobDefinition.strategy.canonicalize?.(j, ctx());
     expect(j.metadata.labels).toEqual(j.spec?.template?.metadata?.labels);
     expect(j.status).toEqual({});
   });
@@ -303,6 +306,15 @@ describe('Job store round trips', () => {
     expect(err.errStatus.message).toBe('Job.batch "pi" is invalid: spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"');
   });
 
+  it("addresses a name too long for its pods' labels to the template only", async () => {
+    const store = await storeWith();
+    const name = 'a'.repeat(70);
+    const err = await rejected(store.create('default', job({}, name)));
+    const causes = (err.errStatus.details?.causes ?? []).map((c) => `${c.field}: ${c.message}`);
+    const tooLong = `spec.template.labels: Invalid value: "${name}": must be no more than 63 characters`;
+    expect(causes).toEqual([tooLong, tooLong]);
+  });
+
   it('keeps selector, template and completions immutable', async () => {
     const store = await storeWith();
     const out = (await store.create('default', job())) as Job;
@@ -382,6 +394,9 @@ describe('Job table and fields', () => {
       ['Images', 'string', 1],
       ['Selector', 'string', 1],
     ]);
+    // Descriptions are printers.go's: the SwaggerDoc of batch/v1 and ObjectMeta in 1.28.
+    expect(table?.columns[0].description).toMatch(/More info: https:\/\/kubernetes\.io\/docs\/concepts\/overview\/working-with-objects\/names#names$/);
+    expect(table?.columns[1].description).toBe('The number of pods which reached phase Succeeded.');
   });
 
   it('prints completions, duration and age', () => {
@@ -405,7 +420,7 @@ describe('Job table and fields', () => {
 
   it('warns about names that are not DNS labels on create', () => {
     expect(jobDefinition.strategy.warnings?.(created(job({}, 'pi.v1')))).toEqual([
-      "metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')]",
+      "metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]",
     ]);
     expect(jobDefinition.strategy.warnings?.(created(job()))).toEqual([]);
   });

@@ -3,7 +3,7 @@
 import { KubeObject } from '@plinth/api';
 import { FieldError, LabelSelector, validation } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy, StrategyContext } from '../../resource';
-import { defaultJob, jobGate, prepareJobForCreate, prepareJobForUpdate } from './job-defaults';
+import { canonicalizeJob, defaultJob, jobGate, prepareJobForCreate, prepareJobForUpdate } from './job-defaults';
 import { jobSchema } from './job-schema';
 import { jobTable } from './job-table';
 import { ControllerUidLabel, Job, JobNameLabel } from './job-types';
@@ -56,6 +56,9 @@ export const jobStrategy: ResourceStrategy = {
   },
   validateStatusUpdate(object: KubeObject): FieldError[] {
     return validateJobStatus((object as Job).status);
+  },
+  canonicalize(object: KubeObject): void {
+    canonicalizeJob(object as Job);
   },
   selectableFields(object: KubeObject): Record<string, string> {
     return { 'status.successful': String((object as Job).status?.succeeded ?? 0) };

@@ -18,7 +18,7 @@ describe('lease definition', () => {
   it('validates durations and transitions', () => {
     expect(leaseDefinition.strategy.validate(lease({ leaseDurationSeconds: 0, leaseTransitions: -1 }), ctx).map(String)).toEqual([
       'spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0',
-      'spec.leaseTransitions: Invalid value: -1: must to greater or equal than 0',
+      'spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0',
     ]);
     expect(leaseDefinition.strategy.validate(lease({ leaseDurationSeconds: 15, leaseTransitions: 0 }), ctx)).toEqual([]);
   });

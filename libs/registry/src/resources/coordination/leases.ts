@@ -1,5 +1,6 @@
 // Leases (coordination.platform.io/v1), after pkg/registry/coordination/lease: a PUT of a missing
-// lease creates it, which leader election relies on.
+// lease creates it, which leader election relies on, and a PUT must name the resourceVersion it
+// replaces.
 import { KubeObject, kindSchema, s } from '@plinth/api';
 import { field, FieldError } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy } from '../../resource';
@@ -9,7 +10,7 @@ function spec(lease: KubeObject): Record<string, unknown> {
   return typeof lease.spec === 'object' && lease.spec !== null ? (lease.spec as Record<string, unknown>) : {};
 }
 
-// validateLeaseSpec is ValidateLeaseSpec, with Kubernetes' wording (typo included).
+// validateLeaseSpec is ValidateLeaseSpec, with Kubernetes 1.28's wording.
 export function validateLeaseSpec(leaseSpec: Record<string, unknown>): FieldError[] {
   const errs: FieldError[] = [];
   const path = field.newPath('spec');
@@ -17,12 +18,16 @@ export function validateLeaseSpec(leaseSpec: Record<string, unknown>): FieldErro
   if (typeof duration === 'number' && duration <= 0) errs.push(field.invalid(path.child('leaseDurationSeconds'), duration, 'must be greater than 0'));
   const transitions = leaseSpec.leaseTransitions;
   if (typeof transitions === 'number' && transitions < 0) {
-    errs.push(field.invalid(path.child('leaseTransitions'), transitions, 'must to greater or equal than 0'));
+    errs.push(field.invalid(path.child('leaseTransitions'), transitions, 'must be greater than or equal to 0'));
   }
   return errs;
 }
 
 export const leaseStrategy: ResourceStrategy = {
+  // defaults gives a Lease its spec, which Go's struct always encodes (`spec: {}`).
+  defaults: (lease) => {
+    if (typeof lease.spec !== 'object' || lease.spec === null) lease.spec = {};
+  },
   validate: (lease) => validateLeaseSpec(spec(lease)),
 };
 
@@ -61,5 +66,6 @@ export const leaseDefinition: ResourceDefinition = {
     row: (lease, now) => [lease.metadata.name ?? '', typeof spec(lease).holderIdentity === 'string' ? spec(lease).holderIdentity : '', age(lease, now)],
   },
   allowCreateOnUpdate: true,
+  allowUnconditionalUpdate: false,
   nameValidation: 'dns-subdomain',
 };

@@ -1,6 +1,9 @@
 import { KubeObject } from '@plinth/api';
+import { realClock } from '@plinth/machinery';
+import { EmbeddedObjectStore } from '@plinth/storage';
 import { namespaceDefinition } from './namespaces';
 import { ResourceStrategy, TableDefinition } from '../../resource';
+import { ResourceStore } from '../../store/resource-store';
 const table = namespaceDefinition.table as TableDefinition;
 
 // hook returns a strategy hook the definition must have.
@@ -69,6 +72,25 @@ describe('namespace definition', () => {
     hook('prepareForDeletion')(n);
     expect(n.status).toEqual({ phase: 'Terminating' });
     expect(hook('holdsDeletion')(ns({ spec: { finalizers: [] } }))).toBe(false);
+  });
+
+  it('marks a deleted namespace Terminating with a deletionTimestamp and no grace period', async () => {
+    const store = new ResourceStore(namespaceDefinition, new EmbeddedObjectStore(), realClock, new Map());
+    await store.create(undefined, ns({ metadata: { name: 'going' } }));
+    const { object, deleted } = await store.delete(undefined, 'going');
+    expect(deleted).toBe(false);
+    expect(object.metadata.deletionTimestamp).toEqual(expect.any(String));
+    expect(object.metadata).not.toHaveProperty('deletionGracePeriodSeconds');
+    expect(object.status).toEqual({ phase: 'Terminating' });
+  });
+
+  it('takes an emptied spec.finalizers through finalize as none, owned by no manager', async () => {
+    const store = new ResourceStore(namespaceDefinition, new EmbeddedObjectStore(), realClock, new Map());
+    const fieldManager = { manager: 'finalizer', apiVersion: 'v1' };
+    await store.create(undefined, ns({ metadata: { name: 'done' } }), { fieldManager: { manager: 'creator', apiVersion: 'v1' } });
+    const { object } = await store.update(undefined, 'done', ns({ metadata: { name: 'done' }, spec: { finalizers: [] } }), { subresource: 'finalize', fieldManager });
+    expect(object.spec).toEqual({});
+    expect((object.metadata.managedFields ?? []).map((f) => f.manager)).toEqual(['creator']);
   });
 
   it('selects on status.phase and the legacy name field', () => {

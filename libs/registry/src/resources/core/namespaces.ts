@@ -45,6 +45,9 @@ export const namespaceStrategy: ResourceStrategy = {
     // for generated names, which the store assigns before validation).
     if (ns.metadata.name) ns.metadata.labels = { ...(ns.metadata.labels ?? {}), [labelMetadataName]: ns.metadata.name };
     if (isObj(ns.status) && !ns.status.phase) ns.status.phase = 'Active';
+    // An empty spec.finalizers is none at all (omitempty), so no manager comes to own it.
+    const finalizers = spec(ns).finalizers;
+    if (Array.isArray(finalizers) && finalizers.length === 0) delete spec(ns).finalizers;
   },
   prepareForCreate(ns) {
     ns.status = { phase: 'Active' };
@@ -80,8 +83,11 @@ export const namespaceStrategy: ResourceStrategy = {
     name: ns.metadata.name ?? '',
   }),
   holdsDeletion: (ns) => strings(isObj(ns.spec) ? ns.spec.finalizers : undefined).length > 0,
+  // prepareForDeletion: the namespace registry's own Delete marks the namespace Terminating
+  // with a deletionTimestamp and, unlike the generic store, no deletionGracePeriodSeconds.
   prepareForDeletion(ns) {
     ns.status = { ...status(ns), phase: 'Terminating' };
+    delete ns.metadata.deletionGracePeriodSeconds;
   },
 };
 

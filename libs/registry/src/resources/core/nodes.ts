@@ -1,9 +1,10 @@
 // Nodes (v1), after pkg/registry/core/node: taints, resource quantities and pod CIDRs are
 // validated; podCIDRs and providerID may only be set once.
-import { KubeObject, kindSchema, nodeSpecSchema, nodeStatusSchema } from '@plinth/api';
+import { KubeObject, kindSchema, nodeSpecSchema, nodeStatusSchema, TaintNodeNotReady } from '@plinth/api';
 import { field, FieldError, GoLiteral, goQuote, validation } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy } from '../../resource';
 import { age, ageColumn, column, nameColumn } from '../../table';
+import { goTimeText } from '../shared/go-values';
 import { validateTaintEffect } from './pod-validation-scheduling';
 import { ipFamily, isObj, objects, parseQuantityField, sortedKeys, str, strings, validateResourceQuantityValue } from './validation-helpers';
 
@@ -31,7 +32,8 @@ function validateNodeTaints(taints: unknown): FieldError[] {
     errs.push(...validateTaintEffect(effect, false, idx.child('effect')));
     const keys = unique.get(effect) ?? new Set<string>();
     if (keys.has(key)) {
-      const timeAdded = typeof taint.timeAdded === 'string' ? `time.Date(${taint.timeAdded})` : '(*v1.Time)(nil)';
+      // TimeAdded is a *metav1.Time: fmt prints it with time.Time's GoString, <nil> when nil.
+      const timeAdded = typeof taint.timeAdded === 'string' ? goTimeText(taint.timeAdded, 'time.Local') : '<nil>';
       const literal = new GoLiteral(`core.Taint{Key:${goQuote(key)}, Value:${goQuote(value)}, Effect:${goQuote(effect)}, TimeAdded:${timeAdded}}`);
       const dup = field.duplicate(idx, literal);
       errs.push(new field.FieldError(dup.type, dup.field, dup.badValue, 'taints must be unique by key and effect pair'));
@@ -111,12 +113,64 @@ function validateNodeUpdate(node: KubeObject, old: KubeObject): FieldError[] {
   return errs;
 }
 
+// addNotReadyTaint is the TaintNodesByCondition admission plugin: a new Node starts tainted
+// not-ready NoSchedule, until the node lifecycle controller (here, the node simulator) sees it
+// Ready. Admission runs after the field manager, so the taint is no caller's field.
+function addNotReadyTaint(node: KubeObject): void {
+  const nodeSpec = isObj(node.spec) ? node.spec : (node.spec = {});
+  const taints = objects(nodeSpec.taints);
+  if (taints.some((t) => t.key === TaintNodeNotReady && t.effect === 'NoSchedule')) return;
+  nodeSpec.taints = [...taints, { key: TaintNodeNotReady, effect: 'NoSchedule' }];
+}
+
+// nodeInfoFields are NodeSystemInfo's, in Go's order.
+const nodeInfoFields = [
+  'machineID',
+  'systemUUID',
+  'bootID',
+  'kernelVersion',
+  'osImage',
+  'containerRuntimeVersion',
+  'kubeletVersion',
+  'kubeProxyVersion',
+  'operatingSystem',
+  'architecture',
+];
+
+// fillStatusStructs: NodeStatus holds daemonEndpoints and nodeInfo by value, so Kubernetes
+// stores and answers them, with zero values, even when nobody set them. Like admission, this
+// happens after the field manager: no manager owns the zeros.
+function fillStatusStructs(node: KubeObject): void {
+  const st = isObj(node.status) ? node.status : (node.status = {});
+  const endpoints = isObj(st.daemonEndpoints) ? st.daemonEndpoints : {};
+  const kubelet = isObj(endpoints.kubeletEndpoint) ? endpoints.kubeletEndpoint : {};
+  st.daemonEndpoints = { ...endpoints, kubeletEndpoint: { Port: 0, ...kubelet } };
+  const info = isObj(st.nodeInfo) ? st.nodeInfo : {};
+  st.nodeInfo = { ...Object.fromEntries(nodeInfoFields.map((f) => [f, ''])), ...info };
+}
+
+// convertPodCIDRs is the round trip of v1.NodeSpec through the internal type, which has only
+// podCIDRs: podCIDR wins when both are set and differ, and podCIDR shows podCIDRs[0].
+function convertPodCIDRs(node: KubeObject): void {
+  if (!isObj(node.spec)) return;
+  const podCIDR = str(node.spec.podCIDR);
+  const podCIDRs = strings(node.spec.podCIDRs);
+  if (podCIDR !== '' && podCIDRs[0] !== podCIDR) node.spec.podCIDRs = [podCIDR];
+  else if (podCIDRs.length > 0) node.spec.podCIDR = podCIDRs[0];
+}
+
 export const nodeStrategy: ResourceStrategy = {
   defaults(node) {
+    convertPodCIDRs(node);
     // SetDefaults_NodeStatus: allocatable starts as capacity.
     const st = node.status;
     if (isObj(st) && isObj(st.capacity) && st.allocatable === undefined) st.allocatable = { ...st.capacity };
   },
+  prepareForCreate(node) {
+    addNotReadyTaint(node);
+    fillStatusStructs(node);
+  },
+  prepareForStatusUpdate: (node) => fillStatusStructs(node),
   validate: (node) => [...validateNodeTaints(spec(node).taints), ...validateNodeResources(node), ...validatePodCIDRs(node)],
   validateUpdate: validateNodeUpdate,
   validateStatusUpdate: (node, old) => [...validateNodeTaints(spec(node).taints), ...validateNodeUpdate(node, old)],

@@ -149,7 +149,7 @@ describe('validatePodSpec', () => {
       'spec.serviceAccountName: Invalid value: "UPPER": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')',
       'spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive',
       'spec.hostname: Invalid value: "Host": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')',
-      'spec.subdomain: Invalid value: "a.b": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')',
+      'spec.subdomain: Invalid value: "a.b": must not contain dots',
     ]);
   });
 

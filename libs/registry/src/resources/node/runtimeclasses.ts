@@ -83,7 +83,8 @@ export const runtimeClassDefinition: ResourceDefinition = {
   ),
   strategy: runtimeClassStrategy,
   table: {
-    columns: [nameColumn, column('Handler', 'string', 'RuntimeClass Handler'), ageColumn],
+    // Handler's description is empty: printers.go looks "handler" up in ObjectMeta's SwaggerDoc.
+    columns: [nameColumn, column('Handler', 'string', ''), ageColumn],
     row: (rc, now) => [rc.metadata.name ?? '', str(rc.handler), age(rc, now)],
   },
   nameValidation: 'dns-subdomain',

@@ -96,6 +96,16 @@ describe('PolicyRule validation', () => {
     const out = await store(roleDefinition).create('team', obj('Role', true, {}));
     expect(out).toHaveProperty('rules', null);
   });
+
+  it('gives the rules to the writer of an empty list, and to no one when they were left out', async () => {
+    const fieldManager = { manager: 'writer', apiVersion: 'rbac.authorization.platform.io/v1' };
+    const absent = await store(clusterRoleDefinition).create(undefined, obj('ClusterRole', false, { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }] } }), { fieldManager });
+    expect(absent).toHaveProperty('rules', null);
+    expect(absent.metadata.managedFields?.map((f) => f.fieldsV1)).toEqual([{ 'f:aggregationRule': { '.': {}, 'f:clusterRoleSelectors': {} } }]);
+    const empty = await store(roleDefinition).create('team', obj('Role', true, { rules: [] }), { fieldManager });
+    expect(empty).toHaveProperty('rules', null);
+    expect(empty.metadata.managedFields?.map((f) => f.fieldsV1)).toEqual([{ 'f:rules': {} }]);
+  });
 });
 
 describe('ClusterRole aggregation', () => {

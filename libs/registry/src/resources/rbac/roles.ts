@@ -7,15 +7,17 @@ import { defaultTable } from '../../table';
 import { clusterRoleSchema, roleSchema } from './rbac-schema';
 import { ClusterRoleValidationOptions, labelSelectorsHaveInvalidLabelValue, validateAggregationRule, validateRules } from './rbac-validation';
 
-// defaultRules: rules has no omitempty and is stored as protobuf, where an empty list and no
-// list are the same, so clients read `rules: null` for a role without rules.
-function defaultRules(object: KubeObject): void {
+// nullRules: rules has no omitempty and is stored as protobuf, where an empty list and no
+// list are the same, so clients read `rules: null` for a role without rules. It happens on the
+// way to storage, after the field manager: a body without rules owns none, one with [] owns them.
+function nullRules(object: KubeObject): void {
   const role = object as Role;
   if (!Array.isArray(role.rules) || role.rules.length === 0) role.rules = null;
 }
 
 export const roleStrategy: ResourceStrategy = {
-  defaults: defaultRules,
+  prepareForCreate: nullRules,
+  prepareForUpdate: nullRules,
   validate(object: KubeObject): FieldError[] {
     return validateRules((object as Role).rules, true);
   },
@@ -38,9 +40,10 @@ function clusterRoleOptions(old: ClusterRole | undefined): ClusterRoleValidation
 const oldClusterRoles = new WeakMap<KubeObject, ClusterRole>();
 
 export const clusterRoleStrategy: ResourceStrategy = {
-  defaults: defaultRules,
+  prepareForCreate: nullRules,
   prepareForUpdate(object: KubeObject, old: KubeObject): void {
     oldClusterRoles.set(object, old as ClusterRole);
+    nullRules(object);
   },
   validate(object: KubeObject): FieldError[] {
     return validateClusterRole(object as ClusterRole, clusterRoleOptions(oldClusterRoles.get(object)));

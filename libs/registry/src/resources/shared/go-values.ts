@@ -83,3 +83,18 @@ export function goStructText(typeName: string, fields: [string, string][]): stri
 export function goBytesText(bytes: Uint8Array): string {
   return `[]byte{${Array.from(bytes, (b) => `0x${b.toString(16)}`).join(', ')}}`;
 }
+
+const goMonths = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+// goTimeText is time.Time's GoString of an RFC 3339 time, in the location Go holds it in:
+// metav1.Time's JSON decoding keeps times in time.Local (UTC on a server, as here), a zero
+// time is in time.UTC. Nanoseconds come from the fraction as written.
+export function goTimeText(value: string, location: 'time.Local' | 'time.UTC'): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return 'time.Date(1, time.January, 1, 0, 0, 0, 0, time.UTC)';
+  const d = new Date(ms);
+  const fraction = /T\d\d:\d\d:\d\d\.(\d+)/.exec(value)?.[1] ?? '';
+  const nanos = Number(fraction.slice(0, 9).padEnd(9, '0'));
+  const fields = [d.getUTCFullYear(), `time.${goMonths[d.getUTCMonth()]}`, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), nanos, location];
+  return `time.Date(${fields.join(', ')})`;
+}

@@ -1,0 +1,136 @@
+// normalise.ts turns a raw HTTP answer into an Answer in which only facts remain: the
+// scenario's namespace and unique suffix become ${ns} and ${u}, and volatile values (uids, times,
+// resourceVersions, continue tokens, generated names, allocated IPs and ports) become
+// placeholders that keep only whether the value was there.
+import { parseAllDocuments } from 'yaml';
+import { Answer } from './scenario';
+
+// keptHeaders are the response headers a client acts on.
+const keptHeaders = ['content-type', 'content-encoding', 'warning', 'retry-after'];
+
+export interface RawAnswer {
+  status: number;
+  // headers as received, each name lower-cased with all its values.
+  headers: Record<string, string[]>;
+  body: Buffer;
+  // events and ended are set for a watch read as a stream.
+  events?: unknown[];
+  ended?: boolean;
+}
+
+export interface Volatiles {
+  ns: string;
+  u: string;
+  // masks are regular expressions (from the step) whose matches are volatile.
+  masks?: string[];
+  // ignored are JSON pointers of members to remove.
+  ignored?: string[];
+}
+
+// withoutIgnored removes the members that JSON pointers name (`/metadata/annotations/a~1b`).
+function withoutIgnored(value: unknown, pointers: string[] = []): unknown {
+  for (const pointer of pointers) {
+    const path = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let parent: unknown = value;
+    for (const key of path.slice(0, -1)) parent = isObject(parent) || Array.isArray(parent) ? (parent as Record<string, unknown>)[key] : undefined;
+    if (isObject(parent)) delete parent[path[path.length - 1]];
+  }
+  return value;
+}
+
+const time = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)/g;
+const uuid = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
+const serviceAccountVolume = /\bkube-api-access-[a-z0-9]{5}\b/g;
+// Go's %#v of an object in a message prints times, pointers and resourceVersions.
+const goTime = /time\.Date\(\d+, time\.\w+, [\d, ]+, time\.(UTC|Local)\)/g;
+const goPointer = /\(0xc[0-9a-f]+\)/g;
+const embeddedResourceVersion = /(resourceVersion\\?"\s*:\s*\\?"|ResourceVersion:\\?")\d+/g;
+
+// volatileKeys map a key to its placeholder when it holds a non-empty value.
+const volatileKeys: Record<string, string> = {
+  resourceVersion: '<rv>',
+  continue: '<continue>',
+  clusterIP: '<ip>',
+  nodePort: '<port>',
+  healthCheckNodePort: '<port>',
+};
+
+export function normaliseString(s: string, v: Volatiles): string {
+  let out = s.split(v.ns).join('${ns}').split(v.u).join('${u}');
+  for (const m of v.masks ?? []) out = out.replace(new RegExp(m, 'g'), '<masked>');
+  return out
+    .replace(time, '<time>')
+    .replace(uuid, '<uid>')
+    .replace(serviceAccountVolume, 'kube-api-access-<gen>')
+    .replace(goTime, 'time.Date(<time>)')
+    .replace(goPointer, '(<ptr>)')
+    .replace(embeddedResourceVersion, '$1<rv>');
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return x !== null && typeof x === 'object' && !Array.isArray(x);
+}
+
+export function normaliseValue(value: unknown, v: Volatiles): unknown {
+  if (typeof value === 'string') return normaliseString(value, v);
+  if (Array.isArray(value)) return value.map((x) => normaliseValue(x, v));
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(value)) {
+    const placeholder = volatileKeys[k];
+    if (placeholder && x !== '' && x !== 'None' && x !== null && x !== undefined && (typeof x === 'string' || typeof x === 'number')) out[k] = placeholder;
+    else if (k === 'clusterIPs' && Array.isArray(x)) out[k] = x.map((ip) => (ip === 'None' ? ip : '<ip>'));
+    else out[normaliseString(k, v)] = normaliseValue(x, v);
+  }
+  const meta = out.metadata;
+  if (isObject(meta) && typeof meta.generateName === 'string' && typeof meta.name === 'string' && meta.name.startsWith(meta.generateName)) {
+    meta.name = `${meta.generateName}<gen>`;
+  }
+  return out;
+}
+
+function headerValues(raw: RawAnswer, v: Volatiles): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const name of keptHeaders) {
+    const values = raw.headers[name];
+    if (!values) continue;
+    const normalised = values.map((x) => normaliseString(x, v));
+    out[name] = name === 'warning' ? normalised : normalised.join(', ');
+  }
+  return out;
+}
+
+function looksBinary(body: Buffer): boolean {
+  return body.includes(0) || !Buffer.from(body.toString('utf8'), 'utf8').equals(body);
+}
+
+export function normaliseAnswer(raw: RawAnswer, v: Volatiles): Answer {
+  const answer: Answer = { status: raw.status, headers: headerValues(raw, v) };
+  if (raw.events) {
+    answer.events = raw.events.map((e) => {
+      if (isObject(e)) withoutIgnored(e.object, v.ignored);
+      return normaliseValue(e, v);
+    });
+    answer.ended = raw.ended;
+    return answer;
+  }
+  if (raw.body.length === 0) return answer;
+  if (looksBinary(raw.body)) {
+    answer.binary = { prefix: raw.body.subarray(0, 4).toString('hex') };
+    return answer;
+  }
+  const text = raw.body.toString('utf8');
+  const type = raw.headers['content-type']?.[0] ?? '';
+  if (type.includes('yaml')) {
+    const docs = parseAllDocuments(text);
+    if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) answer.text = normaliseString(text, v);
+    else answer.yaml = normaliseValue(withoutIgnored(docs.length === 1 ? docs[0].toJSON() : docs.map((d) => d.toJSON()), v.ignored), v);
+    return answer;
+  }
+  try {
+    answer.json = normaliseValue(withoutIgnored(JSON.parse(text), v.ignored), v);
+  } catch {
+    answer.text = normaliseString(text, v);
+  }
+  return answer;
+}

@@ -1,0 +1,127 @@
+// scenario.ts is the differential suite's format: an area file (scenarios/<area>.yaml) holds
+// scenarios, each a sequence of requests written with the real Kubernetes group names; the
+// answers a real kube-apiserver gave are kept beside it (scenarios/<area>.recorded.json).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+export const scenariosDir = join(__dirname, 'scenarios');
+
+// WatchRead bounds how a watch step reads its stream: until `events` events, the stream's end,
+// or `seconds` seconds, whichever comes first.
+export interface WatchRead {
+  events?: number;
+  seconds?: number;
+}
+
+export interface Step {
+  // request is "METHOD /path?query".
+  request: string;
+  headers?: Record<string, string>;
+  // body is encoded as JSON, or as YAML when the Content-Type says YAML; raw is sent as written.
+  body?: unknown;
+  raw?: string;
+  // as impersonates a user (Impersonate-User), groups adds Impersonate-Group headers.
+  as?: string;
+  groups?: string[];
+  watch?: WatchRead;
+  // until repeats a step without side effects (a review) until the value at path of its answer
+  // equals the given one, or 10 s passed: the real server's authorizer sees new RBAC objects
+  // through an informer, a moment after they are written.
+  until?: { path: string; equals: unknown };
+  // capture names values of the answer's body (dot paths, [i] for items) for later steps: ${name}.
+  capture?: Record<string, string>;
+  // compare: "status" checks only the status code (a setup step whose answer is not the point).
+  compare?: 'all' | 'status';
+  // mask lists regular expressions whose matches in the answer's strings are volatile (the real
+  // server's own state, such as its current resourceVersion in a message).
+  mask?: string[];
+  // ignore lists JSON pointers (into the body, or each watch event's object) of members the
+  // real server's controllers write at their own pace (a Node's TTL annotation); they are
+  // removed from both answers.
+  ignore?: string[];
+  // documented replaces the recorded answer of a step of a `known` scenario: what Documents 1/2
+  // require where they say otherwise than Kubernetes.
+  documented?: Partial<Answer>;
+}
+
+export interface Scenario {
+  name: string;
+  // known names the section of Document 1 or 2 that makes Plinth's answer differ from
+  // Kubernetes'; the scenario then expects the `documented` answers of its steps.
+  known?: string;
+  steps: Step[];
+}
+
+export interface AreaFile {
+  area: string;
+  file: string;
+  scenarios: Scenario[];
+}
+
+// Answer is what a step's request got, normalised (see normalise.ts): the status code, the
+// headers that carry meaning, and the body as JSON, text, watch events or binary.
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  json?: unknown;
+  // yaml is a YAML body, parsed.
+  yaml?: unknown;
+  text?: string;
+  events?: unknown[];
+  // ended says the server ended the watch stream within the read's bounds.
+  ended?: boolean;
+  // binary is a body that is neither JSON nor text (protobuf): its length class and first bytes.
+  binary?: { prefix: string };
+}
+
+export type Recording = Record<string, Answer[]>;
+
+const stepKeys = new Set(['request', 'headers', 'body', 'raw', 'as', 'groups', 'watch', 'until', 'capture', 'compare', 'mask', 'ignore', 'documented']);
+
+// formatErrors lists what is wrong with an area file, so that a typo fails loudly instead of
+// quietly testing less.
+export function formatErrors(area: AreaFile): string[] {
+  const errors: string[] = [];
+  const names = new Set<string>();
+  for (const s of area.scenarios) {
+    const where = `${area.file}: "${s.name}"`;
+    if (!s.name) errors.push(`${area.file}: a scenario without a name`);
+    if (names.has(s.name)) errors.push(`${where}: the name is used twice`);
+    names.add(s.name);
+    if (!Array.isArray(s.steps) || s.steps.length === 0) errors.push(`${where}: no steps`);
+    const documented = (s.steps ?? []).some((step) => step.documented);
+    if (s.known !== undefined && !documented) errors.push(`${where}: known without a documented answer`);
+    if (s.known === undefined && documented) errors.push(`${where}: a documented answer without known`);
+    for (const [i, step] of (s.steps ?? []).entries()) {
+      for (const key of Object.keys(step)) if (!stepKeys.has(key)) errors.push(`${where} step ${i + 1}: unknown key ${key}`);
+      if (!/^[A-Z]+ \/\S*$/.test(step.request ?? '')) errors.push(`${where} step ${i + 1}: request must be "METHOD /path"`);
+      if (step.body !== undefined && step.raw !== undefined) errors.push(`${where} step ${i + 1}: body and raw both given`);
+    }
+  }
+  return errors;
+}
+
+export function loadArea(file: string): AreaFile {
+  const parsed = parse(readFileSync(file, 'utf8')) as { area: string; scenarios: Scenario[] };
+  return { area: parsed.area, file, scenarios: parsed.scenarios ?? [] };
+}
+
+// areaFiles lists the scenario files, all or those named (by area or path).
+export function areaFiles(only: string[] = []): string[] {
+  const all = readdirSync(scenariosDir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => join(scenariosDir, f));
+  if (only.length === 0) return all;
+  return all.filter((f) => only.some((o) => f.endsWith(`/${o}.yaml`) || f.endsWith(o)));
+}
+
+export function recordingPath(file: string): string {
+  return file.replace(/\.yaml$/, '.recorded.json');
+}
+
+export function loadRecording(file: string): Recording {
+  const path = recordingPath(file);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Recording) : {};
+}
