@@ -73,6 +73,15 @@ describe('API server: custom resource integers beyond 2^53', () => {
     expect(float.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'spec.list', message: 'Invalid value: "array": invalid data, expected int, got float64 evaluating rule: odd items' }]);
     // a float in a field without a type is a double
     expect((await post('free-float', '{"free":{"f":5.0}}')).status).toBe(201);
+    // beyond int64, or beyond 2^53 as a float, it is no integer to the schema
+    for (const spec of ['{"max":9223372036854775808}', '{"max":-9223372036854775809}', '{"max":1e17}', '{"odd":9007199254740993.0}']) {
+      const refused = await post('too-big', spec);
+      expect(refused.status).toBe(422);
+      expect(refused.json.message).toBe(
+        `Counter.example.com "too-big" is invalid: [spec.${spec.slice(2, 5)}: Invalid value: "number": spec.${spec.slice(2, 5)} in body must be of type integer: "number", ` +
+          '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]',
+      );
+    }
   });
 
   it('are stored and answered with their digits', async () => {
