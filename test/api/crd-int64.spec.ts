@@ -96,6 +96,11 @@ describe('API server: custom resource integers beyond 2^53', () => {
     expect(pretty.text).toContain('1234567890123456789');
     const listed = await request('GET', counters);
     expect(listed.text).toContain(`"spec":${spec}`);
+    const yaml = await request('GET', `${counters}/digits`, { headers: { accept: 'application/yaml' } });
+    expect(yaml.text).toContain('  big: -9223372036854775808\n');
+    expect(yaml.text).toContain('  max: 9223372036854775807\n');
+    const yamlList = await request('GET', counters, { headers: { accept: 'application/yaml' } });
+    expect(yamlList.text).toContain('    max: 9223372036854775807\n');
   });
 
   it('keep their digits through a patch and an update, and oldSelf is the int64 stored', async () => {

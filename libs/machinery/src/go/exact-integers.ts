@@ -164,6 +164,20 @@ function hasExactItems(value: unknown): boolean {
   return Array.isArray(items) && items.some(holdsExactIntegers);
 }
 
+// withBigInts is value with its kept int64s as bigints, for writers that print bigints as their
+// digits (YAML); a list's items are roots of their own.
+export function withBigInts(value: unknown): unknown {
+  if (!holdsExactIntegers(value) && !hasExactItems(value)) return value;
+  const convert = (container: unknown): unknown => {
+    if (container === null || typeof container !== 'object') return container;
+    if (Array.isArray(container)) return container.map((item, i) => (typeof item === 'number' ? exactInteger(container, i) ?? item : convert(item)));
+    return Object.fromEntries(
+      Object.entries(container).map(([key, item]) => [key, typeof item === 'number' ? exactInteger(container, key) ?? item : convert(item)]),
+    );
+  };
+  return convert(value);
+}
+
 // cloneJson is structuredClone that keeps the literals of root's integers in the copy.
 export function cloneJson<T>(value: T): T {
   const copy = structuredClone(value);
