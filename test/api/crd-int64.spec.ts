@@ -1,7 +1,7 @@
 // A custom resource's integers are int64 from the request body to its validation rules, to
 // storage and back: kube-apiserver decodes 9223372036854775807 as that int64, a rule compares it
 // exactly, and every answer writes its digits unchanged.
-import { suiteServer } from './http';
+import { adminToken, suiteServer } from './http';
 import { eventually } from '@plinth/testing';
 
 const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
@@ -48,6 +48,22 @@ const counter = (name: string, spec: string) => `{"apiVersion":"example.com/v1",
 describe('API server: custom resource integers beyond 2^53', () => {
   const server = suiteServer();
   const { request } = server;
+
+  // watchedText reads a watch's raw events until one names marker (JSON.parse would round them).
+  const watchedText = async (path: string, marker: string): Promise<string> => {
+    const controller = new AbortController();
+    const res = await fetch(server.url + path, { headers: { authorization: `Bearer ${adminToken}` }, signal: controller.signal });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.split('\n').some((line) => line.includes(marker))) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    controller.abort();
+    return text.split('\n').find((line) => line.includes(marker)) ?? text;
+  };
   const post = (name: string, spec: string) => request('POST', counters, { raw: counter(name, spec), headers: { 'content-type': 'application/json' } });
 
   beforeAll(async () => {
@@ -101,6 +117,7 @@ describe('API server: custom resource integers beyond 2^53', () => {
     expect(yaml.text).toContain('  max: 9223372036854775807\n');
     const yamlList = await request('GET', counters, { headers: { accept: 'application/yaml' } });
     expect(yamlList.text).toContain('    max: 9223372036854775807\n');
+    expect(await watchedText(`${counters}?watch=1&resourceVersion=0`, '"name":"digits"')).toContain(`"spec":${spec}`);
   });
 
   it('keep their digits through a patch and an update, and oldSelf is the int64 stored', async () => {
