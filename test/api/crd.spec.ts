@@ -288,11 +288,23 @@ describe('API server: custom resource definitions', () => {
       'spec.size: Unsupported value: "medium": supported values: "small", "large"',
       'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
       'spec.name: Too long: may not be longer than 5',
+      // a blocking schema error (wrong type, too long) keeps the rules from running, as kube-apiserver says
+      '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    ]);
+
+    // an error that does not block them (a value out of its enum) lets the rules run
+    const forbidden = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('forbidden', { size: 'medium' }) });
+    expect(forbidden.json.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`)).toEqual([
+      'spec.size: Unsupported value: "medium": supported values: "small", "large"',
+      '<nil>: Invalid value: "object": that name is forbidden',
     ]);
 
     const longName = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('a-rather-long-name', { size: 'large' }) });
     expect(longName.status).toBe(422);
-    expect(longName.json.message).toBe('Widget.example.com "a-rather-long-name" is invalid: metadata.name: Too long: may not be longer than 12');
+    expect(longName.json.message).toBe(
+      'Widget.example.com "a-rather-long-name" is invalid: [metadata.name: Too long: may not be longer than 12, ' +
+        '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]',
+    );
 
     const root = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('forbidden', { size: 'large' }) });
     expect(root.status).toBe(422);
