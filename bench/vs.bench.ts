@@ -5,11 +5,11 @@
 // Ratios are speed ratios: above 1 Plinth is ahead (rates for GET and create, p50 latency for
 // LIST and create → watch event); the memory ratio is Plinth's RSS over kube-apiserver's.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { dirname, join } from 'node:path';
 import { readKubeconfig } from '@plinth/nest';
-import { startEtcd, startNats } from '@plinth/testing';
+import { etcdBinary, findBinary, startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool, LeanResponse } from './lean-https';
 import { ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
 import { combine, Figures, runConcurrent, summarize } from './stats';
@@ -142,6 +142,22 @@ function kubeApiserver(kubeconfig: string): Target {
   return target('kube-apiserver', endpoint, [['kube-apiserver', pid]], async () => undefined);
 }
 
+// etcdVersions names the etcd binaries both sides run: Plinth's (found as the tests find it)
+// and, when the oracle's etcd.pid is beside the kubeconfig, kube-apiserver's.
+function etcdVersions(kubeconfig: string): string {
+  const version = (binary: string) => /etcd Version: (\S+)/.exec(execFileSync(binary, ['--version'], { encoding: 'utf8' }))?.[1] ?? 'unknown';
+  const plinth = findBinary(etcdBinary);
+  const pidFile = join(dirname(kubeconfig), 'etcd.pid');
+  let theirs = 'unknown';
+  try {
+    const binary = readlinkSync(`/proc/${readFileSync(pidFile, 'utf8').trim()}/exe`);
+    theirs = `${binary} ${version(binary)}`;
+  } catch {
+    // not the oracle's layout, or its etcd is not running
+  }
+  return `etcd: Plinth's ${plinth} ${version(plinth)}; kube-apiserver's ${theirs}`;
+}
+
 function expect2xx(res: LeanResponse): LeanResponse {
   if (res.status >= 300) throw new Error(`unexpected ${res.status}: ${res.body.slice(0, 300)}`);
   return res;
@@ -243,7 +259,7 @@ export async function vsBench(kubeconfig: string, counts: VsCounts): Promise<str
       }
     }
     const memory = new Map(targets.map((t) => [t.name, t.rss()]));
-    return table(counts, figures, memory);
+    return [...table(counts, figures, memory), '', etcdVersions(kubeconfig)];
   } finally {
     await deleteBenchObjects(kube).catch((err: unknown) => console.error(`vs: cleaning up kube-apiserver's StorageClasses failed: ${String(err)}`));
     for (const t of targets) await t.close();
