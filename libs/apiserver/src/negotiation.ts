@@ -6,6 +6,9 @@ export type Representation =
   | { type: 'json'; mediaType: 'application/json' }
   | { type: 'yaml'; mediaType: 'application/yaml' }
   | { type: 'table'; mediaType: 'application/json'; group: string; version: string }
+  // partial is metadata only (as=PartialObjectMetadata or PartialObjectMetadataList), what
+  // metadata informers ask for; `list` says which of the two the client named.
+  | { type: 'partial'; mediaType: 'application/json'; group: string; version: string; list: boolean }
   | { type: 'protobuf'; mediaType: string };
 
 export interface AcceptClause {
@@ -17,8 +20,9 @@ export interface AcceptClause {
 
 export const protobufMediaTypes = ['application/vnd.platform.protobuf', 'application/vnd.kubernetes.protobuf'];
 const metaGroups = new Set(['meta.platform.io', 'meta.k8s.io']);
-// tableVersions are the versions of Table served, as kube-apiserver 1.28 still serves v1beta1.
-const tableVersions = new Set(['v1', 'v1beta1']);
+// metaVersions are the versions of meta's Table and PartialObjectMetadata served.
+const metaVersions = new Set(['v1', 'v1beta1']);
+const transformedKinds = new Set(['Table', 'PartialObjectMetadata', 'PartialObjectMetadataList']);
 
 export function parseAccept(header: string | undefined): AcceptClause[] {
   if (!header || header.trim() === '') return [{ type: '*', subtype: '*', params: {}, quality: 1 }];
@@ -66,12 +70,13 @@ function choose(clause: AcceptClause, options: NegotiationOptions): Representati
   const { type, subtype, params } = clause;
   const as = params['as'];
   if (as !== undefined) {
-    if (as !== 'Table' || !options.tableAllowed) return null;
+    if (!transformedKinds.has(as) || !options.tableAllowed) return null;
     if (type !== 'application' || subtype !== 'json') return null;
     const group = params['g'] ?? '';
     const version = params['v'] ?? '';
-    if (!metaGroups.has(group) || !tableVersions.has(version)) return null;
-    return { type: 'table', mediaType: 'application/json', group, version };
+    if (!metaGroups.has(group) || !metaVersions.has(version)) return null;
+    if (as === 'Table') return { type: 'table', mediaType: 'application/json', group, version };
+    return { type: 'partial', mediaType: 'application/json', group, version, list: as === 'PartialObjectMetadataList' };
   }
   if ((type === '*' && subtype === '*') || (type === 'application' && (subtype === '*' || subtype === 'json'))) {
     return { type: 'json', mediaType: 'application/json' };
