@@ -726,13 +726,8 @@ describe('API servers sharing one storage', () => {
       const created = await client(first.url)('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd() });
       expect(created.status).toBe(201);
       const request = client(second.url);
-      let listed: HttpResponse | null = null;
-      for (let i = 0; i < 200 && listed?.status !== 200; i++) {
-        listed = await request('GET', '/apis/example.com/v1/namespaces/default/widgets');
-        if (listed.status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(listed?.status).toBe(200);
-      expect(listed?.json.kind).toBe('WidgetList');
+      const listed = await eventually(() => request('GET', '/apis/example.com/v1/namespaces/default/widgets'), { until: (r) => r.status === 200, what: 'the second server serving widgets' });
+      expect(listed.json.kind).toBe('WidgetList');
       const made = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('shared', { size: 'large', replicas: 50 }) });
       expect(made.status).toBe(422);
       expect(made.json.message).toBe('Widget.example.com "shared" is invalid: spec.replicas: Invalid value: "object": replicas must not exceed maxReplicas');
