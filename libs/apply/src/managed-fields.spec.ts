@@ -258,26 +258,35 @@ describe('updateManagedFields on update', () => {
     expect(JSON.stringify(entries?.[0].fieldsV1)).not.toContain('progressDeadlineSeconds');
   });
 
-  it('strips managedFields for [{}] and keeps them for []', () => {
+  it('strips managedFields for [] and [{}], tracking none afterwards, even for a change in the same request', () => {
     const live = createDeployment();
     const reset = clone(live);
     reset.metadata.managedFields = [{}];
     reset.metadata.labels = { app: 'nginx-0930', tier: 'web' };
-    const stripped = updateManagedFields({ live, updated: reset, manager: 'admin', apiVersion: 'apps/v1', now: new Date('2024-10-03T00:00:00Z'), schema: deploymentSchema });
-    // The reset happens first, so the requester owns what it changed in the same request.
-    expect(stripped).toEqual([
-      { manager: 'admin', operation: 'Update', apiVersion: 'apps/v1', time: '2024-10-03T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { 'f:tier': {} } } } },
-    ]);
+    // kube-apiserver's skipNonAppliedManager: an update that starts from no managedFields tracks none.
+    expect(updateManagedFields({ live, updated: reset, manager: 'admin', apiVersion: 'apps/v1', now: new Date(), schema: deploymentSchema })).toBeUndefined();
     const onlyReset = clone(live);
     onlyReset.metadata.managedFields = [{}];
     expect(updateManagedFields({ live, updated: onlyReset, manager: 'admin', apiVersion: 'apps/v1', now: new Date(), schema: deploymentSchema })).toBeUndefined();
 
     const empty = clone(live);
     empty.metadata.managedFields = [];
-    expect(updateManagedFields({ live, updated: empty, manager: 'admin', apiVersion: 'apps/v1', now: new Date(), schema: deploymentSchema })).toEqual(live.metadata.managedFields);
+    expect(updateManagedFields({ live, updated: empty, manager: 'admin', apiVersion: 'apps/v1', now: new Date(), schema: deploymentSchema })).toBeUndefined();
+    const left = clone(live);
+    delete left.metadata.managedFields;
+    expect(updateManagedFields({ live, updated: left, manager: 'admin', apiVersion: 'apps/v1', now: new Date(), schema: deploymentSchema })).toEqual(live.metadata.managedFields);
     expect(isResetManagedFields([{}])).toBe(true);
-    expect(isResetManagedFields([])).toBe(false);
+    expect(isResetManagedFields([])).toBe(true);
     expect(isResetManagedFields(undefined)).toBe(false);
+    expect(isResetManagedFields(null)).toBe(false);
+  });
+
+  it('tracks no fields for an update of an object that has no managedFields', () => {
+    const live = createDeployment();
+    delete live.metadata.managedFields;
+    const updated = clone(live);
+    updated.metadata.labels = { app: 'nginx-0930', tier: 'web' };
+    expect(updateManagedFields({ live, updated, manager: 'admin', apiVersion: 'apps/v1', now: new Date(), schema: deploymentSchema })).toBeUndefined();
   });
 
   it('ignores managedFields sent to a subresource and keeps the live ones when the request mangles them', () => {

@@ -56,10 +56,12 @@ export function fieldManagerName(fieldManager: string | undefined, userAgent: st
   return fieldManager ? fieldManager : defaultManagerName(userAgent);
 }
 
-// isResetManagedFields tells whether a request asks to clear managedFields: a list holding one
-// empty entry (`[{}]`). An empty list does not, so clients unaware of the field never strip it.
+// isResetManagedFields tells whether a request asks to clear managedFields: an empty list or a
+// list holding one empty entry (`[{}]`). Leaving the field out (or null) does not, so clients
+// unaware of it never strip it.
 export function isResetManagedFields(entries: readonly ManagedFieldsEntry[] | undefined | null): boolean {
-  return Array.isArray(entries) && entries.length === 1 && isEmptyEntry(entries[0]);
+  if (!Array.isArray(entries)) return false;
+  return entries.length === 0 || (entries.length === 1 && isEmptyEntry(entries[0]));
 }
 
 function isEmptyEntry(entry: unknown): boolean {
@@ -294,11 +296,15 @@ const currentOperation = 'current-operation';
 
 // updateManagedFields computes metadata.managedFields for a create, update or non-apply patch
 // (FieldManager.UpdateNoErrors). On create every field the object sets is owned by the manager.
+// An update that starts from no managedFields (the live object has none, or the request resets
+// them) tracks none, as Kubernetes' skipNonAppliedManager does: the object keeps none.
 // Errors keep the live object's managedFields, as Kubernetes does.
 export function updateManagedFields(options: UpdateManagedFieldsOptions): ManagedFieldsEntry[] | undefined {
   const { live, updated, schema, resetFields } = options;
   try {
-    const managed = reconcileWithSchema(decodeLiveOrNew(live, updated, Boolean(options.subresource)), schema);
+    const started = decodeLiveOrNew(live, updated, Boolean(options.subresource));
+    if (live && started.fields.size === 0) return undefined;
+    const managed = reconcileWithSchema(started, schema);
     const comparison = updateOwners(comparable(live, schema), comparable(updated, schema), schema, managed, currentOperation, true, resetFields);
     let current = comparison.modified.union(comparison.added).difference(comparison.removed);
     if (resetFields) current = current.recursiveDifference(resetFields);

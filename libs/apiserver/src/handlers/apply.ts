@@ -3,7 +3,7 @@
 // forced, and an object that does not exist is created (201).
 import { applyObject, statusResetFields } from '@plinth/apply';
 import { KubeObject } from '@plinth/api';
-import { badRequest, carryExactIntegers, cloneJson, field, invalid } from '@plinth/machinery';
+import { badRequest, carryExactIntegers, cloneJson } from '@plinth/machinery';
 import { admitNamespacedCreate, admitPod, admitRbacWrite } from '../admission';
 import { authorizeRequest } from '../auth/filter';
 import { decodeText } from '../decode';
@@ -12,8 +12,7 @@ import { yamlToJson } from '../http/body';
 import { goYamlStrictError } from '../http/go-yaml';
 import { writeResult } from '../output';
 import { clientApiVersion, namespaceOf, RequestScope } from '../scope';
-import { queryBool } from '../request-info';
-import { WriteOptions } from '../write-options';
+import { PatchOptions } from '../write-options';
 
 async function authorizeApplyCreate(scope: RequestScope): Promise<void> {
   const auth = scope.server.auth;
@@ -46,11 +45,8 @@ function checkApplyYamlStrictly(scope: RequestScope, raw: string, mode: FieldVal
   scope.response.warnings.push(message);
 }
 
-export async function applyResource(scope: RequestScope, raw: string, options: WriteOptions, mode: FieldValidation): Promise<void> {
-  if (!options.fieldManager) {
-    throw invalid({ group: 'meta.platform.io', kind: 'PatchOptions' }, '', [field.required(field.newPath('fieldManager'), 'is required for apply patch')]);
-  }
-  const force = queryBool(scope.query, 'force');
+export async function applyResource(scope: RequestScope, raw: string, options: PatchOptions, mode: FieldValidation): Promise<void> {
+  const { force } = options;
   // applyPatcher reads the configuration with sigs.k8s.io/yaml's Unmarshal
   const text = yamlToJson(Buffer.from(raw), (message) => badRequest(`error decoding YAML: error converting YAML to JSON: ${message}`));
   checkApplyType(scope, JSON.parse(text));

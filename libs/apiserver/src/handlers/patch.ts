@@ -4,7 +4,7 @@
 // resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
 import { badRequest, field, goQuote, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
-import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch } from '@plinth/patch';
+import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch, patchShapeError } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
 import { decodeText } from '../decode';
 import { FieldValidation, hasInexactNumber, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
@@ -13,7 +13,7 @@ import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
 import { applyResource } from './apply';
 import { tokenizeLiterals, withExactTokens } from './patch-literals';
-import { parseWriteOptions } from '../write-options';
+import { parsePatchOptions } from '../write-options';
 
 export const patchMediaTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
@@ -35,8 +35,8 @@ function patchTypeOf(mediaType: string): PatchType {
 }
 
 export async function patchResource(scope: RequestScope): Promise<void> {
-  const options = parseWriteOptions(scope.query, 'PatchOptions');
   const type = patchTypeOf(mediaTypeOf(scope.req));
+  const options = parsePatchOptions(scope.query, type === 'apply');
   const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
   const raw = (await readBody(scope.req)).toString('utf8');
   if (type === 'apply') return applyResource(scope, raw, options, mode);
@@ -48,6 +48,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     throw err;
   }
   const patch = parsed.value;
+  checkPatchShape(type, patch, mode);
   checkPatchDuplicates(scope, type, patch, parsed, mode);
   const literals = tokenizeLiterals(patch, parsed.literals, type === 'json');
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
@@ -91,6 +92,14 @@ export function patchDecodeError(type: Exclude<PatchType, 'apply'>, mode: FieldV
   if (type === 'strategic') return badRequest(err.message);
   if (mode === FieldValidation.Ignore) return badRequest(type === 'merge' ? 'Invalid JSON Patch' : err.message);
   return badRequest(`error decoding patch: ${err.message}`);
+}
+
+// checkPatchShape is the strict decoding of a JSON or merge patch under Warn and Strict, which
+// refuses a body of the wrong shape before the patch is applied (see patchShapeError).
+function checkPatchShape(type: Exclude<PatchType, 'apply'>, patch: unknown, mode: FieldValidation): void {
+  if (type === 'strategic' || mode === FieldValidation.Ignore) return;
+  const error = patchShapeError(type, patch);
+  if (error) throw badRequest(`error decoding patch: ${error}`);
 }
 
 // checkPatchDuplicates reports the keys a patch repeats, as kube-apiserver's strict decoding of
