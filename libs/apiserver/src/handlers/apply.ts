@@ -3,11 +3,12 @@
 // forced, and an object that does not exist is created (201).
 import { applyObject, statusResetFields } from '@plinth/apply';
 import { KubeObject } from '@plinth/api';
-import { badRequest, carryExactIntegers, cloneJson } from '@plinth/machinery';
+import { badRequest, carryExactIntegers, cloneJson, unclassifiedError } from '@plinth/machinery';
 import { admitNamespacedCreate, admitPod, admitRbacWrite } from '../admission';
 import { authorizeRequest } from '../auth/filter';
 import { decodeText } from '../decode';
-import { FieldValidation } from '../field-validation';
+import { FieldValidation, unknownFields } from '../field-validation';
+import { checkName } from './check-name';
 import { yamlToJson } from '../http/body';
 import { goYamlStrictError } from '../http/go-yaml';
 import { writeResult } from '../output';
@@ -34,6 +35,30 @@ function checkApplyType(scope: RequestScope, body: unknown): void {
   throw badRequest(`invalid object type: ${gvk}`);
 }
 
+// checkFieldsDeclared is the field manager's conversion of the configuration to a typed value,
+// whatever fieldValidation says: a field the schema does not declare fails it, and the error,
+// not a Status, is a 500 ("failed to create typed patch object (<namespace>/<name>; <group>/
+// <version>, Kind=<kind>): .spec.nope: field not declared in schema"). Paths below a list name
+// the item by index, where structured-merge-diff names it by its key.
+function checkFieldsDeclared(scope: RequestScope, configuration: unknown): void {
+  if (configuration === null || typeof configuration !== 'object' || Array.isArray(configuration)) return;
+  const paths = unknownFields(configuration, scope.def.schema);
+  if (paths.length === 0) return;
+  const errors = paths.map((path) => `.${path}: field not declared in schema`);
+  const text = errors.length === 1 ? errors[0] : ['errors:', ...errors.map((e) => `  ${e}`)].join('\n');
+  throw unclassifiedError(`failed to create typed patch object (${objectDescription(configuration as Record<string, unknown>)}): ${text}`);
+}
+
+// objectDescription is objectGVKNN: "<namespace>/<name>; <group>/<version>, Kind=<kind>", as the
+// configuration names them.
+function objectDescription(configuration: Record<string, unknown>): string {
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  const metadata = (configuration.metadata ?? {}) as Record<string, unknown>;
+  const apiVersion = text(configuration.apiVersion);
+  const groupVersion = apiVersion.includes('/') ? apiVersion : `/${apiVersion}`;
+  return `${text(metadata.namespace)}/${text(metadata.name)}; ${groupVersion}, Kind=${text(configuration.kind)}`;
+}
+
 // checkApplyYamlStrictly is applyPatcher's strict reading of the configuration
 // (yaml.UnmarshalStrict): its error refuses the request under Strict and warns under Warn.
 function checkApplyYamlStrictly(scope: RequestScope, raw: string, mode: FieldValidation): void {
@@ -49,7 +74,9 @@ export async function applyResource(scope: RequestScope, raw: string, options: P
   const { force } = options;
   // applyPatcher reads the configuration with sigs.k8s.io/yaml's Unmarshal
   const text = yamlToJson(Buffer.from(raw), (message) => badRequest(`error decoding YAML: error converting YAML to JSON: ${message}`));
-  checkApplyType(scope, JSON.parse(text));
+  const configuration: unknown = JSON.parse(text);
+  checkApplyType(scope, configuration);
+  checkFieldsDeclared(scope, configuration);
   const applied = decodeText(scope, text, mode);
   checkApplyYamlStrictly(scope, raw, mode);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
@@ -77,6 +104,7 @@ export async function applyResource(scope: RequestScope, raw: string, options: P
       carryExactIntegers(object, applied, current);
       object.metadata = { ...object.metadata, managedFields: merged.managedFields };
       if (current) object.metadata.resourceVersion = current.metadata.resourceVersion;
+      checkName(scope, object);
       await admitRbacWrite(scope, object, current);
       await admitPod(scope, object, current);
       return object;

@@ -12,6 +12,7 @@ import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
 import { applyResource } from './apply';
+import { checkName } from './check-name';
 import { tokenizeLiterals, withExactTokens } from './patch-literals';
 import { parsePatchOptions } from '../write-options';
 
@@ -116,16 +117,4 @@ function checkPatchDuplicates(scope: RequestScope, type: Exclude<PatchType, 'app
   const message = `strict decoding error: ${errors.join(', ')}`;
   if (type !== 'strategic') throw badRequest(message);
   throw invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), goSprint(patch), message)]);
-}
-
-// checkName is the patch handler's checkName: the patched object keeps the name and namespace
-// of the URL (a patch that removes metadata, or replaces or deletes the whole object, does not).
-function checkName(scope: RequestScope, patched: KubeObject): void {
-  const name = patched.metadata.name ?? '';
-  if (name !== scope.info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${scope.info.name})`);
-  const namespace = namespaceOf(scope);
-  const objectNamespace = patched.metadata.namespace ?? '';
-  if (namespace && objectNamespace && objectNamespace !== namespace) {
-    throw badRequest(`the namespace of the object (${objectNamespace}) does not match the namespace on the URL (${namespace})`);
-  }
 }
