@@ -53,15 +53,26 @@ describe('API server: refused patches', () => {
   });
 
   describe('repeated keys', () => {
-    it('are a 400 in a merge patch under Strict', async () => {
+    // jsonPatcher: the patch's strict errors refuse the patched object, quoted as evanphx wrote it
+    // (the objects it opened sorted, the rest as encoded), in a 422 on the field "patch".
+    async function refusedPatchedObject(res: { status: number; json: Record<string, unknown> }, patchedMetadata: string, error: string): Promise<void> {
+      expect(res.status).toBe(422);
+      expect(res.json).toMatchObject({ code: 422, reason: 'Invalid', details: { causes: [{ reason: 'FieldValueInvalid', field: 'patch' }] } });
+      const account = (await request('GET', `${accounts}/target`)).json.metadata;
+      const metadata = patchedMetadata.replace('<uid>', account.uid).replace('<rv>', account.resourceVersion).replace('<time>', account.creationTimestamp).replace('<managedFields>', JSON.stringify(account.managedFields));
+      const patched = `{"apiVersion":"v1","kind":"ServiceAccount","metadata":${metadata}}`;
+      expect(res.json.message).toBe(` "" is invalid: patch: Invalid value: ${JSON.stringify(patched)}: strict decoding error: ${error}`);
+    }
+
+    it('are a 422 on the patched object in a merge patch under Strict', async () => {
       const res = await patch('application/merge-patch+json', '{"metadata":{"labels":{"a":"1","a":"2"}}}', '?fieldValidation=Strict');
-      expect(res.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'strict decoding error: duplicate field "metadata.labels.a"' });
+      await refusedPatchedObject(res, '{"creationTimestamp":"<time>","labels":{"a":"2"},"managedFields":<managedFields>,"name":"target","namespace":"default","resourceVersion":"<rv>","uid":"<uid>"}', 'duplicate field "metadata.labels.a"');
       await unchanged();
     });
 
-    it('are a 400 in a JSON patch under Strict, named as such', async () => {
+    it('are a 422 on the patched object in a JSON patch under Strict, named as such', async () => {
       const res = await patch('application/json-patch+json', '[{"op":"add","op":"add","path":"/metadata/labels/x","value":"y"}]', '?fieldValidation=Strict');
-      expect(res.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'strict decoding error: json patch duplicate field "[0].op"' });
+      await refusedPatchedObject(res, '{"creationTimestamp":"<time>","labels":{"a":"b","x":"y"},"managedFields":<managedFields>,"name":"target","namespace":"default","resourceVersion":"<rv>","uid":"<uid>"}', 'json patch duplicate field "[0].op"');
       await unchanged();
     });
 

@@ -2,7 +2,7 @@
 // YAML, through field validation (unknown and duplicate fields: Ignore, Warn or Strict), with
 // apiVersion and kind defaulted to the endpoint's and checked against it.
 import { KubeObject, Schema } from '@plinth/api';
-import { badRequest } from '@plinth/machinery';
+import { badRequest, field, invalid, StatusError } from '@plinth/machinery';
 import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, FieldValidationResult, OptionsKind, parseFieldValidation, StrictDecodingError, TypeDecodeError, unrecognizedBody } from './field-validation';
 import { bodyFormat, bodyToJson, mediaTypeOf, readBody } from './http/body';
 import { goYamlStrictError } from './http/go-yaml';
@@ -20,9 +20,17 @@ export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind):
 
 // decodeText decodes the JSON text of a body; original is the body as sent (YAML, protobuf), which
 // an unreadable body's message summarizes.
-export function decodeText(scope: RequestScope, text: string, mode: FieldValidation, extraStrictErrors: readonly string[] = [], original: string | Buffer = text): KubeObject {
+// strictErrorStatus, when given, answers strict errors instead of decodeErrorStatus.
+export function decodeText(
+  scope: RequestScope,
+  text: string,
+  mode: FieldValidation,
+  extraStrictErrors: readonly string[] = [],
+  original: string | Buffer = text,
+  strictErrorStatus?: (err: StrictDecodingError) => StatusError,
+): KubeObject {
   const { group, version, kind, schema, unstructured } = scope.def;
-  const result = decodeWithStatus(text, { group, version, kind, schema }, mode, unstructured ? undefined : kind, extraStrictErrors, original);
+  const result = decodeWithStatus(text, { group, version, kind, schema }, mode, unstructured ? undefined : kind, extraStrictErrors, original, strictErrorStatus);
   scope.response.warnings.push(...result.warnings);
   const object = result.object as KubeObject;
   if (object === null || typeof object !== 'object' || Array.isArray(object)) {
@@ -32,6 +40,18 @@ export function decodeText(scope: RequestScope, text: string, mode: FieldValidat
   object.metadata = object.metadata ?? {};
   object.apiVersion = scope.store.apiVersion;
   object.kind = scope.def.kind;
+  return object;
+}
+
+// decodePatchedText is decodeText for the object a JSON or merge patch produced, as jsonPatcher
+// decodes it: the patch's own strict errors (its repeated keys) come before the object's, and
+// under Strict they are a 422 on the field "patch" whose value is the patched JSON as
+// kube-apiserver wrote it (patchedJson), even when the object itself decodes cleanly.
+export function decodePatchedText(scope: RequestScope, text: string, mode: FieldValidation, patchStrictErrors: readonly string[], patchedJson: () => string): KubeObject {
+  const refuse = (errors: readonly string[]): StatusError =>
+    invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), patchedJson(), `strict decoding error: ${errors.join(', ')}`)]);
+  const object = decodeText(scope, text, mode, [], text, (err) => refuse([...patchStrictErrors, ...err.errors]));
+  if (mode === FieldValidation.Strict && patchStrictErrors.length > 0) throw refuse(patchStrictErrors);
   return object;
 }
 
@@ -74,10 +94,19 @@ export function decodeKindText(text: string, target: KindTarget, mode: FieldVali
 }
 
 // decodeWithStatus is applyFieldValidation whose decode errors are the handlers' 400 Status.
-function decodeWithStatus(text: string, target: KindTarget, mode: FieldValidation, goKind: string | undefined, extraStrictErrors: readonly string[], original: string | Buffer): FieldValidationResult {
+function decodeWithStatus(
+  text: string,
+  target: KindTarget,
+  mode: FieldValidation,
+  goKind: string | undefined,
+  extraStrictErrors: readonly string[],
+  original: string | Buffer,
+  strictErrorStatus?: (err: StrictDecodingError) => StatusError,
+): FieldValidationResult {
   try {
     return applyFieldValidation(text, target.schema, mode, goKind, extraStrictErrors);
   } catch (err) {
+    if (err instanceof StrictDecodingError && strictErrorStatus) throw strictErrorStatus(err);
     if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) throw decodeErrorStatus(err, target, original);
     throw err;
   }

@@ -8,3 +8,4 @@ export type { JsonPatchOperation, JsonPatchOptions } from './json-patch';
 export { applyStrategicMergePatch } from './strategic-merge-patch';
 export { goSprint } from './go-format';
 export { patchShapeError } from './patch-shape';
+export { inGoFieldOrder, jsonPatchedJson, mergePatchedJson } from './patched-json';

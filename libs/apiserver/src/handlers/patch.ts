@@ -4,13 +4,13 @@
 // resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
 import { badRequest, field, goQuote, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
-import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch, patchShapeError } from '@plinth/patch';
+import { applyJsonPatch, applyStrategicMergePatch, goSprint, inGoFieldOrder, jsonPatchedJson, mergePatch, mergePatchedJson, patchShapeError } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
-import { decodeText } from '../decode';
+import { decodePatchedText, decodeText } from '../decode';
 import { FieldValidation, hasInexactNumber, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
-import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
+import { clientApiVersion, fieldManagerOf, namespaceOf, RequestScope } from '../scope';
 import { applyResource } from './apply';
 import { checkName } from './check-name';
 import { tokenizeLiterals, withExactTokens } from './patch-literals';
@@ -50,7 +50,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   }
   const patch = parsed.value;
   checkPatchShape(type, patch, mode);
-  checkPatchDuplicates(scope, type, patch, parsed, mode);
+  const patchStrictErrors = checkPatchDuplicates(scope, type, patch, parsed, mode);
   const literals = tokenizeLiterals(patch, parsed.literals, type === 'json');
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const result = await scope.store.update(
@@ -59,7 +59,12 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     async (current) => {
       if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
       const exact = withExactTokens(current, literals);
-      const patched = decodeText(scope, exact.tokens.restore(JSON.stringify(applyPatch(scope, type, exact.current as KubeObject, patch))), mode);
+      const patchedValue = applyPatch(scope, type, exact.current as KubeObject, patch);
+      const text = exact.tokens.restore(JSON.stringify(patchedValue));
+      const patched =
+        type === 'strategic'
+          ? decodeText(scope, text, mode)
+          : decodePatchedText(scope, text, mode, patchStrictErrors, () => patchedJson(scope, type, exact.current as KubeObject, patch, patchedValue));
       checkName(scope, patched);
       await admitRbacWrite(scope, patched, current);
       await admitPod(scope, patched, current);
@@ -69,6 +74,20 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     false,
   );
   writeResult(scope, 200, result.object);
+}
+
+// patchedJson is the patched object's JSON as kube-apiserver's patch library wrote it, from the
+// current object as the request's group version encodes it.
+function patchedJson(scope: RequestScope, type: 'json' | 'merge', current: KubeObject, patch: unknown, patchedValue: unknown): string {
+  const encoded = (object: unknown): unknown => inGoFieldOrder(isPlainObject(object) ? { ...object, apiVersion: clientApiVersion(scope) } : object, scope.def.schema);
+  if (type === 'merge') return mergePatchedJson(encoded(current), patch);
+  const operations = Array.isArray(patch) ? patch : [];
+  const pointers = operations.flatMap((op) => (isPlainObject(op) ? [op.path, op.from].filter((p): p is string => typeof p === 'string') : []));
+  return jsonPatchedJson(encoded(patchedValue), pointers);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 // applyPatch applies the patch; a PatchError is a StatusError with Kubernetes' code and message.
@@ -104,17 +123,18 @@ function checkPatchShape(type: Exclude<PatchType, 'apply'>, patch: unknown, mode
 }
 
 // checkPatchDuplicates reports the keys a patch repeats, as kube-apiserver's strict decoding of
-// the patch does: Warning headers under Warn; under Strict a 400 for a JSON or merge patch and
-// a 422 on the field "patch" for a strategic one. A JSON patch's errors say so ("json patch").
-function checkPatchDuplicates(scope: RequestScope, type: Exclude<PatchType, 'apply'>, patch: unknown, parsed: StrictParseResult, mode: FieldValidation): void {
+// the patch does: Warning headers under Warn; under Strict a 422 on the field "patch" for a
+// strategic one, and for a JSON or merge patch strict errors returned to go before the patched
+// object's (see decodePatchedText). A JSON patch's errors say so ("json patch").
+function checkPatchDuplicates(scope: RequestScope, type: Exclude<PatchType, 'apply'>, patch: unknown, parsed: StrictParseResult, mode: FieldValidation): string[] {
   const prefix = type === 'json' ? 'json patch ' : '';
   const errors = [...new Set(parsed.duplicates.map((d) => `${prefix}duplicate field ${goQuote(d.path)}`))];
-  if (errors.length === 0) return;
+  if (errors.length === 0) return [];
   if (mode === FieldValidation.Warn) {
     scope.response.warnings.push(...errors);
-    return;
+    return [];
   }
+  if (type !== 'strategic') return errors;
   const message = `strict decoding error: ${errors.join(', ')}`;
-  if (type !== 'strategic') throw badRequest(message);
   throw invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), goSprint(patch), message)]);
 }
