@@ -115,6 +115,9 @@ describe('the names the dashboards look for in traces', () => {
         for (const { op, value } of named.services) expect({ where, service: value, exported: matches(op, value, services) }).toEqual({ where, service: value, exported: true });
       }
     }
+    // A RED panel's link finds the handler span of its series: the verb label's value (LIST)
+    // and resource (pods) as the metric labels them.
+    expect(spans.some((s) => s.attributes.verb === 'LIST' && s.attributes.resource === 'pods')).toBe(true);
     // What the dashboards name, so that a reader sees what this test held them to.
     expect([...checked.attributes].sort()).toEqual(['db.system', 'etcd.key', 'etcd.response.revision', 'http.method', 'http.status_code', 'http.target', 'resource', 'rpc.method', 'verb', 'workqueue.key']);
     expect([...checked.names].sort()).toEqual(['sync (job|daemonset)', 'sync .*', 'sync job']);

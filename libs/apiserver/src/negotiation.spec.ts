@@ -32,3 +32,17 @@ describe('negotiate protobuf', () => {
     expect(errorPrefersProtobuf(undefined)).toBe(false);
   });
 });
+
+describe('metadata-only clients', () => {
+  const options = { tableAllowed: true, yamlAllowed: true, protobufAllowed: false };
+
+  it('negotiates PartialObjectMetadata and PartialObjectMetadataList in meta v1 and v1beta1', () => {
+    expect(negotiate('application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1', options)).toEqual({ type: 'partial', mediaType: 'application/json', group: 'meta.k8s.io', version: 'v1', list: false });
+    expect(negotiate('application/json;as=PartialObjectMetadataList;g=meta.platform.io;v=v1beta1', options)).toEqual({ type: 'partial', mediaType: 'application/json', group: 'meta.platform.io', version: 'v1beta1', list: true });
+  });
+
+  it('skips them where no object is read (reviews), and falls back to the next clause', () => {
+    expect(negotiate('application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1', { ...options, tableAllowed: false })).toBeNull();
+    expect(negotiate('application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v2, application/json', options)).toEqual({ type: 'json', mediaType: 'application/json' });
+  });
+});

@@ -6,6 +6,9 @@ export type Representation =
   | { type: 'json'; mediaType: 'application/json' }
   | { type: 'yaml'; mediaType: 'application/yaml' }
   | { type: 'table'; mediaType: 'application/json'; group: string; version: string }
+  // partial is metadata only (as=PartialObjectMetadata or PartialObjectMetadataList), what
+  // metadata informers ask for; `list` says which of the two the client named.
+  | { type: 'partial'; mediaType: 'application/json'; group: string; version: string; list: boolean }
   | { type: 'protobuf'; mediaType: string };
 
 export interface AcceptClause {
@@ -17,8 +20,9 @@ export interface AcceptClause {
 
 export const protobufMediaTypes = ['application/vnd.platform.protobuf', 'application/vnd.kubernetes.protobuf'];
 const metaGroups = new Set(['meta.platform.io', 'meta.k8s.io']);
-// tableVersions are the versions of Table served, as kube-apiserver 1.28 still serves v1beta1.
-const tableVersions = new Set(['v1', 'v1beta1']);
+// metaVersions are the versions of meta's Table and PartialObjectMetadata served.
+const metaVersions = new Set(['v1', 'v1beta1']);
+const transformedKinds = new Set(['Table', 'PartialObjectMetadata', 'PartialObjectMetadataList']);
 
 export function parseAccept(header: string | undefined): AcceptClause[] {
   if (!header || header.trim() === '') return [{ type: '*', subtype: '*', params: {}, quality: 1 }];
@@ -66,12 +70,13 @@ function choose(clause: AcceptClause, options: NegotiationOptions): Representati
   const { type, subtype, params } = clause;
   const as = params['as'];
   if (as !== undefined) {
-    if (as !== 'Table' || !options.tableAllowed) return null;
+    if (!transformedKinds.has(as) || !options.tableAllowed) return null;
     if (type !== 'application' || subtype !== 'json') return null;
     const group = params['g'] ?? '';
     const version = params['v'] ?? '';
-    if (!metaGroups.has(group) || !tableVersions.has(version)) return null;
-    return { type: 'table', mediaType: 'application/json', group, version };
+    if (!metaGroups.has(group) || !metaVersions.has(version)) return null;
+    if (as === 'Table') return { type: 'table', mediaType: 'application/json', group, version };
+    return { type: 'partial', mediaType: 'application/json', group, version, list: as === 'PartialObjectMetadataList' };
   }
   if ((type === '*' && subtype === '*') || (type === 'application' && (subtype === '*' || subtype === 'json'))) {
     return { type: 'json', mediaType: 'application/json' };
@@ -81,6 +86,23 @@ function choose(clause: AcceptClause, options: NegotiationOptions): Representati
     return { type: 'protobuf', mediaType: `${type}/${subtype}` };
   }
   return null;
+}
+
+// routeProduces is what kube-apiserver's routes for a built-in resource declare they produce:
+// the GET routes (get, list, watch) also the watch streams.
+export function routeProduces(method: string): string[] {
+  const objects = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+  return method === 'GET' ? [...objects, 'application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'] : objects;
+}
+
+// routeAccepts is go-restful's matchesAccept, which runs before any handler: some clause's media
+// type (its parameters dropped) is */* or one the route produces, exactly (no `application/*`).
+export function routeAccepts(header: string | undefined, produces: readonly string[]): boolean {
+  if (!header) return true;
+  return header.split(',').some((clause) => {
+    const mediaType = clause.split(';')[0].trim();
+    return mediaType === '*/*' || produces.includes(mediaType);
+  });
 }
 
 // acceptedMediaTypes are what a 406 names: protobuf only for kinds with a protobuf message.

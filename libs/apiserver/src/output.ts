@@ -1,7 +1,7 @@
 // writeResult answers a resource request with an object or a list in the negotiated
 // representation.
 import { KubeList, KubeObject } from '@plinth/api';
-import { encodeProtobufObject, encodeProtobufStatus, stringifyJson } from '@plinth/machinery';
+import { encodeProtobufObject, encodeProtobufStatus, StatusError, stringifyJson } from '@plinth/machinery';
 import { protobufContentType, writeBody, writeEncoded } from './http/respond';
 import { clientApiVersion, present, RequestScope } from './scope';
 import { toTable } from './table-output';
@@ -15,6 +15,11 @@ interface Typed {
 
 export function writeResult(scope: RequestScope, code: number, object: KubeObject): void {
   const presented = present(scope, object);
+  if (scope.representation.type === 'partial') {
+    if (scope.representation.list) throw partialMismatch(scope, false);
+    writeBody(scope.res, code, partialObjectMetadata(scope, object), scope.response);
+    return;
+  }
   if (scope.representation.type === 'table') {
     writeBody(scope.res, code, toTable(scope, [presented], { resourceVersion: object.metadata.resourceVersion }), scope.response);
     return;
@@ -40,6 +45,12 @@ function cachedJson(object: KubeObject): string {
 }
 
 export function writeList(scope: RequestScope, list: KubeList): void {
+  if (scope.representation.type === 'partial') {
+    if (!scope.representation.list) throw partialMismatch(scope, true);
+    const items = list.items.map((o) => partialObjectMetadata(scope, o));
+    writeBody(scope.res, 200, { kind: 'PartialObjectMetadataList', apiVersion: partialApiVersion(scope), metadata: list.metadata, items }, scope.response);
+    return;
+  }
   if (scope.representation.type === 'table') {
     writeBody(scope.res, 200, toTable(scope, list.items.map((o) => present(scope, o)), list.metadata), scope.response);
     return;
@@ -53,6 +64,25 @@ export function writeList(scope: RequestScope, list: KubeList): void {
   const body = { ...list, apiVersion: clientApiVersion(scope), items: scope.def.unstructured ? list.items : list.items.map(withoutTypeMeta) };
   if (scope.representation.type === 'protobuf') return writeProtobuf(scope, 200, body);
   writeBody(scope.res, 200, body, { ...scope.response, yaml: scope.representation.type === 'yaml' });
+}
+
+function partialApiVersion(scope: RequestScope): string {
+  const { group, version } = scope.representation.type === 'partial' ? scope.representation : { group: 'meta.platform.io', version: 'v1' };
+  return `${group}/${version}`;
+}
+
+// partialObjectMetadata is an object as a metadata-only client reads it.
+export function partialObjectMetadata(scope: RequestScope, object: KubeObject): Record<string, unknown> {
+  return { kind: 'PartialObjectMetadata', apiVersion: partialApiVersion(scope), metadata: object.metadata };
+}
+
+// partialMismatch is the 406 of a client that named the one kind where the other answers, in
+// the transformer's words (the Go type of the internal object: *coordination.LeaseList).
+function partialMismatch(scope: RequestScope, isList: boolean): StatusError {
+  const pkg = scope.def.group === '' ? 'core' : scope.def.group.split('.')[0];
+  const goType = `*${pkg}.${isList ? scope.def.listKind : scope.def.kind}`;
+  const message = isList ? `you requested PartialObjectMetadata, but the requested object is a list (${goType})` : `you requested PartialObjectMetadataList, but the requested object is not a list (${goType})`;
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'NotAcceptable', code: 406 });
 }
 
 // writeAny answers with a body that is not of the resource's kind (Status, a review).

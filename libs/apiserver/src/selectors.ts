@@ -2,7 +2,7 @@
 // match metadata.labels, field selectors metadata.name, metadata.namespace and the fields the
 // type's strategy exposes. Bad selectors are 400 BadRequest.
 import { KubeObject } from '@plinth/api';
-import { badRequest, checkFieldSelectorFields, Fields, parseFieldSelector, parseLabelSelector } from '@plinth/machinery';
+import { badRequest, checkFieldSelectorFields, fieldLabelNotSupported, Fields, parseFieldSelector, parseLabelSelector, unknownMetaFieldSelector } from '@plinth/machinery';
 import { ListPredicate, ResourceDefinition } from '@plinth/registry';
 
 export function fieldsOf(def: ResourceDefinition, object: KubeObject): Fields {
@@ -15,6 +15,12 @@ export function supportedFields(def: ResourceDefinition): string[] {
   return Object.keys(fieldsOf(def, { metadata: { name: '', namespace: '' } }));
 }
 
+// fieldLabelRefusal is how the type's field label conversion refuses a label it does not know.
+function fieldLabelRefusal(def: ResourceDefinition): (label: string) => string {
+  if (def.strategy.unsupportedFieldLabel) return def.strategy.unsupportedFieldLabel;
+  return def.strategy.selectableFields ? fieldLabelNotSupported : unknownMetaFieldSelector;
+}
+
 export function buildPredicate(def: ResourceDefinition, labelSelector: string, fieldSelector: string): ListPredicate {
   let labels;
   let fields;
@@ -25,7 +31,7 @@ export function buildPredicate(def: ResourceDefinition, labelSelector: string, f
   }
   try {
     fields = parseFieldSelector(fieldSelector);
-    checkFieldSelectorFields(fields, supportedFields(def));
+    checkFieldSelectorFields(fields, supportedFields(def), fieldLabelRefusal(def));
   } catch (err) {
     throw badRequest((err as Error).message);
   }

@@ -29,7 +29,7 @@ import { parseRequestTarget, RequestTarget, RequestTargetError } from './http/re
 import { checkFraming, writeFramingError } from './http/framing';
 import { RequestBoundary } from './http/request-boundary';
 import { parseListOptions } from './list-options';
-import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate } from './negotiation';
+import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate, routeAccepts, routeProduces } from './negotiation';
 import { methodRouted, NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
 import { UserInfo } from '@plinth/rbac';
 import { authenticateAndImpersonate, authorizeRequest } from './auth/filter';
@@ -228,6 +228,9 @@ export class ApiServer {
     checkNameSegment(info.name);
     if (def.deprecationWarning) response.warnings.push(def.deprecationWarning);
     const streaming = info.verb === 'watch';
+    // A built-in resource's route refuses an Accept it cannot produce before its handler runs.
+    const produces = routeProduces(req.method ?? 'GET');
+    if (!def.unstructured && !routeAccepts(req.headers.accept, produces)) throw routeNotAcceptable(produces);
     const groupVersion = def.group ? `${def.group}/${def.version}` : def.version;
     const representation = negotiate(req.headers.accept, {
       tableAllowed: ['get', 'list', 'watch'].includes(info.verb) && !def.virtual,
@@ -309,6 +312,14 @@ export type NonResourceRoute = (
   query: URLSearchParams,
   response: ResponseOptions,
 ) => Promise<boolean>;
+
+// routeNotAcceptable is go-restful's 406, which names the route's produced media types.
+function routeNotAcceptable(produces: readonly string[]): StatusError {
+  const err = notAcceptable([]);
+  err.errStatus.message = `406: Not Acceptable\n\nAvailable representations: ${produces.join(', ')}`;
+  err.errStatus.details = {};
+  return err;
+}
 
 // notFoundPath is go-restful's answer for a path no route of a web service takes, with the
 // empty details kube-apiserver's NewGenericServerResponse leaves.

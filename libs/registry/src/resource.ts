@@ -54,6 +54,10 @@ export interface ResourceStrategy {
   // selectableFields returns the fields a field selector may test, besides metadata.name and
   // metadata.namespace, which every type supports.
   selectableFields?(object: KubeObject): Record<string, string>;
+  // unsupportedFieldLabel words the refusal of another field label, as the type's field label
+  // conversion does (absent: `field label not supported: <label>` for types with selectable
+  // fields, DefaultMetaV1FieldSelectorConversion's words for the others).
+  unsupportedFieldLabel?(label: string): string;
   // warnings returns Warning header texts for a valid object (deprecated fields, ...).
   warnings?(object: KubeObject): string[];
   // gracePeriodSeconds decides the grace period of a delete (pods); absent means 0.

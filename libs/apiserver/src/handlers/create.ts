@@ -12,6 +12,10 @@ export async function createResource(scope: RequestScope): Promise<void> {
   await admitNamespacedCreate(scope, object.metadata.name ?? '');
   await admitRbacWrite(scope, object, null);
   await admitPod(scope, object, null);
-  const created = await scope.store.create(namespaceOf(scope), object, { dryRun: options.dryRun, fieldManager: fieldManagerOf(scope, options.fieldManager) });
+  const created = await scope.store.create(namespaceOf(scope), object, {
+    dryRun: options.dryRun,
+    fieldManager: fieldManagerOf(scope, options.fieldManager),
+    requestedResourceVersion: object.metadata.resourceVersion,
+  });
   writeResult(scope, 201, created);
 }

@@ -13,6 +13,7 @@ import { ListOptions, parseResourceVersion } from '../list-options';
 import { clientApiVersion, namespaceOf, present, RequestScope } from '../scope';
 import { buildPredicate } from '../selectors';
 import { toTable } from '../table-output';
+import { partialObjectMetadata } from '../output';
 
 export type ApiWatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -193,6 +194,10 @@ class EventStream {
   // send writes one change. Its encoding is shared through `shared` by every watcher of the
   // same format and apiVersion (a table is made for each watcher).
   send(type: ApiWatchEventType, object: KubeObject, shared?: Map<string, Uint8Array>): void {
+    if (this.scope.representation.type === 'partial') {
+      this.write({ type, object: partialObjectMetadata(this.scope, object) });
+      return;
+    }
     if (this.scope.representation.type === 'table') {
       const presented = present(this.scope, object);
       this.write({ type, object: toTable(this.scope, [presented], { resourceVersion: object.metadata.resourceVersion }) });

@@ -1,6 +1,6 @@
 // Field selectors (`metadata.name=x,status.phase!=Running`) with the syntax, escaping and error
 // messages of k8s.io/apimachinery/pkg/fields (v1.28), matched against a flat field set.
-import { compareStrings } from '../go/strings';
+import { compareStrings, goQuote } from '../go/strings';
 import { SelectorError } from './selector-error';
 
 export type Fields = Readonly<Record<string, string>>;
@@ -246,9 +246,16 @@ export function fieldLabelNotSupported(label: string): string {
   return `field label not supported: ${label}`;
 }
 
-// checkFieldSelectorFields throws a SelectorError naming the first label outside `supported`.
-export function checkFieldSelectorFields(selector: FieldSelector, supported: Iterable<string>): void {
+// unknownMetaFieldSelector is the message of DefaultMetaV1FieldSelectorConversion, the field
+// label conversion of the types that register none of their own.
+export function unknownMetaFieldSelector(label: string): string {
+  return `${goQuote(label)} is not a known field selector: only "metadata.name", "metadata.namespace"`;
+}
+
+// checkFieldSelectorFields throws a SelectorError naming the first label outside `supported`,
+// in the words of the type's field label conversion (`refusal`).
+export function checkFieldSelectorFields(selector: FieldSelector, supported: Iterable<string>, refusal: (label: string) => string = fieldLabelNotSupported): void {
   const allowed = new Set(supported);
   const unsupported = fieldSelectorFields(selector).find((f) => !allowed.has(f));
-  if (unsupported !== undefined) throw new SelectorError(fieldLabelNotSupported(unsupported));
+  if (unsupported !== undefined) throw new SelectorError(refusal(unsupported));
 }

@@ -19,6 +19,12 @@ export interface WriteOptions {
   fieldManager?: { manager: string; apiVersion: string };
 }
 
+export interface CreateOptions extends WriteOptions {
+  // requestedResourceVersion is the resourceVersion a client's create carried: storage refuses
+  // it once the object is valid (dry runs never reach storage).
+  requestedResourceVersion?: string;
+}
+
 export interface UpdateOptions extends WriteOptions {
   // binding writes only a pod's spec.nodeName (the scheduler's pods/binding).
   subresource?: 'status' | 'finalize' | 'binding';
@@ -86,7 +92,7 @@ export class ResourceStore {
     return this.decode(kv);
   }
 
-  async create(namespace: string | undefined, input: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+  async create(namespace: string | undefined, input: KubeObject, options: CreateOptions = {}): Promise<KubeObject> {
     const ctx = this.context();
     const object = this.prepareCreate(namespace, input, ctx, options);
     const key = objectKey(this.def, object.metadata.namespace, object.metadata.name ?? '');
@@ -94,6 +100,7 @@ export class ResourceStore {
       await this.assertAbsent(key, object.metadata.name ?? '');
       return object;
     }
+    if (options.requestedResourceVersion) throw unclassifiedError('resourceVersion should not be set on objects to be created');
     try {
       const kv = await withoutManagedFieldsIfTooLarge(object, () => this.storage.create(key, encodeObject(object)));
       // The stored value is this object's JSON: it is answered as it is, with the revision.

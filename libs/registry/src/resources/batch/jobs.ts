@@ -1,7 +1,7 @@
 // jobs (batch/v1 Job): the registry row and strategy, after pkg/registry/batch/job/strategy.go
 // (v1.28). batch/v1 keeps Orphan as the default garbage-collection policy for compatibility.
 import { KubeObject } from '@plinth/api';
-import { FieldError, LabelSelector, validation } from '@plinth/machinery';
+import { FieldError, goQuote, LabelSelector, validation } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy, StrategyContext } from '../../resource';
 import { canonicalizeJob, defaultJob, jobGate, prepareJobForCreate, prepareJobForUpdate } from './job-defaults';
 import { jobSchema } from './job-schema';
@@ -63,6 +63,7 @@ export const jobStrategy: ResourceStrategy = {
   selectableFields(object: KubeObject): Record<string, string> {
     return { 'status.successful': String((object as Job).status?.succeeded ?? 0) };
   },
+  unsupportedFieldLabel: (label) => `field label ${goQuote(label)} not supported for Job`,
   warnings(object: KubeObject): string[] {
     // Only a create warns about the name (WarningsOnCreate).
     if (oldJobs.has(object)) return [];
