@@ -16,6 +16,21 @@ export function generatedName(base: string): string {
   return trimmed + suffix;
 }
 
+// wipeSystemMetadata erases what the server owns of a body to create, before its fields are
+// recorded in managedFields (the resourceVersion stays: storage refuses it).
+export function wipeSystemMetadata(meta: ObjectMeta): void {
+  delete meta.creationTimestamp;
+  delete meta.uid;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+}
+
+// setResourceVersion is a resourceVersion storage refuses on create: a non-zero number.
+export function setResourceVersion(meta: ObjectMeta): boolean {
+  return /^\d+$/.test(meta.resourceVersion ?? '') && Number(meta.resourceVersion) !== 0;
+}
+
 // fillCreateMetadata sets what the server owns on create.
 export function fillCreateMetadata(object: KubeObject, now: number, tracksGeneration: boolean): void {
   const meta = object.metadata;
