@@ -288,14 +288,8 @@ describe('the Exchange stream', () => {
 
     backend.hold = undefined;
     server = await startStorageServer(backend, { address: server.address });
-    let kv: KeyValue | undefined;
-    for (let attempt = 0; attempt < 50 && kv === undefined; attempt++) {
-      kv = await store.get('/a').catch(async () => {
-        await new Promise((r) => setTimeout(r, 100));
-        return undefined;
-      });
-    }
-    expect(kv?.key).toBe('/a');
+    const kv = await eventually(() => store.get('/a'), { what: 'a read after the reconnection', intervalMs: 100 });
+    expect(kv.key).toBe('/a');
   });
 });
 
