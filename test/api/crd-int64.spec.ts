@@ -137,6 +137,13 @@ describe('API server: custom resource integers beyond 2^53', () => {
     expect(updated.status).toBe(200);
     expect(updated.text).toContain('"spec":{"big":9007199254740993,"note":"c"}');
     expect((await request('GET', `${counters}/kept`)).text).toContain('"big":9007199254740993');
+
+    // an update to another int64 of the same double is no no-op
+    expect((await post('moved', '{"free":{"y":9007199254740993}}')).status).toBe(201);
+    const moved = await request('PUT', `${counters}/moved`, { raw: counter('moved', '{"free":{"y":9007199254740992}}'), headers: { 'content-type': 'application/json' } });
+    expect(moved.status).toBe(200);
+    expect(moved.text).toContain('"spec":{"free":{"y":9007199254740992}}');
+    expect((await request('GET', `${counters}/moved`)).text).toContain('"spec":{"free":{"y":9007199254740992}}');
   });
 
   it('keep their digits through server-side apply and a YAML body', async () => {

@@ -165,15 +165,18 @@ function hasExactItems(value: unknown): boolean {
 }
 
 // withBigInts is value with its kept int64s as bigints, for writers that print bigints as their
-// digits (YAML); a list's items are roots of their own.
-export function withBigInts(value: unknown): unknown {
-  if (!holdsExactIntegers(value) && !hasExactItems(value)) return value;
+// digits (YAML) and comparisons; a list's items are roots of their own, and root is the object
+// value copies, as for stringifyJson.
+export function withBigInts(value: unknown, root: unknown = value): unknown {
+  if (!holdsExactIntegers(root) && !holdsExactIntegers(value) && !hasExactItems(value)) return value;
+  const exact = (container: object, key: string | number, item: number): bigint | number => {
+    const copied = container === value && root !== value && root !== null && typeof root === 'object' && (root as Record<string, unknown>)[key] === item;
+    return exactInteger(container, key) ?? (copied ? exactInteger(root as object, key) : undefined) ?? item;
+  };
   const convert = (container: unknown): unknown => {
     if (container === null || typeof container !== 'object') return container;
-    if (Array.isArray(container)) return container.map((item, i) => (typeof item === 'number' ? exactInteger(container, i) ?? item : convert(item)));
-    return Object.fromEntries(
-      Object.entries(container).map(([key, item]) => [key, typeof item === 'number' ? exactInteger(container, key) ?? item : convert(item)]),
-    );
+    if (Array.isArray(container)) return container.map((item, i) => (typeof item === 'number' ? exact(container, i, item) : convert(item)));
+    return Object.fromEntries(Object.entries(container).map(([key, item]) => [key, typeof item === 'number' ? exact(container, key, item) : convert(item)]));
   };
   return convert(value);
 }
