@@ -3,7 +3,7 @@
 import { pendingAggregations } from './aggregation';
 import { nonResourceAttributes, resourceAttributes, UserInfo } from './attributes';
 import { authorize } from './authorizer';
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapPolicy, nodeRules } from './bootstrap-policy';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapPolicy, bootstrapRoleBindings, bootstrapRoles, nodeRules } from './bootstrap-policy';
 import { controllerRoles, controllerUsername } from './controller-policy';
 import { RbacPolicy } from './policy-store';
 import { roleBinding, who } from './spec-fixtures';
@@ -96,6 +96,40 @@ describe('bootstrap objects', () => {
     expect(subjects['system:volume-scheduler']).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.platform.io', name: 'system:kube-scheduler' }]);
     expect(subjects['system:kube-dns']).toEqual([{ kind: 'ServiceAccount', name: 'kube-dns', namespace: 'kube-system' }]);
     expect(subjects['system:service-account-issuer-discovery']).toEqual([{ kind: 'Group', apiGroup: 'rbac.authorization.platform.io', name: 'system:serviceaccounts' }]);
+  });
+
+  it('writes the Roles of kube-system and their bindings as Kubernetes does', () => {
+    expect(bootstrapRoles().map((r) => [r.metadata.namespace, r.metadata.name, r.rules])).toEqual([
+      ['kube-system', 'extension-apiserver-authentication-reader', [{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['extension-apiserver-authentication'] }]],
+      [
+        'kube-system',
+        'system::leader-locking-kube-controller-manager',
+        [
+          { verbs: ['watch'], apiGroups: [''], resources: ['configmaps'] },
+          { verbs: ['get', 'update'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['kube-controller-manager'] },
+        ],
+      ],
+      [
+        'kube-system',
+        'system::leader-locking-kube-scheduler',
+        [
+          { verbs: ['watch'], apiGroups: [''], resources: ['configmaps'] },
+          { verbs: ['get', 'update'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['kube-scheduler'] },
+        ],
+      ],
+    ]);
+    const reader = bootstrapRoleBindings().find((b) => b.metadata.name === 'system::extension-apiserver-authentication-reader');
+    expect(reader?.roleRef).toEqual({ apiGroup: 'rbac.authorization.platform.io', kind: 'Role', name: 'extension-apiserver-authentication-reader' });
+    expect(reader?.subjects).toEqual([
+      { kind: 'User', apiGroup: 'rbac.authorization.platform.io', name: 'system:kube-controller-manager' },
+      { kind: 'User', apiGroup: 'rbac.authorization.platform.io', name: 'system:kube-scheduler' },
+    ]);
+    const scheduler = bootstrapRoleBindings().find((b) => b.metadata.name === 'system::leader-locking-kube-scheduler');
+    expect(scheduler?.metadata).toMatchObject({ namespace: 'kube-system', labels: { 'platform.io/bootstrapping': 'rbac-defaults' } });
+    expect(scheduler?.subjects).toEqual([
+      { kind: 'User', apiGroup: 'rbac.authorization.platform.io', name: 'system:kube-scheduler' },
+      { kind: 'ServiceAccount', name: 'kube-scheduler', namespace: 'kube-system' },
+    ]);
   });
 
   // As a kube-apiserver 1.28 writes them (read from one, group names renamed).

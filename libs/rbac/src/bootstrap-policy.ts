@@ -32,11 +32,11 @@ import {
   storageGroup,
   Write,
 } from './bootstrap-groups';
-import { componentClusterRoleBindings, componentClusterRoles } from './component-policy';
+import { componentClusterRoleBindings, componentClusterRoles, componentRoleBindings, componentRoles } from './component-policy';
 import { ControllerServiceAccountNamespace, controllerRoleBindings, controllerRoles, eventsRule } from './controller-policy';
 import { PolicyContents } from './policy-store';
 import { newRule } from './rule-builder';
-import { ClusterRole, ClusterRoleBinding, PolicyRule, rbacGroup } from './types';
+import { ClusterRole, ClusterRoleBinding, PolicyRule, rbacGroup, Role, RoleBinding } from './types';
 
 export const NodeRoleName = 'system:node';
 export const KubeControllerManagerRoleName = 'system:kube-controller-manager';
@@ -271,7 +271,16 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
   return [...defaultClusterRoleBindings(), ...componentClusterRoleBindings(), ...controllerRoleBindings()];
 }
 
+// bootstrapRoles and bootstrapRoleBindings are the default Roles of system namespaces.
+export function bootstrapRoles(): Role[] {
+  return componentRoles();
+}
+
+export function bootstrapRoleBindings(): RoleBinding[] {
+  return componentRoleBindings();
+}
+
 // bootstrapPolicy is the whole default policy, as RbacPolicy takes it.
 export function bootstrapPolicy(): PolicyContents {
-  return { clusterRoles: bootstrapClusterRoles(), clusterRoleBindings: bootstrapClusterRoleBindings() };
+  return { roles: bootstrapRoles(), clusterRoles: bootstrapClusterRoles(), roleBindings: bootstrapRoleBindings(), clusterRoleBindings: bootstrapClusterRoleBindings() };
 }

@@ -1,8 +1,9 @@
 // The ClusterRoles of policy.go (v1.28) for the cluster's other components and add-ons: the
 // scheduler, kube-proxy, kube-dns, heapster, the node problem detector, the aggregator, the
-// certificate approvers and the service account issuer discovery. Plinth runs none of them, but
-// writes their roles and bindings as kube-apiserver does, for the components a cluster adds.
-import { AllServiceAccountsGroup, KubeProxy, KubeScheduler } from './attributes';
+// certificate approvers and the service account issuer discovery; and the Roles of kube-system
+// for the controller manager's and scheduler's leader locks and delegated authentication. Plinth
+// writes them as kube-apiserver does, for the components a cluster adds.
+import { AllServiceAccountsGroup, KubeControllerManager, KubeProxy, KubeScheduler } from './attributes';
 import {
   appsGroup,
   authenticationGroup,
@@ -17,13 +18,15 @@ import {
   legacyGroup,
   policyGroup,
   Read,
+  role,
+  roleBinding,
   serviceAccountSubject,
   storageGroup,
   userSubject,
 } from './bootstrap-groups';
 import { eventsRule } from './controller-policy';
 import { newRule } from './rule-builder';
-import { ClusterRole, ClusterRoleBinding, PolicyRule } from './types';
+import { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding } from './types';
 
 // The signers a certificate approver role may approve (kubernetes.io/<name> upstream).
 const signerName = (name: string) => `platform.io/${name}`;
@@ -141,5 +144,35 @@ export function componentClusterRoleBindings(): ClusterRoleBinding[] {
     clusterRoleBinding('system:volume-scheduler', [userSubject(KubeScheduler)]),
     clusterRoleBinding('system:kube-dns', [serviceAccountSubject('kube-system', 'kube-dns')]),
     clusterRoleBinding('system:service-account-issuer-discovery', [groupSubject(AllServiceAccountsGroup)]),
+  ];
+}
+
+const SystemNamespace = 'kube-system';
+
+function leaderLockingRole(component: string): Role {
+  return role(SystemNamespace, `system::leader-locking-${component}`, [
+    newRule('watch').groups(legacyGroup).resources('configmaps').rule(),
+    newRule('get', 'update').groups(legacyGroup).resources('configmaps').names(component).rule(),
+  ]);
+}
+
+// componentRoles are NamespaceRoles() of namespace_policy.go for the components (the controllers'
+// Roles there are for controllers Plinth does not run): reading the delegated authentication
+// configuration, and the configmap leader locks of the controller manager and the scheduler.
+export function componentRoles(): Role[] {
+  return [
+    role(SystemNamespace, 'extension-apiserver-authentication-reader', [
+      newRule(...Read).groups(legacyGroup).resources('configmaps').names('extension-apiserver-authentication').rule(),
+    ]),
+    leaderLockingRole('kube-controller-manager'),
+    leaderLockingRole('kube-scheduler'),
+  ];
+}
+
+export function componentRoleBindings(): RoleBinding[] {
+  return [
+    roleBinding(SystemNamespace, 'extension-apiserver-authentication-reader', [userSubject(KubeControllerManager), userSubject(KubeScheduler)], 'system::extension-apiserver-authentication-reader'),
+    roleBinding(SystemNamespace, 'system::leader-locking-kube-controller-manager', [userSubject(KubeControllerManager), serviceAccountSubject(SystemNamespace, 'kube-controller-manager')]),
+    roleBinding(SystemNamespace, 'system::leader-locking-kube-scheduler', [userSubject(KubeScheduler), serviceAccountSubject(SystemNamespace, 'kube-scheduler')]),
   ];
 }
