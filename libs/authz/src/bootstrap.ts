@@ -10,9 +10,11 @@ export async function ensureBootstrapPolicy(clusterRoles: ResourceStore, cluster
   for (const binding of bootstrapClusterRoleBindings()) await createIfMissing(clusterRoleBindings, binding as unknown as KubeObject);
 }
 
+// createIfMissing creates a default object as the post-start hook's client does: its fields are
+// kube-apiserver's (an Update in managedFields).
 async function createIfMissing(store: ResourceStore, object: KubeObject): Promise<void> {
   try {
-    await store.create(undefined, object);
+    await store.create(undefined, object, { fieldManager: { manager: 'kube-apiserver', apiVersion: store.apiVersion } });
   } catch (err) {
     if (!(isStatusError(err) && err.reason === 'AlreadyExists')) throw err;
   }
