@@ -2,6 +2,7 @@
 // remainingItemCount without selectors), resourceVersion and resourceVersionMatch.
 import { KubeList, KubeObject } from '@plinth/api';
 import { badRequest, isStatusError, resourceExpired, StatusError } from '@plinth/machinery';
+import { continueSyntaxError } from '../continue-syntax';
 import { ListOptions, parseResourceVersion } from '../list-options';
 import { writeList } from '../output';
 import { namespaceOf, RequestScope } from '../scope';
@@ -17,6 +18,8 @@ export async function listResource(scope: RequestScope, options: ListOptions): P
 
 export async function listObjects(scope: RequestScope, options: ListOptions): Promise<KubeList> {
   const predicate = buildPredicate(scope.def, options.labelSelector, options.fieldSelector);
+  const tokenError = options.continue ? continueSyntaxError(options.continue) : null;
+  if (tokenError) throw badRequest(`invalid continue token: ${tokenError}`);
   if (options.continue && options.resourceVersion !== '' && options.resourceVersion !== '0') {
     throw badRequest('specifying resource version is not allowed when using continue');
   }
@@ -27,7 +30,7 @@ export async function listObjects(scope: RequestScope, options: ListOptions): Pr
   if (cache) {
     const page = options.continue
       ? cache.continuePage(namespaceOf(scope), predicate, options.limit, options.continue)
-      : await cache.list(namespaceOf(scope), predicate, options.limit, Math.max(requested, scope.server.lastWrittenRevision(scope.def)));
+      : await cache.list(namespaceOf(scope), predicate, cachedLimit(options), Math.max(requested, scope.server.lastWrittenRevision(scope.def)));
     if (page) return listOf(scope, page);
   }
   try {
@@ -42,6 +45,12 @@ export async function listObjects(scope: RequestScope, options: ListOptions): Pr
     if (options.continue && isStatusError(err) && err.reason === 'Expired') throw expiredContinue();
     throw err;
   }
+}
+
+// cachedLimit is the page size of a list the cache serves: a list at resourceVersion "0" is
+// served whole, as kube-apiserver's watch cache serves it (no continue, the limit ignored).
+function cachedLimit(options: ListOptions): number {
+  return options.resourceVersion === '0' ? 0 : options.limit;
 }
 
 interface Page {
