@@ -225,6 +225,8 @@ export class ApiServer {
     if (!def) return this.pathNotFound(res, info.group === '' ? ['api'] : ['apis', info.group]);
     checkScope(def, info);
     if (!methodRouted(req.method ?? 'GET', info)) throw methodNotAllowed();
+    // A virtual type (a review) has only a POST route: go-restful answers any other method.
+    if (def.virtual && req.method !== 'POST') throw methodNotAllowed();
     checkNameSegment(info.name);
     if (def.deprecationWarning) response.warnings.push(def.deprecationWarning);
     const streaming = info.verb === 'watch';
