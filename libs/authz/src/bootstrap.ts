@@ -2,12 +2,11 @@
 // RoleBindings of system namespaces that are missing, as kube-apiserver's RBAC post-start hook does (objects a user changed are kept).
 // The hook writes through the loopback client, so each object records an Update by
 // `kube-apiserver` (the manager its User-Agent names) in its managedFields.
+import { kubeApiserverManager } from '@plinth/apply';
 import { isStatusError } from '@plinth/machinery';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from '@plinth/rbac';
 import { ResourceStore } from '@plinth/registry';
 import { KubeObject } from '@plinth/api';
-
-export const BootstrapFieldManager = 'kube-apiserver';
 
 export interface BootstrapPolicyStores {
   Role: ResourceStore;
@@ -25,7 +24,7 @@ export async function ensureBootstrapPolicy(stores: BootstrapPolicyStores): Prom
 
 async function createIfMissing(store: ResourceStore, object: KubeObject): Promise<void> {
   try {
-    await store.create(object.metadata.namespace, object, { fieldManager: { manager: BootstrapFieldManager, apiVersion: store.apiVersion } });
+    await store.create(object.metadata.namespace, object, { fieldManager: { manager: kubeApiserverManager, apiVersion: store.apiVersion } });
   } catch (err) {
     if (!(isStatusError(err) && err.reason === 'AlreadyExists')) throw err;
   }
