@@ -93,6 +93,23 @@ describe('API server: refused patches', () => {
     });
   });
 
+  describe('members a JSON patch operation does not declare', () => {
+    it('are warnings under Warn, and the patch applies', async () => {
+      const res = await patch('application/json-patch+json', '[{"op":"add","path":"/metadata/labels/d","value":"1","extra":2}]');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('warning')).toBe('299 - "json patch unknown field \\"[0].extra\\""');
+      expect(res.json.metadata.labels).toEqual({ a: 'b', d: '1' });
+      expect((await patch('application/json-patch+json', '[{"op":"remove","path":"/metadata/labels/d"}]')).status).toBe(200);
+    });
+
+    it('refuse the patched object under Strict', async () => {
+      const res = await patch('application/json-patch+json', '[{"op":"add","path":"/metadata/labels/d","value":"1","extra":2}]', '?fieldValidation=Strict');
+      expect(res.status).toBe(422);
+      expect(res.json.message).toMatch(/: strict decoding error: json patch unknown field "\[0\]\.extra"$/);
+      await unchanged();
+    });
+  });
+
   describe('server-side apply', () => {
     it.each([
       ['without apiVersion and kind', '{"metadata":{"name":"target","labels":{"x":"y"}}}', 'invalid object type: /, Kind='],

@@ -1,4 +1,4 @@
-import { patchShapeError } from './patch-shape';
+import { jsonPatchUnknownFields, patchShapeError } from './patch-shape';
 
 describe('patchShapeError', () => {
   it('accepts a merge patch that is an object or null', () => {
@@ -31,5 +31,12 @@ describe('patchShapeError', () => {
 
   it('leaves value, and fields it does not know, to the rest of the handler', () => {
     expect(patchShapeError('json', [{ op: 'add', path: '/a', value: [1], extra: 2 }])).toBeUndefined();
+  });
+});
+
+describe('jsonPatchUnknownFields', () => {
+  it('names the members an operation does not declare, by index', () => {
+    expect(jsonPatchUnknownFields([{ op: 'add', path: '/a', value: 1, from: '', extra: 2 }, null, { Op: 'x' }])).toEqual(['[0].extra', '[2].Op']);
+    expect(jsonPatchUnknownFields({ op: 'add' })).toEqual([]);
   });
 });

@@ -38,3 +38,12 @@ function jsonPatchOpError(op: unknown): string | undefined {
   }
   return undefined;
 }
+
+const jsonPatchOpFields = new Set(['op', 'path', 'from', 'value']);
+
+// jsonPatchUnknownFields lists the members of a JSON patch's operations that jsonPatchOp does
+// not declare, as the strict decoder names them: `[0].extra`.
+export function jsonPatchUnknownFields(patch: unknown): string[] {
+  if (!Array.isArray(patch)) return [];
+  return patch.flatMap((op, i) => (isObject(op) ? Object.keys(op).filter((k) => !jsonPatchOpFields.has(k)).map((k) => `[${i}].${k}`) : []));
+}

@@ -4,7 +4,7 @@
 // resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
 import { badRequest, field, goQuote, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
-import { applyJsonPatch, applyStrategicMergePatch, goSprint, inGoFieldOrder, jsonPatchedJson, mergePatch, mergePatchedJson, patchShapeError } from '@plinth/patch';
+import { applyJsonPatch, applyStrategicMergePatch, goSprint, inGoFieldOrder, jsonPatchedJson, jsonPatchUnknownFields, mergePatch, mergePatchedJson, patchShapeError } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
 import { decodePatchedText, decodeText } from '../decode';
 import { FieldValidation, hasInexactNumber, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
@@ -59,7 +59,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   }
   const patch = parsed.value;
   checkPatchShape(type, patch, mode);
-  const patchStrictErrors = checkPatchDuplicates(scope, type, patch, parsed, mode);
+  const patchStrictErrors = checkPatchStrictly(scope, type, patch, parsed, mode);
   const literals = tokenizeLiterals(patch, parsed.literals, type === 'json');
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const result = await scope.store.update(
@@ -131,13 +131,17 @@ function checkPatchShape(type: Exclude<PatchType, 'apply'>, patch: unknown, mode
   if (error) throw badRequest(`error decoding patch: ${error}`);
 }
 
-// checkPatchDuplicates reports the keys a patch repeats, as kube-apiserver's strict decoding of
-// the patch does: Warning headers under Warn; under Strict a 422 on the field "patch" for a
-// strategic one, and for a JSON or merge patch strict errors returned to go before the patched
-// object's (see decodePatchedText). A JSON patch's errors say so ("json patch").
-function checkPatchDuplicates(scope: RequestScope, type: Exclude<PatchType, 'apply'>, patch: unknown, parsed: StrictParseResult, mode: FieldValidation): string[] {
+// checkPatchStrictly reports what kube-apiserver's strict decoding of the patch finds: the keys
+// it repeats and, in a JSON patch, the members its operations do not declare. Warning headers
+// under Warn; under Strict a 422 on the field "patch" for a strategic patch, and for a JSON or
+// merge patch strict errors returned to go before the patched object's (see
+// decodePatchedText). A JSON patch's errors say so ("json patch").
+function checkPatchStrictly(scope: RequestScope, type: Exclude<PatchType, 'apply'>, patch: unknown, parsed: StrictParseResult, mode: FieldValidation): string[] {
+  if (mode === FieldValidation.Ignore) return [];
   const prefix = type === 'json' ? 'json patch ' : '';
-  const errors = [...new Set(parsed.duplicates.map((d) => `${prefix}duplicate field ${goQuote(d.path)}`))];
+  const duplicates = parsed.duplicates.map((d) => `${prefix}duplicate field ${goQuote(d.path)}`);
+  const unknown = type === 'json' ? jsonPatchUnknownFields(patch).map((path) => `${prefix}unknown field ${goQuote(path)}`) : [];
+  const errors = [...new Set([...duplicates, ...unknown])];
   if (errors.length === 0) return [];
   if (mode === FieldValidation.Warn) {
     scope.response.warnings.push(...errors);
