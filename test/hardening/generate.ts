@@ -78,8 +78,9 @@ export interface KubernetesServerError {
 // reason (libs/patch/src/strategic-merge-patch.ts lists them).
 const strategicPlainErrors = /"message":"(unknown patch type: |expected a .*, but received a |map: .* does not contain declared merge key: |merging lists cannot yet be specified in the patch|list element types are not identical: |no elements in any of the given slices|The order in patch list:|expected slice or array type, but got: |cannot merge lists without merge key for |unexpected patch strategy: )/;
 
-// malformedResourceVersion is ParseResourceVersion's error for a value strconv.ParseUint refuses.
-const malformedResourceVersion = /"message":"resourceVersion: Invalid value: \\"[^"]*\\": strconv\.ParseUint: parsing \\"[^"]*\\": invalid syntax"/;
+// malformedResourceVersion is ParseResourceVersion's error for a value strconv.ParseUint refuses
+// (indented when the request asks for pretty output).
+const malformedResourceVersion = /"message": ?"resourceVersion: Invalid value: \\"[^"]*\\": strconv\.ParseUint: parsing \\"[^"]*\\": invalid syntax"/;
 
 export const KUBERNETES_SERVER_ERRORS: KubernetesServerError[] = [
   {
