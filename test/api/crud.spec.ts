@@ -179,7 +179,8 @@ describe('API server: objects', () => {
     await request('POST', '/apis/batch/v1/namespaces/default/jobs', { body: job('pre-1') });
     const res = await request('DELETE', '/apis/batch/v1/namespaces/default/jobs/pre-1', { body: { preconditions: { uid: 'other' } } });
     expect(res.status).toBe(409);
-    expect(res.json.message).toMatch(/Precondition failed: UID in precondition: other, UID in object meta: /);
+    expect(res.json.message).toMatch(/^Operation cannot be fulfilled on Job.batch "pre-1": the UID in the precondition \(other\) does not match the UID in record \([0-9a-f-]+\)\. The object might have been deleted and then recreated$/);
+    expect(res.json.details).toEqual({ name: 'pre-1', group: 'batch', kind: 'Job' });
   });
 
   it('runs dryRun=All through validation without storing', async () => {

@@ -36,15 +36,26 @@ export function decodeText(scope: RequestScope, text: string, mode: FieldValidat
 }
 
 // checkTypeMeta accepts the endpoint's apiVersion (in either group spelling) and kind, or
-// none, as kube-apiserver defaults a missing apiVersion and kind from the endpoint.
+// none, as kube-apiserver defaults a missing apiVersion and kind from the endpoint. Another
+// apiVersion or kind is one the built-in scheme has no such type for, and kube-apiserver's
+// message says so (a custom resource's decoder names the mismatch instead).
 function checkTypeMeta(scope: RequestScope, object: KubeObject): void {
-  const expected = [scope.store.apiVersion, clientApiVersion(scope)];
-  if (object.apiVersion !== undefined && object.apiVersion !== '' && !expected.includes(String(object.apiVersion))) {
-    throw badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${clientApiVersion(scope)})`);
+  const apiVersion = typeof object.apiVersion === 'string' && object.apiVersion !== '' ? object.apiVersion : clientApiVersion(scope);
+  const kind = typeof object.kind === 'string' && object.kind !== '' ? object.kind : scope.def.kind;
+  const apiVersionMatches = apiVersion === scope.store.apiVersion || apiVersion === clientApiVersion(scope);
+  if (apiVersionMatches && kind === scope.def.kind) return;
+  if (!scope.def.unstructured) throw badRequest(unregisteredKindMessage(apiVersion, kind, scope.def.kind));
+  if (!apiVersionMatches) {
+    throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${clientApiVersion(scope)})`);
   }
-  if (object.kind !== undefined && object.kind !== '' && object.kind !== scope.def.kind) {
-    throw badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${scope.def.kind})`);
-  }
+  throw badRequest(`the kind in the data (${kind}) does not match the expected kind (${scope.def.kind})`);
+}
+
+// unregisteredKindMessage is kube-apiserver's answer to a body whose apiVersion and kind name no
+// type of its scheme: "<kind> in version "<v>" cannot be handled as a <Kind>: no kind ...".
+export function unregisteredKindMessage(apiVersion: string, kind: string, expectedKind: string): string {
+  const version = apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
+  return `${kind} in version "${version}" cannot be handled as a ${expectedKind}: no kind "${kind}" is registered for version "${apiVersion}" in scheme "pkg/api/legacyscheme/scheme.go:30"`;
 }
 
 // KindTarget is a kind a body decodes into that is not the addressed resource's (the Binding,

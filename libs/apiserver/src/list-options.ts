@@ -57,37 +57,52 @@ export function parseListOptions(query: URLSearchParams, watch: boolean, watchLi
 }
 
 export function validateListOptions(options: ListOptions, watchListEnabled: boolean): FieldError[] {
+  return options.watch ? validateWatchOptions(options, watchListEnabled) : validateListOnlyOptions(options);
+}
+
+function validateListOnlyOptions(options: ListOptions): FieldError[] {
   const errs: FieldError[] = [];
   const match = options.resourceVersionMatch;
-  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') {
-    errs.push(field.notSupported(field.newPath('resourceVersionMatch'), match, ['Exact', 'NotOlderThan', '']));
-  }
-  if (options.sendInitialEvents !== undefined) {
-    if (!watchListEnabled) {
-      errs.push(field.forbidden(field.newPath('sendInitialEvents'), 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
-    } else if (!options.watch) {
-      errs.push(field.forbidden(field.newPath('sendInitialEvents'), 'sendInitialEvents is forbidden for list'));
-    } else {
-      if (match !== 'NotOlderThan') {
-        errs.push(field.forbidden(field.newPath('resourceVersionMatch'), 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
-      }
-      if (!options.allowWatchBookmarks) {
-        errs.push(field.forbidden(field.newPath('allowWatchBookmarks'), 'allowWatchBookmarks must be true when sendInitialEvents is set'));
-      }
-    }
-    return errs;
-  }
-  if (options.watch && match !== '' && !options.sendInitialEvents) {
-    errs.push(field.forbidden(field.newPath('resourceVersionMatch'), 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
-  } else if (match !== '') {
+  if (match !== '') {
     if (options.resourceVersion === '') {
       errs.push(field.forbidden(field.newPath('resourceVersionMatch'), 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
     }
     if (options.continue !== '') {
       errs.push(field.forbidden(field.newPath('resourceVersionMatch'), 'resourceVersionMatch is forbidden when continue is provided'));
     }
+    if (match !== 'Exact' && match !== 'NotOlderThan') {
+      errs.push(field.notSupported(field.newPath('resourceVersionMatch'), match, ['Exact', 'NotOlderThan', '']));
+    }
     if (match === 'Exact' && options.resourceVersion === '0') {
       errs.push(field.forbidden(field.newPath('resourceVersionMatch'), 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    }
+  }
+  if (options.sendInitialEvents !== undefined) {
+    errs.push(field.forbidden(field.newPath('sendInitialEvents'), 'sendInitialEvents is forbidden for list'));
+  }
+  return errs;
+}
+
+function validateWatchOptions(options: ListOptions, watchListEnabled: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  const match = options.resourceVersionMatch;
+  if (options.sendInitialEvents !== undefined) {
+    if (match !== 'NotOlderThan') {
+      errs.push(field.forbidden(field.newPath('resourceVersionMatch'), 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    }
+    if (!watchListEnabled) {
+      errs.push(field.forbidden(field.newPath('sendInitialEvents'), 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
+    }
+  }
+  if (match !== '') {
+    if (options.sendInitialEvents === undefined) {
+      errs.push(field.forbidden(field.newPath('resourceVersionMatch'), 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    }
+    if (match !== 'NotOlderThan') {
+      errs.push(field.notSupported(field.newPath('resourceVersionMatch'), match, ['NotOlderThan']));
+    }
+    if (options.continue !== '') {
+      errs.push(field.forbidden(field.newPath('resourceVersionMatch'), 'resourceVersionMatch is forbidden when continue is provided'));
     }
   }
   return errs;

@@ -4,6 +4,7 @@
 // gateway app and the all-in-one process.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, goQuote, hasProtobufCodec, isStatusError, isValidPathSegmentName, methodNotAllowed, methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
+import { ImpersonationWithoutUserError } from '@plinth/authn';
 import { ResourceDefinition } from '@plinth/registry';
 import { servedGroupOf } from './aliases';
 import { aggregatedDiscovery, aggregatedDiscoveryRequested, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
@@ -23,7 +24,7 @@ import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
 import { sampledTraceId, tracingEnabled } from '@plinth/telemetry';
 import { traceOperation, traceRequest } from './http/request-span';
 import { ApiServerMetrics, RequestObservation } from './metrics';
-import { responseOptions, ResponseOptions, writeBody, writeError, writePageNotFound, writeText } from './http/respond';
+import { responseOptions, ResponseOptions, writeBody, writeError, writeInternalServerError, writePageNotFound, writeText } from './http/respond';
 import { parseRequestTarget, RequestTarget, RequestTargetError } from './http/request-target';
 import { checkFraming, writeFramingError } from './http/framing';
 import { RequestBoundary } from './http/request-boundary';
@@ -127,6 +128,7 @@ export class ApiServer {
       if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
+      if (err instanceof ImpersonationWithoutUserError) return writeInternalServerError(res, req.url ?? '', err.message);
       // An error that is not a Status is a fault of the server, which kube-apiserver would have
       // panicked on; a client that went away is not.
       if (!isStatusError(err) && !res.destroyed) this.boundary.report(req, err);

@@ -30,22 +30,28 @@ export function decodeContinue(token: string, prefix: string): ContinuePosition 
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
-    throw StorageError.invalidArgument('continue key is not valid: incorrect encoded start resourceVersion (version meta.platform.io/v1)');
+    throw invalidToken('continue key is not valid: incorrect encoded start resourceVersion (version meta.platform.io/v1)');
   }
   if (parsed === null || typeof parsed !== 'object' || parsed.v !== continueTokenVersion) {
-    throw StorageError.invalidArgument('continue key is not valid: server does not recognize this encoded key');
+    const version = parsed !== null && typeof parsed === 'object' && typeof parsed.v === 'string' ? parsed.v : '';
+    throw invalidToken(`continue key is not valid: server does not recognize this encoded version ${version}`);
   }
   if (typeof parsed.rv !== 'number' || !Number.isSafeInteger(parsed.rv) || parsed.rv < 1) {
-    throw StorageError.invalidArgument('continue key is not valid: incorrect encoded start resourceVersion (version meta.platform.io/v1)');
+    throw invalidToken('continue key is not valid: incorrect encoded start resourceVersion (version meta.platform.io/v1)');
   }
   if (typeof parsed.start !== 'string' || parsed.start.length === 0) {
-    throw StorageError.invalidArgument('continue key is not valid: encoded start key empty');
+    throw invalidToken('continue key is not valid: encoded start key empty (version meta.platform.io/v1)');
   }
   const start = parsed.start.replace(/^\/+/, '');
   if (start.split('/').includes('..')) {
-    throw StorageError.invalidArgument('continue key is not valid: path traversal in encoded start key');
+    throw invalidToken(`continue key is not valid: ${parsed.start}`);
   }
   return { revision: parsed.rv, startKey: prefix + start };
+}
+
+// invalidToken is kube-apiserver's answer to a token DecodeContinue refuses.
+function invalidToken(reason: string): StorageError {
+  return StorageError.invalidArgument(`invalid continue token: ${reason}`);
 }
 
 // keyAfter is the smallest key greater than key: the start of the page after it.

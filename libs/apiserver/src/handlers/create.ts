@@ -15,7 +15,6 @@ export async function createResource(scope: RequestScope): Promise<void> {
   const created = await scope.store.create(namespaceOf(scope), object, {
     dryRun: options.dryRun,
     fieldManager: fieldManagerOf(scope, options.fieldManager),
-    requestedResourceVersion: object.metadata.resourceVersion,
   });
   writeResult(scope, 201, created);
 }

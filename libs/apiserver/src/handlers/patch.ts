@@ -3,11 +3,11 @@
 // an update (retried when another writer got in first and the patch named no
 // resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
-import { badRequest, field, goQuote, hasLongInteger, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
+import { badRequest, field, goQuote, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
 import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
 import { decodeText } from '../decode';
-import { FieldValidation, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
+import { FieldValidation, hasInexactNumber, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
@@ -42,7 +42,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   if (type === 'apply') return applyResource(scope, raw, options, mode);
   let parsed: StrictParseResult;
   try {
-    parsed = parseStrictJson(raw, { duplicates: mode !== FieldValidation.Ignore, numberLiterals: !scope.def.unstructured || hasLongInteger(raw) });
+    parsed = parseStrictJson(raw, { duplicates: mode !== FieldValidation.Ignore, numberLiterals: !scope.def.unstructured || hasInexactNumber(raw) });
   } catch (err) {
     if (err instanceof JsonSyntaxError) throw patchDecodeError(type, mode, err);
     throw err;

@@ -7,7 +7,7 @@ import { KubeObject } from '@plinth/api';
 import { encodeProtobufObject, encodeProtobufStatus, encodeWatchFrame, isStatusError, resourceExpired, Status, stringifyJson } from '@plinth/machinery';
 import { ListPredicate } from '@plinth/registry';
 import { isStorageError, StorageErrorCode, WatchEvent } from '@plinth/storage';
-import { CacheWatcher } from '../cache/cache-watcher';
+import { CacheEvent, CacheEventType, CacheWatcher } from '../cache/cache-watcher';
 import { toStatusError } from '../http/respond';
 import { ListOptions, parseResourceVersion } from '../list-options';
 import { clientApiVersion, namespaceOf, present, RequestScope } from '../scope';
@@ -93,7 +93,7 @@ function cachedSource(watcher: CacheWatcher, initial: KubeObject[], startRevisio
   async function* items(): AsyncIterable<WatchItem> {
     for await (const item of watcher) {
       if (item.type === 'BOOKMARK') yield { type: 'BOOKMARK', revision: item.progress.revision, shared: item.progress.encoded };
-      else yield { type: item.type, object: item.event.object, shared: item.event.encoded };
+      else yield { type: item.type, object: leftSelection(item.type, item.event) ?? item.event.object, shared: item.event.encoded };
     }
   }
   return { initial, startRevision, items: items(), close: () => watcher.close() };
@@ -133,8 +133,20 @@ function translate(scope: RequestScope, event: WatchEvent, predicate: ListPredic
   const matched = previous ? predicate.matches(previous) : false;
   if (matches && matched) return { type: 'MODIFIED', object };
   if (matches) return { type: 'ADDED', object };
-  if (matched) return { type: 'DELETED', object };
+  if (matched && previous) return { type: 'DELETED', object: atRevision(previous, event.revision) };
   return null;
+}
+
+// leftSelection is the object of a change a watcher sees as DELETED because the object left its
+// selection: the state it last saw, at the change's revision (as kube-apiserver's cacheWatcher
+// sends it); undefined for any other event.
+function leftSelection(type: CacheEventType, event: CacheEvent): KubeObject | undefined {
+  if (type !== 'DELETED' || event.type !== 'MODIFIED' || !event.previous) return undefined;
+  return atRevision(event.previous, event.revision);
+}
+
+function atRevision(object: KubeObject, revision: number): KubeObject {
+  return { ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } };
 }
 
 function watchError(err: unknown, startRevision: number): Status {

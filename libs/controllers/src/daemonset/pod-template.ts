@@ -3,7 +3,15 @@
 // template plus the daemon tolerations, the revision labels and a required node affinity on
 // metadata.name, so that the scheduler binds it to that one node.
 import {
+  Affinity,
+  ControllerRevisionHashLabel,
+  DaemonSet,
+  DeprecatedTemplateGeneration,
   OwnerReference,
+  Pod,
+  PodSpec,
+  PodTemplateSpec,
+  PodTemplateGenerationLabel,
   TaintNodeDiskPressure,
   TaintNodeMemoryPressure,
   TaintNodeNetworkUnavailable,
@@ -11,18 +19,8 @@ import {
   TaintNodePIDPressure,
   TaintNodeUnreachable,
   TaintNodeUnschedulable,
-} from '@plinth/api';
-import {
-  Affinity,
-  ControllerRevisionHashLabel,
-  DaemonSet,
-  DeprecatedTemplateGeneration,
-  Pod,
-  PodSpec,
-  PodTemplateSpec,
-  PodTemplateGenerationLabel,
   Toleration,
-} from './types';
+} from '@plinth/api';
 
 const exists = (key: string, effect: string): Toleration => ({ key, operator: 'Exists', effect });
 
@@ -62,7 +60,7 @@ export function templateGeneration(ds: DaemonSet): number | undefined {
 
 // createPodTemplate is util.CreatePodTemplate.
 export function createPodTemplate(ds: DaemonSet, hash: string): PodTemplateSpec {
-  const template = structuredClone(ds.spec.template ?? {});
+  const template = structuredClone(ds.spec?.template ?? {});
   const spec: PodSpec = template.spec ?? {};
   spec.tolerations = withDaemonTolerations(spec);
   const labels = { ...(template.metadata?.labels ?? {}) };
@@ -74,7 +72,7 @@ export function createPodTemplate(ds: DaemonSet, hash: string): PodTemplateSpec 
 
 // nodeNameAffinity is ReplaceDaemonSetPodNodeNameNodeAffinity: the required node selector
 // becomes the single term metadata.name In [nodeName]; the rest of the affinity is kept.
-export function nodeNameAffinity(affinity: Affinity | undefined, nodeName: string): Affinity {
+export function nodeNameAffinity(affinity: Affinity | null | undefined, nodeName: string): Affinity {
   const required = { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] }] };
   const result: Affinity = structuredClone(affinity ?? {});
   result.nodeAffinity = { ...(result.nodeAffinity ?? {}), requiredDuringSchedulingIgnoredDuringExecution: required };

@@ -16,6 +16,21 @@ export function generatedName(base: string): string {
   return trimmed + suffix;
 }
 
+// wipeSystemMetadata erases what the server owns of a body to create, before its fields are
+// recorded in managedFields (the resourceVersion stays: storage refuses it).
+export function wipeSystemMetadata(meta: ObjectMeta): void {
+  delete meta.creationTimestamp;
+  delete meta.uid;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+}
+
+// setResourceVersion is a resourceVersion storage refuses on create: a non-zero number.
+export function setResourceVersion(meta: ObjectMeta): boolean {
+  return /^\d+$/.test(meta.resourceVersion ?? '') && Number(meta.resourceVersion) !== 0;
+}
+
 // fillCreateMetadata sets what the server owns on create.
 export function fillCreateMetadata(object: KubeObject, now: number, tracksGeneration: boolean): void {
   const meta = object.metadata;
@@ -57,11 +72,14 @@ function withoutMetaAndStatus(object: KubeObject): Record<string, unknown> {
 }
 
 // stableJson serializes with sorted keys, so semantically equal objects compare equal.
+const int64Key = `\u0000int64:${randomUUID()}`;
+
 export function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     }
-    return v;
+    // an int64 beyond 2^53 (withBigInts) compares by its digits, under a key no object has
+    return typeof v === 'bigint' ? { [int64Key]: String(v) } : v;
   });
 }

@@ -3,13 +3,13 @@
 // taken from its strategy (k8s.io/apiserver/pkg/registry/generic/registry/store.go).
 import { KubeObject } from '@plinth/api';
 import { statusResetFields, updateManagedFields } from '@plinth/apply';
-import { alreadyExists, badRequest, Clock, cloneJson, conflict, field, GoLiteral, goQuote, invalid, isStatusError, notFound, rfc3339, StatusError, unclassifiedError } from '@plinth/machinery';
+import { alreadyExists, badRequest, Clock, cloneJson, conflict, field, GoLiteral, goQuote, invalid, isStatusError, notFound, rfc3339, StatusError, unclassifiedError, withBigInts } from '@plinth/machinery';
 import { isStorageError, KeyValue, ObjectStore, StorageErrorCode } from '@plinth/storage';
 import { QualifiedKind, QualifiedResource, ResourceDefinition, StrategyContext } from '../resource';
 import { decodeObject, encodeObject } from './codec';
 import { conflictDetail, interpretStorageError } from './interpret-storage-error';
-import { collectionPrefix, objectKey } from './keys';
-import { fillCreateMetadata, keepServerMetadata, specChanged, stableJson } from './object-meta';
+import { collectionPrefix, objectKey, preconditionFailed } from './keys';
+import { fillCreateMetadata, keepServerMetadata, setResourceVersion, specChanged, stableJson, wipeSystemMetadata } from './object-meta';
 import { validateObjectMeta, validateObjectMetaUpdate } from './validate-meta';
 
 export interface WriteOptions {
@@ -19,11 +19,7 @@ export interface WriteOptions {
   fieldManager?: { manager: string; apiVersion: string };
 }
 
-export interface CreateOptions extends WriteOptions {
-  // requestedResourceVersion is the resourceVersion a client's create carried: storage refuses
-  // it once the object is valid (dry runs never reach storage).
-  requestedResourceVersion?: string;
-}
+export type CreateOptions = WriteOptions;
 
 export interface UpdateOptions extends WriteOptions {
   // binding writes only a pod's spec.nodeName (the scheduler's pods/binding).
@@ -100,7 +96,7 @@ export class ResourceStore {
       await this.assertAbsent(key, object.metadata.name ?? '');
       return object;
     }
-    if (options.requestedResourceVersion) throw unclassifiedError('resourceVersion should not be set on objects to be created');
+    if (input.metadata && setResourceVersion(input.metadata)) throw unclassifiedError('resourceVersion should not be set on objects to be created');
     try {
       const kv = await withoutManagedFieldsIfTooLarge(object, () => this.storage.create(key, encodeObject(object)));
       // The stored value is this object's JSON: it is answered as it is, with the revision.
@@ -179,7 +175,7 @@ export class ResourceStore {
     for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
       const currentKv = await this.read(key, name);
       const current = this.decode(currentKv);
-      checkPreconditions(this.qualifiedResource, name, current, options.preconditions);
+      checkPreconditions(this.def, name, current, options.preconditions);
       const pending = this.pendingDeletion(current, options);
       try {
         if (pending) {
@@ -251,6 +247,7 @@ export class ResourceStore {
   private prepareCreate(namespace: string | undefined, input: KubeObject, ctx: StrategyContext, options: WriteOptions): KubeObject {
     const object = cloneJson(input);
     object.metadata = object.metadata ?? {};
+    wipeSystemMetadata(object.metadata);
     this.assignNamespace(object, namespace);
     this.def.strategy.defaults?.(object, ctx);
     this.recordManagedFields(null, object, options, undefined, ctx);
@@ -288,11 +285,8 @@ export class ResourceStore {
     this.recordManagedFields(current, object, options, options.subresource, ctx);
     const uidChanged = object.metadata.uid !== undefined && object.metadata.uid !== current.metadata.uid;
     if (uidChanged) {
-      throw conflict(
-        this.qualifiedResource,
-        name,
-        `Precondition failed: UID in precondition: ${object.metadata.uid}, UID in object meta: ${current.metadata.uid}`,
-      );
+      const detail = `UID in precondition: ${object.metadata.uid}, UID in object meta: ${current.metadata.uid}`;
+      throw conflict(this.qualifiedResource, name, preconditionFailed(this.def, current.metadata.namespace, name, detail));
     }
     if (this.def.allowUnconditionalUpdate === false && !proposed.metadata.resourceVersion) throw this.unconditionalUpdate(name);
     keepServerMetadata(object, current);
@@ -402,22 +396,23 @@ export class ResourceStore {
   }
 }
 
-function checkPreconditions(qr: QualifiedResource, name: string, current: KubeObject, preconditions: DeleteOptions['preconditions']): void {
+// checkPreconditions refuses a delete whose preconditions the object does not meet, with the
+// Conflict kube-apiserver's registry answers (naming the kind, not the resource).
+function checkPreconditions(def: ResourceDefinition, name: string, current: KubeObject, preconditions: DeleteOptions['preconditions']): void {
+  const failed = (detail: string) => conflict({ group: def.group, resource: def.kind }, name, detail);
   if (preconditions?.uid && preconditions.uid !== current.metadata.uid) {
-    throw conflict(qr, name, `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${current.metadata.uid}`);
+    throw failed(`the UID in the precondition (${preconditions.uid}) does not match the UID in record (${current.metadata.uid}). The object might have been deleted and then recreated`);
   }
   if (preconditions?.resourceVersion && preconditions.resourceVersion !== current.metadata.resourceVersion) {
-    throw conflict(
-      qr,
-      name,
-      `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`,
+    throw failed(
+      `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion}). The object might have been modified`,
     );
   }
 }
 
 // sameObject compares two objects as stored (resourceVersion aside), ignoring key order.
 function sameObject(a: KubeObject, b: KubeObject): boolean {
-  const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
+  const strip = (o: KubeObject) => withBigInts({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } }, o);
   return stableJson(strip(a)) === stableJson(strip(b));
 }
 
