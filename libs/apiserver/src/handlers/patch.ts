@@ -4,7 +4,7 @@
 // resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
 import { badRequest, field, goQuote, hasLongInteger, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
-import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch } from '@plinth/patch';
+import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch, patchShapeError } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
 import { decodeText } from '../decode';
 import { FieldValidation, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
@@ -48,6 +48,8 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     throw err;
   }
   const patch = parsed.value;
+  const shapeError = mode !== FieldValidation.Ignore && type !== 'strategic' ? patchShapeError(type, patch) : null;
+  if (shapeError) throw badRequest(shapeError);
   checkPatchDuplicates(scope, type, patch, parsed, mode);
   const literals = tokenizeLiterals(patch, parsed.literals, type === 'json');
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
