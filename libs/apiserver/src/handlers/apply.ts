@@ -3,10 +3,11 @@
 // forced, and an object that does not exist is created (201).
 import { applyObject, statusResetFields } from '@plinth/apply';
 import { KubeObject } from '@plinth/api';
-import { badRequest, carryExactIntegers, cloneJson, field, invalid } from '@plinth/machinery';
+import { badRequest, carryExactIntegers, cloneJson } from '@plinth/machinery';
 import { admitNamespacedCreate, admitPod, admitRbacWrite } from '../admission';
 import { authorizeRequest } from '../auth/filter';
 import { decodeText } from '../decode';
+import { checkName } from './check-name';
 import { FieldValidation } from '../field-validation';
 import { yamlToJson } from '../http/body';
 import { goYamlStrictError } from '../http/go-yaml';
@@ -47,9 +48,6 @@ function checkApplyYamlStrictly(scope: RequestScope, raw: string, mode: FieldVal
 }
 
 export async function applyResource(scope: RequestScope, raw: string, options: WriteOptions, mode: FieldValidation): Promise<void> {
-  if (!options.fieldManager) {
-    throw invalid({ group: 'meta.platform.io', kind: 'PatchOptions' }, '', [field.required(field.newPath('fieldManager'), 'is required for apply patch')]);
-  }
   const force = queryBool(scope.query, 'force');
   // applyPatcher reads the configuration with sigs.k8s.io/yaml's Unmarshal
   const text = yamlToJson(Buffer.from(raw), (message) => badRequest(`error decoding YAML: error converting YAML to JSON: ${message}`));
@@ -78,6 +76,7 @@ export async function applyResource(scope: RequestScope, raw: string, options: W
         resetFields: scope.def.subresources?.includes('status') ? statusResetFields(subresource) : undefined,
       });
       const object = merged.object;
+      checkName(scope, object);
       carryExactIntegers(object, applied, current);
       object.metadata = { ...object.metadata, managedFields: merged.managedFields };
       if (current) object.metadata.resourceVersion = current.metadata.resourceVersion;

@@ -12,6 +12,7 @@ import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
 import { applyResource } from './apply';
+import { checkName } from './check-name';
 import { tokenizeLiterals, withExactTokens } from './patch-literals';
 import { parseWriteOptions } from '../write-options';
 
@@ -35,8 +36,8 @@ function patchTypeOf(mediaType: string): PatchType {
 }
 
 export async function patchResource(scope: RequestScope): Promise<void> {
-  const options = parseWriteOptions(scope.query, 'PatchOptions');
   const type = patchTypeOf(mediaTypeOf(scope.req));
+  const options = parseWriteOptions(scope.query, 'PatchOptions', type === 'apply' ? 'apply' : 'other');
   const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
   const raw = (await readBody(scope.req)).toString('utf8');
   if (type === 'apply') return applyResource(scope, raw, options, mode);
@@ -109,16 +110,4 @@ function checkPatchDuplicates(scope: RequestScope, type: Exclude<PatchType, 'app
   const message = `strict decoding error: ${errors.join(', ')}`;
   if (type !== 'strategic') throw badRequest(message);
   throw invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), goSprint(patch), message)]);
-}
-
-// checkName is the patch handler's checkName: the patched object keeps the name and namespace
-// of the URL (a patch that removes metadata, or replaces or deletes the whole object, does not).
-function checkName(scope: RequestScope, patched: KubeObject): void {
-  const name = patched.metadata.name ?? '';
-  if (name !== scope.info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${scope.info.name})`);
-  const namespace = namespaceOf(scope);
-  const objectNamespace = patched.metadata.namespace ?? '';
-  if (namespace && objectNamespace && objectNamespace !== namespace) {
-    throw badRequest(`the namespace of the object (${objectNamespace}) does not match the namespace on the URL (${namespace})`);
-  }
 }
