@@ -5,11 +5,11 @@
 // Ratios are speed ratios: above 1 Plinth is ahead (rates for GET and create, p50 latency for
 // LIST and create → watch event); the memory ratio is Plinth's RSS over kube-apiserver's.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { dirname, join } from 'node:path';
 import { readKubeconfig } from '@plinth/nest';
-import { startEtcd, startNats } from '@plinth/testing';
+import { etcdBinary, findBinary, startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool, LeanResponse } from './lean-https';
 import { ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
 import { combine, Figures, runConcurrent, summarize } from './stats';
@@ -34,6 +34,8 @@ interface Target {
   stream(path: string, onLine: (line: string) => void): () => void;
   // rss lists the resident memory of the target's processes (MiB), by process.
   rss(): [string, number][];
+  // cpuSeconds is the CPU time the target's processes have used so far (user and system).
+  cpuSeconds(): number;
   close(): Promise<void>;
 }
 
@@ -66,12 +68,18 @@ function target(name: string, endpoint: Endpoint, processes: [string, number][],
       return () => req.destroy();
     },
     rss: () => processes.map(([process, pid]) => [process, residentMiB(pid)]),
+    cpuSeconds: () => processes.reduce((sum, [, pid]) => sum + cpuSecondsOf(pid), 0),
     async close() {
       pool.close();
       agent.destroy();
       await stop();
     },
   };
+}
+
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function residentMiB(pid: number): number {
@@ -140,6 +148,22 @@ function kubeApiserver(kubeconfig: string): Target {
   const pidFile = join(dirname(kubeconfig), 'apiserver.pid');
   const pid = Number(process.env.BENCH_VS_PID ?? (existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : execFileSync('pgrep', ['-o', '-x', 'kube-apiserver'], { encoding: 'utf8' })).trim());
   return target('kube-apiserver', endpoint, [['kube-apiserver', pid]], async () => undefined);
+}
+
+// etcdVersions names the etcd binaries both sides run: Plinth's (found as the tests find it)
+// and, when the oracle's etcd.pid is beside the kubeconfig, kube-apiserver's.
+function etcdVersions(kubeconfig: string): string {
+  const version = (binary: string) => /etcd Version: (\S+)/.exec(execFileSync(binary, ['--version'], { encoding: 'utf8' }))?.[1] ?? 'unknown';
+  const plinth = findBinary(etcdBinary);
+  const pidFile = join(dirname(kubeconfig), 'etcd.pid');
+  let theirs = 'unknown';
+  try {
+    const binary = readlinkSync(`/proc/${readFileSync(pidFile, 'utf8').trim()}/exe`);
+    theirs = `${binary} ${version(binary)}`;
+  } catch {
+    // not the oracle's layout, or its etcd is not running
+  }
+  return `etcd: Plinth's ${plinth} ${version(plinth)}; kube-apiserver's ${theirs}`;
 }
 
 function expect2xx(res: LeanResponse): LeanResponse {
@@ -234,23 +258,34 @@ export async function vsBench(kubeconfig: string, counts: VsCounts): Promise<str
       await runConcurrent(Math.min(2000, counts.reads), inFlight, (i) => t.call('GET', `${collection}/perf-vs-l-${i % listSize}`).then(expect2xx));
       await runConcurrent(inFlight, inFlight, () => listAll(t));
     }
-    const figures = new Map<string, Map<string, Figures[]>>();
+    const figures = new Map<string, Map<string, Measured>>();
     for (const work of works(counts)) {
-      const byTarget = new Map<string, Figures[]>(targets.map((t) => [t.name, []]));
+      const byTarget = new Map<string, Measured>(targets.map((t) => [t.name, { runs: [], cpuSeconds: 0 }]));
       figures.set(work.name, byTarget);
       for (let round = 0; round < rounds; round++) {
-        for (const t of targets) byTarget.get(t.name)?.push(await work.run(t, round));
+        for (const t of targets) {
+          const measured = byTarget.get(t.name) as Measured;
+          const cpu = t.cpuSeconds();
+          measured.runs.push(await work.run(t, round));
+          measured.cpuSeconds += t.cpuSeconds() - cpu;
+        }
       }
     }
     const memory = new Map(targets.map((t) => [t.name, t.rss()]));
-    return table(counts, figures, memory);
+    return [...table(counts, figures, memory), '', etcdVersions(kubeconfig)];
   } finally {
     await deleteBenchObjects(kube).catch((err: unknown) => console.error(`vs: cleaning up kube-apiserver's StorageClasses failed: ${String(err)}`));
     for (const t of targets) await t.close();
   }
 }
 
-function table(counts: VsCounts, figures: Map<string, Map<string, Figures[]>>, memory: Map<string, [string, number][]>): string[] {
+// Measured is a work's rounds on one target and the CPU its processes spent in them.
+interface Measured {
+  runs: Figures[];
+  cpuSeconds: number;
+}
+
+function table(counts: VsCounts, figures: Map<string, Map<string, Measured>>, memory: Map<string, [string, number][]>): string[] {
   const f = (n: number, d = 0) => n.toFixed(d).padStart(8);
   const names = ['kube-apiserver', 'distributed', 'all-in-one'];
   const lines = [
@@ -258,10 +293,13 @@ function table(counts: VsCounts, figures: Map<string, Map<string, Figures[]>>, m
     `${'work'.padEnd(40)}${names.map((n) => `| ${n.padEnd(14)}${'ops/s'.padStart(8)}${'p50ms'.padStart(8)}${'p99ms'.padStart(8)}`).join('')}`,
   ];
   const summary = ['', '| work | all-in-one | distributed |', '|---|---|---|'];
+  const cpuLines = ['', `server CPU per operation, µs (the servers' processes, without etcd; ratio: kube-apiserver's over Plinth's)`];
   for (const work of works(counts)) {
     const byTarget = figures.get(work.name);
     if (!byTarget) continue;
-    const combined = new Map([...byTarget].map(([name, runs]) => [name, combine(runs)]));
+    const combined = new Map([...byTarget].map(([name, measured]) => [name, combine(measured.runs)]));
+    const perOp = (name: string) => ((byTarget.get(name)?.cpuSeconds ?? 0) * 1e6) / Math.max(1, combined.get(name)?.ops ?? 0);
+    cpuLines.push(`${work.name.padEnd(40)}${names.map((n) => `| ${`${perOp(n).toFixed(0)} µs${n === 'kube-apiserver' ? '' : ` (${(perOp('kube-apiserver') / perOp(n)).toFixed(2)}x)`}`.padEnd(38)}`).join('')}`);
     const kube = combined.get('kube-apiserver') as Figures;
     let row = work.name.padEnd(40);
     for (const name of names) {
@@ -281,5 +319,5 @@ function table(counts: VsCounts, figures: Map<string, Map<string, Figures[]>>, m
   lines.push(`${'RSS after the run (MiB)'.padEnd(40)}${names.map((n) => `| ${`${total(n).toFixed(0)} MiB`.padEnd(38)}`).join('')}`);
   lines.push(`  ${names.map((n) => `${n}: ${parts(n)}`).join('; ')}`);
   summary.push(`| memory (RSS) after that run, Plinth / kube-apiserver | ${(total('all-in-one') / kubeRss).toFixed(1)}x (${parts('all-in-one')} vs ${kubeRss.toFixed(0)} MiB) | ${(total('distributed') / kubeRss).toFixed(1)}x (${parts('distributed')} MiB vs ${kubeRss.toFixed(0)} MiB) |`);
-  return [...lines, ...summary];
+  return [...lines, ...cpuLines, ...summary];
 }

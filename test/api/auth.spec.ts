@@ -101,6 +101,13 @@ describe('API server: authentication and authorization', () => {
     expect(denied.json.message).toBe('users "alice" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope');
   });
 
+  it('refuses to impersonate a group without a user in plain text, as kube-apiserver\'s impersonation filter', async () => {
+    const refused = await admin('GET', '/api/v1/namespaces/team?pretty=1', { headers: { 'impersonate-group': '<qa&dev>' } });
+    expect(refused.status).toBe(500);
+    expect(refused.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(refused.text).toBe('Internal Server Error: "/api/v1/namespaces/team?pretty=1": requested [{Group  &lt;qa&amp;dev&gt;    }] without impersonating a user\n');
+  });
+
   it('issues service-account tokens that authenticate as the service account', async () => {
     await admin('POST', '/api/v1/namespaces/team/serviceaccounts', { body: { metadata: { name: 'robot' } } });
     const issued = await admin('POST', '/api/v1/namespaces/team/serviceaccounts/robot/token', { body: { spec: {} } });
@@ -124,6 +131,33 @@ describe('API server: authentication and authorization', () => {
       until: (view) => JSON.stringify(view.json.rules).includes('{"apiGroups":["example.com"],"resources":["widgets"],"verbs":["get"]}'),
       what: 'widgets aggregated into view',
     });
+  });
+
+  // The bootstrap policy is written as kube-apiserver's post-start hook writes it (an Update by
+  // kube-apiserver), and an aggregated role's rules by the aggregation controller's forced apply.
+  it('records who wrote the bootstrap policy and the aggregated rules in managedFields', async () => {
+    const clusterAdmin = await admin('GET', '/apis/rbac.authorization.platform.io/v1/clusterroles/cluster-admin');
+    expect(clusterAdmin.json.metadata.managedFields.map(({ time: _, ...entry }: Record<string, unknown>) => entry)).toEqual([
+      {
+        manager: 'kube-apiserver',
+        operation: 'Update',
+        apiVersion: 'rbac.authorization.platform.io/v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: {
+          'f:metadata': { 'f:annotations': { '.': {}, 'f:rbac.authorization.platform.io/autoupdate': {} }, 'f:labels': { '.': {}, 'f:platform.io/bootstrapping': {} } },
+          'f:rules': {},
+        },
+      },
+    ]);
+    const view = await eventually(() => admin('GET', '/apis/rbac.authorization.platform.io/v1/clusterroles/view'), {
+      until: (answer) => answer.json.metadata.managedFields?.length === 2,
+      what: 'the aggregated rules of view recorded',
+    });
+    expect(view.json.metadata.managedFields.map(({ manager, operation }: Record<string, unknown>) => `${operation} ${manager}`)).toEqual([
+      'Apply clusterrole-aggregation-controller',
+      'Update kube-apiserver',
+    ]);
+    expect(view.json.metadata.managedFields[0].fieldsV1).toEqual({ 'f:rules': {} });
   });
 });
 

@@ -1,7 +1,7 @@
 // A custom resource's integers are int64 from the request body to its validation rules, to
 // storage and back: kube-apiserver decodes 9223372036854775807 as that int64, a rule compares it
 // exactly, and every answer writes its digits unchanged.
-import { suiteServer } from './http';
+import { adminToken, suiteServer } from './http';
 import { eventually } from '@plinth/testing';
 
 const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
@@ -48,6 +48,22 @@ const counter = (name: string, spec: string) => `{"apiVersion":"example.com/v1",
 describe('API server: custom resource integers beyond 2^53', () => {
   const server = suiteServer();
   const { request } = server;
+
+  // watchedText reads a watch's raw events until one names marker (JSON.parse would round them).
+  const watchedText = async (path: string, marker: string): Promise<string> => {
+    const controller = new AbortController();
+    const res = await fetch(server.url + path, { headers: { authorization: `Bearer ${adminToken}` }, signal: controller.signal });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.split('\n').some((line) => line.includes(marker))) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    controller.abort();
+    return text.split('\n').find((line) => line.includes(marker)) ?? text;
+  };
   const post = (name: string, spec: string) => request('POST', counters, { raw: counter(name, spec), headers: { 'content-type': 'application/json' } });
 
   beforeAll(async () => {
@@ -67,6 +83,23 @@ describe('API server: custom resource integers beyond 2^53', () => {
     ]);
   });
 
+  it('are floats when written as floats, which a rule on an integer field refuses as kube-apiserver does', async () => {
+    const float = await post('float', '{"odd":9007199254740993,"max":9223372036854775807,"list":[3.0]}');
+    expect(float.status).toBe(422);
+    expect(float.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'spec.list', message: 'Invalid value: "array": invalid data, expected int, got float64 evaluating rule: odd items' }]);
+    // a float in a field without a type is a double
+    expect((await post('free-float', '{"free":{"f":5.0}}')).status).toBe(201);
+    // beyond int64, or beyond 2^53 as a float, it is no integer to the schema
+    for (const spec of ['{"max":9223372036854775808}', '{"max":-9223372036854775809}', '{"max":1e17}', '{"odd":9007199254740993.0}']) {
+      const refused = await post('too-big', spec);
+      expect(refused.status).toBe(422);
+      expect(refused.json.message).toBe(
+        `Counter.example.com "too-big" is invalid: [spec.${spec.slice(2, 5)}: Invalid value: "number": spec.${spec.slice(2, 5)} in body must be of type integer: "number", ` +
+          '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]',
+      );
+    }
+  });
+
   it('are stored and answered with their digits', async () => {
     const spec = '{"big":-9223372036854775808,"free":{"n":[1234567890123456789]},"max":9223372036854775807}';
     const created = await post('digits', spec);
@@ -79,6 +112,12 @@ describe('API server: custom resource integers beyond 2^53', () => {
     expect(pretty.text).toContain('1234567890123456789');
     const listed = await request('GET', counters);
     expect(listed.text).toContain(`"spec":${spec}`);
+    const yaml = await request('GET', `${counters}/digits`, { headers: { accept: 'application/yaml' } });
+    expect(yaml.text).toContain('  big: -9223372036854775808\n');
+    expect(yaml.text).toContain('  max: 9223372036854775807\n');
+    const yamlList = await request('GET', counters, { headers: { accept: 'application/yaml' } });
+    expect(yamlList.text).toContain('    max: 9223372036854775807\n');
+    expect(await watchedText(`${counters}?watch=1&resourceVersion=0`, '"name":"digits"')).toContain(`"spec":${spec}`);
   });
 
   it('keep their digits through a patch and an update, and oldSelf is the int64 stored', async () => {
@@ -98,6 +137,13 @@ describe('API server: custom resource integers beyond 2^53', () => {
     expect(updated.status).toBe(200);
     expect(updated.text).toContain('"spec":{"big":9007199254740993,"note":"c"}');
     expect((await request('GET', `${counters}/kept`)).text).toContain('"big":9007199254740993');
+
+    // an update to another int64 of the same double is no no-op
+    expect((await post('moved', '{"free":{"y":9007199254740993}}')).status).toBe(201);
+    const moved = await request('PUT', `${counters}/moved`, { raw: counter('moved', '{"free":{"y":9007199254740992}}'), headers: { 'content-type': 'application/json' } });
+    expect(moved.status).toBe(200);
+    expect(moved.text).toContain('"spec":{"free":{"y":9007199254740992}}');
+    expect((await request('GET', `${counters}/moved`)).text).toContain('"spec":{"free":{"y":9007199254740992}}');
   });
 
   it('keep their digits through server-side apply and a YAML body', async () => {

@@ -6,6 +6,7 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { IncomingMessage } from 'node:http';
 import { GrpcObjectStore, storageClientCredentials } from '@plinth/storage-grpc';
 import { DistributedPlinth, startDistributed } from '../distributed';
+import { eventually } from '@plinth/testing';
 
 interface WatchEventLine {
   type: string;
@@ -120,11 +121,10 @@ describe('distributed gateway: watches from the watch cache', () => {
     const writtenRevision = Number(JSON.parse(written.body).metadata.resourceVersion);
     // etcd (progress notifications every second here) tells the gateway's storage watch that
     // nothing changed in storage classes up to its current revision.
-    let listedRevision = 0;
-    for (let attempt = 0; attempt < 300 && listedRevision < writtenRevision; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-      listedRevision = Number(JSON.parse((await plinth.request('GET', storageClasses, 'admin-token')).body).metadata.resourceVersion);
-    }
+    const listedRevision = await eventually(async () => Number(JSON.parse((await plinth.request('GET', storageClasses, 'admin-token')).body).metadata.resourceVersion), {
+      until: (revision) => revision >= writtenRevision,
+      what: 'the list revision catching up with the write',
+    });
     expect(listedRevision).toBeGreaterThanOrEqual(writtenRevision);
   }, 60000);
 

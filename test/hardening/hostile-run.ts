@@ -175,12 +175,17 @@ export class HostileRunner {
 }
 
 // kubernetesTextAnswer is kube-apiserver's answer in plain text, not a Status: the Go mux's 404
-// for a path no API group serves, and Go's server's 400 for a request-target it cannot parse (a
-// path with a malformed percent-escape, before any handler runs).
+// for a path no API group serves, Go's server's 400 for a request-target it cannot parse (a
+// path with a malformed percent-escape, before any handler runs), and a filter's
+// responsewriters.InternalError (impersonating groups without a user).
 function kubernetesTextAnswer(answer: RawAnswer): boolean {
   if (!(answer.headers['content-type'] ?? '').startsWith('text/plain')) return false;
   const body = answer.body.toString();
-  return (answer.status === 404 && body === '404 page not found\n') || (answer.status === 400 && body === '400 Bad Request');
+  return (
+    (answer.status === 404 && body === '404 page not found\n') ||
+    (answer.status === 400 && body === '400 Bad Request') ||
+    (answer.status === 500 && body.startsWith('Internal Server Error: '))
+  );
 }
 
 export interface HostileReport {

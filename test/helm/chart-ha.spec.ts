@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { connect, NatsConnection } from 'nats';
 import { parse, parseAllDocuments } from 'yaml';
 import { EtcdObjectStore } from '@plinth/storage-etcd';
-import { etcdBinary, findBinary, freePort, natsBinary, RunningProcess, startProcess, waitForPort } from '@plinth/testing';
+import { etcdBinary, findBinary, freePort, natsBinary, RunningProcess, startProcess, waitForPort, eventually } from '@plinth/testing';
 import { renderChart } from './render/chart';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -105,11 +105,10 @@ describe('helm/plinth HA members, run as processes', () => {
     await Promise.all(members.map((proc, i) => waitForPort(proc, ports[i].client, `nats member ${i}`)));
     // Every member sees the two others over its routes.
     for (const i of [0, 1, 2]) {
-      let routes = 0;
-      for (let attempt = 0; attempt < 100 && routes < 2; attempt++) {
-        routes = ((await (await fetch(`http://127.0.0.1:${ports[i].monitor}/routez`)).json()) as { num_routes: number }).num_routes;
-        if (routes < 2) await new Promise((r) => setTimeout(r, 100));
-      }
+      const routes = await eventually(async () => ((await (await fetch(`http://127.0.0.1:${ports[i].monitor}/routez`)).json()) as { num_routes: number }).num_routes, {
+        until: (count) => count >= 2,
+        what: `nats member ${i} routed to the others`,
+      });
       expect(routes).toBe(2);
     }
     const connections: NatsConnection[] = [];

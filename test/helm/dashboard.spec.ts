@@ -14,7 +14,7 @@ import * as ts from 'typescript';
 import { ApiServerMetrics } from '@plinth/apiserver';
 import { AuthzLinkMetrics } from '@plinth/authz-nats';
 import { FakeClock } from '@plinth/testing';
-import { Registry, controllerPodMetrics, leaderElectionStatus, registerLinkMetric, registerProcessMetrics, workQueueMetricsProvider } from '@plinth/metrics';
+import { Registry, controllerPodMetrics, jobSyncMetrics, leaderElectionStatus, registerLinkMetric, registerProcessMetrics, workQueueMetricsProvider } from '@plinth/metrics';
 import { EtcdRequestMetrics, observeDbSize } from '@plinth/storage-etcd';
 import { StorageLinkMetrics } from '@plinth/storage-grpc';
 import { Dashboard, dashboardFiles, metricNames, panelsOf, promQueries, traceQueries, withSampleValues } from './dashboards';
@@ -34,6 +34,7 @@ function exportedSeries(): Set<string> {
   new StorageLinkMetrics(registry);
   new AuthzLinkMetrics(registry);
   controllerPodMetrics(registry, 'job');
+  jobSyncMetrics(registry);
   leaderElectionStatus(registry, 'kube-controller-manager');
   observeDbSize(registry, async () => [], new FakeClock())();
   new EtcdRequestMetrics(registry);
@@ -109,6 +110,20 @@ describe.each(dashboards)('Grafana dashboard %s', (file, dashboard) => {
     expect(new Set(panels.map((p) => p.id)).size).toBe(panels.length);
   });
 
+  it('lays its panels out on the 24-column grid without overlap', () => {
+    const taken = new Map<string, string>();
+    for (const panel of panels) {
+      const { x, y, w, h } = panel.gridPos;
+      expect({ panel: panel.title, fits: x >= 0 && w > 0 && h > 0 && x + w <= 24 }).toEqual({ panel: panel.title, fits: true });
+      for (let column = x; column < x + w; column++) {
+        for (let row = y; row < y + h; row++) {
+          expect({ panel: panel.title, overlaps: taken.get(`${column},${row}`) }).toEqual({ panel: panel.title, overlaps: undefined });
+          taken.set(`${column},${row}`, panel.title);
+        }
+      }
+    }
+  });
+
   it('queries only metrics the code exports', () => {
     const exported = exportedSeries();
     const queries = promQueries(dashboard);
@@ -178,11 +193,9 @@ describe('the API dashboard', () => {
     }
   });
 
-  // The request, storage-link, etcd and authz latencies carry exemplars (a work queue's has none:
-  // a sync's trace ends before its work is measured).
   it('shows exemplars on every latency panel', () => {
-    const latency = prometheusPanels.filter((p) => p.targets.some((t: any) => /histogram_quantile\(.*(apiserver_request|plinth_storage_request|plinth_authz_request|etcd_request)_duration_seconds_bucket/.test(t.expr)));
-    expect(latency.length).toBe(5);
+    const latency = prometheusPanels.filter((p) => p.targets.some((t: any) => /histogram_quantile\(.*_duration_seconds_bucket/.test(t.expr)));
+    expect(latency.length).toBe(6);
     for (const panel of latency) for (const target of panel.targets) expect({ panel: panel.title, exemplar: target.exemplar }).toEqual({ panel: panel.title, exemplar: true });
   });
 
@@ -202,10 +215,16 @@ describe('the controllers dashboard', () => {
   it('shows Job and DaemonSet syncs, queues, pods created and deleted, and the leader', () => {
     const used = new Set(promQueries(dashboard).flatMap(({ expr }) => metricNames(expr).map((name) => name.replace(/_(bucket|sum|count)$/, ''))));
     expect([...used].sort()).toEqual(
-      expect.arrayContaining(['leader_election_master_status', 'plinth_controller_pods_created_total', 'plinth_controller_pods_deleted_total', 'workqueue_adds_total', 'workqueue_depth', 'workqueue_retries_total', 'workqueue_work_duration_seconds']),
+      expect.arrayContaining(['job_controller_job_syncs_total', 'leader_election_master_status', 'plinth_controller_pods_created_total', 'plinth_controller_pods_deleted_total', 'workqueue_adds_total', 'workqueue_depth', 'workqueue_retries_total', 'workqueue_work_duration_seconds']),
     );
     const controller = dashboard.templating.list.find((v: any) => v.name === 'controller');
     expect(controller.query).toBe('job,daemonset');
+  });
+
+  it('shows exemplars on the sync latency', () => {
+    const latency = panelsOf(dashboard.panels).filter((p) => p.datasource?.type === 'prometheus' && p.targets.some((t: any) => /histogram_quantile\(/.test(t.expr)));
+    expect(latency.map((p) => p.title)).toEqual(['Sync latency p50 and p99']);
+    for (const target of latency[0].targets) expect(target.exemplar).toBe(true);
   });
 
   it('links the sync panels to the traces of their syncs', () => {

@@ -3,6 +3,7 @@
 // rule reject a resource with Kubernetes' message, explain the kind, and delete the CRD
 // taking its resources along.
 import { kubectl, kubectlUntil, PlinthProcess, startPlinth } from '@plinth/testing-server';
+import { eventually } from '@plinth/testing';
 
 const crd = `
 apiVersion: apiextensions.k8s.io/v1
@@ -131,12 +132,7 @@ describe('custom resources through kubectl', () => {
     // The CRD took its resources along: defined again, it serves none.
     await k(['apply', '-f', '-'], crd);
     await k(['wait', '--for=condition=Established', '--timeout=30s', 'crd/crontabs.stable.example.com']);
-    let listed = await k(['get', 'crontabs', '-A', '-o', 'name']);
-    for (let i = 0; listed.code !== 0 && i < 100; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      listed = await k(['get', 'crontabs', '-A', '-o', 'name']);
-    }
-    expect(listed.code).toBe(0);
+    const listed = await eventually(() => k(['get', 'crontabs', '-A', '-o', 'name']), { until: (answer) => answer.code === 0, what: 'crontabs served again', intervalMs: 200 });
     expect(listed.stdout).toBe('');
   }, 90000);
 });

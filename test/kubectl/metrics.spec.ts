@@ -54,6 +54,12 @@ describe('metrics', () => {
     // The pod the Job controller made is counted once it was created.
     const counted = await eventually(scrape, { until: (scraped) => /^plinth_controller_pods_created_total\{controller="job"\} 1$/m.test(scraped), what: 'the pod creation counted' });
     expect(counted).toMatch(/^plinth_controller_pods_deleted_total\{controller="job"\} 0$/m);
+    // The sync that created it, as kube-controller-manager's Job controller counts and times it.
+    const synced = await eventually(scrape, {
+      until: (scraped) => /^job_controller_job_syncs_total\{action="pods_created",completion_mode="NonIndexed",result="success"\} 1$/m.test(scraped),
+      what: 'the sync that created the pod counted',
+    });
+    expect(synced).toMatch(/^job_controller_job_sync_duration_seconds_count\{action="pods_created",completion_mode="NonIndexed",result="success"\} 1$/m);
 
     // The job's pods reach the all-in-one's node simulator, whose queue its /metrics reports.
     await kubectlUntil(plinth.kubeconfig, ['get', '--raw', '/metrics'], /^workqueue_adds_total\{name="node_simulator"\} [1-9]/m);

@@ -18,6 +18,9 @@ describe('node simulator in the all-in-one', () => {
     const nodes = await waitFor(['get', 'nodes'], /sim-node-1\s+Ready/);
     expect(nodes.split('\n')[0]).toMatch(/^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION$/);
     expect(nodes).toMatch(/sim-node-0\s+Ready\s+<none>\s+\S+\s+v1\.28\.0-plinth/);
+    // Every new Node starts tainted not-ready; the simulator lifts the taint from its own.
+    const untainted = await waitFor(['get', 'node', 'sim-node-1', '-o', 'jsonpath={.metadata.name}:{.spec.taints}'], /^sim-node-1:$/);
+    expect(untainted).toBe('sim-node-1:');
   });
 
   it('runs a pod to completion, and keeps a restartPolicy Always pod running', async () => {

@@ -6,7 +6,8 @@ import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { ApiClient, setRequestInstrumentation, setSyncInstrumentation } from '@plinth/client';
+import { ApiClient, setRequestInstrumentation, setSyncInstrumentation, setWorkQueueMetricsProvider } from '@plinth/client';
+import { Registry, workQueueMetricsProvider } from '@plinth/metrics';
 import { JobController } from '@plinth/controller-manager';
 import { realClock } from '@plinth/machinery';
 import { clientSpans, syncSpans } from '@plinth/nest';
@@ -18,6 +19,7 @@ describe('a Job sync as one trace', () => {
   let server: TestApiServer;
   let client: ApiClient;
   let jobs: JobController;
+  const metrics = new Registry();
 
   beforeAll(async () => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -27,7 +29,9 @@ describe('a Job sync as one trace', () => {
     setSyncInstrumentation(syncSpans);
     server = await startTestApiServer();
     client = new ApiClient({ server: server.url, caPem: '', token: testTokens.admin });
+    setWorkQueueMetricsProvider(workQueueMetricsProvider(metrics));
     jobs = new JobController(client, realClock);
+    setWorkQueueMetricsProvider(null);
     await jobs.start();
   }, 60000);
 
@@ -67,5 +71,14 @@ describe('a Job sync as one trace', () => {
       expect(served).toMatchObject({ name: 'POST /api/v1/namespaces/{:namespace}/pods', attributes: expect.objectContaining({ verb: 'create', resource: 'pods' }) });
       expect(served?.spanContext().traceId).toBe(traceId);
     }
+    // The sync's work duration keeps one of the Job's sync traces as its bucket's exemplar.
+    const syncTraces = new Set(spans().filter((s) => s.name === 'sync job').map((s) => s.spanContext().traceId));
+    const exemplars = metrics
+      .expose('openmetrics')
+      .split('\n')
+      .filter((l) => l.startsWith('workqueue_work_duration_seconds_bucket{name="job"'))
+      .flatMap((l) => [...l.matchAll(/ # \{trace_id="([0-9a-f]{32})"\}/g)].map((m) => m[1]));
+    expect(exemplars.length).toBeGreaterThan(0);
+    for (const id of exemplars) expect(syncTraces.has(id)).toBe(true);
   }, 60000);
 });

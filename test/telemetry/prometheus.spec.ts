@@ -44,7 +44,7 @@ describe('Prometheus scraping Plinth', () => {
     controllers = startProcess(
       process.execPath,
       ['-r', join(root, 'tools/register.js'), join(root, 'apps/controllers/src/main.ts'), '--kubeconfig', plinth.adminKubeconfig, '--simulated-nodes', '1', '--metrics-bind-address', `127.0.0.1:${metricsPort}`],
-      { ...process.env, NO_COLOR: '1' },
+      { ...process.env, NO_COLOR: '1', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '500' },
     );
     await waitForPort(controllers, metricsPort, 'the controller manager', 60000);
     writeFileSync(join(dir, 'ca.crt'), plinth.ca);
@@ -125,6 +125,7 @@ describe('Prometheus scraping Plinth', () => {
       ['plinth-gateway', 'plinth_authz_request_duration_seconds_bucket'],
       ['plinth-authz', 'plinth_storage_request_duration_seconds_bucket'],
       ['plinth-storage', 'etcd_request_duration_seconds_bucket'],
+      ['plinth-controller-manager', 'workqueue_work_duration_seconds_bucket'],
     ]) {
       const traceIds = await eventually(async () => {
         const answer = await prometheus.exemplars(`${histogram}{job="${job}"}`);

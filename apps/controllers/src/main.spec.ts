@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubectl, PlinthProcess, startPlinth } from '@plinth/testing-server';
+import { eventually } from '@plinth/testing';
 
 const root = join(__dirname, '../../..');
 
@@ -31,13 +32,11 @@ describe('controller manager process', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       await kubectl(plinth.kubeconfig, ['create', 'job', 'remote', '--image=busybox']);
-      const deadline = Date.now() + 30000;
-      for (;;) {
-        const out = (await kubectl(plinth.kubeconfig, ['get', 'job', 'remote', '-o', 'jsonpath={.status.succeeded}'])).stdout;
-        if (out === '1') break;
-        if (Date.now() > deadline) throw new Error(`job never succeeded; controller log:\n${log}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      await eventually(async () => (await kubectl(plinth.kubeconfig, ['get', 'job', 'remote', '-o', 'jsonpath={.status.succeeded}'])).stdout, {
+        until: (succeeded) => succeeded === '1',
+        what: () => `the job succeeding; controller log:\n${log}`,
+        intervalMs: 250,
+      });
       // It leads through the Lease its configuration names, for the duration it names.
       const lease = await kubectl(plinth.kubeconfig, ['get', 'lease', '-n', 'kube-system', 'remote-controller-manager', '-o', 'jsonpath={.spec.leaseDurationSeconds}']);
       expect(lease.stdout).toBe('20');

@@ -88,6 +88,23 @@ function choose(clause: AcceptClause, options: NegotiationOptions): Representati
   return null;
 }
 
+// routeProduces is what kube-apiserver's routes for a built-in resource declare they produce:
+// the GET routes (get, list, watch) also the watch streams.
+export function routeProduces(method: string): string[] {
+  const objects = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+  return method === 'GET' ? [...objects, 'application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'] : objects;
+}
+
+// routeAccepts is go-restful's matchesAccept, which runs before any handler: some clause's media
+// type (its parameters dropped) is */* or one the route produces, exactly (no `application/*`).
+export function routeAccepts(header: string | undefined, produces: readonly string[]): boolean {
+  if (!header) return true;
+  return header.split(',').some((clause) => {
+    const mediaType = clause.split(';')[0].trim();
+    return mediaType === '*/*' || produces.includes(mediaType);
+  });
+}
+
 // acceptedMediaTypes are what a 406 names: protobuf only for kinds with a protobuf message.
 export function acceptedMediaTypes(protobuf: boolean): string[] {
   return ['application/json', 'application/yaml', ...(protobuf ? ['application/vnd.kubernetes.protobuf'] : [])];

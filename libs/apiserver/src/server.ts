@@ -4,6 +4,7 @@
 // gateway app and the all-in-one process.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, goQuote, hasProtobufCodec, isStatusError, isValidPathSegmentName, methodNotAllowed, methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
+import { ImpersonationWithoutUserError } from '@plinth/authn';
 import { ResourceDefinition } from '@plinth/registry';
 import { servedGroupOf } from './aliases';
 import { aggregatedDiscovery, aggregatedDiscoveryRequested, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
@@ -23,12 +24,12 @@ import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
 import { sampledTraceId, tracingEnabled } from '@plinth/telemetry';
 import { traceOperation, traceRequest } from './http/request-span';
 import { ApiServerMetrics, RequestObservation } from './metrics';
-import { responseOptions, ResponseOptions, writeBody, writeError, writePageNotFound, writeText } from './http/respond';
+import { responseOptions, ResponseOptions, writeBody, writeError, writeInternalServerError, writePageNotFound, writeText } from './http/respond';
 import { parseRequestTarget, RequestTarget, RequestTargetError } from './http/request-target';
 import { checkFraming, writeFramingError } from './http/framing';
 import { RequestBoundary } from './http/request-boundary';
 import { parseListOptions } from './list-options';
-import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate } from './negotiation';
+import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate, routeAccepts, routeProduces } from './negotiation';
 import { methodRouted, NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
 import { UserInfo } from '@plinth/rbac';
 import { authenticateAndImpersonate, authorizeRequest } from './auth/filter';
@@ -127,6 +128,7 @@ export class ApiServer {
       if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
+      if (err instanceof ImpersonationWithoutUserError) return writeInternalServerError(res, req.url ?? '', err.message);
       // An error that is not a Status is a fault of the server, which kube-apiserver would have
       // panicked on; a client that went away is not.
       if (!isStatusError(err) && !res.destroyed) this.boundary.report(req, err);
@@ -223,9 +225,14 @@ export class ApiServer {
     if (!def) return this.pathNotFound(res, info.group === '' ? ['api'] : ['apis', info.group]);
     checkScope(def, info);
     if (!methodRouted(req.method ?? 'GET', info)) throw methodNotAllowed();
+    // A virtual type (a review) has only a POST route: go-restful answers any other method.
+    if (def.virtual && req.method !== 'POST') throw methodNotAllowed();
     checkNameSegment(info.name);
     if (def.deprecationWarning) response.warnings.push(def.deprecationWarning);
     const streaming = info.verb === 'watch';
+    // A built-in resource's route refuses an Accept it cannot produce before its handler runs.
+    const produces = routeProduces(req.method ?? 'GET');
+    if (!def.unstructured && !routeAccepts(req.headers.accept, produces)) throw routeNotAcceptable(produces);
     const groupVersion = def.group ? `${def.group}/${def.version}` : def.version;
     const representation = negotiate(req.headers.accept, {
       tableAllowed: ['get', 'list', 'watch'].includes(info.verb) && !def.virtual,
@@ -307,6 +314,14 @@ export type NonResourceRoute = (
   query: URLSearchParams,
   response: ResponseOptions,
 ) => Promise<boolean>;
+
+// routeNotAcceptable is go-restful's 406, which names the route's produced media types.
+function routeNotAcceptable(produces: readonly string[]): StatusError {
+  const err = notAcceptable([]);
+  err.errStatus.message = `406: Not Acceptable\n\nAvailable representations: ${produces.join(', ')}`;
+  err.errStatus.details = {};
+  return err;
+}
 
 // notFoundPath is go-restful's answer for a path no route of a web service takes, with the
 // empty details kube-apiserver's NewGenericServerResponse leaves.

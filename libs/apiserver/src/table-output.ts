@@ -25,8 +25,8 @@ function includeObject(scope: RequestScope): 'None' | 'Metadata' | 'Object' {
 }
 
 function tableApiVersion(scope: RequestScope): string {
-  const { group, version } = scope.representation.type === 'table' ? scope.representation : { group: 'meta.platform.io', version: 'v1' };
-  return `${group}/${version}`;
+  const { representation } = scope;
+  return representation.type === 'table' ? `${representation.group}/${representation.version}` : 'meta.platform.io/v1';
 }
 
 export function toTable(scope: RequestScope, objects: KubeObject[], meta: TableListMeta, withColumns = true): Record<string, unknown> {

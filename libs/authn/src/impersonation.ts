@@ -2,7 +2,7 @@
 // Impersonate-* headers name a user (or service account), groups, a uid and extras; each is
 // authorized separately with the verb `impersonate`, then the request acts as the built user.
 // This module parses and builds; the gateway asks its authorizer about each check in order.
-import { forbidden, goQuote, internalError, StatusError } from '@plinth/machinery';
+import { forbidden, goQuote, StatusError } from '@plinth/machinery';
 import { HeaderMap, headersWithPrefix, headerValue, headerValues, unescapeExtraKey } from './headers';
 import { makeServiceAccountGroupNames, makeServiceAccountUsername, splitServiceAccountUsername } from './service-account';
 import { AllAuthenticated, AllUnauthenticated, Anonymous, newUserInfo, UserInfo } from './user';
@@ -79,8 +79,13 @@ export function hasImpersonationHeaders(headers: HeaderMap): boolean {
 
 const impersonatePrefix = 'impersonate-';
 
+// ImpersonationWithoutUserError is buildImpersonationRequests' refusal of groups, extras or a uid
+// without a user. It is no Status: kube-apiserver's impersonation filter answers it with
+// responsewriters.InternalError, a plain-text 500.
+export class ImpersonationWithoutUserError extends Error {}
+
 // parseImpersonation is buildImpersonationRequests: null when the request impersonates nothing.
-// Groups, extras or a uid without a user are refused with the 500 Internal error Kubernetes answers.
+// Groups, extras or a uid without a user throw ImpersonationWithoutUserError.
 export function parseImpersonation(headers: HeaderMap): ImpersonationRequest | null {
   const targets: ImpersonationTarget[] = [];
   const user = headerValue(headers, ImpersonateUserHeader);
@@ -105,7 +110,7 @@ export function parseImpersonation(headers: HeaderMap): ImpersonationRequest | n
 
   if (targets.length === 0) return null;
   if (user === '') {
-    throw internalError(`requested [${targets.map(objectReferenceString).join(' ')}] without impersonating a user`);
+    throw new ImpersonationWithoutUserError(`requested [${targets.map(objectReferenceString).join(' ')}] without impersonating a user`);
   }
   return { user, groups, groupsSpecified: groups.length > 0, uid, extra, targets };
 }

@@ -1,8 +1,12 @@
 // ClusterRoleAggregator keeps the rules of every ClusterRole with an aggregationRule equal to
 // the union of the rules of the ClusterRoles its selectors match, rewriting them when roles
-// change (direct edits are overwritten), as Kubernetes' clusterrole-aggregation controller.
-import { isStatusError } from '@plinth/machinery';
-import { ClusterRole, pendingAggregations } from '@plinth/rbac';
+// change (direct edits are overwritten), as Kubernetes' clusterrole-aggregation controller. Like
+// it, the rules are written by a forced server-side apply of the rules alone, so the role's
+// managedFields name `clusterrole-aggregation-controller` as the Apply manager of `rules`.
+import { applyObject } from '@plinth/apply';
+import { KubeObject } from '@plinth/api';
+import { Clock, isStatusError } from '@plinth/machinery';
+import { ClusterRole, ClusterRoleAggregationController, pendingAggregations, PolicyRule } from '@plinth/rbac';
 import { ResourceStore } from '@plinth/registry';
 import { RbacPolicyCache } from './policy-cache';
 
@@ -14,6 +18,7 @@ export class ClusterRoleAggregator {
   constructor(
     private readonly cache: RbacPolicyCache,
     private readonly clusterRoles: ResourceStore,
+    private readonly clock: Clock,
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {}
 
@@ -49,11 +54,22 @@ export class ClusterRoleAggregator {
     return this.running;
   }
 
-  private async write(name: string, rules: unknown): Promise<void> {
+  private async write(name: string, rules: PolicyRule[]): Promise<void> {
+    const store = this.clusterRoles;
     try {
-      await this.clusterRoles.update(undefined, name, (current) => {
+      await store.update(undefined, name, (current) => {
         if (!current) throw new Error(`clusterrole ${name} vanished`);
-        return { ...current, rules };
+        const applied = { apiVersion: store.apiVersion, kind: store.def.kind, metadata: { name }, rules } as unknown as KubeObject;
+        const result = applyObject({
+          live: current,
+          applied,
+          manager: ClusterRoleAggregationController,
+          force: true,
+          apiVersion: store.apiVersion,
+          schema: store.def.schema,
+          now: new Date(this.clock.now()),
+        });
+        return { ...result.object, metadata: { ...result.object.metadata, managedFields: result.managedFields, resourceVersion: current.metadata.resourceVersion } };
       });
     } catch (err) {
       if (!(isStatusError(err) && err.code === 404)) throw err;

@@ -33,7 +33,7 @@ export class LocalAuthorization {
     this.stores = stores;
     this.cache = new RbacPolicyCache(stores, clock, storageLink);
     this.authorizer = new LocalAuthorizer(this.cache);
-    this.aggregator = new ClusterRoleAggregator(this.cache, stores.ClusterRole, onError);
+    this.aggregator = new ClusterRoleAggregator(this.cache, stores.ClusterRole, clock, onError);
   }
 
   // start creates the missing bootstrap policy, then follows storage.

@@ -168,6 +168,8 @@ function callTypedOverloads(node: unknown, checked: CheckedExpression): void {
 // celGoMessages word evaluation errors as cel-go (and Go's strconv) does, where the two differ.
 const celGoMessages: [RegExp, string][] = [
   [/^field not found: /, 'no such key: '],
+  // a value the schema does not describe (invalid data, ...), met as the rule reads it
+  [/^Unsupported input Error: (.*)$/s, '$1'],
   [/^int overflow during .*$/, 'integer overflow'],
   [/^uint overflow during .*$/, 'unsigned integer overflow'],
   [/^u?int divide by zero$/, 'division by zero'],

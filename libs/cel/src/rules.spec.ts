@@ -100,7 +100,7 @@ describe('validation rules', () => {
     const schema: JSONSchemaProps = { type: 'array', items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.all(a, self.all(b, self.all(c, a + b + c > 0)))' }] };
     const value = Array.from({ length: 200 }, (_, i) => i + 1);
     expect(validateRules({ type: "object", properties: { l: schema } }, { l: value }, undefined).map(String)).toEqual([
-      'l: Invalid value: "array": call cost exceeds limit for rule: self.all(a, self.all(b, self.all(c, a + b + c > 0)))',
+      `l: Invalid value: "array": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: self.all(a, self.all(b, self.all(c, a + b + c > 0)))`,
     ]);
   });
 
@@ -109,7 +109,7 @@ describe('validation rules', () => {
     const pattern = 'a'.repeat(3_999) + '$';
     const schema: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', 'x-kubernetes-validations': [{ rule: `self.matches('${pattern}')` }] } } };
     expect(validateRules(schema, { s: 'b'.repeat(9_000) }, undefined).map(String)).toEqual(['s: Invalid value: "string": failed rule: self.matches(\'' + pattern + "')"]);
-    expect(validateRules(schema, { s: 'b'.repeat(10_000) }, undefined).map(String)).toEqual([`s: Invalid value: "string": call cost exceeds limit for rule: self.matches('${pattern}')`]);
+    expect(validateRules(schema, { s: 'b'.repeat(10_000) }, undefined).map(String)).toEqual([`s: Invalid value: "string": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: self.matches('${pattern}')`]);
     const find: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', 'x-kubernetes-validations': [{ rule: `self.find('${pattern}') == '' && self.findAll('${pattern}').size() == 0` }] } } };
     expect(validateRules(find, { s: 'b'.repeat(4_000) }, undefined).map(String)).toEqual([]);
     expect(validateRules(find, { s: 'b'.repeat(5_000) }, undefined).map(String)[0]).toContain('call cost exceeds limit for rule');
@@ -127,7 +127,7 @@ describe('validation rules', () => {
     const lower: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', 'x-kubernetes-validations': [{ rule: "self.lowerAscii() != ''" }] } } };
     // lowerAscii costs ceil(len * 0.1): 10_000_000 characters cost 1_000_000 + 2.
     expect(validateRules(lower, { s: 'A'.repeat(1_000) }, undefined).map(String)).toEqual([]);
-    expect(validateRules(lower, { s: 'A'.repeat(10_000_000) }, undefined).map(String)).toEqual([`s: Invalid value: "string": call cost exceeds limit for rule: self.lowerAscii() != ''`]);
+    expect(validateRules(lower, { s: 'A'.repeat(10_000_000) }, undefined).map(String)).toEqual([`s: Invalid value: "string": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: self.lowerAscii() != ''`]);
   });
 
   it('stops every rule once the runtime budget of the object is spent, as Kubernetes', () => {

@@ -403,8 +403,10 @@ function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown
     }
     const cost = runtimeCost(program, compiled.self, value, old, sized);
     if (cost > perCallLimit) {
-      errs.push(field.invalid(path, typeName, `call cost exceeds limit for rule: ${compiled.rule.rule.trim()}`));
-      continue;
+      // cel-go cancels the evaluation, and Kubernetes runs no further rule
+      errs.push(field.invalid(path, typeName, `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(compiled.rule)}`));
+      budget.exhausted = true;
+      return;
     }
     budget.remaining -= cost;
     if (budget.remaining < 0) {
@@ -416,11 +418,11 @@ function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown
     try {
       result = program.evaluate(bindings);
     } catch (err) {
-      errs.push(field.invalid(path, typeName, `${(err as Error).message} evaluating rule: ${compiled.rule.rule.trim()}`));
+      errs.push(field.invalid(path, typeName, `${(err as Error).message} evaluating rule: ${ruleErrorString(compiled.rule)}`));
       continue;
     }
     if (typeof result !== 'boolean') {
-      errs.push(field.invalid(path, typeName, `rule result is not bool evaluating rule: ${compiled.rule.rule.trim()}`));
+      errs.push(field.invalid(path, typeName, `rule result is not bool evaluating rule: ${ruleErrorString(compiled.rule)}`));
       continue;
     }
     if (result) continue;
@@ -439,6 +441,11 @@ function message(compiled: CompiledRule, bindings: Record<string, CelInput>): st
   }
   if (compiled.rule.message) return compiled.rule.message;
   return `failed rule: ${compiled.rule.rule.trim()}`;
+}
+
+// ruleErrorString names a rule in an evaluation error: its message, else its text.
+function ruleErrorString(rule: ValidationRule): string {
+  return rule.message && rule.message.length > 0 ? rule.message.trim() : rule.rule.trim();
 }
 
 function ruleError(compiled: CompiledRule, path: FieldPath | null, typeName: string, detail: string): FieldError {

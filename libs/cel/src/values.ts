@@ -4,9 +4,9 @@
 // properties become messages whose fields carry escaped names (unknown fields are not
 // accessible), maps keep their keys, lists convert element-wise. An integer beyond 2^53 whose
 // literal the decoder kept arrives as that int64 (exactInteger).
-import { celList, CelInput, celMap } from '@bufbuild/cel';
+import { celError, celList, CelInput, celMap } from '@bufbuild/cel';
 import { create } from '@bufbuild/protobuf';
-import { exactInteger } from '@plinth/machinery';
+import { exactInteger, isGoFloat } from '@plinth/machinery';
 import { durationFromMs, timestampFromDate, TimestampSchema } from '@bufbuild/protobuf/wkt';
 import { escapePropertyName } from './escaping';
 import { inaccessibleFields, keyedList } from './lists';
@@ -15,27 +15,59 @@ import { additionalPropertiesSchema, JSONSchemaProps } from './schema';
 export function toCelValue(value: unknown, schema: JSONSchemaProps | undefined): CelInput {
   if (value === null || value === undefined) return null;
   if (!schema) return dynamicValue(value);
-  if (schema['x-kubernetes-int-or-string']) return integerValue(value) ?? dynamicValue(value);
+  // a value of another type than its schema's is an error a rule meets when it reads the value
+  if (schema['x-kubernetes-int-or-string']) return typeof value === 'string' ? value : integerValue(value) ?? invalidData('expected XIntOrString value to be either a string or integer');
   switch (schema.type) {
     case 'integer':
-      return integerValue(value) ?? dynamicValue(value);
+      return integerValue(value) ?? invalidData(`expected int, got ${goTypeName(value)}`);
     case 'number':
-      return typeof value === 'number' || typeof value === 'bigint' ? Number(value) : dynamicValue(value);
+      if (value instanceof GoFloat) return value.value;
+      return typeof value === 'number' || typeof value === 'bigint' ? Number(value) : invalidData(`expected float, got ${goTypeName(value)}`);
     case 'array':
-      return Array.isArray(value) ? listValue(value, schema) : dynamicValue(value);
+      return Array.isArray(value) ? listValue(value, schema) : invalidData('expected an array for the provided schema with type=array');
     case 'object':
-      return objectValue(value, schema);
+      return isJsonObject(value) ? objectValue(value, schema) : invalidData('expected a map for the provided schema with type=object');
     case 'string':
-      return typeof value === 'string' ? formattedString(value, schema.format) : dynamicValue(value);
+      return typeof value === 'string' ? formattedString(value, schema.format) : invalidData(`expected string, got ${goTypeName(value)}`);
+    case 'boolean':
+      return typeof value === 'boolean' ? value : invalidData(`expected bool, got ${goTypeName(value)}`);
     default:
       return dynamicValue(value);
   }
 }
 
-// exactMember is container[key], as a bigint when it is an int64 whose literal was kept.
+// GoFloat is a number written as a float (`5.0`, `1e2`), which Go decodes as float64: a double
+// for a rule, never an int.
+export class GoFloat {
+  constructor(readonly value: number) {}
+}
+
+function invalidData(detail: string): CelInput {
+  return celError(`invalid data, ${detail}`) as unknown as CelInput;
+}
+
+// goTypeName is the Go type (%T) encoding/json decodes a JSON value into.
+function goTypeName(value: unknown): string {
+  if (value instanceof GoFloat) return 'float64';
+  if (typeof value === 'bigint') return 'int64';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int64' : 'float64';
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'boolean') return 'bool';
+  if (Array.isArray(value)) return '[]interface {}';
+  return 'map[string]interface {}';
+}
+
+function isJsonObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof GoFloat);
+}
+
+// exactMember is container[key], as a bigint when it is an int64 whose literal was kept, and as
+// a GoFloat when it was written as a float.
 export function exactMember(container: object, key: string | number): unknown {
   const value = (container as Record<string | number, unknown>)[key];
-  return typeof value === 'number' ? exactInteger(container, key) ?? value : value;
+  if (typeof value !== 'number') return value;
+  if (isGoFloat(container, key)) return new GoFloat(value);
+  return exactInteger(container, key) ?? value;
 }
 
 function memberValue(container: object, key: string | number, schema: JSONSchemaProps | undefined): CelInput {
@@ -44,13 +76,14 @@ function memberValue(container: object, key: string | number, schema: JSONSchema
 
 function integerValue(value: unknown): bigint | null {
   if (typeof value === 'bigint') return value;
+  if (value instanceof GoFloat) return null;
   return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : null;
 }
 
 // listValue keeps the set or map semantics of `x-kubernetes-list-type`; map keys are escaped as
 // the element's properties are.
 function listValue(value: unknown[], schema: JSONSchemaProps): CelInput {
-  const elements = value.map((_, i) => memberValue(value, i, schema.items));
+  const elements = value.map((item, i) => (item === null && !schema.items?.nullable ? invalidData('got null for schema with nullable=false') : memberValue(value, i, schema.items)));
   switch (schema['x-kubernetes-list-type']) {
     case 'set':
       return keyedList(elements, { kind: 'set' });
@@ -169,6 +202,7 @@ function dynamicValue(value: unknown): CelInput {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
   if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint') return value;
+  if (value instanceof GoFloat) return value.value;
   if (Array.isArray(value)) return celList(value.map((_, i) => dynamicMember(value, i)));
   return celMap(new Map(Object.keys(value as Record<string, unknown>).map((k) => [k, dynamicMember(value as object, k)])));
 }

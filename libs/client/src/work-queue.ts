@@ -25,8 +25,9 @@ export function setWorkQueueMetricsProvider(provider: WorkQueueMetricsProvider |
 
 // SyncInstrumentation wraps the sync of one key by a named queue's worker: a tracer runs it in
 // a span, so that the API calls of one sync (a Job's pod creations, its status update) form one
-// trace. The process sets it once, as it sets the metrics provider.
-export type SyncInstrumentation = (queue: string, key: string, sync: () => Promise<void>) => Promise<void>;
+// trace, and tells the sync its trace when sampled, which the work duration keeps as exemplar.
+// The process sets it once, as it sets the metrics provider.
+export type SyncInstrumentation = (queue: string, key: string, sync: (traceId: string | null) => Promise<void>) => Promise<void>;
 
 let syncInstrumentation: SyncInstrumentation | null = null;
 
@@ -109,12 +110,13 @@ export class WorkQueue {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  done(key: string): void {
+  // done ends the processing of a key; traceId is the trace its sync ran in, if sampled.
+  done(key: string, traceId: string | null = null): void {
     this.processing.delete(key);
     if (this.metrics) {
       const started = this.started.get(key);
       this.started.delete(key);
-      if (started !== undefined) this.metrics.workDuration.observe((performance.now() - started) / 1000);
+      if (started !== undefined) this.metrics.workDuration.observeInTrace((performance.now() - started) / 1000, traceId);
     }
     if (this.dirty.delete(key)) this.add(key);
   }
@@ -141,15 +143,20 @@ export async function runWorkers(queue: WorkQueue, count: number, sync: (key: st
     for (;;) {
       const key = await queue.get();
       if (key === null) return;
+      let traceId: string | null = null;
       try {
         const instrument = queue.name === '' ? null : syncInstrumentation;
-        await (instrument ? instrument(queue.name, key, () => sync(key)) : sync(key));
+        const traced = (id: string | null) => {
+          traceId = id;
+          return sync(key);
+        };
+        await (instrument ? instrument(queue.name, key, traced) : sync(key));
         queue.forget(key);
       } catch (err) {
         onError(key, err);
         queue.addRateLimited(key);
       } finally {
-        queue.done(key);
+        queue.done(key, traceId);
       }
     }
   };

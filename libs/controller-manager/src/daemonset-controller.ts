@@ -2,9 +2,9 @@
 // on DaemonSets, nodes, pods and ControllerRevisions feed a keyed work queue; each sync turns
 // the plan into API calls (revisions, pod labels, pod creations and deletions, status).
 // Expectations hold the next placement until the creations and deletions it made are seen.
-import { KubeObject } from '@plinth/api';
+import { ControllerRevision, DaemonSet, KubeObject, Node, Pod } from '@plinth/api';
 import { ApiClient, Informer, objectKey, resourcePath } from '@plinth/client';
-import { BackoffEntry, ControllerRevision, DaemonPod, DaemonSet, Node, syncDaemonSet } from '@plinth/controllers';
+import { BackoffEntry, syncDaemonSet } from '@plinth/controllers';
 import { Clock, isStatusError } from '@plinth/machinery';
 import { controllerPodMetrics, defaultRegistry } from '@plinth/metrics';
 import { Controller, ControllerOptions, controllerOwnerKey, ControllerRunner, tolerating } from './controller-runner';
@@ -75,7 +75,7 @@ export class DaemonSetController implements Controller {
     const plan = syncDaemonSet({
       daemonSet: ds as unknown as DaemonSet,
       nodes: this.nodes.list() as unknown as Node[],
-      pods: this.pods.list().filter(inNamespace) as unknown as DaemonPod[],
+      pods: this.pods.list().filter(inNamespace) as unknown as Pod[],
       revisions: this.revisions.list().filter(inNamespace) as unknown as ControllerRevision[],
       now: this.clock.now(),
       failedPodsBackoff: this.backoff,

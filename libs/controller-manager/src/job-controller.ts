@@ -1,12 +1,15 @@
 // JobController runs the Job sync of @plinth/controllers against the API: informers on Jobs and
 // pods feed a keyed work queue; each sync carries out the plan in its required order: status
 // first, then deletions, creations, and only then the removal of tracking finalizers from
-// counted pods. Expectations hold scaling until the pods created and deleted are seen.
+// counted pods. Expectations hold scaling until the pods created and deleted are seen. Each sync
+// is measured as kube-controller-manager measures it (job_controller_job_sync_duration_seconds,
+// job_controller_job_syncs_total).
+import { performance } from 'node:perf_hooks';
 import { KubeObject } from '@plinth/api';
 import { ApiClient, Informer, objectKey, resourcePath } from '@plinth/client';
-import { BackoffRecord, Job, JobPod, JobTrackingFinalizer, syncJob } from '@plinth/controllers';
+import { BackoffRecord, Job, JobPod, JobSyncPlan, JobTrackingFinalizer, syncJob } from '@plinth/controllers';
 import { Clock, isStatusError } from '@plinth/machinery';
-import { controllerPodMetrics, defaultRegistry } from '@plinth/metrics';
+import { controllerPodMetrics, defaultRegistry, JobSyncAction, jobSyncMetrics, JobSyncResult } from '@plinth/metrics';
 import { Controller, ControllerOptions, controllerOwnerKey, ControllerRunner, tolerating } from './controller-runner';
 import { Expectations } from './expectations';
 
@@ -24,6 +27,7 @@ export class JobController implements Controller {
   private readonly pods: Informer;
   private readonly expectations = new Expectations();
   private readonly podMetrics = controllerPodMetrics(defaultRegistry(), 'job');
+  private readonly syncMetrics = jobSyncMetrics(defaultRegistry());
   private readonly backoff = new Map<string, BackoffRecord>();
   private readonly featureGates: ReadonlyMap<string, boolean>;
 
@@ -67,6 +71,7 @@ export class JobController implements Controller {
   private async sync(key: string): Promise<void> {
     const job = this.jobs.get(key);
     if (!job) return this.forget(key);
+    const started = performance.now();
     const namespace = job.metadata.namespace ?? '';
     const owned = this.pods.list().filter((p) => p.metadata.namespace === namespace && (p.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === job.metadata.uid));
     const plan = syncJob({
@@ -80,6 +85,19 @@ export class JobController implements Controller {
     if (plan.skipped) return;
     if (plan.backoff) this.backoff.set(key, plan.backoff);
     else this.backoff.delete(key);
+    const action: JobSyncAction = plan.delete.length > 0 ? 'pods_deleted' : plan.create.length > 0 ? 'pods_created' : 'reconciling';
+    const completionMode = (job.spec as { completionMode?: string } | undefined)?.completionMode ?? 'NonIndexed';
+    let result: JobSyncResult = 'error';
+    try {
+      await this.carryOut(key, job, namespace, plan);
+      result = 'success';
+    } finally {
+      this.syncMetrics.observe(completionMode, result, action, (performance.now() - started) / 1000);
+    }
+  }
+
+  // carryOut makes the plan's changes through the API: the status, then the pods.
+  private async carryOut(key: string, job: KubeObject, namespace: string, plan: JobSyncPlan): Promise<void> {
     const jobPath = resourcePath({ group: 'batch', version: 'v1', resource: 'jobs', namespace, name: job.metadata.name });
     const pods = resourcePath({ group: '', version: 'v1', resource: 'pods', namespace });
     if (plan.statusChanged) await this.client.update(`${jobPath}/status`, { ...job, status: plan.status });

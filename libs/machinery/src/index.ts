@@ -22,4 +22,4 @@ export { RequestUriError, RequestUriParts, splitRequestUri } from './go/request-
 export { semanticEqual } from './go/semantic';
 export * from './protobuf';
 export * from './user';
-export { carryExactIntegers, cloneJson, exactInteger, hasLongInteger, holdsExactIntegers, keepIntegerLiteral, markExactRoot, parseJsonExact, stringifyJson } from './go/exact-integers';
+export { carryExactIntegers, cloneJson, exactInteger, holdsExactIntegers, isGoFloat, keepFloatLiteral, keepIntegerLiteral, markExactRoot, parseJsonExact, stringifyJson, withBigInts } from './go/exact-integers';

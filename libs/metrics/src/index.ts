@@ -5,3 +5,4 @@ export { leaderElectionStatus } from './leader-election';
 export { Link, registerLinkMetric } from './link-up';
 export { MetricsEndpoint, serveMetrics, splitHostPort } from './endpoint';
 export { ControllerPodMetrics, controllerPodMetrics } from './controller-pods';
+export { JobSyncAction, JobSyncMetrics, JobSyncResult, jobSyncMetrics } from './job-controller';

@@ -165,6 +165,7 @@ export class HistogramChild {
     this.counts = new Array<number>(upperBounds.length + 1).fill(0);
   }
 
+  // observe counts a value in its bucket, and returns the bucket's index.
   observe(value: number): number {
     const bounds = this.upperBounds;
     let i = 0;

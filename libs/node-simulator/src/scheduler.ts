@@ -1,26 +1,7 @@
 // chooseNode is the simulator's scheduler: the least loaded Ready, schedulable node that the
 // pod's nodeSelector, required node affinity (matchFields on metadata.name, matchExpressions on
 // labels) and tolerations allow; null when none fits.
-import { KubeObject } from '@plinth/api';
-
-interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-}
-
-interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-}
-
-interface Requirement {
-  key: string;
-  operator: string;
-  values?: string[];
-}
+import { KubeObject, NodeSpec, NodeSelectorRequirement, PodSpec, Taint, Toleration } from '@plinth/api';
 
 export function chooseNode(pod: KubeObject, nodes: KubeObject[], podsPerNode: ReadonlyMap<string, number>): string | null {
   const fits = nodes.filter((node) => nodeFits(pod, node));
@@ -30,8 +11,8 @@ export function chooseNode(pod: KubeObject, nodes: KubeObject[], podsPerNode: Re
 }
 
 export function nodeFits(pod: KubeObject, node: KubeObject): boolean {
-  const spec = (pod.spec ?? {}) as { nodeSelector?: Record<string, string>; tolerations?: Toleration[]; affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: { matchExpressions?: Requirement[]; matchFields?: Requirement[] }[] } } } };
-  const nodeSpec = (node.spec ?? {}) as { unschedulable?: boolean; taints?: Taint[] };
+  const spec = (pod.spec ?? {}) as PodSpec;
+  const nodeSpec = (node.spec ?? {}) as NodeSpec;
   const labels = node.metadata.labels ?? {};
   const ready = ((node.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
   if (!ready) return false;
@@ -57,7 +38,7 @@ function tolerates(tolerations: Toleration[], taint: Taint): boolean {
   });
 }
 
-function matches(r: Requirement, labels: Record<string, string>): boolean {
+function matches(r: NodeSelectorRequirement, labels: Record<string, string>): boolean {
   const value = labels[r.key];
   switch (r.operator) {
     case 'In':

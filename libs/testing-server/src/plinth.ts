@@ -31,7 +31,12 @@ export async function startPlinth(extraArgs: string[] = [], options: { dataDir?:
   let log = '';
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const port = await new Promise<number>((resolvePort, reject) => {
-    const timer = setTimeout(() => reject(new Error(`plinth did not start within ${options.timeoutMs ?? 30000} ms:\n${log}`)), options.timeoutMs ?? 30000);
+    // A process that does not start in time is killed, not left behind the failed test.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+      reject(new Error(`plinth did not start within ${options.timeoutMs ?? 30000} ms:\n${log}`));
+    }, options.timeoutMs ?? 30000);
     const onData = (chunk: Buffer) => {
       log = (log + chunk.toString()).slice(-20000);
       const match = /serving on https:\/\/[^\s]*:(\d+)/.exec(log);

@@ -1,8 +1,8 @@
-// The shapes of batch/v1 Job, and of the core/v1 Pod parts a Job's pods are read by, as plain
-// JSON types shared by the registry (strategy, validation) and the Job controller. JSON fields
-// may be absent or null (a Go nil pointer): both mean unset.
+// The shapes of batch/v1 Job, as plain JSON types shared by the registry (strategy, validation)
+// and the Job controller. JSON fields may be absent or null (a Go nil pointer): both mean unset.
 import { LabelSelector } from '@plinth/machinery';
-import { KubeObject, ObjectMeta } from '../object';
+import { KubeObject } from '../object';
+import { PodTemplateSpec } from './core';
 
 export interface PodFailurePolicyRule {
   action?: string;
@@ -12,30 +12,6 @@ export interface PodFailurePolicyRule {
 
 export interface PodFailurePolicy {
   rules?: PodFailurePolicyRule[] | null;
-}
-
-export interface Container {
-  name: string;
-  env?: { name: string; value?: string; valueFrom?: unknown }[];
-  [field: string]: unknown;
-}
-
-export interface PodSpec {
-  restartPolicy?: string;
-  containers?: Container[];
-  initContainers?: Container[];
-  hostname?: string;
-  subdomain?: string;
-  nodeSelector?: Record<string, string> | null;
-  tolerations?: unknown[] | null;
-  schedulingGates?: unknown[] | null;
-  affinity?: { nodeAffinity?: unknown; [field: string]: unknown } | null;
-  [field: string]: unknown;
-}
-
-export interface PodTemplateSpec {
-  metadata?: ObjectMeta | null;
-  spec?: PodSpec | null;
 }
 
 export interface JobSpec {
@@ -88,32 +64,6 @@ export interface JobStatus {
 export interface Job extends KubeObject {
   spec?: JobSpec;
   status?: JobStatus;
-}
-
-export interface ContainerStatus {
-  name: string;
-  restartCount?: number;
-  state?: { terminated?: { exitCode: number; finishedAt?: string } | null; [state: string]: unknown };
-  [field: string]: unknown;
-}
-
-export interface PodCondition {
-  type: string;
-  status: string;
-  lastTransitionTime?: string;
-}
-
-export interface PodStatus {
-  phase?: string;
-  conditions?: PodCondition[];
-  containerStatuses?: ContainerStatus[];
-  initContainerStatuses?: ContainerStatus[];
-  [field: string]: unknown;
-}
-
-export interface Pod extends KubeObject {
-  spec?: PodSpec;
-  status?: PodStatus;
 }
 
 // Names of batch/v1 (renamed *.platform.io); the legacy labels are still written in 1.28.

@@ -10,8 +10,8 @@
 // is reported as unknown only, and nothing below an unknown field is reported.
 import { objectMetaSchema, Schema } from '@plinth/api';
 import { badRequest, field, invalid, StatusError } from '@plinth/machinery';
-import { goQuote, hasLongInteger } from '@plinth/machinery';
-import { JsonSyntaxError, keyOffsets, parseStrictJson, StrictParseResult } from './strict-json';
+import { goQuote } from '@plinth/machinery';
+import { hasInexactNumber, JsonSyntaxError, keyOffsets, parseStrictJson, StrictParseResult } from './strict-json';
 import { decodeGoTypes, jsonKind } from './go-types';
 import { prune } from './unknown-fields';
 
@@ -128,8 +128,9 @@ export function applyFieldValidation(body: string | Buffer, schema: Schema, mode
   const text = typeof body === 'string' ? body : body.toString('utf8');
   let parsed: StrictParseResult;
   try {
-    // A custom resource's integers beyond 2^53 are int64s whose digits are kept (exact-integers).
-    parsed = parseStrictJson(text, { duplicates: mode !== FieldValidation.Ignore, numberLiterals: goKind !== undefined || hasLongInteger(text) });
+    // A custom resource's integers beyond 2^53 are int64s whose digits are kept, its floats are
+    // marked as such (exact-integers).
+    parsed = parseStrictJson(text, { duplicates: mode !== FieldValidation.Ignore, numberLiterals: goKind !== undefined || hasInexactNumber(text) });
   } catch (err) {
     if (err instanceof JsonSyntaxError) throw new BodyDecodeError(err.message);
     throw err;

@@ -1,6 +1,6 @@
 // Field validation (fieldValidation=Ignore|Warn|Strict): strict JSON decoding, unknown-field
 // detection and pruning against a kind's schema, and the stage that combines them.
-export { JsonSyntaxError, nestingError, parseStrictJson, findDuplicates, keyOffsets } from './strict-json';
+export { hasInexactNumber, JsonSyntaxError, nestingError, parseStrictJson, findDuplicates, keyOffsets } from './strict-json';
 export type { DuplicateField, StrictParseResult, StrictParseOptions, NumberLiterals } from './strict-json';
 export { unknownFields, prune } from './unknown-fields';
 export { decodeGoTypes } from './go-types';

@@ -9,7 +9,7 @@
 // parser below runs only to word a syntax error, or when the text holds surrogates that Go
 // would turn into U+FFFD.
 
-import { goQuote, keepIntegerLiteral, markExactRoot } from '@plinth/machinery';
+import { goQuote, keepFloatLiteral, keepIntegerLiteral, markExactRoot } from '@plinth/machinery';
 
 // JsonSyntaxError is encoding/json's SyntaxError: the message names the first offending character.
 export class JsonSyntaxError extends Error {
@@ -75,7 +75,7 @@ const notParsed = Symbol('notParsed');
 
 // hasInexactNumber tells whether the text outside its strings has a number with a fraction, an
 // exponent, or 16 digits or more (all that JSON.parse may read as another number than Go).
-function hasInexactNumber(text: string): boolean {
+export function hasInexactNumber(text: string): boolean {
   let digits = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -257,8 +257,9 @@ class Parser {
     let byKey = this.literals.get(container);
     if (!byKey) this.literals.set(container, (byKey = new Map()));
     byKey.set(key, this.pendingLiteral);
-    // an int64 beyond 2^53 keeps its digits on the way to CEL, storage and the answer
-    keepIntegerLiteral(container, key, this.pendingLiteral);
+    // an int64 beyond 2^53 keeps its digits on the way to CEL, storage and the answer; a float
+    // is marked as Go decodes it
+    if (!keepIntegerLiteral(container, key, this.pendingLiteral)) keepFloatLiteral(container, key, this.pendingLiteral);
     this.pendingLiteral = null;
   }
 

@@ -12,6 +12,9 @@ export async function createResource(scope: RequestScope): Promise<void> {
   await admitNamespacedCreate(scope, object.metadata.name ?? '');
   await admitRbacWrite(scope, object, null);
   await admitPod(scope, object, null);
-  const created = await scope.store.create(namespaceOf(scope), object, { dryRun: options.dryRun, fieldManager: fieldManagerOf(scope, options.fieldManager) });
+  const created = await scope.store.create(namespaceOf(scope), object, {
+    dryRun: options.dryRun,
+    fieldManager: fieldManagerOf(scope, options.fieldManager),
+  });
   writeResult(scope, 201, created);
 }

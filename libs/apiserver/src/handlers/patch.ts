@@ -3,11 +3,11 @@
 // an update (retried when another writer got in first and the patch named no
 // resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
-import { badRequest, field, goQuote, hasLongInteger, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
+import { badRequest, field, goQuote, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
 import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch, patchShapeError } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
 import { decodeText } from '../decode';
-import { FieldValidation, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
+import { FieldValidation, hasInexactNumber, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
@@ -20,7 +20,16 @@ export const patchMediaTypes = ['application/json-patch+json', 'application/merg
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
-function patchTypeOf(mediaType: string): PatchType {
+// routeUnsupportedMediaType is go-restful's 415 for a PATCH of a type its route does not consume,
+// answered before any handler of a built-in resource.
+function routeUnsupportedMediaType(): StatusError {
+  const err = unsupportedMediaType([]);
+  err.errStatus.message = '415: Unsupported Media Type';
+  err.errStatus.details = {};
+  return err;
+}
+
+function patchTypeOf(mediaType: string, builtin: boolean): PatchType {
   switch (mediaType) {
     case 'application/apply-patch+yaml':
       return 'apply';
@@ -31,19 +40,19 @@ function patchTypeOf(mediaType: string): PatchType {
     case 'application/strategic-merge-patch+json':
       return 'strategic';
     default:
-      throw unsupportedMediaType(patchMediaTypes);
+      throw builtin ? routeUnsupportedMediaType() : unsupportedMediaType(patchMediaTypes);
   }
 }
 
 export async function patchResource(scope: RequestScope): Promise<void> {
-  const type = patchTypeOf(mediaTypeOf(scope.req));
+  const type = patchTypeOf(mediaTypeOf(scope.req), !scope.def.unstructured);
   const options = parseWriteOptions(scope.query, 'PatchOptions', type === 'apply' ? 'apply' : 'other');
   const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
   const raw = (await readBody(scope.req)).toString('utf8');
   if (type === 'apply') return applyResource(scope, raw, options, mode);
   let parsed: StrictParseResult;
   try {
-    parsed = parseStrictJson(raw, { duplicates: mode !== FieldValidation.Ignore, numberLiterals: !scope.def.unstructured || hasLongInteger(raw) });
+    parsed = parseStrictJson(raw, { duplicates: mode !== FieldValidation.Ignore, numberLiterals: !scope.def.unstructured || hasInexactNumber(raw) });
   } catch (err) {
     if (err instanceof JsonSyntaxError) throw patchDecodeError(type, mode, err);
     throw err;

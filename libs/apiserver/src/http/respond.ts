@@ -4,7 +4,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { stringify as yamlStringify } from 'yaml';
-import { encodeProtobufStatus, internalError, isStatusError, Status, StatusError, stringifyJson } from '@plinth/machinery';
+import { encodeProtobufStatus, goQuote, internalError, isStatusError, Status, StatusError, stringifyJson, withBigInts } from '@plinth/machinery';
 import { isAscii, warningHeaderValues } from './warning-header';
 
 export const gzipThresholdBytes = 128 * 1024;
@@ -32,7 +32,7 @@ export function responseOptions(req: IncomingMessage, query: URLSearchParams, co
 // serialize encodes a body as JSON (pretty when asked) or YAML. It stays a string, so that the
 // response goes out in one write with its headers.
 export function serialize(body: unknown, options: Pick<ResponseOptions, 'pretty' | 'yaml'>): string {
-  if (options.yaml) return yamlStringify(body);
+  if (options.yaml) return yamlStringify(withBigInts(body));
   return `${stringifyJson(body, body, options.pretty ? 2 : undefined)}\n`;
 }
 
@@ -97,6 +97,16 @@ export function writeText(res: ServerResponse, code: number, text: string, conte
   res.setHeader('Cache-Control', 'no-cache, private');
   res.end(text);
 }
+
+// writeInternalServerError is responsewriters.InternalError, how kube-apiserver's filters answer
+// a failure outside the API (no Status): Go's http.Error with the request URI quoted and the
+// text's &, < and > escaped.
+export function writeInternalServerError(res: ServerResponse, requestUri: string, message: string): void {
+  const text = `Internal Server Error: ${goQuote(requestUri)}: ${message}`.replace(/[&<>]/g, (c) => htmlEscapes[c]);
+  writeText(res, 500, `${text}\n`);
+}
+
+const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 // writePageNotFound is Go's http.NotFound, what kube-apiserver answers for a path no handler
 // claims (an unknown group or version included).

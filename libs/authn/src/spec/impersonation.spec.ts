@@ -1,11 +1,19 @@
-import { isForbidden, isInternalError, StatusError } from '@plinth/machinery';
-import { hasImpersonationHeaders, impersonatedUser, impersonationChecks, impersonationForbidden, isImpersonationHeader, parseImpersonation } from '../index';
+import { isForbidden } from '@plinth/machinery';
+import {
+  hasImpersonationHeaders,
+  impersonatedUser,
+  impersonationChecks,
+  impersonationForbidden,
+  ImpersonationWithoutUserError,
+  isImpersonationHeader,
+  parseImpersonation,
+} from '../index';
 
-function parseError(headers: Record<string, string | string[]>): StatusError {
+function parseError(headers: Record<string, string | string[]>): unknown {
   try {
     parseImpersonation(headers);
   } catch (e) {
-    return e as StatusError;
+    return e;
   }
   throw new Error('expected an error');
 }
@@ -57,11 +65,11 @@ describe('impersonation', () => {
     });
   });
 
-  it('refuses groups, extras or a uid without a user, with the Internal error Kubernetes answers', () => {
+  it('refuses groups, extras or a uid without a user, with the error Kubernetes answers in plain text', () => {
     const err = parseError({ 'impersonate-group': 'developers', 'impersonate-extra-scopes': 'v', 'impersonate-uid': '1234' });
-    expect(isInternalError(err)).toBe(true);
-    expect(err.message).toBe(
-      'Internal error occurred: requested [{Group  developers    } {UserExtra  v  authentication.platform.io/v1  scopes} {UID  1234  authentication.platform.io/v1  }] without impersonating a user',
+    expect(err).toBeInstanceOf(ImpersonationWithoutUserError);
+    expect((err as Error).message).toBe(
+      'requested [{Group  developers    } {UserExtra  v  authentication.platform.io/v1  scopes} {UID  1234  authentication.platform.io/v1  }] without impersonating a user',
     );
   });
 

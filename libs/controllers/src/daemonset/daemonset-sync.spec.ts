@@ -1,6 +1,6 @@
 import { daemonSet, FakeCluster, node, setImage } from './fake-cluster';
 import { syncDaemonSet } from './daemonset-sync';
-import { DaemonSet } from './types';
+import { DaemonSet } from '@plinth/api';
 
 const five = () => ['n1', 'n2', 'n3', 'n4', 'n5'].map((n) => node(n));
 

@@ -12,7 +12,7 @@ import { newDaemonPod } from './pod-template';
 import { constructHistory, revisionsToTrim } from './revisions';
 import { rollingUpdate } from './rolling-update';
 import { daemonSetStatus, statusChanged } from './status';
-import { ControllerRevision, DaemonSet, DaemonSetStatus, Node, Pod } from './types';
+import { ControllerRevision, DaemonSet, DaemonSetStatus, Node, Pod } from '@plinth/api';
 
 export interface DaemonSetSyncInput {
   daemonSet: DaemonSet;
@@ -68,7 +68,7 @@ export function syncDaemonSet(input: DaemonSetSyncInput): DaemonSetSyncPlan {
   const ds = input.daemonSet;
   if (ds.metadata.deletionTimestamp) return emptyPlan();
   // A selector that selects everything would fight every other controller (SelectingAll).
-  if (labelSelectorAsSelector(ds.spec.selector).empty()) return emptyPlan();
+  if (labelSelectorAsSelector(ds.spec?.selector).empty()) return emptyPlan();
   const pods = ownedPods(ds, input.pods);
   const history = constructHistory(ds, input.revisions, pods);
   const plan = emptyPlan(history.hash);
@@ -88,7 +88,7 @@ export function syncDaemonSet(input: DaemonSetSyncInput): DaemonSetSyncPlan {
     requeue = managed.requeueAfterMs;
     plan.failedPods = managed.failedPods;
     plan.failedPodsBackoff = managed.failedPodsBackoff;
-    if (nodesNeedingDaemonPods.length + podsToDelete.length === 0 && (ds.spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
+    if (nodesNeedingDaemonPods.length + podsToDelete.length === 0 && (ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
       ({ nodesNeedingDaemonPods, podsToDelete } = rollingUpdate(base));
     }
     plan.podsToCreate = nodesNeedingDaemonPods.map((nodeName) => ({ nodeName, pod: newDaemonPod(ds, nodeName, history.hash) }));
@@ -108,7 +108,7 @@ function availabilityWait(ds: DaemonSet, pods: readonly Pod[], now: number): num
   let wait: number | undefined;
   for (const pod of pods) {
     if (pod.metadata.deletionTimestamp) continue;
-    wait = minDefined(wait, msUntilAvailable(pod, ds.spec.minReadySeconds ?? 0, now));
+    wait = minDefined(wait, msUntilAvailable(pod, ds.spec?.minReadySeconds ?? 0, now));
   }
   return wait;
 }

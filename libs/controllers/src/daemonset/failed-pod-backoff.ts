@@ -1,7 +1,7 @@
 // The back-off between deleting failed daemon pods on a node, after the controller's
 // failedPodsBackoff (flowcontrol.NewBackOff(1s, 15m), no jitter). The state lives with the
 // caller; a sync reads it and returns the entries it advanced.
-import { DaemonSet } from './types';
+import { DaemonSet } from '@plinth/api';
 
 export interface BackoffEntry {
   delayMs: number;

@@ -6,7 +6,7 @@ import { BackoffEntry } from './failed-pod-backoff';
 import { syncDaemonSet, DaemonSetSyncPlan } from './daemonset-sync';
 import { targetNodeName } from './node-pods';
 import { isPodAvailable } from './pod-availability';
-import { ControllerRevision, DaemonSet, Node, Pod } from './types';
+import { ControllerRevision, DaemonSet, Node, Pod } from '@plinth/api';
 
 export class FakeCluster {
   now = Date.parse('2026-01-01T00:00:00Z');
@@ -60,7 +60,7 @@ export class FakeCluster {
   }
 
   availableOn(node: string): Pod[] {
-    return this.podsOn(node).filter((p) => isPodAvailable(p, this.ds.spec.minReadySeconds ?? 0, this.now));
+    return this.podsOn(node).filter((p) => isPodAvailable(p, this.ds.spec?.minReadySeconds ?? 0, this.now));
   }
 
   private iso(): string {
@@ -89,6 +89,7 @@ export function node(name: string, labels: Record<string, string> = {}, taints: 
 
 export function setImage(image: string): (ds: DaemonSet) => void {
   return (ds) => {
-    (ds.spec.template.spec as { containers: { image: string }[] }).containers[0].image = image;
+    const [container] = ds.spec?.template?.spec?.containers ?? [];
+    container.image = image;
   };
 }

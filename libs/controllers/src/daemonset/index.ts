@@ -1,7 +1,5 @@
-// Generic names (Pod, PodSpec, ...) stay inside the folder so that they do not clash with
-// other controllers' types at the library root.
-export type { ControllerRevision, DaemonSet, DaemonSetStatus, IntOrString, Node, Pod as DaemonPod, Taint, Toleration } from './types';
-export { ControllerRevisionHashLabel, DeprecatedTemplateGeneration, PodTemplateGenerationLabel } from './types';
+// The DaemonSet controller's decisions; the shapes they read (DaemonSet, ControllerRevision,
+// Pod, Node) are @plinth/api's.
 export { syncDaemonSet } from './daemonset-sync';
 export type { DaemonSetSyncInput, DaemonSetSyncPlan } from './daemonset-sync';
 export type { BackoffEntry } from './failed-pod-backoff';

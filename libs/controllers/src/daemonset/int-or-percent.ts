@@ -1,6 +1,6 @@
 // scaledValue is intstr.GetScaledValueFromIntOrPercent: an integer as is, or a percentage of
 // total, rounded up or down. A malformed percentage throws, as the Go function returns an error.
-import { IntOrString } from './types';
+import { IntOrString } from '@plinth/api';
 
 export function scaledValue(value: IntOrString | undefined, total: number, roundUp: boolean): number {
   if (value === undefined || value === null) throw new Error('nil value for IntOrString');

@@ -1,6 +1,6 @@
 import { daemonSet, node } from './fake-cluster';
 import { manage } from './manage';
-import { DaemonSet, Node, Pod } from './types';
+import { DaemonSet, Node, Pod } from '@plinth/api';
 
 const now = Date.parse('2026-01-01T00:10:00Z');
 

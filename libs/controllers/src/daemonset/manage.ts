@@ -9,7 +9,7 @@ import { surgeCount } from './rolling-update';
 import { nodeShouldRunDaemonPod } from './node-eligibility';
 import { comparePods } from './node-pods';
 import { isPodAvailable, isPodReady } from './pod-availability';
-import { ControllerRevisionHashLabel, DaemonSet, Node, Pod } from './types';
+import { ControllerRevisionHashLabel, DaemonSet, Node, Pod } from '@plinth/api';
 
 export interface ManageInput {
   ds: DaemonSet;
@@ -91,7 +91,7 @@ function podsShouldBeOnNode(input: ManageInput, node: Node, allowsSurge: boolean
     else if (!isNew && !oldestOld) oldestOld = pod;
     else plan.podsToDelete.push(pod.metadata.name ?? '');
   }
-  if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, ds.spec.minReadySeconds ?? 0, now))) {
+  if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, ds.spec?.minReadySeconds ?? 0, now))) {
     plan.podsToDelete.push(oldestOld.metadata.name ?? '');
   }
 }

@@ -1,5 +1,5 @@
 import { matchesNodeAffinity, nodeShouldRunDaemonPod, toleratesTaint } from './node-eligibility';
-import { DaemonSet, Node, PodSpec, Taint } from './types';
+import { DaemonSet, Node, PodSpec, Taint } from '@plinth/api';
 
 function daemonSet(spec: PodSpec = {}): DaemonSet {
   return { metadata: { name: 'ds' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec } } };

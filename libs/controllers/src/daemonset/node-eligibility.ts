@@ -4,7 +4,7 @@
 // node affinity match it and the pod, with the daemon tolerations, tolerates its NoSchedule and
 // NoExecute taints; an untolerated NoSchedule taint alone lets a running pod stay.
 import { withDaemonTolerations } from './pod-template';
-import { DaemonSet, Node, NodeSelectorRequirement, PodSpec, Taint, Toleration } from './types';
+import { DaemonSet, Node, NodeSelectorRequirement, PodSpec, Taint, Toleration } from '@plinth/api';
 
 export interface NodePlacement {
   shouldRun: boolean;
@@ -12,7 +12,7 @@ export interface NodePlacement {
 }
 
 export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): NodePlacement {
-  const spec: PodSpec = ds.spec.template?.spec ?? {};
+  const spec: PodSpec = ds.spec?.template?.spec ?? {};
   const name = node.metadata.name ?? '';
   if (spec.nodeName && spec.nodeName !== name) return { shouldRun: false, shouldContinueRunning: false };
   if (!matchesNodeAffinity(spec, node)) return { shouldRun: false, shouldContinueRunning: false };

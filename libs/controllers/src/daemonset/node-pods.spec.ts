@@ -1,5 +1,5 @@
 import { comparePods, findUpdatedPodsOnNode, nodesToDaemonPods, ownedPods, targetNodeName } from './node-pods';
-import { DaemonSet, Pod } from './types';
+import { DaemonSet, Pod } from '@plinth/api';
 
 const ds: DaemonSet = {
   metadata: { name: 'ds', uid: 'u1', annotations: { 'deprecated.daemonset.template.generation': '2' } },

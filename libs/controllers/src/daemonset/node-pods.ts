@@ -3,7 +3,7 @@
 // (util.IsPodUpdated, findUpdatedPodsOnNode), after daemon_controller.go and update.go v1.28.
 import { labelSelectorMatches } from '@plinth/machinery';
 import { templateGeneration } from './pod-template';
-import { ControllerRevisionHashLabel, DaemonSet, Pod, PodTemplateGenerationLabel } from './types';
+import { ControllerRevisionHashLabel, DaemonSet, Pod, PodTemplateGenerationLabel } from '@plinth/api';
 
 // ownedPods keeps the pods the DaemonSet controls that its selector still matches. Adoption of
 // orphans and release of non-matching pods are not done here.
@@ -12,7 +12,7 @@ export function ownedPods(ds: DaemonSet, pods: readonly Pod[]): Pod[] {
   return pods.filter(
     (pod) =>
       (pod.metadata.ownerReferences ?? []).some((ref) => ref.controller === true && ref.uid === uid) &&
-      labelSelectorMatches(ds.spec.selector, pod.metadata.labels),
+      labelSelectorMatches(ds.spec?.selector, pod.metadata.labels),
   );
 }
 

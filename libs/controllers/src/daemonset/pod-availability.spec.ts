@@ -1,5 +1,5 @@
 import { isPodAvailable, isPodReady, msUntilAvailable } from './pod-availability';
-import { Pod } from './types';
+import { Pod } from '@plinth/api';
 
 const now = Date.parse('2026-01-01T00:01:00Z');
 

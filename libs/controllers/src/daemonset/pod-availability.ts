@@ -1,6 +1,6 @@
 // isPodReady and isPodAvailable are podutil.IsPodReady and IsPodAvailable: available means
 // Ready for strictly more than minReadySeconds at now.
-import { Pod } from './types';
+import { Pod } from '@plinth/api';
 
 function readyCondition(pod: Pod) {
   return (pod.status?.conditions ?? []).find((c) => c.type === 'Ready');

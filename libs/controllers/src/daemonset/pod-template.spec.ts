@@ -1,5 +1,5 @@
 import { daemonTolerations, newDaemonPod, nodeNameAffinity, withDaemonTolerations } from './pod-template';
-import { DaemonSet } from './types';
+import { DaemonSet } from '@plinth/api';
 
 function daemonSet(): DaemonSet {
   return {
@@ -27,8 +27,8 @@ describe('newDaemonPod', () => {
     expect(pod.spec?.tolerations).toEqual([{ key: 'dedicated', operator: 'Exists' }, ...daemonTolerations]);
     expect(pod.spec?.nodeName).toBeUndefined();
     // the DaemonSet is not changed
-    expect(ds.spec.template.spec?.affinity).toBeUndefined();
-    expect(ds.spec.template.spec?.tolerations).toHaveLength(1);
+    expect(ds.spec!.template!.spec!.affinity).toBeUndefined();
+    expect(ds.spec!.template!.spec!.tolerations).toHaveLength(1);
   });
 
   it('replaces the required node selector but keeps the rest of the affinity', () => {

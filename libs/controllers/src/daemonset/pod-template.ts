@@ -13,7 +13,7 @@ import {
   PodTemplateSpec,
   PodTemplateGenerationLabel,
   Toleration,
-} from './types';
+} from '@plinth/api';
 
 const exists = (key: string, effect: string): Toleration => ({ key, operator: 'Exists', effect });
 
@@ -53,7 +53,7 @@ export function templateGeneration(ds: DaemonSet): number | undefined {
 
 // createPodTemplate is util.CreatePodTemplate.
 export function createPodTemplate(ds: DaemonSet, hash: string): PodTemplateSpec {
-  const template = structuredClone(ds.spec.template ?? {});
+  const template = structuredClone(ds.spec?.template ?? {});
   const spec: PodSpec = template.spec ?? {};
   spec.tolerations = withDaemonTolerations(spec);
   const labels = { ...(template.metadata?.labels ?? {}) };
@@ -65,7 +65,7 @@ export function createPodTemplate(ds: DaemonSet, hash: string): PodTemplateSpec 
 
 // nodeNameAffinity is ReplaceDaemonSetPodNodeNameNodeAffinity: the required node selector
 // becomes the single term metadata.name In [nodeName]; the rest of the affinity is kept.
-export function nodeNameAffinity(affinity: Affinity | undefined, nodeName: string): Affinity {
+export function nodeNameAffinity(affinity: Affinity | null | undefined, nodeName: string): Affinity {
   const required = { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] }] };
   const result: Affinity = structuredClone(affinity ?? {});
   result.nodeAffinity = { ...(result.nodeAffinity ?? {}), requiredDuringSchedulingIgnoredDuringExecution: required };

@@ -1,7 +1,7 @@
 // computeHash is controller.ComputeHash: FNV-32a over the pod template and the collision count,
 // rendered with rand.SafeEncodeString. The template is hashed as canonical JSON (sorted keys)
 // where Go hashes its spew dump, so the values differ from Kubernetes' but are just as stable.
-import { PodTemplateSpec } from './types';
+import { PodTemplateSpec } from '@plinth/api';
 
 const alphanums = 'bcdfghjklmnpqrstvwxz2456789';
 

@@ -1,6 +1,6 @@
 import { computeHash } from './revision-hash';
 import { constructHistory, revisionData, revisionsToTrim } from './revisions';
-import { ControllerRevision, DaemonSet, Pod } from './types';
+import { ControllerRevision, DaemonSet, Pod } from '@plinth/api';
 
 function daemonSet(image: string, extra: Partial<DaemonSet['spec']> = {}, collisionCount?: number): DaemonSet {
   return {
@@ -12,7 +12,7 @@ function daemonSet(image: string, extra: Partial<DaemonSet['spec']> = {}, collis
 
 function revisionFor(image: string, revision: number, opts: { name?: string; hashLabel?: boolean; owner?: string } = {}): ControllerRevision {
   const ds = daemonSet(image);
-  const hash = computeHash(ds.spec.template);
+  const hash = computeHash(ds.spec!.template!);
   const name = opts.name ?? `ds-${hash}`;
   return {
     metadata: {
@@ -30,7 +30,7 @@ const podWithHash = (name: string, hash: string): Pod => ({ metadata: { name, la
 describe('constructHistory', () => {
   it('creates the first revision', () => {
     const plan = constructHistory(daemonSet('i:1'), [], []);
-    const hash = computeHash(daemonSet('i:1').spec.template);
+    const hash = computeHash(daemonSet('i:1').spec!.template!);
     expect(plan.hash).toBe(hash);
     expect(plan.create?.metadata).toMatchObject({ name: `ds-${hash}`, namespace: 'ns', labels: { app: 'a', 'controller-revision-hash': hash } });
     expect(plan.create?.metadata.ownerReferences?.[0]).toMatchObject({ uid: 'u1', controller: true });
@@ -68,10 +68,10 @@ describe('constructHistory', () => {
 
   it('raises collisionCount when the name is taken by another template', () => {
     const ds = daemonSet('i:2');
-    const taken = { ...revisionFor('i:1', 1), metadata: { ...revisionFor('i:1', 1).metadata, name: `ds-${computeHash(ds.spec.template)}` } };
+    const taken = { ...revisionFor('i:1', 1), metadata: { ...revisionFor('i:1', 1).metadata, name: `ds-${computeHash(ds.spec!.template!)}` } };
     const plan = constructHistory(ds, [taken], []);
     expect(plan.collisionCount).toBe(1);
-    expect(plan.create?.metadata.name).toBe(`ds-${computeHash(ds.spec.template, 1)}`);
+    expect(plan.create?.metadata.name).toBe(`ds-${computeHash(ds.spec!.template!, 1)}`);
   });
 });
 

@@ -4,7 +4,7 @@
 // with the hash, which new pods carry too.
 import { controllerRef } from './pod-template';
 import { canonicalJSON, computeHash } from './revision-hash';
-import { ControllerRevision, ControllerRevisionHashLabel, DaemonSet, Pod } from './types';
+import { ControllerRevision, ControllerRevisionHashLabel, DaemonSet, Pod } from '@plinth/api';
 
 export interface HistoryPlan {
   // current is the revision of the DaemonSet's template, existing or to be created.
@@ -23,7 +23,7 @@ export interface HistoryPlan {
 
 // revisionData is getPatch: {"spec":{"template":{...,"$patch":"replace"}}}.
 export function revisionData(ds: DaemonSet): unknown {
-  return { spec: { template: { ...structuredClone(ds.spec.template ?? {}), $patch: 'replace' } } };
+  return { spec: { template: { ...structuredClone(ds.spec?.template ?? {}), $patch: 'replace' } } };
 }
 
 export function revisionMatches(ds: DaemonSet, revision: ControllerRevision): boolean {
@@ -68,7 +68,7 @@ export function constructHistory(ds: DaemonSet, allRevisions: readonly Controlle
     if (at >= 0) update[at] = keep;
     else update.push(keep);
   }
-  return { current: keep, hash, old, update, delete: duplicates.map((r) => r.metadata.name ?? ''), relabel, collisionCount: ds.status?.collisionCount };
+  return { current: keep, hash, old, update, delete: duplicates.map((r) => r.metadata.name ?? ''), relabel, collisionCount: ds.status?.collisionCount ?? undefined };
 }
 
 function hashOf(revision: ControllerRevision): string {
@@ -78,9 +78,9 @@ function hashOf(revision: ControllerRevision): string {
 // snapshot builds the revision for the template, raising collisionCount while its name is
 // taken by a revision of another template.
 function snapshot(ds: DaemonSet, revision: number, allRevisions: readonly ControllerRevision[]): { revision: ControllerRevision; collisionCount?: number } {
-  let collisionCount = ds.status?.collisionCount;
+  let collisionCount = ds.status?.collisionCount ?? undefined;
   for (;;) {
-    const hash = computeHash(ds.spec.template ?? {}, collisionCount);
+    const hash = computeHash(ds.spec?.template ?? {}, collisionCount);
     const name = `${ds.metadata.name}-${hash}`;
     const taken = allRevisions.find((r) => r.metadata.name === name);
     if (taken && !revisionMatches(ds, taken)) {
@@ -93,7 +93,7 @@ function snapshot(ds: DaemonSet, revision: number, allRevisions: readonly Contro
       metadata: {
         name,
         namespace: ds.metadata.namespace,
-        labels: { ...(ds.spec.template?.metadata?.labels ?? {}), [ControllerRevisionHashLabel]: hash },
+        labels: { ...(ds.spec?.template?.metadata?.labels ?? {}), [ControllerRevisionHashLabel]: hash },
         ...(ds.metadata.annotations ? { annotations: { ...ds.metadata.annotations } } : {}),
         ownerReferences: [controllerRef(ds)],
       },
@@ -107,7 +107,7 @@ function snapshot(ds: DaemonSet, revision: number, allRevisions: readonly Contro
 // revisionsToTrim is cleanupHistory: the oldest old revisions beyond revisionHistoryLimit,
 // except those some live pod still carries the hash of.
 export function revisionsToTrim(ds: DaemonSet, old: readonly ControllerRevision[], pods: readonly Pod[]): string[] {
-  let toKill = old.length - (ds.spec.revisionHistoryLimit ?? 10);
+  let toKill = old.length - (ds.spec?.revisionHistoryLimit ?? 10);
   if (toKill <= 0) return [];
   const live = new Set(pods.map((p) => p.metadata.labels?.[ControllerRevisionHashLabel]).filter((h): h is string => Boolean(h)));
   const result: string[] = [];

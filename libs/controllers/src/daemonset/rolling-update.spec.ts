@@ -1,6 +1,6 @@
 import { daemonSet, node } from './fake-cluster';
 import { rollingUpdate, surgeCount, unavailableCount, updatedDesiredNodeCounts } from './rolling-update';
-import { DaemonSet, IntOrString, Pod } from './types';
+import { DaemonSet, IntOrString, Pod } from '@plinth/api';
 
 const now = Date.parse('2026-01-01T00:10:00Z');
 
@@ -74,7 +74,7 @@ describe('rollingUpdate with surge', () => {
 
   it('keeps an old pod on a node that should no longer run it until the others are available', () => {
     const ds = withStrategy(1, 0);
-    ds.spec.template.spec = { ...ds.spec.template.spec, nodeSelector: { pool: 'b' } };
+    ds.spec!.template!.spec! = { ...ds.spec!.template!.spec!, nodeSelector: { pool: 'b' } };
     const pools = [node('n1', { pool: 'a' }), node('n2', { pool: 'b' })];
     const waiting = rollingUpdate({ ds, nodes: pools, nodeToDaemonPods: group([pod('a', 'n1', 'old', true), pod('b', 'n2', 'new', false)]), hash: 'h2', now });
     expect(waiting.podsToDelete).toEqual([]);

@@ -8,11 +8,11 @@ import { scaledValue } from './int-or-percent';
 import { nodeShouldRunDaemonPod } from './node-eligibility';
 import { findUpdatedPodsOnNode } from './node-pods';
 import { isPodAvailable } from './pod-availability';
-import { DaemonSet, Node, Pod } from './types';
+import { DaemonSet, Node, Pod } from '@plinth/api';
 
 // surgeCount is util.SurgeCount: maxSurge of numberToSchedule, rounded up; 0 unless RollingUpdate.
 export function surgeCount(ds: DaemonSet, numberToSchedule: number): number {
-  const strategy = ds.spec.updateStrategy;
+  const strategy = ds.spec?.updateStrategy;
   if ((strategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return 0;
   const maxSurge = strategy?.rollingUpdate?.maxSurge;
   return maxSurge === undefined || maxSurge === null ? 0 : scaledValue(maxSurge, numberToSchedule, true);
@@ -20,7 +20,7 @@ export function surgeCount(ds: DaemonSet, numberToSchedule: number): number {
 
 // unavailableCount is util.UnavailableCount: maxUnavailable of numberToSchedule, rounded up.
 export function unavailableCount(ds: DaemonSet, numberToSchedule: number): number {
-  const strategy = ds.spec.updateStrategy;
+  const strategy = ds.spec?.updateStrategy;
   if ((strategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return 0;
   const maxUnavailable = strategy?.rollingUpdate?.maxUnavailable;
   return maxUnavailable === undefined || maxUnavailable === null ? 0 : scaledValue(maxUnavailable, numberToSchedule, true);
@@ -68,7 +68,7 @@ export function rollingUpdate(input: UpdateInput): RollingUpdatePlan {
 type Decision = { nodesNeedingDaemonPods: string[]; podsToDelete: string[] };
 
 function withoutSurge(input: UpdateInput, nodePods: Map<string, readonly Pod[]>, maxUnavailable: number): Decision {
-  const minReady = input.ds.spec.minReadySeconds ?? 0;
+  const minReady = input.ds.spec?.minReadySeconds ?? 0;
   let numUnavailable = 0;
   const allowedReplacements: string[] = [];
   const candidates: string[] = [];
@@ -90,7 +90,7 @@ function withoutSurge(input: UpdateInput, nodePods: Map<string, readonly Pod[]>,
 
 function withSurge(input: UpdateInput, nodePods: Map<string, readonly Pod[]>, maxSurge: number, desired: number): Decision {
   const { ds, now } = input;
-  const minReady = ds.spec.minReadySeconds ?? 0;
+  const minReady = ds.spec?.minReadySeconds ?? 0;
   const nodesByName = new Map(input.nodes.map((n) => [n.metadata.name ?? '', n]));
   // A node gone from the list cannot run the pod.
   const shouldRun = (name: string): boolean => {

@@ -1,5 +1,5 @@
 import { daemonSetStatus, statusChanged } from './status';
-import { DaemonSet, Node, Pod } from './types';
+import { DaemonSet, Node, Pod } from '@plinth/api';
 
 const now = Date.parse('2026-01-01T00:01:00Z');
 

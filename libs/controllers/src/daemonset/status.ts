@@ -4,7 +4,7 @@
 import { nodeShouldRunDaemonPod } from './node-eligibility';
 import { comparePods, isPodUpdated } from './node-pods';
 import { isPodAvailable, isPodReady } from './pod-availability';
-import { DaemonSet, DaemonSetStatus, Node, Pod } from './types';
+import { DaemonSet, DaemonSetStatus, Node, Pod } from '@plinth/api';
 
 export interface StatusInput {
   ds: DaemonSet;
@@ -19,7 +19,7 @@ export interface StatusInput {
 
 export function daemonSetStatus(input: StatusInput): DaemonSetStatus {
   const { ds, now } = input;
-  const minReady = ds.spec.minReadySeconds ?? 0;
+  const minReady = ds.spec?.minReadySeconds ?? 0;
   let desired = 0;
   let current = 0;
   let misscheduled = 0;

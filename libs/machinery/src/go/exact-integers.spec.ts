@@ -1,4 +1,4 @@
-import { carryExactIntegers, cloneJson, exactInteger, hasLongInteger, holdsExactIntegers, parseJsonExact, stringifyJson } from './exact-integers';
+import { carryExactIntegers, cloneJson, exactInteger, hasLongInteger, holdsExactIntegers, isGoFloat, keepFloatLiteral, markExactRoot, parseJsonExact, stringifyJson } from './exact-integers';
 
 describe('exact integers of unstructured JSON', () => {
   const text = '{"a":9223372036854775807,"b":[1,-9007199254740993],"s":"12345678901234567890","f":12345678901234567.5,"small":1234567890123456,"over":9223372036854775808}';
@@ -33,6 +33,16 @@ describe('exact integers of unstructured JSON', () => {
     const changed = { spec: { a: 1 } };
     carryExactIntegers(changed, applied);
     expect(holdsExactIntegers(changed)).toBe(false);
+  });
+
+  it('marks numbers written as floats, as Go decodes them, through clones while the number stays', () => {
+    const value = { a: 5, b: 100, c: 7, d: 9223372036854775808 };
+    expect([keepFloatLiteral(value, 'a', '5.0'), keepFloatLiteral(value, 'b', '1e2'), keepFloatLiteral(value, 'c', '7'), keepFloatLiteral(value, 'd', '9223372036854775808')]).toEqual([true, true, false, true]);
+    markExactRoot(value);
+    const copy = cloneJson(value);
+    expect([isGoFloat(copy, 'a'), isGoFloat(copy, 'b'), isGoFloat(copy, 'c'), isGoFloat(copy, 'd')]).toEqual([true, true, false, true]);
+    copy.a = 6;
+    expect(isGoFloat(copy, 'a')).toBe(false);
   });
 
   it('reads text without long integers as JSON.parse does, and leaves strings alone', () => {

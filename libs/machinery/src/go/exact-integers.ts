@@ -5,11 +5,16 @@
 // the number and its key. A literal stands for its number only while the container still holds
 // the number the literal reads as (a write of another number makes it void).
 //
-// Only integer literals beyond 2^53 that fit int64 are kept; roots are the objects parsed, cloned
+// Numbers written as floats (`5.0`, `1e2`, beyond int64) are marked too: Go decodes them as
+// float64, which a rule on an integer field refuses. Only integer literals beyond 2^53 that fit
+// int64 are kept; roots are the objects parsed, cloned
 // or marked here, and only they are written through the slower, exact path.
 import { randomUUID } from 'node:crypto';
 
 const literalsByContainer = new WeakMap<object, Map<string | number, string>>();
+// floatsByContainer holds the numbers Go decodes as float64 (`5.0`, `1e2`, beyond int64), with
+// the number each stands for.
+const floatsByContainer = new WeakMap<object, Map<string | number, number>>();
 const roots = new WeakSet<object>();
 
 const int64Min = -(2n ** 63n);
@@ -33,6 +38,26 @@ export function keepIntegerLiteral(container: object, key: string | number, lite
   if (!byKey) literalsByContainer.set(container, (byKey = new Map()));
   byKey.set(tableKey(container, key), literal);
   return true;
+}
+
+// keepFloatLiteral records that container[key] was written as a float (a fraction, an exponent,
+// or an integer beyond int64), which Go decodes as float64 where JS sees a number.
+export function keepFloatLiteral(container: object, key: string | number, literal: string): boolean {
+  if (/^-?\d+$/.test(literal) && BigInt(literal) >= int64Min && BigInt(literal) <= int64Max) return false;
+  recordFloat(container, key, Number(literal));
+  return true;
+}
+
+function recordFloat(container: object, key: string | number, number: number): void {
+  let byKey = floatsByContainer.get(container);
+  if (!byKey) floatsByContainer.set(container, (byKey = new Map()));
+  byKey.set(tableKey(container, key), number);
+}
+
+// isGoFloat tells whether container[key] is a number written as a float, as Go decoded it.
+export function isGoFloat(container: object, key: string | number): boolean {
+  const number = floatsByContainer.get(container)?.get(tableKey(container, key));
+  return number !== undefined && (container as Record<string | number, unknown>)[key] === number;
 }
 
 // markExactRoot says that root may hold exact integers, for stringifyJson and cloneJson.
@@ -69,10 +94,14 @@ export function hasLongInteger(text: string): boolean {
   return false;
 }
 
+// spelled out: V8 runs /\d{16}/ several times slower
+const sixteenDigits = new RegExp('\\d'.repeat(16));
+
 // parseJsonExact is JSON.parse that keeps the literals of inexact int64s (text without 16-digit
 // runs is JSON.parse's alone). Its errors are JSON.parse's.
 export function parseJsonExact(text: string): unknown {
-  if (!hasLongInteger(text)) return JSON.parse(text);
+  // every stored object is read here: a regular expression rules most texts out cheaply
+  if (!sixteenDigits.test(text) || !hasLongInteger(text)) return JSON.parse(text);
   const nonce = randomUUID();
   const marked = markIntegers(text, nonce);
   if (marked === text) return JSON.parse(text);
@@ -135,6 +164,23 @@ function hasExactItems(value: unknown): boolean {
   return Array.isArray(items) && items.some(holdsExactIntegers);
 }
 
+// withBigInts is value with its kept int64s as bigints, for writers that print bigints as their
+// digits (YAML) and comparisons; a list's items are roots of their own, and root is the object
+// value copies, as for stringifyJson.
+export function withBigInts(value: unknown, root: unknown = value): unknown {
+  if (!holdsExactIntegers(root) && !holdsExactIntegers(value) && !hasExactItems(value)) return value;
+  const exact = (container: object, key: string | number, item: number): bigint | number => {
+    const copied = container === value && root !== value && root !== null && typeof root === 'object' && (root as Record<string, unknown>)[key] === item;
+    return exactInteger(container, key) ?? (copied ? exactInteger(root as object, key) : undefined) ?? item;
+  };
+  const convert = (container: unknown): unknown => {
+    if (container === null || typeof container !== 'object') return container;
+    if (Array.isArray(container)) return container.map((item, i) => (typeof item === 'number' ? exact(container, i, item) : convert(item)));
+    return Object.fromEntries(Object.entries(container).map(([key, item]) => [key, typeof item === 'number' ? exact(container, key, item) : convert(item)]));
+  };
+  return convert(value);
+}
+
 // cloneJson is structuredClone that keeps the literals of root's integers in the copy.
 export function cloneJson<T>(value: T): T {
   const copy = structuredClone(value);
@@ -151,6 +197,8 @@ function copyLiterals(from: object, to: object): void {
     const [source, target] = stack.pop() as [object, object];
     const byKey = literalsByContainer.get(source);
     if (byKey) literalsByContainer.set(target, new Map(byKey));
+    const floats = floatsByContainer.get(source);
+    if (floats) floatsByContainer.set(target, new Map(floats));
     for (const [key, child] of Object.entries(source)) {
       const mirrored = (target as Record<string, unknown>)[key];
       if (child !== null && typeof child === 'object' && mirrored !== null && typeof mirrored === 'object') stack.push([child, mirrored]);
@@ -172,8 +220,14 @@ export function carryExactIntegers(target: unknown, ...sources: unknown[]): void
       const children = mirrors.map((m) => (m === undefined ? undefined : ((m as Record<string, unknown>)[key] as unknown)));
       if (typeof value === 'number') {
         for (const [i, mirror] of mirrors.entries()) {
-          const exact = mirror === undefined || children[i] !== value ? undefined : exactInteger(mirror, k);
+          if (mirror === undefined || children[i] !== value) continue;
+          const exact = exactInteger(mirror, k);
           if (exact !== undefined && keepIntegerLiteral(container, k, String(exact))) {
+            carried = true;
+            break;
+          }
+          if (isGoFloat(mirror, k)) {
+            recordFloat(container, k, value);
             carried = true;
             break;
           }

@@ -7,7 +7,7 @@
 import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { RequestInstrumentation, SyncInstrumentation, setRequestInstrumentation, setSyncInstrumentation } from '@plinth/client';
 import { isStatusError } from '@plinth/machinery';
-import { injectContext, ROOT_CONTEXT, SpanKind, Tracing, withSpan } from '@plinth/telemetry';
+import { injectContext, ROOT_CONTEXT, sampledTraceId, SpanKind, Tracing, withSpan } from '@plinth/telemetry';
 
 const TRACING = Symbol('Tracing');
 
@@ -24,7 +24,7 @@ export const clientSpans: RequestInstrumentation = (method, path, send) =>
 // syncSpans starts a trace for each sync of a key ("sync job" for the Job controller's queue),
 // whatever context the worker's loop was in.
 export const syncSpans: SyncInstrumentation = (queue, key, sync) =>
-  withSpan(`sync ${queue}`, { 'workqueue.name': queue, 'workqueue.key': key }, sync, { parent: ROOT_CONTEXT });
+  withSpan(`sync ${queue}`, { 'workqueue.name': queue, 'workqueue.key': key }, () => sync(sampledTraceId()), { parent: ROOT_CONTEXT });
 
 @Injectable()
 class TracingShutdown implements OnApplicationShutdown {

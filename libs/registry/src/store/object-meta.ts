@@ -72,11 +72,14 @@ function withoutMetaAndStatus(object: KubeObject): Record<string, unknown> {
 }
 
 // stableJson serializes with sorted keys, so semantically equal objects compare equal.
+const int64Key = `\u0000int64:${randomUUID()}`;
+
 export function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     }
-    return v;
+    // an int64 beyond 2^53 (withBigInts) compares by its digits, under a key no object has
+    return typeof v === 'bigint' ? { [int64Key]: String(v) } : v;
   });
 }

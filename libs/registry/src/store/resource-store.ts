@@ -3,7 +3,7 @@
 // taken from its strategy (k8s.io/apiserver/pkg/registry/generic/registry/store.go).
 import { KubeObject } from '@plinth/api';
 import { statusResetFields, updateManagedFields } from '@plinth/apply';
-import { alreadyExists, badRequest, Clock, cloneJson, conflict, field, GoLiteral, goQuote, invalid, isStatusError, notFound, rfc3339, StatusError, unclassifiedError } from '@plinth/machinery';
+import { alreadyExists, badRequest, Clock, cloneJson, conflict, field, GoLiteral, goQuote, invalid, isStatusError, notFound, rfc3339, StatusError, unclassifiedError, withBigInts } from '@plinth/machinery';
 import { isStorageError, KeyValue, ObjectStore, StorageErrorCode } from '@plinth/storage';
 import { QualifiedKind, QualifiedResource, ResourceDefinition, StrategyContext } from '../resource';
 import { decodeObject, encodeObject } from './codec';
@@ -18,6 +18,8 @@ export interface WriteOptions {
   // this apiVersion); absent for writes that computed managedFields themselves (apply).
   fieldManager?: { manager: string; apiVersion: string };
 }
+
+export type CreateOptions = WriteOptions;
 
 export interface UpdateOptions extends WriteOptions {
   // binding writes only a pod's spec.nodeName (the scheduler's pods/binding).
@@ -86,7 +88,7 @@ export class ResourceStore {
     return this.decode(kv);
   }
 
-  async create(namespace: string | undefined, input: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+  async create(namespace: string | undefined, input: KubeObject, options: CreateOptions = {}): Promise<KubeObject> {
     const ctx = this.context();
     const object = this.prepareCreate(namespace, input, ctx, options);
     const key = objectKey(this.def, object.metadata.namespace, object.metadata.name ?? '');
@@ -410,7 +412,7 @@ function checkPreconditions(def: ResourceDefinition, name: string, current: Kube
 
 // sameObject compares two objects as stored (resourceVersion aside), ignoring key order.
 function sameObject(a: KubeObject, b: KubeObject): boolean {
-  const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
+  const strip = (o: KubeObject) => withBigInts({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } }, o);
   return stableJson(strip(a)) === stableJson(strip(b));
 }
 

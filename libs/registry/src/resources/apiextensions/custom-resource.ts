@@ -4,8 +4,8 @@
 // pruning (through the registry schema), defaulting, validation and the validation rules;
 // additionalPrinterColumns drive Table output.
 import { KubeObject, objectMetaSchema, Schema } from '@plinth/api';
-import { additionalPropertiesSchema, JSONSchemaProps, validateRules } from '@plinth/cel';
-import { field, FieldError } from '@plinth/machinery';
+import { additionalPropertiesSchema, hasValidationRules, JSONSchemaProps, validateRules } from '@plinth/cel';
+import { field, FieldError, FieldErrorType, GoLiteral } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy, TableColumn, TableDefinition } from '../../resource';
 import { age, ageColumn, column, humanDuration, nameColumn } from '../../table';
 import { stableJson } from '../../store/object-meta';
@@ -74,10 +74,24 @@ function bodySchema(schema: JSONSchemaProps): JSONSchemaProps {
   return { ...schema, properties };
 }
 
+// blockingErrorTypes are the schema errors after which the validation rules do not run
+// (hasBlockingErr): a missing field, a value too long or too many, a value of the wrong type.
+const blockingErrorTypes = new Set<FieldErrorType>([FieldErrorType.Required, FieldErrorType.TooLong, FieldErrorType.TooMany, FieldErrorType.TypeInvalid]);
+
+const rulesNotChecked = field.invalid('<nil>', new GoLiteral('"null"'), 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation');
+
 // customResourceStrategy validates against the schema first and runs the validation rules
-// only over a well-typed object; on update the transition rules run as well.
+// unless a schema error blocks them, which it then says; on update the transition rules run
+// as well.
 function customResourceStrategy(schema: JSONSchemaProps, statusSubresource: boolean): ResourceStrategy {
   const body = bodySchema(schema);
+  const hasRules = hasValidationRules(schema);
+  const blocked = (errs: FieldError[]) => errs.some((e) => blockingErrorTypes.has(e.type));
+  // rulesAfter are the schema errors followed by the rules' (or the note that they did not run)
+  const rulesAfter = (errs: FieldError[], rules: () => FieldError[]): FieldError[] => {
+    if (!hasRules) return errs;
+    return blocked(errs) ? [...errs, rulesNotChecked] : [...errs, ...rules()];
+  };
   const metadataSchema = schema.properties?.metadata;
   const schemaErrors = (object: KubeObject): FieldError[] => [
     ...(metadataSchema ? validateValue(metadataSchema, nameFields(object), field.newPath('metadata')) : []),
@@ -92,15 +106,9 @@ function customResourceStrategy(schema: JSONSchemaProps, statusSubresource: bool
       : (object, old) => {
           if (stableJson(object.status) !== stableJson(old.status)) object.metadata.generation = (old.metadata.generation ?? 0) + 1;
         },
-    validate: (object) => {
-      const errs = schemaErrors(object);
-      return errs.length > 0 ? errs : validateRules(schema, object, undefined);
-    },
-    validateUpdate: (object, old) => (schemaErrors(object).length > 0 ? [] : validateRules(schema, object, old, null, true)),
-    validateStatusUpdate: (object, old) => {
-      const errs = schemaErrors(object);
-      return errs.length > 0 ? errs : validateRules(schema, object, old);
-    },
+    validate: (object) => rulesAfter(schemaErrors(object), () => validateRules(schema, object, undefined)),
+    validateUpdate: (object, old) => (hasRules && !blocked(schemaErrors(object)) ? validateRules(schema, object, old, null, true) : []),
+    validateStatusUpdate: (object, old) => rulesAfter(schemaErrors(object), () => validateRules(schema, object, old)),
   };
 }
 

@@ -3,14 +3,17 @@
 // error conversion) and pkg/apiserver/schema/defaulting. Messages are Kubernetes':
 // `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.
 import { additionalPropertiesSchema, JSONSchemaProps, patternMatcher } from '@plinth/cel';
-import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote } from '@plinth/machinery';
+import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote, isGoFloat } from '@plinth/machinery';
 
 type Path = FieldPath | null;
 
-function jsonType(value: unknown): string {
+// jsonType is the type kube-openapi's validator sees; a number written as a float (goFloat:
+// `5.0`, `1e17`) is Go's float64, an integer only when whole and within ±(2^53-1)
+// (swag.IsFloat64AJSONInteger).
+function jsonType(value: unknown, goFloat = false): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'number') return (goFloat ? Number.isSafeInteger(value) : Number.isInteger(value)) ? 'integer' : 'number';
   return typeof value;
 }
 
@@ -18,13 +21,13 @@ function name(path: Path): string {
   return path ? path.toString() : '';
 }
 
-function typeError(path: Path, value: unknown, expected: string): FieldError {
-  const actual = jsonType(value);
-  return field.invalid(path, new GoLiteral(goQuote(actual)), `${name(path)} in body must be of type ${expected}: ${goQuote(actual)}`);
+function typeError(path: Path, value: unknown, expected: string, goFloat = false): FieldError {
+  const actual = jsonType(value, goFloat);
+  return field.typeInvalid(path, new GoLiteral(goQuote(actual)), `${name(path)} in body must be of type ${expected}: ${goQuote(actual)}`);
 }
 
-function typeMatches(schema: JSONSchemaProps, value: unknown): boolean {
-  const actual = jsonType(value);
+function typeMatches(schema: JSONSchemaProps, value: unknown, goFloat: boolean): boolean {
+  const actual = jsonType(value, goFloat);
   if (schema['x-kubernetes-int-or-string']) return actual === 'integer' || actual === 'string';
   switch (schema.type) {
     case 'number':
@@ -46,14 +49,15 @@ const formats: Record<string, (v: string) => boolean> = {
   email: (v) => /^[^@\s]+@[^@\s]+$/.test(v),
 };
 
-// validateValue checks value (present) against schema at path.
-export function validateValue(schema: JSONSchemaProps, value: unknown, path: Path): FieldError[] {
+// validateValue checks value (present) against schema at path; goFloat: value was written as a
+// float.
+export function validateValue(schema: JSONSchemaProps, value: unknown, path: Path, goFloat = false): FieldError[] {
   if (value === null) {
     if (schema.nullable || schema['x-kubernetes-preserve-unknown-fields'] && !schema.type) return [];
     // A schema without a type (int-or-string) does not refuse a null: applyDefaults drops it.
     return schema.type ? [typeError(path, value, schema.type)] : [];
   }
-  if (!typeMatches(schema, value)) return [typeError(path, value, schema.type ?? 'integer')];
+  if (!typeMatches(schema, value, goFloat)) return [typeError(path, value, schema.type ?? 'integer', goFloat)];
   const errs: FieldError[] = [];
   if (Array.isArray(schema.enum) && schema.enum.length > 0 && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) {
     errs.push(field.notSupported(path, value, schema.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))));
@@ -128,7 +132,7 @@ function arrayErrors(schema: JSONSchemaProps, value: unknown[], path: Path): Fie
       seen.add(key);
     });
   }
-  if (schema.items) value.forEach((item, i) => errs.push(...validateValue(schema.items as JSONSchemaProps, item, indexPath(path, i))));
+  if (schema.items) value.forEach((item, i) => errs.push(...validateValue(schema.items as JSONSchemaProps, item, indexPath(path, i), isGoFloat(value, i))));
   return errs;
 }
 
@@ -146,8 +150,8 @@ function objectErrors(schema: JSONSchemaProps, value: Record<string, unknown>, p
   const properties = schema.properties ?? {};
   const valueSchema = additionalPropertiesSchema(schema);
   for (const [key, v] of Object.entries(value)) {
-    if (Object.prototype.hasOwnProperty.call(properties, key)) errs.push(...validateValue(properties[key], v, childPath(path, key)));
-    else if (valueSchema) errs.push(...validateValue(valueSchema, v, keyPath(path, key)));
+    if (Object.prototype.hasOwnProperty.call(properties, key)) errs.push(...validateValue(properties[key], v, childPath(path, key), isGoFloat(value, key)));
+    else if (valueSchema) errs.push(...validateValue(valueSchema, v, keyPath(path, key), isGoFloat(value, key)));
   }
   return errs;
 }

@@ -1,33 +1,9 @@
 // DaemonSet validation with the paths and messages of pkg/apis/apps/validation (v1.28):
 // ValidateDaemonSetSpec, the rolling-update parameters and the status checks.
-import { field, FieldError, FieldPath, goQuote, LabelSelector, labelSelectorAsSelector, newPath, validateLabelSelector, validation } from '@plinth/machinery';
+import { field, FieldError, FieldPath, goQuote, labelSelectorAsSelector, newPath, validateLabelSelector, validation } from '@plinth/machinery';
+import { DaemonSetSpec, DaemonSetStatus, IntOrString, RollingUpdateDaemonSet } from '@plinth/api';
 import { validatePodTemplateSpec } from '../core/pod-validation';
 import { goIntOrString, goIntOrStringText, goLabelSelector, goStringMap, goStruct } from '../shared/go-values';
-
-export type IntOrString = number | string;
-
-export interface DaemonSetSpec {
-  selector?: LabelSelector | null;
-  template?: {
-    metadata?: { labels?: Record<string, string> | null; [k: string]: unknown } | null;
-    spec?: { restartPolicy?: string; activeDeadlineSeconds?: number | null; containers?: { name?: string; image?: string }[] | null; nodeSelector?: Record<string, string> | null; [k: string]: unknown } | null;
-  } | null;
-  updateStrategy?: { type?: string; rollingUpdate?: { maxUnavailable?: IntOrString | null; maxSurge?: IntOrString | null } | null } | null;
-  minReadySeconds?: number | null;
-  revisionHistoryLimit?: number | null;
-}
-
-export interface DaemonSetStatus {
-  currentNumberScheduled?: number;
-  numberMisscheduled?: number;
-  desiredNumberScheduled?: number;
-  numberReady?: number;
-  observedGeneration?: number;
-  updatedNumberScheduled?: number;
-  numberAvailable?: number;
-  numberUnavailable?: number;
-  collisionCount?: number | null;
-}
 
 export interface DaemonSetValidationOptions {
   allowInvalidLabelValueInSelector?: boolean;
@@ -73,7 +49,7 @@ function isNotMoreThan100Percent(value: IntOrString, path: FieldPath): FieldErro
 
 // validateRollingUpdateDaemonSet: both values int-or-percent, at most 100%, and exactly one of
 // maxSurge and maxUnavailable non-zero.
-function validateRollingUpdateDaemonSet(rollingUpdate: { maxUnavailable?: IntOrString | null; maxSurge?: IntOrString | null }, path: FieldPath): FieldError[] {
+function validateRollingUpdateDaemonSet(rollingUpdate: RollingUpdateDaemonSet, path: FieldPath): FieldError[] {
   // A nil IntOrString converts to the zero value, the integer 0.
   const maxUnavailable = rollingUpdate.maxUnavailable ?? 0;
   const maxSurge = rollingUpdate.maxSurge ?? 0;

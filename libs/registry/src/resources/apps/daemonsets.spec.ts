@@ -2,7 +2,8 @@ import { Clock, isStatusError, realClock, StatusError } from '@plinth/machinery'
 import { EmbeddedObjectStore } from '@plinth/storage';
 import { StrategyContext } from '../../resource';
 import { ResourceStore } from '../../store/resource-store';
-import { DaemonSet, daemonSetDefinition } from './daemonsets';
+import { DaemonSet } from '@plinth/api';
+import { daemonSetDefinition } from './daemonsets';
 
 const now = Date.parse('2024-05-01T12:00:00Z');
 const clock: Clock = { ...realClock, now: () => now };

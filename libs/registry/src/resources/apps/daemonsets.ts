@@ -1,19 +1,14 @@
 // daemonsets (apps/v1 DaemonSet): defaults (pkg/apis/apps/v1/defaults.go), strategy
 // (pkg/registry/apps/daemonset/strategy.go) and Table (printDaemonSet), v1.28.
-import { DeprecatedTemplateGeneration, KubeObject } from '@plinth/api';
+import { DaemonSet, DaemonSetSpec, DeprecatedTemplateGeneration, KubeObject } from '@plinth/api';
 import { field, FieldError, newPath, semanticEqual, validation } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy, TableDefinition } from '../../resource';
 import { age, ageColumn, column, nameColumn } from '../../table';
 import { defaultPodTemplateSpec } from '../core/pod-defaults';
 import { daemonSetSchema } from './daemonset-schema';
-import { DaemonSetSpec, DaemonSetStatus, DaemonSetValidationOptions, validateDaemonSetSpec, validateDaemonSetStatus } from './daemonset-validation';
+import { DaemonSetValidationOptions, validateDaemonSetSpec, validateDaemonSetStatus } from './daemonset-validation';
 import { goLabelSelector } from '../shared/go-values';
 import { containersColumn, formatLabels, formatLabelSelector, imagesColumn, layoutContainerCells } from '../shared/workload-table';
-
-export interface DaemonSet extends KubeObject {
-  spec?: DaemonSetSpec;
-  status?: DaemonSetStatus;
-}
 
 function specOf(ds: DaemonSet): DaemonSetSpec {
   if (!ds.spec || typeof ds.spec !== 'object') ds.spec = {};

@@ -8,7 +8,6 @@ export { podQOSClass } from './pod-status';
 export { summarizePod } from './pod-table';
 export * from './quantity';
 export { addDefaultTolerations, admitPriority, admitRuntimeClass, keepPriority, mergeTolerations } from './pod-admission';
-export type { Toleration } from './pod-admission';
 export {
   copyImagePullSecrets,
   defaultServiceAccount,

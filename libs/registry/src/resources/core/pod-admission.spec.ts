@@ -1,5 +1,5 @@
-import { KubeObject } from '@plinth/api';
-import { addDefaultTolerations, admitPriority, admitRuntimeClass, keepPriority, mergeTolerations, Toleration } from './pod-admission';
+import { KubeObject, Toleration } from '@plinth/api';
+import { addDefaultTolerations, admitPriority, admitRuntimeClass, keepPriority, mergeTolerations } from './pod-admission';
 
 const specOf = (p: KubeObject): Record<string, unknown> => p.spec as Record<string, unknown>;
 const pod = (spec: Record<string, unknown> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }], ...spec } });

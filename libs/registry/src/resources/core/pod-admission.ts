@@ -2,18 +2,10 @@
 // created, as pure functions over the pod: DefaultTolerationSeconds, Priority and RuntimeClass
 // (plugin/pkg/admission/{defaulttolerationseconds,priority,runtimeclass}). Each returns the
 // reason it rejects a pod, or null; the API server turns a reason into 403 Forbidden.
-import { KubeObject } from '@plinth/api';
+import { KubeObject, Toleration } from '@plinth/api';
 import { compareQuantities, tryParseQuantity } from './quantity';
 
 type Obj = Record<string, unknown>;
-
-export interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-  tolerationSeconds?: number | null;
-}
 
 const defaultTolerationSeconds = 300;
 export const taintNodeNotReady = 'node.kubernetes.io/not-ready';

@@ -1,4 +1,5 @@
-import { goPodTemplateSpec } from './go-pod-template';
+import { goPodTemplateSpec, goValueText } from './go-pod-template';
+import { goPodTemplateStructs } from './go-pod-template-types';
 import { goQuantityText } from './go-quantity';
 
 const pointers = /\(0xc[0-9a-f]+\)/g;
@@ -37,6 +38,16 @@ describe('goPodTemplateSpec', () => {
     expect(text).toContain('Limits:core.ResourceList{"cpu":resource.Quantity{i:resource.int64Amount{value:5, scale:-1}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"", Format:"DecimalSI"}}');
     expect(text).toContain('EphemeralContainers:[]core.EphemeralContainer{core.EphemeralContainer{EphemeralContainerCommon:core.EphemeralContainerCommon{Name:"e", ');
     expect(text).toContain('TargetContainerName:"c"}}');
+  });
+});
+
+describe('goValueText', () => {
+  it('prints every field type the template structs hold, set or not', () => {
+    const fieldTypes = Object.values(goPodTemplateStructs).flatMap((fields) => fields.map(([, , type]) => type));
+    for (const type of fieldTypes) {
+      expect(() => goValueText(type, undefined)).not.toThrow();
+      expect(() => goValueText(type, {})).not.toThrow();
+    }
   });
 });
 
