@@ -111,4 +111,23 @@ describe('API server: refused patches', () => {
       await unchanged();
     });
   });
+
+  it('answers a merge patch making unknown fields under Strict with the patched object, in Go order', async () => {
+    await request('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', { body: { metadata: { name: 'strict-merge' } } });
+    const res = await request('PATCH', '/apis/coordination.k8s.io/v1/namespaces/default/leases/strict-merge?fieldValidation=Strict', {
+      body: { spec: { holderIdentity: 'x', nope: 1 } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.message).toMatch(
+      /^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"coordination.k8s.io\/v1\\",\\"kind\\":\\"Lease\\",\\"metadata\\":\{\\"name\\":\\"strict-merge\\",\\"namespace\\":\\"default\\",\\"uid\\":.*\\"spec\\":\{\\"holderIdentity\\":\\"x\\",\\"nope\\":1\}\}": strict decoding error: unknown field "spec.nope"$/,
+    );
+    expect(res.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'patch', message: expect.stringMatching(/^Invalid value: /) }]);
+  });
+
+  it('refuses a merge patch that is no object, as the strict patch decoder does', async () => {
+    const res = await request('PATCH', '/apis/coordination.k8s.io/v1/namespaces/default/leases/strict-merge', { raw: '[1]', headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe('error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}');
+  });
 });

@@ -6,7 +6,7 @@ import { KubeObject } from '@plinth/api';
 import { badRequest, field, goQuote, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
 import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch, patchShapeError } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
-import { decodeText } from '../decode';
+import { decodePatchedText, decodeText } from '../decode';
 import { FieldValidation, hasInexactNumber, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
@@ -69,7 +69,8 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     async (current) => {
       if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
       const exact = withExactTokens(current, literals);
-      const patched = decodeText(scope, exact.tokens.restore(JSON.stringify(applyPatch(scope, type, exact.current as KubeObject, patch))), mode);
+      const patchedText = exact.tokens.restore(JSON.stringify(applyPatch(scope, type, exact.current as KubeObject, patch)));
+      const patched = type === 'strategic' ? decodeText(scope, patchedText, mode) : decodePatchedText(scope, patchedText, mode);
       checkName(scope, patched);
       await admitRbacWrite(scope, patched, current);
       await admitPod(scope, patched, current);
