@@ -130,4 +130,18 @@ describe('API server: refused patches', () => {
     expect(res.status).toBe(400);
     expect(res.json.message).toBe('error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}');
   });
+
+  it('refuses an apply configuration with undeclared fields as the field manager does, whatever fieldValidation says', async () => {
+    for (const query of ['', '&fieldValidation=Ignore']) {
+      const res = await request('PATCH', `/apis/coordination.k8s.io/v1/namespaces/default/leases/typed-patch?fieldManager=applier${query}`, {
+        raw: 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: typed-patch\nspec:\n  nope: 1\n  holderIdentity: x\n',
+        headers: { 'content-type': 'application/apply-patch+yaml' },
+      });
+      expect(res.status).toBe(500);
+      expect(res.json.message).toBe('failed to create typed patch object (/typed-patch; coordination.k8s.io/v1, Kind=Lease): .spec.nope: field not declared in schema');
+      expect(res.headers.get('warning')).toBeNull();
+    }
+    expect((await request('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases/typed-patch')).status).toBe(404);
+  });
 });
+
