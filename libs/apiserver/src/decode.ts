@@ -80,11 +80,24 @@ export type StrictErrorStatus = (err: StrictDecodingError) => StatusError;
 // decodePatchedText decodes the object a JSON or merge patch made: under Strict its strict errors
 // are the patch handler's 422 on the field "patch", whose value is the patched JSON as Go wrote
 // it (typed fields first, in the Go structs' order, at the client's apiVersion).
-export function decodePatchedText(scope: RequestScope, text: string, mode: FieldValidation): KubeObject {
+// A merge patch's result is written as json-patch's MergePatch writes it: each object the patch
+// reaches with its keys sorted (a Go map), the others as they were.
+export function decodePatchedText(scope: RequestScope, text: string, mode: FieldValidation, mergePatch?: unknown): KubeObject {
   return decodeText(scope, text, mode, [], text, (err) => {
-    const patched = inGoOrder(JSON.parse(text) as Record<string, unknown>, clientApiVersion(scope));
+    const ordered = inGoOrder(JSON.parse(text) as Record<string, unknown>, clientApiVersion(scope));
+    const patched = mergePatch === undefined ? ordered : sortedWherePatched(ordered, mergePatch);
     return invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), JSON.stringify(patched), err.message)]);
   });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function sortedWherePatched(value: unknown, patch: unknown): unknown {
+  if (!isPlainObject(value) || !isPlainObject(patch)) return value;
+  const keys = Object.keys(value).sort();
+  return Object.fromEntries(keys.map((key) => [key, key in patch ? sortedWherePatched(value[key], patch[key]) : value[key]]));
 }
 
 const objectMetaOrder = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];

@@ -70,7 +70,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
       if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
       const exact = withExactTokens(current, literals);
       const patchedText = exact.tokens.restore(JSON.stringify(applyPatch(scope, type, exact.current as KubeObject, patch)));
-      const patched = type === 'strategic' ? decodeText(scope, patchedText, mode) : decodePatchedText(scope, patchedText, mode);
+      const patched = type === 'strategic' ? decodeText(scope, patchedText, mode) : decodePatchedText(scope, patchedText, mode, type === 'merge' ? patch : undefined);
       checkName(scope, patched);
       await admitRbacWrite(scope, patched, current);
       await admitPod(scope, patched, current);
