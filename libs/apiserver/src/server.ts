@@ -241,6 +241,8 @@ export class ApiServer {
       protobufAllowed: acceptsProtobuf(req.headers.accept) && hasProtobufCodec(groupVersion, def.kind),
     });
     response.protobuf = representation?.type === 'protobuf';
+    // An error of a request negotiated as YAML is answered in YAML too.
+    response.yaml = representation?.type === 'yaml';
     if (!representation) throw notAcceptable(acceptedMediaTypes(hasProtobufCodec(groupVersion, def.kind)));
     const scope: RequestScope = {
       req,
