@@ -20,17 +20,9 @@ export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind):
 
 // decodeText decodes the JSON text of a body; original is the body as sent (YAML, protobuf), which
 // an unreadable body's message summarizes.
-// strictErrorStatus, when given, answers strict errors instead of decodeErrorStatus.
-export function decodeText(
-  scope: RequestScope,
-  text: string,
-  mode: FieldValidation,
-  extraStrictErrors: readonly string[] = [],
-  original: string | Buffer = text,
-  strictErrorStatus?: (err: StrictDecodingError) => StatusError,
-): KubeObject {
+export function decodeText(scope: RequestScope, text: string, mode: FieldValidation, extraStrictErrors: readonly string[] = [], original: string | Buffer = text, onStrict?: StrictErrorStatus): KubeObject {
   const { group, version, kind, schema, unstructured } = scope.def;
-  const result = decodeWithStatus(text, { group, version, kind, schema }, mode, unstructured ? undefined : kind, extraStrictErrors, original, strictErrorStatus);
+  const result = decodeWithStatus(text, { group, version, kind, schema }, mode, unstructured ? undefined : kind, extraStrictErrors, original, onStrict);
   scope.response.warnings.push(...result.warnings);
   const object = result.object as KubeObject;
   if (object === null || typeof object !== 'object' || Array.isArray(object)) {
@@ -40,18 +32,6 @@ export function decodeText(
   object.metadata = object.metadata ?? {};
   object.apiVersion = scope.store.apiVersion;
   object.kind = scope.def.kind;
-  return object;
-}
-
-// decodePatchedText is decodeText for the object a JSON or merge patch produced, as jsonPatcher
-// decodes it: the patch's own strict errors (its repeated keys) come before the object's, and
-// under Strict they are a 422 on the field "patch" whose value is the patched JSON as
-// kube-apiserver wrote it (patchedJson), even when the object itself decodes cleanly.
-export function decodePatchedText(scope: RequestScope, text: string, mode: FieldValidation, patchStrictErrors: readonly string[], patchedJson: () => string): KubeObject {
-  const refuse = (errors: readonly string[]): StatusError =>
-    invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), patchedJson(), `strict decoding error: ${errors.join(', ')}`)]);
-  const object = decodeText(scope, text, mode, [], text, (err) => refuse([...patchStrictErrors, ...err.errors]));
-  if (mode === FieldValidation.Strict && patchStrictErrors.length > 0) throw refuse(patchStrictErrors);
   return object;
 }
 
@@ -93,6 +73,55 @@ export function decodeKindText(text: string, target: KindTarget, mode: FieldVali
   return decodeWithStatus(text, target, mode, target.kind, [], text).object;
 }
 
+// StrictErrorStatus answers the strict errors of a body decoded under fieldValidation=Strict
+// otherwise than a create or update does (a patch's are on the patched object).
+export type StrictErrorStatus = (err: StrictDecodingError) => StatusError;
+
+// decodePatchedText decodes the object a JSON or merge patch made: under Strict its strict errors
+// are the patch handler's 422 on the field "patch", whose value is the patched JSON as Go wrote
+// it (typed fields first, in the Go structs' order, at the client's apiVersion).
+// A merge patch's result is written as json-patch's MergePatch writes it: each object the patch
+// reaches with its keys sorted (a Go map), the others as they were.
+// patchStrictErrors are the patch's own (its repeated keys, a JSON patch's undeclared members):
+// they come first, and under Strict refuse the patched object even when it decodes cleanly.
+export function decodePatchedText(scope: RequestScope, text: string, mode: FieldValidation, mergePatch?: unknown, patchStrictErrors: readonly string[] = []): KubeObject {
+  const refuse = (errors: readonly string[]): StatusError => {
+    const ordered = inGoOrder(JSON.parse(text) as Record<string, unknown>, clientApiVersion(scope));
+    const patched = mergePatch === undefined ? ordered : sortedWherePatched(ordered, mergePatch);
+    return invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), JSON.stringify(patched), `strict decoding error: ${errors.join(', ')}`)]);
+  };
+  const object = decodeText(scope, text, mode, [], text, (err) => refuse([...patchStrictErrors, ...err.errors]));
+  if (mode === FieldValidation.Strict && patchStrictErrors.length > 0) throw refuse(patchStrictErrors);
+  return object;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function sortedWherePatched(value: unknown, patch: unknown): unknown {
+  if (!isPlainObject(value) || !isPlainObject(patch)) return value;
+  const keys = Object.keys(value).sort();
+  return Object.fromEntries(keys.map((key) => [key, key in patch ? sortedWherePatched(value[key], patch[key]) : value[key]]));
+}
+
+const objectMetaOrder = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
+
+// inGoOrder orders an object's keys as encoding/json writes its Go type: TypeMeta, ObjectMeta (in
+// its field order), then the rest as they were.
+function inGoOrder(object: Record<string, unknown>, apiVersion: string): Record<string, unknown> {
+  const { apiVersion: _apiVersion, kind, metadata, ...rest } = object;
+  const ordered: Record<string, unknown> = { apiVersion, kind };
+  if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) {
+    const meta = metadata as Record<string, unknown>;
+    const known = objectMetaOrder.filter((key) => key in meta);
+    ordered.metadata = Object.fromEntries([...known, ...Object.keys(meta).filter((key) => !objectMetaOrder.includes(key))].map((key) => [key, meta[key]]));
+  } else if (metadata !== undefined) {
+    ordered.metadata = metadata;
+  }
+  return { ...ordered, ...rest };
+}
+
 // decodeWithStatus is applyFieldValidation whose decode errors are the handlers' 400 Status.
 function decodeWithStatus(
   text: string,
@@ -101,12 +130,12 @@ function decodeWithStatus(
   goKind: string | undefined,
   extraStrictErrors: readonly string[],
   original: string | Buffer,
-  strictErrorStatus?: (err: StrictDecodingError) => StatusError,
+  onStrict?: StrictErrorStatus,
 ): FieldValidationResult {
   try {
     return applyFieldValidation(text, target.schema, mode, goKind, extraStrictErrors);
   } catch (err) {
-    if (err instanceof StrictDecodingError && strictErrorStatus) throw strictErrorStatus(err);
+    if (onStrict && err instanceof StrictDecodingError) throw onStrict(err);
     if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) throw decodeErrorStatus(err, target, original);
     throw err;
   }

@@ -60,9 +60,9 @@ export function fieldManagerName(fieldManager: string | undefined, userAgent: st
   return fieldManager ? fieldManager : defaultManagerName(userAgent);
 }
 
-// isResetManagedFields tells whether a request asks to clear managedFields: an empty list or a
-// list holding one empty entry (`[{}]`). Leaving the field out (or null) does not, so clients
-// unaware of it never strip it.
+// isResetManagedFields tells whether a request asks to clear managedFields: an empty list, or a
+// list holding one empty entry (`[{}]`). A request without the field (what clients unaware of
+// it send) keeps them. Cleared, they stay off the object: an update does not start tracking.
 export function isResetManagedFields(entries: readonly ManagedFieldsEntry[] | undefined | null): boolean {
   if (!Array.isArray(entries)) return false;
   return entries.length === 0 || (entries.length === 1 && isEmptyEntry(entries[0]));
@@ -300,15 +300,12 @@ const currentOperation = 'current-operation';
 
 // updateManagedFields computes metadata.managedFields for a create, update or non-apply patch
 // (FieldManager.UpdateNoErrors). On create every field the object sets is owned by the manager.
-// An update that starts from no managedFields (the live object has none, or the request resets
-// them) tracks none, as Kubernetes' skipNonAppliedManager does: the object keeps none.
 // Errors keep the live object's managedFields, as Kubernetes does.
 export function updateManagedFields(options: UpdateManagedFieldsOptions): ManagedFieldsEntry[] | undefined {
   const { live, updated, schema, resetFields } = options;
   try {
-    const started = decodeLiveOrNew(live, updated, Boolean(options.subresource));
-    if (live && started.fields.size === 0) return undefined;
-    const managed = reconcileWithSchema(started, schema);
+    const managed = reconcileWithSchema(decodeLiveOrNew(live, updated, Boolean(options.subresource)), schema);
+    if (skipsTracking(live, managed)) return undefined;
     const comparison = updateOwners(comparable(live, schema), comparable(updated, schema), schema, managed, currentOperation, true, resetFields);
     let current = comparison.modified.union(comparison.added).difference(comparison.removed);
     if (resetFields) current = current.recursiveDifference(resetFields);
@@ -324,6 +321,13 @@ export function updateManagedFields(options: UpdateManagedFieldsOptions): Manage
   } catch {
     return live?.metadata?.managedFields;
   }
+}
+
+// skipsTracking is the skip-non-applied manager: an update that starts from no managed fields
+// (the live object has none, or the request reset them) does not start tracking them; a create
+// (no live object, or one without a uid) always does.
+function skipsTracking(live: KubeObject | null, managed: Managed): boolean {
+  return managed.fields.size === 0 && Boolean(live?.metadata?.uid);
 }
 
 // decodeLiveOrNew picks the managedFields a write starts from: the live object's for

@@ -8,4 +8,3 @@ export type { JsonPatchOperation, JsonPatchOptions } from './json-patch';
 export { applyStrategicMergePatch } from './strategic-merge-patch';
 export { goSprint } from './go-format';
 export { jsonPatchUnknownFields, patchShapeError } from './patch-shape';
-export { inGoFieldOrder, jsonPatchedJson, mergePatchedJson } from './patched-json';

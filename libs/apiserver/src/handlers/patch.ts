@@ -4,17 +4,17 @@
 // resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
 import { badRequest, field, goQuote, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
-import { applyJsonPatch, applyStrategicMergePatch, goSprint, inGoFieldOrder, jsonPatchedJson, jsonPatchUnknownFields, mergePatch, mergePatchedJson, patchShapeError } from '@plinth/patch';
+import { applyJsonPatch, applyStrategicMergePatch, goSprint, jsonPatchUnknownFields, mergePatch, patchShapeError } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
 import { decodePatchedText, decodeText } from '../decode';
 import { FieldValidation, hasInexactNumber, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
-import { clientApiVersion, fieldManagerOf, namespaceOf, RequestScope } from '../scope';
+import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
 import { applyResource } from './apply';
 import { checkName } from './check-name';
 import { tokenizeLiterals, withExactTokens } from './patch-literals';
-import { parsePatchOptions } from '../write-options';
+import { parseWriteOptions } from '../write-options';
 
 export const patchMediaTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
@@ -46,7 +46,7 @@ function patchTypeOf(mediaType: string, builtin: boolean): PatchType {
 
 export async function patchResource(scope: RequestScope): Promise<void> {
   const type = patchTypeOf(mediaTypeOf(scope.req), !scope.def.unstructured);
-  const options = parsePatchOptions(scope.query, type === 'apply');
+  const options = parseWriteOptions(scope.query, 'PatchOptions', type === 'apply' ? 'apply' : 'other');
   const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
   const raw = (await readBody(scope.req)).toString('utf8');
   if (type === 'apply') return applyResource(scope, raw, options, mode);
@@ -58,7 +58,8 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     throw err;
   }
   const patch = parsed.value;
-  checkPatchShape(type, patch, mode);
+  const shapeError = mode !== FieldValidation.Ignore && type !== 'strategic' ? patchShapeError(type, patch) : null;
+  if (shapeError) throw badRequest(shapeError);
   const patchStrictErrors = checkPatchStrictly(scope, type, patch, parsed, mode);
   const literals = tokenizeLiterals(patch, parsed.literals, type === 'json');
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
@@ -68,12 +69,8 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     async (current) => {
       if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
       const exact = withExactTokens(current, literals);
-      const patchedValue = applyPatch(scope, type, exact.current as KubeObject, patch);
-      const text = exact.tokens.restore(JSON.stringify(patchedValue));
-      const patched =
-        type === 'strategic'
-          ? decodeText(scope, text, mode)
-          : decodePatchedText(scope, text, mode, patchStrictErrors, () => patchedJson(scope, type, exact.current as KubeObject, patch, patchedValue));
+      const patchedText = exact.tokens.restore(JSON.stringify(applyPatch(scope, type, exact.current as KubeObject, patch)));
+      const patched = type === 'strategic' ? decodeText(scope, patchedText, mode) : decodePatchedText(scope, patchedText, mode, type === 'merge' ? patch : undefined, patchStrictErrors);
       checkName(scope, patched);
       await admitRbacWrite(scope, patched, current);
       await admitPod(scope, patched, current);
@@ -83,20 +80,6 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     false,
   );
   writeResult(scope, 200, result.object);
-}
-
-// patchedJson is the patched object's JSON as kube-apiserver's patch library wrote it, from the
-// current object as the request's group version encodes it.
-function patchedJson(scope: RequestScope, type: 'json' | 'merge', current: KubeObject, patch: unknown, patchedValue: unknown): string {
-  const encoded = (object: unknown): unknown => inGoFieldOrder(isPlainObject(object) ? { ...object, apiVersion: clientApiVersion(scope) } : object, scope.def.schema);
-  if (type === 'merge') return mergePatchedJson(encoded(current), patch);
-  const operations = Array.isArray(patch) ? patch : [];
-  const pointers = operations.flatMap((op) => (isPlainObject(op) ? [op.path, op.from].filter((p): p is string => typeof p === 'string') : []));
-  return jsonPatchedJson(encoded(patchedValue), pointers);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 // applyPatch applies the patch; a PatchError is a StatusError with Kubernetes' code and message.
@@ -121,14 +104,6 @@ export function patchDecodeError(type: Exclude<PatchType, 'apply'>, mode: FieldV
   if (type === 'strategic') return badRequest(err.message);
   if (mode === FieldValidation.Ignore) return badRequest(type === 'merge' ? 'Invalid JSON Patch' : err.message);
   return badRequest(`error decoding patch: ${err.message}`);
-}
-
-// checkPatchShape is the strict decoding of a JSON or merge patch under Warn and Strict, which
-// refuses a body of the wrong shape before the patch is applied (see patchShapeError).
-function checkPatchShape(type: Exclude<PatchType, 'apply'>, patch: unknown, mode: FieldValidation): void {
-  if (type === 'strategic' || mode === FieldValidation.Ignore) return;
-  const error = patchShapeError(type, patch);
-  if (error) throw badRequest(`error decoding patch: ${error}`);
 }
 
 // checkPatchStrictly reports what kube-apiserver's strict decoding of the patch finds: the keys
