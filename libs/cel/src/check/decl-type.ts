@@ -117,7 +117,8 @@ export function actualDeclType(decl: DeclType, value: unknown): DeclType {
   if (typeof value === 'object') {
     if (decl.fields) {
       const fields = new Map([...decl.fields].map(([name, fieldDecl]) => [name, actualDeclType(fieldDecl, (value as Record<string, unknown>)[unescapePropertyName(name)])]));
-      return { ...decl, fields };
+      // an object's size is its number of entries, unknown fields included (unstructuredMap)
+      return { ...decl, fields, maxElements: Object.keys(value).length };
     }
     const entries = Object.entries(value as Record<string, unknown>);
     const elem = decl.elem && widestElement(decl.elem, entries.map(([, v]) => v));
