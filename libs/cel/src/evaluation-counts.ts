@@ -6,23 +6,27 @@
 import { celFunc, CelScalar } from '@bufbuild/cel';
 import { Expr } from './check/checker';
 
-// EvaluationCounts collect how often each counted part of one run ran, by the part's id. A
-// comprehension's step costs at least 1 (it reads the accumulator), so a run whose steps exceed
-// stepLimit costs more than that: it is cancelled there, as cel-go cancels a run whose cost
-// exceeds the limit, rather than run to its end.
+// EvaluationCounts collect how often each counted part of one run ran, by the part's id. With
+// the least cost of one run of each part (countedPartCosts) they know a least cost of the run
+// so far: a run whose least cost exceeds limit costs more than that, and is cancelled there, as
+// cel-go cancels a run once its cost exceeds the limit, rather than run to its end.
 export class EvaluationCounts {
   readonly runs = new Map<bigint, number>();
-  private steps = 0;
+  private leastCost = 0;
   cancelled = false;
 
-  constructor(private readonly stepLimit = Infinity) {}
+  constructor(
+    private readonly limit = Infinity,
+    private readonly partCosts: ReadonlyMap<bigint, number> = new Map(),
+  ) {}
 
   // count records one run of a part; once cancelled, every counted part fails, so that each
   // comprehension stops at its next loop condition.
-  count(id: bigint, step: boolean): void {
+  count(id: bigint): void {
     if (this.cancelled) throw new Error(cancelledMessage);
     this.runs.set(id, (this.runs.get(id) ?? 0) + 1);
-    if (step && ++this.steps > this.stepLimit) {
+    this.leastCost += this.partCosts.get(id) ?? 0;
+    if (this.leastCost > this.limit) {
       this.cancelled = true;
       throw new Error(cancelledMessage);
     }
@@ -35,18 +39,13 @@ export const cancelledMessage = 'operation cancelled: actual cost limit exceeded
 // that a run of E that fails counts too), @counted passes E's value on.
 const countedFunction = '@counted';
 const countFunction = '@count';
-const countStepFunction = '@count_step';
 
 // active collects the counts of the run under way; evaluation is synchronous.
 let active: EvaluationCounts | null = null;
 
 export const countingLibrary = [
   celFunc(countFunction, [CelScalar.INT], CelScalar.BOOL, (id) => {
-    active?.count(id, false);
-    return true;
-  }),
-  celFunc(countStepFunction, [CelScalar.INT], CelScalar.BOOL, (id) => {
-    active?.count(id, true);
+    active?.count(id);
     return true;
   }),
   celFunc(countedFunction, [CelScalar.BOOL, CelScalar.DYN], CelScalar.DYN, (_counted, value) => value),
@@ -91,9 +90,9 @@ const comprehensionParts = ['loopCondition', 'loopStep', 'result'] as const;
 export function countEvaluations(root: Expr): void {
   let nextId = maxId(root) + 1n;
   const node = (exprKind: Expr['exprKind']): Expr => ({ id: nextId++, exprKind });
-  const wrap = (expr: Expr, count = countFunction): Expr => {
+  const wrap = (expr: Expr): Expr => {
     const key = node({ case: 'constExpr', value: { constantKind: { case: 'int64Value', value: expr.id } } });
-    const counting = node({ case: 'callExpr', value: { function: count, args: [key] } });
+    const counting = node({ case: 'callExpr', value: { function: countFunction, args: [key] } });
     return node({ case: 'callExpr', value: { function: countedFunction, args: [counting, expr] } });
   };
   const visit = (expr: Expr | undefined): void => {
@@ -105,7 +104,7 @@ export function countEvaluations(root: Expr): void {
       for (const i of countedArguments(call)) call.args[i] = wrap(call.args[i]);
     } else if (kind === 'comprehensionExpr') {
       const comprehension = value as ComprehensionExpr;
-      for (const part of comprehensionParts) comprehension[part] = wrap(comprehension[part], part === 'loopStep' ? countStepFunction : countFunction);
+      for (const part of comprehensionParts) comprehension[part] = wrap(comprehension[part]);
     }
   };
   visit(root);

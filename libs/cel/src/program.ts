@@ -8,9 +8,9 @@ import { kubernetesLibraries, typedOverloads } from './libraries';
 import { listOperators } from './lists';
 import { Regex } from './regex';
 import { check, CheckedExpression, Expr } from './check/checker';
-import { DeclType } from './check/decl-type';
+import { actualDeclType, DeclType } from './check/decl-type';
 import { Environment } from './check/declarations';
-import { Estimate, estimateCost, runtimeCost } from './check/cost';
+import { countedPartCosts, Estimate, estimateCost, runtimeCost } from './check/cost';
 import { BOOL, CelType, DYN, formatType, STRING } from './check/types';
 import { formatError } from './typecheck';
 import { countEvaluations, countingLibrary, EvaluationCounts, withCounts } from './evaluation-counts';
@@ -27,6 +27,8 @@ export interface Program {
   // runtimeCost is the cost of a run over a value whose sizes self holds (actualDeclType), with
   // the counts evaluate collected; largest stands for the size of what has no path to the value.
   runtimeCost(self: DeclType, largest: number, counts: EvaluationCounts): number;
+  // counts are new evaluation counts for one run, cancelling it once it costs more than limit.
+  counts(limit: number): EvaluationCounts;
   // evaluate runs the program; counts, when given, collect how often its parts ran.
   evaluate(bindings: Record<string, CelInput>, counts?: EvaluationCounts): CelValue;
 }
@@ -134,10 +136,15 @@ export function compileExpression(expression: string, variables: readonly string
   countEvaluations(runnable.expr as unknown as Expr);
   const run = plan(env, runnable);
   const self = options.self;
+  let partCosts: ReadonlyMap<bigint, number> | undefined;
   return {
     expression,
     references: checked.references,
     estimate: () => (self ? estimateCost(parsed.expr as unknown as Expr, checked, self) : { min: 0, max: 0 }),
+    counts(limit) {
+      partCosts ??= self ? countedPartCosts(parsed.expr as unknown as Expr, checked, actualDeclType(self, null)) : new Map();
+      return new EvaluationCounts(limit, partCosts);
+    },
     runtimeCost: (decl, largest, counts) => runtimeCost(parsed.expr as unknown as Expr, checked, decl, largest, counts),
     evaluate(bindings, counts) {
       const result = withCounts(counts, () => run(bindings as never));

@@ -8,7 +8,7 @@ import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote } from '@pl
 import { actualDeclType, DeclType, maxCardinality, schemaDeclType, widenDeclType } from './check/decl-type';
 import { maxUint64 } from './check/cost';
 import { CompileError, compileExpression, OutputTypeError, Program } from './program';
-import { cancelledMessage, EvaluationCounts } from './evaluation-counts';
+import { cancelledMessage } from './evaluation-counts';
 import { additionalPropertiesSchema, celTypeName, JSONSchemaProps, validationRules, ValidationRule, withRootMetadata } from './schema';
 import { exactMember, toCelValue } from './values';
 
@@ -374,7 +374,7 @@ interface RuleRun {
 
 // runRule evaluates a rule and charges what ran (sizes caches the node's sizes for its rules).
 function runRule(program: Program, self: DeclType | null, bindings: Record<string, CelInput>, value: unknown, old: unknown, sizes: Map<DeclType, SizedValue>): RuleRun {
-  const counts = new EvaluationCounts(perCallLimit);
+  const counts = program.counts(perCallLimit);
   let result: unknown = null;
   let error: Error | null = null;
   try {

@@ -56,20 +56,29 @@ class Coster {
     private readonly runtime: boolean,
     // counts, at run time, say how often each counted part ran (evaluation-counts.ts): a part
     // is charged that many times, relative to how often the part around it ran (scope).
-    private readonly counts: ReadonlyMap<bigint, number> | null = null,
+    private readonly counts: ((part: bigint) => number) | null = null,
   ) {}
 
   private scope = 1;
+  // ownCosts, when collected, get each counted part's cost per run without its nested parts.
+  ownCosts: Map<bigint, number> | null = null;
+  private nestedCosts: number[] = [];
 
   // counted is the cost of a part that may run other than once: per run of the enclosing part
   // its cost times how often it ran, without counts once.
   private counted(expr: Expr, adjustment = 0): Estimate {
     if (!this.counts) return add(this.cost(expr), fixed(adjustment));
     const outer = this.scope;
-    const runs = this.counts.get(expr.id) ?? 0;
+    const runs = this.counts(expr.id);
     this.scope = runs;
+    this.nestedCosts.push(0);
     const cost = add(this.cost(expr), fixed(adjustment));
+    const nested = this.nestedCosts.pop() ?? 0;
     this.scope = outer;
+    if (this.ownCosts) {
+      this.ownCosts.set(expr.id, Math.max(0, cost.max - nested));
+      if (this.nestedCosts.length > 0) this.nestedCosts[this.nestedCosts.length - 1] += cost.max;
+    }
     const ratio = outer === 0 ? 0 : runs / outer;
     return { min: cost.min * ratio, max: cost.max * ratio };
   }
@@ -464,9 +473,19 @@ export function estimateCost(expr: Expr, checked: CheckedExpression, self: DeclT
   return new Coster(checked, self, unbounded, false).cost(expr);
 }
 
+// countedPartCosts are the least cost of one run of each counted part (evaluation-counts.ts)
+// without the parts nested in it: what a run has cost at least when its parts have run so often,
+// whatever the sizes (self holds none: actualDeclType of nothing).
+export function countedPartCosts(expr: Expr, checked: CheckedExpression, empty: DeclType): ReadonlyMap<bigint, number> {
+  const coster = new Coster(checked, empty, zero, true, () => 1);
+  coster.ownCosts = new Map();
+  coster.cost(expr);
+  return coster.ownCosts;
+}
+
 // runtimeCost is the cost of a run of an expression over a value whose sizes self holds
 // (actualDeclType), largest standing for the size of what has no path to the value; counts say
 // how often the parts that may run other than once ran.
 export function runtimeCost(expr: Expr, checked: CheckedExpression, self: DeclType, largest: number, counts: EvaluationCounts): number {
-  return Math.round(new Coster(checked, self, { min: 0, max: largest }, true, counts.runs).cost(expr).max);
+  return Math.round(new Coster(checked, self, { min: 0, max: largest }, true, (part) => counts.runs.get(part) ?? 0).cost(expr).max);
 }
