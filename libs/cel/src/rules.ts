@@ -5,7 +5,7 @@
 // becomes one field error at its node (or at its fieldPath), typed by its reason.
 import { CelInput } from '@bufbuild/cel';
 import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote } from '@plinth/machinery';
-import { actualDeclType, DeclType, maxCardinality, schemaDeclType, widenDeclType } from './check/decl-type';
+import { actualDeclType, codePoints, DeclType, maxCardinality, schemaDeclType, widenDeclType } from './check/decl-type';
 import { maxUint64 } from './check/cost';
 import { CompileError, compileExpression, OutputTypeError, Program } from './program';
 import { cancelledMessage } from './evaluation-counts';
@@ -404,7 +404,7 @@ export function ruleRuntimeCost(schema: JSONSchemaProps, value: unknown, rule: s
 
 // largestSize is the longest string, list or map anywhere in a value.
 function largestSize(value: unknown): number {
-  if (typeof value === 'string') return [...value].length;
+  if (typeof value === 'string') return codePoints(value);
   if (!value || typeof value !== 'object') return 0;
   const children = Array.isArray(value) ? value : Object.values(value);
   let largest = children.length;

@@ -140,7 +140,7 @@ function scalarSize(decl: DeclType, value: unknown): number {
 }
 
 // codePoints counts a string's code points (a surrogate pair is one).
-function codePoints(text: string): number {
+export function codePoints(text: string): number {
   let count = text.length;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
