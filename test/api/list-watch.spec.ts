@@ -70,6 +70,18 @@ describe('API server: list', () => {
     expect(res.json.message).toMatch(/^The provided continue parameter is too old/);
   });
 
+  it('answers a continue token past its compaction with 410 Expired even when the resource has not changed since', async () => {
+    const leases = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+    for (const name of ['quiet-a', 'quiet-b']) expect((await request('POST', leases, { body: { metadata: { name } } })).status).toBe(201);
+    const first = await request('GET', `${leases}?limit=1`);
+    expect(first.json.metadata.continue).toBeDefined();
+    await request('POST', '/api/v1/namespaces', { body: ns('compact-trigger-quiet') });
+    await server.store.compact(await server.store.currentRevision());
+    const res = await request('GET', `${leases}?limit=1&continue=${encodeURIComponent(first.json.metadata.continue)}`);
+    expect(res.status).toBe(410);
+    expect(res.json.reason).toBe('Expired');
+  });
+
   it('validates list options as Kubernetes does', async () => {
     const res = await request('GET', '/api/v1/namespaces?resourceVersionMatch=Exact');
     expect(res.status).toBe(422);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApiServer, TestApiServer } from '@plinth/testing-server';
 import { client } from './http';
+import { eventually } from '@plinth/testing';
 
 const serviceAccount = (name: string) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
 
@@ -103,11 +104,7 @@ describe('API server: /metrics', () => {
       expect((await admin('POST', '/api/v1/namespaces/default/serviceaccounts', { body: serviceAccount(name) })).status).toBe(201);
     }
     const stored = JSON.parse((await admin('GET', '/api/v1/serviceaccounts')).text).items.length;
-    let last = await counts();
-    for (let tries = 0; last.accounts !== stored && tries < 100; tries++) {
-      await new Promise((r) => setTimeout(r, 100));
-      last = await counts();
-    }
+    const last = await eventually(counts, { until: (now) => now.accounts === stored, what: 'the service accounts counted' });
     expect(last.accounts).toBe(stored);
     // A resource no client asked for is counted too.
     expect(last.revisions).toBe(0);

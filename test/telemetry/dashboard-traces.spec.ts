@@ -15,7 +15,7 @@ import { JobController } from '@plinth/controller-manager';
 import { isStatusError, realClock } from '@plinth/machinery';
 import { clientSpans, syncSpans } from '@plinth/nest';
 import { EtcdObjectStore } from '@plinth/storage-etcd';
-import { EtcdServer, startEtcd } from '@plinth/testing';
+import { EtcdServer, startEtcd, eventually } from '@plinth/testing';
 import { TestApiServer, startTestApiServer, testTokens } from '@plinth/testing-server';
 import { Dashboard, dashboardFiles, traceQueries, withSampleValues } from '../helm/dashboards';
 
@@ -89,12 +89,7 @@ describe('the names the dashboards look for in traces', () => {
       spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
     });
     await client.get('/api/v1/namespaces/default/pods/missing').catch((err: unknown) => expect(isStatusError(err) && err.code).toBe(404));
-    const deadline = Date.now() + 30000;
-    const synced = () => exporter.getFinishedSpans().some((s) => s.name === 'sync job' && s.attributes['workqueue.key'] === 'default/named');
-    while (!synced()) {
-      if (Date.now() > deadline) throw new Error('the Job was never synced');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(() => exporter.getFinishedSpans().some((s) => s.name === 'sync job' && s.attributes['workqueue.key'] === 'default/named'), { what: 'the Job synced' });
     const spans = exporter.getFinishedSpans();
     const spanNames = [...new Set(spans.map((s) => s.name))];
     const attributes = [...new Set(spans.flatMap((s) => Object.keys(s.attributes)))];

@@ -4,7 +4,7 @@
 // --storage-insecure it refuses to start. Its metrics endpoint follows the etcd link.
 import { join } from 'node:path';
 import { GrpcObjectStore, storageClientCredentials } from '@plinth/storage-grpc';
-import { EtcdServer, LinkPki, makeLinkPki, RunningProcess, startEtcd, startProcess, waitForOutput } from '@plinth/testing';
+import { EtcdServer, LinkPki, makeLinkPki, RunningProcess, startEtcd, startProcess, waitForOutput, eventually } from '@plinth/testing';
 
 const root = join(__dirname, '../../..');
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -29,11 +29,7 @@ function listening(service: RunningProcess, timeoutMs = 30000): Promise<string> 
 
 // etcdLinkUp polls the metrics endpoint until plinth_link_up{link="etcd"} reads the value.
 async function etcdLinkUp(metricsUrl: string, value: 0 | 1): Promise<void> {
-  for (;;) {
-    const text = await (await fetch(metricsUrl)).text();
-    if (text.split('\n').includes(`plinth_link_up{link="etcd"} ${value}`)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await eventually(async () => (await (await fetch(metricsUrl)).text()).split('\n').includes(`plinth_link_up{link="etcd"} ${value}`), { what: `plinth_link_up{link="etcd"} ${value}`, intervalMs: 200 });
 }
 
 describe('storage service', () => {

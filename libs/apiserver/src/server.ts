@@ -225,6 +225,8 @@ export class ApiServer {
     if (!def) return this.pathNotFound(res, info.group === '' ? ['api'] : ['apis', info.group]);
     checkScope(def, info);
     if (!methodRouted(req.method ?? 'GET', info)) throw methodNotAllowed();
+    // A virtual type (a review) has only a POST route: go-restful answers any other method.
+    if (def.virtual && req.method !== 'POST') throw methodNotAllowed();
     checkNameSegment(info.name);
     if (def.deprecationWarning) response.warnings.push(def.deprecationWarning);
     const streaming = info.verb === 'watch';
@@ -239,6 +241,8 @@ export class ApiServer {
       protobufAllowed: acceptsProtobuf(req.headers.accept) && hasProtobufCodec(groupVersion, def.kind),
     });
     response.protobuf = representation?.type === 'protobuf';
+    // An error of a request negotiated as YAML is answered in YAML too.
+    response.yaml = representation?.type === 'yaml';
     if (!representation) throw notAcceptable(acceptedMediaTypes(hasProtobufCodec(groupVersion, def.kind)));
     const scope: RequestScope = {
       req,

@@ -51,6 +51,10 @@ export function defaultManagerName(userAgent: string): string {
   return out;
 }
 
+// kubeApiserverManager is the manager of what kube-apiserver writes to itself through its
+// loopback client at start (the bootstrap RBAC policy, the system namespaces): its User-Agent's.
+export const kubeApiserverManager = 'kube-apiserver';
+
 // fieldManagerName is managerOrUserAgent: the ?fieldManager parameter, else the user agent prefix.
 export function fieldManagerName(fieldManager: string | undefined, userAgent: string): string {
   return fieldManager ? fieldManager : defaultManagerName(userAgent);

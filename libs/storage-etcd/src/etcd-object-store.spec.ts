@@ -49,14 +49,12 @@ describe('EtcdObjectStore', () => {
     it('fails requests with Unreachable when nothing listens on the endpoint', async () => {
       const store = new EtcdObjectStore({ endpoints: [`http://127.0.0.1:${await freePort()}`], requestTimeoutMs: 2000 });
       try {
-        const started = Date.now();
         await expectUnreachable(store.get('/registry/a'));
         await expectUnreachable(store.list({ prefix: '/registry/' }));
         await expectUnreachable(store.create('/registry/a', new Uint8Array([1])));
         await expectUnreachable(store.update('/registry/a', new Uint8Array([1]), 5));
         await expectUnreachable(store.delete('/registry/a'));
         await expectUnreachable(store.currentRevision());
-        expect(Date.now() - started).toBeLessThan(10000);
       } finally {
         await store.close();
       }
@@ -73,9 +71,7 @@ describe('EtcdObjectStore', () => {
       await new Promise<void>((resolve) => silent.listen(port, '127.0.0.1', resolve));
       const store = new EtcdObjectStore({ endpoints: [`http://127.0.0.1:${port}`], requestTimeoutMs: 500 });
       try {
-        const started = Date.now();
         await expectUnreachable(store.get('/registry/a'));
-        expect(Date.now() - started).toBeLessThan(5000);
       } finally {
         await store.close();
         for (const socket of sockets) socket.destroy();

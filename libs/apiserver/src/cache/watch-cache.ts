@@ -5,8 +5,9 @@
 // the cache cannot catch up in time, the caller falls back to storage.
 //
 // A continue token's page is served from the cache too when the resource has not changed since
-// the token's revision (the cached objects are then those of that snapshot); otherwise storage
-// serves it, at that revision.
+// the token's revision (the cached objects are then those of that snapshot; the list handler
+// still asks storage whether the snapshot is compacted); otherwise storage serves it, at that
+// revision.
 //
 // Watches: the cache keeps a window of the resource's recent events. A watcher starts from any
 // revision inside the window (or from the revision of a list the cache served, which always is),

@@ -27,13 +27,13 @@ export async function listObjects(scope: RequestScope, options: ListOptions): Pr
   const requested = parseResourceVersion(options.resourceVersion, options.limit > 0);
   const revision = exact && requested > 0 ? requested : undefined;
   const cache = revision === undefined ? scope.server.cacheFor(scope.def) : null;
-  if (cache) {
-    const page = options.continue
-      ? cache.continuePage(namespaceOf(scope), predicate, options.limit, options.continue)
-      : await cache.list(namespaceOf(scope), predicate, cachedLimit(options), Math.max(requested, scope.server.lastWrittenRevision(scope.def)));
-    if (page) return listOf(scope, page);
-  }
   try {
+    if (cache) {
+      const page = options.continue
+        ? await cachedContinuePage(scope, options.continue, predicate, options.limit)
+        : await cache.list(namespaceOf(scope), predicate, cachedLimit(options), Math.max(requested, scope.server.lastWrittenRevision(scope.def)));
+      if (page) return listOf(scope, page);
+    }
     const page = await scope.store.list(namespaceOf(scope), {
       predicate,
       limit: options.limit,
@@ -45,6 +45,17 @@ export async function listObjects(scope: RequestScope, options: ListOptions): Pr
     if (options.continue && isStatusError(err) && err.reason === 'Expired') throw expiredContinue();
     throw err;
   }
+}
+
+// cachedContinuePage serves a continue token's page from the watch cache when the cached objects
+// are the token's snapshot; the snapshot must still be in storage's history all the same (a
+// token past its compaction is expired, 410 Gone, as kube-apiserver answers), which one item read
+// at that revision proves.
+async function cachedContinuePage(scope: RequestScope, token: string, predicate: ReturnType<typeof buildPredicate>, limit: number): Promise<Page | null> {
+  const cache = scope.server.cacheFor(scope.def);
+  const page = cache?.continuePage(namespaceOf(scope), predicate, limit, token) ?? null;
+  if (page) await scope.store.list(namespaceOf(scope), { predicate, limit: 1, continue: token });
+  return page;
 }
 
 // cachedLimit is the page size of a list the cache serves: a list at resourceVersion "0" is

@@ -19,7 +19,16 @@ export const patchMediaTypes = ['application/json-patch+json', 'application/merg
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
-function patchTypeOf(mediaType: string): PatchType {
+// routeUnsupportedMediaType is go-restful's 415 for a PATCH of a type its route does not consume,
+// answered before any handler of a built-in resource.
+function routeUnsupportedMediaType(): StatusError {
+  const err = unsupportedMediaType([]);
+  err.errStatus.message = '415: Unsupported Media Type';
+  err.errStatus.details = {};
+  return err;
+}
+
+function patchTypeOf(mediaType: string, builtin: boolean): PatchType {
   switch (mediaType) {
     case 'application/apply-patch+yaml':
       return 'apply';
@@ -30,13 +39,13 @@ function patchTypeOf(mediaType: string): PatchType {
     case 'application/strategic-merge-patch+json':
       return 'strategic';
     default:
-      throw unsupportedMediaType(patchMediaTypes);
+      throw builtin ? routeUnsupportedMediaType() : unsupportedMediaType(patchMediaTypes);
   }
 }
 
 export async function patchResource(scope: RequestScope): Promise<void> {
   const options = parseWriteOptions(scope.query, 'PatchOptions');
-  const type = patchTypeOf(mediaTypeOf(scope.req));
+  const type = patchTypeOf(mediaTypeOf(scope.req), !scope.def.unstructured);
   const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
   const raw = (await readBody(scope.req)).toString('utf8');
   if (type === 'apply') return applyResource(scope, raw, options, mode);

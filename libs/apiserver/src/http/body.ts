@@ -50,7 +50,7 @@ export function bodyFormat(req: IncomingMessage): 'json' | 'yaml' | 'protobuf' {
   throw unsupportedMediaType(decodableMediaTypes);
 }
 
-// YamlRefusal words the Status of a YAML body that cannot be turned into JSON; each caller
+// YamlRefusal words the Status of a YAML (or protobuf) body that cannot be turned into JSON; each caller
 // wraps the converter's message as its kube-apiserver handler does.
 export type YamlRefusal = (message: string) => StatusError;
 
@@ -70,17 +70,19 @@ export function yamlToJson(body: Buffer, refuse: YamlRefusal = convertingYaml): 
   }
 }
 
-// bodyToJson turns a JSON, YAML or protobuf body into JSON text.
-export function bodyToJson(req: IncomingMessage, raw: Buffer, refuseYaml?: YamlRefusal): string {
+// bodyToJson turns a JSON, YAML or protobuf body into JSON text; refuse words the refusal of
+// an unreadable YAML or protobuf body (naming the kind expected, with a summary of the body).
+export function bodyToJson(req: IncomingMessage, raw: Buffer, refuse?: YamlRefusal): string {
   const format = bodyFormat(req);
-  return format === 'yaml' ? yamlToJson(raw, refuseYaml) : format === 'protobuf' ? protobufToJson(raw) : raw.toString('utf8');
+  return format === 'yaml' ? yamlToJson(raw, refuse) : format === 'protobuf' ? protobufToJson(raw, refuse) : raw.toString('utf8');
 }
 
 // protobufToJson decodes an enveloped protobuf body into JSON text.
-export function protobufToJson(body: Buffer): string {
+export function protobufToJson(body: Buffer, refuse?: YamlRefusal): string {
   try {
     return JSON.stringify(decodeProtobufObject(body).object);
   } catch (err) {
-    throw badRequest(`the object provided is unrecognized: ${(err as Error).message}`);
+    const message = (err as Error).message;
+    throw refuse ? refuse(message) : badRequest(`the object provided is unrecognized: ${message}`);
   }
 }

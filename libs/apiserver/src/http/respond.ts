@@ -87,7 +87,7 @@ export function writeError(res: ServerResponse, err: unknown, options: ResponseO
   }
   if (statusError.errStatus.details?.retryAfterSeconds) res.setHeader('Retry-After', String(statusError.errStatus.details.retryAfterSeconds));
   if (options.protobuf) writeEncoded(res, status.code || 500, encodeProtobufStatus(status), options, protobufContentType);
-  else writeBody(res, status.code || 500, status, { ...options, yaml: false });
+  else writeBody(res, status.code || 500, status, options);
 }
 
 export function writeText(res: ServerResponse, code: number, text: string, contentType = 'text/plain; charset=utf-8'): void {

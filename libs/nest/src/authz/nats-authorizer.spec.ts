@@ -376,11 +376,9 @@ describe('authorization over NATS', () => {
       const remote = new NatsAuthorizer(await open(), { subjectPrefix: 'nobody' });
       try {
         const attrs = nonResourceAttributes({ user: user('x'), verb: 'get', path: '/healthz' });
-        const started = Date.now();
         const err = await remote.authorize(attrs).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(AuthorizerUnavailableError);
         expect((err as Error).message).toBe('no authorization service is answering on nobody.authorize');
-        expect(Date.now() - started).toBeLessThan(2000);
       } finally {
         remote.close();
       }

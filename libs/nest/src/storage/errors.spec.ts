@@ -198,9 +198,8 @@ describe('StorageError over gRPC', () => {
     const watch = store.watch({ prefix: '/s/', revision: 0 });
     const ended = failure(watch[Symbol.asyncIterator]().next());
     await eventually(() => backend.openedWatches === 1);
-    const started = Date.now();
-    await server.shutdown(10_000);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // A grace period of an hour: a shutdown that waited for it would outlast the test's timeout.
+    await server.shutdown(3_600_000);
     const err = await ended;
     expect(err.code).toBe(StorageErrorCode.Unreachable);
     expect(err.message).toMatch(/shutting down/);
@@ -231,12 +230,12 @@ describe('the Exchange stream', () => {
     backend.hold = new Promise<void>((resolve) => (release = resolve));
     const gets = [store.get('/a'), store.get('/a')];
     await new Promise((r) => setTimeout(r, 50));
-    const stopped = server.shutdown(10_000);
+    // A grace period of an hour: a shutdown that waited for it, not for the pending requests,
+    // would outlast the test's timeout.
+    const stopped = server.shutdown(3_600_000);
     setTimeout(release, 100);
-    const started = Date.now();
     for (const kv of await Promise.all(gets)) expect(kv.key).toBe('/a');
     await stopped;
-    expect(Date.now() - started).toBeLessThan(2000);
     expect((await failure(store.get('/a'))).code).toBe(StorageErrorCode.Unreachable);
   });
 
@@ -288,14 +287,8 @@ describe('the Exchange stream', () => {
 
     backend.hold = undefined;
     server = await startStorageServer(backend, { address: server.address });
-    let kv: KeyValue | undefined;
-    for (let attempt = 0; attempt < 50 && kv === undefined; attempt++) {
-      kv = await store.get('/a').catch(async () => {
-        await new Promise((r) => setTimeout(r, 100));
-        return undefined;
-      });
-    }
-    expect(kv?.key).toBe('/a');
+    const kv = await eventually(() => store.get('/a'), { what: 'a read after the reconnection', intervalMs: 100 });
+    expect(kv.key).toBe('/a');
   });
 });
 

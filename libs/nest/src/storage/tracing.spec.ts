@@ -7,6 +7,7 @@ import { BasicTracerProvider, InMemorySpanExporter, ReadableSpan, SimpleSpanProc
 import { EmbeddedObjectStore } from '@plinth/storage';
 import { GrpcObjectStore } from '@plinth/storage-grpc';
 import { StorageServer, startStorageServer } from './storage-server';
+import { eventually } from '@plinth/testing';
 
 describe('tracing over gRPC', () => {
   const exporter = new InMemorySpanExporter();
@@ -78,9 +79,7 @@ describe('tracing over gRPC', () => {
       watch.close();
       root.end();
     });
-    for (let i = 0; i < 100 && !exporter.getFinishedSpans().some((s) => s.name.endsWith('/Watch')); i++) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await eventually(() => exporter.getFinishedSpans().some((s) => s.name.endsWith('/Watch')), { what: 'the Watch span ended', intervalMs: 10 });
     expect(named('plinth.storage.v1.ObjectStore/Watch').parentSpanContext?.spanId).toBe(named('informer').spanContext().spanId);
   });
 });
