@@ -122,6 +122,16 @@ describe('validation rules', () => {
     expect(ruleRuntimeCost(nested, items, nested['x-kubernetes-validations']?.[0].rule ?? '')).toBe(361_011);
   });
 
+  it('charges a messageExpression to the object as a rule, stopping validation when it costs too much', () => {
+    const pattern = 'a'.repeat(3_999) + '$';
+    const messageExpression = `self.matches('${pattern}') ? 'matched' : ' no match '`;
+    const schema: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', 'x-kubernetes-validations': [{ rule: "self == 'a'", messageExpression }, { rule: "self == 'b'" }] } } };
+    expect(validateRules(schema, { s: 'b'.repeat(9_000) }, undefined).map(String)).toEqual(['s: Invalid value: "string": no match', `s: Invalid value: "string": failed rule: self == 'b'`]);
+    expect(validateRules(schema, { s: 'b'.repeat(10_000) }, undefined).map(String)).toEqual([
+      `s: Invalid value: "string": no further validation rules will be run due to call cost exceeds limit for messageExpression: "${messageExpression}"`,
+    ]);
+  });
+
   it('costs a regular expression by the length of the string and of the pattern, as Kubernetes', () => {
     // ceil((1 + 9_000) * 0.1) * ceil(4_000 * 0.25) + 1 = 901_001, under the per-call limit of 1_000_000; 10_000 characters cost 1_001_001.
     const pattern = 'a'.repeat(3_999) + '$';

@@ -450,18 +450,35 @@ function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown
       continue;
     }
     if (result) continue;
-    errs.push(ruleError(compiled, rulePath(path, compiled.rule.fieldPath), typeName, message(compiled, bindings)));
+    const fieldPath = rulePath(path, compiled.rule.fieldPath);
+    const detail = failureMessage(compiled, bindings, value, old, sizes, budget);
+    if (detail instanceof Stop) {
+      errs.push(field.invalid(fieldPath, typeName, detail.message));
+      budget.exhausted = true;
+      return;
+    }
+    errs.push(ruleError(compiled, fieldPath, typeName, detail));
   }
 }
 
-function message(compiled: CompiledRule, bindings: Record<string, CelInput>): string {
+// Stop is a messageExpression's run that ends the validation of the object.
+class Stop {
+  constructor(readonly message: string) {}
+}
+
+// maxMessageSize bounds an evaluated messageExpression (MaxEvaluatedMessageExpressionSizeBytes).
+const maxMessageSize = 5 * 1024;
+
+// failureMessage is the message of a failed rule: its messageExpression's, charged to the
+// object's budget as a rule is, falling back to the static message when it fails.
+function failureMessage(compiled: CompiledRule, bindings: Record<string, CelInput>, value: unknown, old: unknown, sizes: Map<DeclType, SizedValue>, budget: Budget): string | Stop {
   if (compiled.message) {
-    try {
-      const text = compiled.message.evaluate(bindings);
-      if (typeof text === 'string' && text.trim() !== '' && !text.includes('\n')) return text;
-    } catch {
-      // A failing messageExpression falls back to the static message, as Kubernetes does.
-    }
+    const run = runRule(compiled.message, compiled.self, bindings, value, old, sizes);
+    budget.remaining -= Math.min(run.cost, perCallLimit);
+    if (budget.remaining < 0) return new Stop('messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run');
+    if (run.cancelled) return new Stop(`no further validation rules will be run due to call cost exceeds limit for messageExpression: ${goQuote(compiled.message.expression)}`);
+    const text = typeof run.result === 'string' && !run.error ? run.result.trim() : '';
+    if (text !== '' && !text.includes('\n') && Buffer.byteLength(text) <= maxMessageSize) return text;
   }
   if (compiled.rule.message) return compiled.rule.message;
   return `failed rule: ${compiled.rule.rule.trim()}`;
