@@ -1,6 +1,7 @@
 // The names the bootstrap policy is written with: API groups as Plinth serves them (a `*.k8s.io`
-// group is `*.platform.io`), and the bootstrap label, annotation and aggregation labels under the
-// same renaming.
+// group is `*.platform.io`). The bootstrap label, annotation and aggregation labels are
+// @plinth/api's.
+import { AutoUpdateAnnotationKey, BootstrapLabelKey, BootstrapLabelValue } from '@plinth/api';
 import { ClusterRole, ClusterRoleBinding, PolicyRule, rbacApiVersion, rbacGroup, Role, RoleBinding, ServiceAccountKind, Subject, GroupKind, UserKind } from './types';
 
 export const legacyGroup = '';
@@ -23,15 +24,6 @@ export const Read = ['get', 'list', 'watch'];
 export const Write = ['create', 'update', 'patch', 'delete', 'deletecollection'];
 export const ReadWrite = [...Read, ...Write];
 
-// The bootstrap label and the autoupdate annotation (kubernetes.io/bootstrapping and
-// rbac.authorization.kubernetes.io/autoupdate in Kubernetes).
-export const BootstrapLabelKey = 'platform.io/bootstrapping';
-export const BootstrapLabelValue = 'rbac-defaults';
-export const AutoUpdateAnnotationKey = 'rbac.authorization.platform.io/autoupdate';
-
-export const AggregateToAdminLabel = 'rbac.authorization.platform.io/aggregate-to-admin';
-export const AggregateToEditLabel = 'rbac.authorization.platform.io/aggregate-to-edit';
-export const AggregateToViewLabel = 'rbac.authorization.platform.io/aggregate-to-view';
 
 interface RoleInit {
   name: string;

@@ -5,10 +5,8 @@
 // manager's own role; a role for the node simulator's service account; monitoring; the roles of
 // the cluster's other components (component-policy.ts); and a role per controller Plinth runs.
 import { AllAuthenticated, AllUnauthenticated, KubeControllerManager, MonitoringGroup, NodesGroup, SystemPrivilegedGroup } from './attributes';
+import { AggregateToAdminLabel, AggregateToEditLabel, AggregateToViewLabel } from '@plinth/api';
 import {
-  AggregateToAdminLabel,
-  AggregateToEditLabel,
-  AggregateToViewLabel,
   appsGroup,
   authenticationGroup,
   authorizationGroup,
