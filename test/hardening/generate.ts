@@ -109,4 +109,21 @@ export const KUBERNETES_SERVER_ERRORS: KubernetesServerError[] = [
       'a get, list or watch (not a paged list) whose resourceVersion is not a decimal number (abc, -1, 1.5, 0x10, " 1"): the storage layer\'s ParseResourceVersion fails and kube-apiserver 1.28.7 answers 500 with no reason (test/differential/scenarios/leases.yaml "get with a resourceVersion that is not a number")',
     matches: (c, body) => c.method === 'GET' && /[?&]resourceVersion=/.test(c.path) && malformedResourceVersion.test(body) && !body.includes('"reason"'),
   },
+  {
+    status: 504,
+    reason:
+      'a get or list at a resourceVersion far ahead of the store: the watch cache waits 3 s for it, then kube-apiserver 1.28.7 answers 504 Timeout "Too large resource version" with a ResourceVersionTooLarge cause (test/differential/scenarios/paging.yaml "a list at a resourceVersion far ahead")',
+    matches: (c, body) => c.method === 'GET' && /[?&]resourceVersion=/.test(c.path) && /"reason": ?"ResourceVersionTooLarge"/.test(body),
+  },
+  {
+    status: 500,
+    reason:
+      'a server-side apply to a built-in type naming a field its schema does not declare (constructor, __proto__, $patch, ...): the field manager cannot make a typed patch object and kube-apiserver 1.28.7 answers 500 "failed to create typed patch object" with no reason, whatever fieldValidation says (test/differential/scenarios/patch-apply.yaml "server-side apply with unknown fields is refused")',
+    matches: (c, body) =>
+      c.method === 'PATCH' &&
+      c.headers.some(([name, value]) => name.toLowerCase() === 'content-type' && value.startsWith('application/apply-patch+yaml')) &&
+      body.includes('"message":"failed to create typed patch object (') &&
+      body.includes('field not declared in schema') &&
+      !body.includes('"reason"'),
+  },
 ];

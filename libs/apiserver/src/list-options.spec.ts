@@ -43,7 +43,7 @@ describe('assertReachable', () => {
   it('answers a revision the ready cache did not reach with the 504 kube-apiserver gives', () => {
     let thrown: unknown;
     try {
-      assertReachable(999, 40);
+      assertReachable('999', 40);
     } catch (err) {
       thrown = err;
     }
@@ -59,8 +59,13 @@ describe('assertReachable', () => {
     });
   });
 
+  it('prints a resourceVersion beyond 2^53 whole, as Go prints the uint64', () => {
+    expect(() => assertReachable('9223372036854775808', 40)).toThrow('Timeout: Too large resource version: 9223372036854775808, current: 40');
+  });
+
   it('lets storage serve when the cache is not ready or has the revision', () => {
-    expect(() => assertReachable(999, 0)).not.toThrow();
-    expect(() => assertReachable(40, 40)).not.toThrow();
+    expect(() => assertReachable('999', 0)).not.toThrow();
+    expect(() => assertReachable('40', 40)).not.toThrow();
+    expect(() => assertReachable('', 40)).not.toThrow();
   });
 });

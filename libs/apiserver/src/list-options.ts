@@ -124,6 +124,10 @@ export function parseResourceVersion(value: string, paged = false): number {
 // assertReachable refuses a read at a revision the watch cache, once ready, did not reach in time:
 // kube-apiserver's 504 "Too large resource version" (storage serves a cache that lags this
 // server's own writes, or is not ready yet).
-export function assertReachable(requested: number, cacheRevision: number): void {
-  if (cacheRevision > 0 && requested > cacheRevision) throw tooLargeResourceVersion(requested, cacheRevision);
+// resourceVersion is the request's, already parsed by parseResourceVersion: it is compared and
+// printed whole, as Go's uint64 (a double would print 9223372036854775808 as ...776000).
+export function assertReachable(resourceVersion: string, cacheRevision: number): void {
+  if (resourceVersion === '' || cacheRevision <= 0) return;
+  const requested = BigInt(resourceVersion);
+  if (requested > BigInt(cacheRevision)) throw tooLargeResourceVersion(requested, cacheRevision);
 }

@@ -10,13 +10,14 @@ export async function getResource(scope: RequestScope): Promise<void> {
   }
   // A get's resourceVersion means "not older than": the watch cache serves it once it has seen
   // that revision and this server's own writes; storage serves it otherwise.
-  const requested = parseResourceVersion(scope.query.get('resourceVersion') ?? '');
+  const resourceVersion = scope.query.get('resourceVersion') ?? '';
+  const requested = parseResourceVersion(resourceVersion);
   const cache = scope.server.cacheFor(scope.def);
   if (cache) {
     const cached = await cache.get(namespaceOf(scope), scope.info.name, Math.max(requested, scope.server.lastWrittenRevision(scope.def)));
     if (cached === undefined) throw notFound(scope.store.qualifiedResource, scope.info.name);
     if (cached !== null) return writeResult(scope, 200, cached);
-    assertReachable(requested, cache.currentRevision);
+    assertReachable(resourceVersion, cache.currentRevision);
   }
   const object = await scope.store.get(namespaceOf(scope), scope.info.name);
   writeResult(scope, 200, object);

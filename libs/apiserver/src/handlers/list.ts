@@ -33,7 +33,7 @@ export async function listObjects(scope: RequestScope, options: ListOptions): Pr
         ? await cachedContinuePage(scope, options.continue, predicate, options.limit)
         : await cache.list(namespaceOf(scope), predicate, cachedLimit(options), Math.max(requested, scope.server.lastWrittenRevision(scope.def)));
       if (page) return listOf(scope, page);
-      if (!options.continue) assertReachable(requested, cache.currentRevision);
+      if (!options.continue) assertReachable(options.resourceVersion, cache.currentRevision);
     }
     const page = await scope.store.list(namespaceOf(scope), {
       predicate,
