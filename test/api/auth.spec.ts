@@ -158,6 +158,9 @@ describe('API server: authentication and authorization', () => {
       'Update kube-apiserver',
     ]);
     expect(view.json.metadata.managedFields[0].fieldsV1).toEqual({ 'f:rules': {} });
+    const lock = await admin('GET', '/apis/rbac.authorization.platform.io/v1/namespaces/kube-system/roles/system::leader-locking-kube-scheduler');
+    expect(lock.status).toBe(200);
+    expect(lock.json.metadata.managedFields.map(({ manager, operation }: Record<string, unknown>) => `${operation} ${manager}`)).toEqual(['Update kube-apiserver']);
   });
 });
 

@@ -23,7 +23,9 @@ const counterCrd = {
         schema: {
           openAPIV3Schema: {
             type: 'object',
+            'x-kubernetes-validations': [{ rule: '!has(self.top) || self.top == 9223372036854775807', message: 'top is the largest int64' }],
             properties: {
+              top: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 9007199254740992 && self % 2 == 1', message: 'top is odd beyond 2^53' }] },
               spec: {
                 type: 'object',
                 properties: {
@@ -81,6 +83,36 @@ describe('API server: custom resource integers beyond 2^53', () => {
       'spec.max: Invalid value: "integer": max is the largest int64',
       'spec.odd: Invalid value: "integer": odd beyond 2^53',
     ]);
+  });
+
+  it('reach a rule as the int64 written in a field of the root, beside apiVersion, kind and metadata', async () => {
+    const top = (name: string, value: string) => request('POST', counters, { raw: `{"apiVersion":"example.com/v1","kind":"Counter","metadata":{"name":"${name}"},"top":${value}}`, headers: { 'content-type': 'application/json' } });
+    const exact = await top('top-exact', '9223372036854775807');
+    expect(exact.status).toBe(201);
+    expect(exact.text).toContain('"top":9223372036854775807');
+    const offByOne = await top('top-off-by-one', '9223372036854775806');
+    expect(offByOne.status).toBe(422);
+    expect(offByOne.json.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`)).toEqual([
+      '<nil>: Invalid value: "object": top is the largest int64',
+      'top: Invalid value: "integer": top is odd beyond 2^53',
+    ]);
+
+    const patch = (raw: string) => request('PATCH', `${counters}/top-exact`, { raw, headers: { 'content-type': 'application/merge-patch+json' } });
+    const labelled = await patch('{"metadata":{"labels":{"a":"b"}}}');
+    expect(labelled.status).toBe(200);
+    expect(labelled.text).toContain('"top":9223372036854775807');
+    expect((await patch('{"top":9223372036854775806}')).status).toBe(422);
+    const current = (await request('GET', `${counters}/top-exact`)).json;
+    const update = `{"apiVersion":"example.com/v1","kind":"Counter","metadata":{"name":"top-exact","resourceVersion":"${current.metadata.resourceVersion}"},"top":9223372036854775807,"spec":{"note":"c"}}`;
+    const updated = await request('PUT', `${counters}/top-exact`, { raw: update, headers: { 'content-type': 'application/json' } });
+    expect(updated.status).toBe(200);
+    expect(updated.text).toContain('"top":9223372036854775807');
+    const applied = await request('PATCH', `${counters}/top-applied?fieldManager=tester`, {
+      raw: '{"apiVersion":"example.com/v1","kind":"Counter","metadata":{"name":"top-applied"},"top":9223372036854775807}',
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+    });
+    expect(applied.status).toBe(201);
+    expect(applied.text).toContain('"top":9223372036854775807');
   });
 
   it('are floats when written as floats, which a rule on an integer field refuses as kube-apiserver does', async () => {

@@ -18,6 +18,16 @@ describe('namespace controller', () => {
   const leases = (ns: string) => `/apis/coordination.platform.io/v1/namespaces/${ns}/leases`;
   const conditionsOf = async (ns: string): Promise<Condition[]> => (await request('GET', `/api/v1/namespaces/${ns}`)).json?.status?.conditions ?? [];
 
+  it('starts with the system namespaces, written as kube-apiserver writes them (an Update by kube-apiserver)', async () => {
+    for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+      const ns = await request('GET', `/api/v1/namespaces/${name}`);
+      expect(ns.status).toBe(200);
+      expect(ns.json.metadata.managedFields.map(({ time: _, ...entry }: Record<string, unknown>) => entry)).toEqual([
+        { manager: 'kube-apiserver', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:platform.io/metadata.name': {} } } } },
+      ]);
+    }
+  });
+
   it('reports content held by finalizers, then removes the namespace once the finalizers are gone', async () => {
     await request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'held' } } });
     await request('POST', leases('held'), { body: { metadata: { name: 'kept', finalizers: ['example.com/hold'] }, spec: {} } });

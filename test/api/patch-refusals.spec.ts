@@ -111,4 +111,37 @@ describe('API server: refused patches', () => {
       await unchanged();
     });
   });
+
+  it('answers a merge patch making unknown fields under Strict with the patched object, as Go writes it', async () => {
+    await request('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', { body: { metadata: { name: 'strict-merge' } } });
+    const res = await request('PATCH', '/apis/coordination.k8s.io/v1/namespaces/default/leases/strict-merge?fieldValidation=Strict', {
+      body: { spec: { nope: 1, holderIdentity: 'x' } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.message).toMatch(
+      /^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"coordination.k8s.io\/v1\\",\\"kind\\":\\"Lease\\",\\"metadata\\":\{\\"name\\":\\"strict-merge\\",\\"namespace\\":\\"default\\",\\"uid\\":.*\\"spec\\":\{\\"holderIdentity\\":\\"x\\",\\"nope\\":1\}\}": strict decoding error: unknown field "spec.nope"$/,
+    );
+    expect(res.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'patch', message: expect.stringMatching(/^Invalid value: /) }]);
+  });
+
+  it('refuses a merge patch that is no object, as the strict patch decoder does', async () => {
+    const res = await request('PATCH', '/apis/coordination.k8s.io/v1/namespaces/default/leases/strict-merge', { raw: '[1]', headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe('error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}');
+  });
+
+  it('refuses an apply configuration with undeclared fields as the field manager does, whatever fieldValidation says', async () => {
+    for (const query of ['', '&fieldValidation=Ignore']) {
+      const res = await request('PATCH', `/apis/coordination.k8s.io/v1/namespaces/default/leases/typed-patch?fieldManager=applier${query}`, {
+        raw: 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: typed-patch\nspec:\n  nope: 1\n  holderIdentity: x\n',
+        headers: { 'content-type': 'application/apply-patch+yaml' },
+      });
+      expect(res.status).toBe(500);
+      expect(res.json.message).toBe('failed to create typed patch object (/typed-patch; coordination.k8s.io/v1, Kind=Lease): .spec.nope: field not declared in schema');
+      expect(res.headers.get('warning')).toBeNull();
+    }
+    expect((await request('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases/typed-patch')).status).toBe(404);
+  });
 });
+

@@ -11,8 +11,8 @@ describe('API server: pod admission', () => {
     expect(created.status).toBe(201);
     expect(created.json.spec).toMatchObject({ priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
     expect(created.json.spec.tolerations).toEqual([
-      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
-      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      { key: 'node.platform.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      { key: 'node.platform.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
     ]);
     const relabelled = await request('PATCH', '/api/v1/namespaces/default/pods/plain', {
       body: { metadata: { labels: { a: 'b' } } },
@@ -47,7 +47,7 @@ describe('API server: pod admission', () => {
     expect(created.status).toBe(201);
     expect(created.json.spec.overhead).toEqual({ cpu: '250m' });
     expect(created.json.spec.nodeSelector).toEqual({ zone: 'a', sandbox: 'true' });
-    expect(created.json.spec.tolerations.map((t: { key: string }) => t.key)).toEqual(['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable', 'sandbox']);
+    expect(created.json.spec.tolerations.map((t: { key: string }) => t.key)).toEqual(['node.platform.io/not-ready', 'node.platform.io/unreachable', 'sandbox']);
 
     const conflict = await request('POST', '/api/v1/namespaces/default/pods', { body: podManifest('conflict', { runtimeClassName: 'sandboxed', nodeSelector: { sandbox: 'false' } }) });
     expect(conflict.status).toBe(403);

@@ -98,6 +98,14 @@ describe('API server: request options', () => {
       expect(res.json).toMatchObject({ reason: 'BadRequest', message: 'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax' });
     });
 
+    it('refuse an unparsable resourceVersion of a deletecollection with a 400, as it lists in pages, and delete nothing', async () => {
+      await account('collection-kept');
+      const res = await request('DELETE', `${accounts}?resourceVersion=0x10`);
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ reason: 'BadRequest', message: 'invalid resource version: resourceVersion: Invalid value: "0x10": strconv.ParseUint: parsing "0x10": invalid syntax' });
+      expect((await request('GET', `${accounts}/collection-kept`)).status).toBe(200);
+    });
+
     it('take the largest int64', async () => {
       const res = await request('GET', `${accounts}?limit=9223372036854775807`);
       expect(res.status).toBe(200);

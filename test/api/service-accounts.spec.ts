@@ -79,7 +79,7 @@ describe('API server: service accounts of pods', () => {
   });
 
   it('leaves mirror pods without an account and refuses those that reference one', async () => {
-    const mirror = { 'kubernetes.io/config.mirror': 'hash' };
+    const mirror = { 'platform.io/config.mirror': 'hash' };
     const plain = await request('POST', '/api/v1/namespaces/default/pods', { body: { ...podManifest('mirror'), metadata: { name: 'mirror', annotations: mirror } } });
     expect(plain.status).toBe(201);
     expect(plain.json.spec.serviceAccountName).toBeUndefined();

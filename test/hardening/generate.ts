@@ -78,6 +78,10 @@ export interface KubernetesServerError {
 // reason (libs/patch/src/strategic-merge-patch.ts lists them).
 const strategicPlainErrors = /"message":"(unknown patch type: |expected a .*, but received a |map: .* does not contain declared merge key: |merging lists cannot yet be specified in the patch|list element types are not identical: |no elements in any of the given slices|The order in patch list:|expected slice or array type, but got: |cannot merge lists without merge key for |unexpected patch strategy: )/;
 
+// malformedResourceVersion is ParseResourceVersion's error for a value strconv.ParseUint refuses
+// (indented when the request asks for pretty output).
+const malformedResourceVersion = /"message": ?"resourceVersion: Invalid value: \\"[^"]*\\": strconv\.ParseUint: parsing \\"[^"]*\\": invalid syntax"/;
+
 export const KUBERNETES_SERVER_ERRORS: KubernetesServerError[] = [
   {
     status: 501,
@@ -103,5 +107,11 @@ export const KUBERNETES_SERVER_ERRORS: KubernetesServerError[] = [
     status: 500,
     reason: 'an object whose stored form passes etcd\'s --max-request-bytes (1.5 MiB) even once written again without its managedFields: etcd refuses the write and the apiserver answers 500 with etcd\'s text and reason Unknown',
     matches: (c, body) => c.family === 'size' && body.includes('"message":"etcdserver: request is too large"') && !body.includes('"reason"'),
+  },
+  {
+    status: 500,
+    reason:
+      'a get, list or watch (not a paged list) whose resourceVersion is not a decimal number (abc, -1, 1.5, 0x10, " 1"): the storage layer\'s ParseResourceVersion fails and kube-apiserver 1.28.7 answers 500 with no reason (test/differential/scenarios/leases.yaml "get with a resourceVersion that is not a number")',
+    matches: (c, body) => c.method === 'GET' && /[?&]resourceVersion=/.test(c.path) && malformedResourceVersion.test(body) && !body.includes('"reason"'),
   },
 ];

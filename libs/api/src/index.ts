@@ -7,3 +7,5 @@ export * from './types/core';
 export * from './types/batch';
 export * from './types/rbac';
 export * from './types/apps';
+export * from './types/storage';
+export * from './types/authentication';

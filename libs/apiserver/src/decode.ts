@@ -2,7 +2,7 @@
 // YAML, through field validation (unknown and duplicate fields: Ignore, Warn or Strict), with
 // apiVersion and kind defaulted to the endpoint's and checked against it.
 import { KubeObject, Schema } from '@plinth/api';
-import { badRequest } from '@plinth/machinery';
+import { badRequest, field, invalid, StatusError } from '@plinth/machinery';
 import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, FieldValidationResult, OptionsKind, parseFieldValidation, StrictDecodingError, TypeDecodeError, unrecognizedBody } from './field-validation';
 import { bodyFormat, bodyToJson, mediaTypeOf, readBody } from './http/body';
 import { goYamlStrictError } from './http/go-yaml';
@@ -20,9 +20,9 @@ export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind):
 
 // decodeText decodes the JSON text of a body; original is the body as sent (YAML, protobuf), which
 // an unreadable body's message summarizes.
-export function decodeText(scope: RequestScope, text: string, mode: FieldValidation, extraStrictErrors: readonly string[] = [], original: string | Buffer = text): KubeObject {
+export function decodeText(scope: RequestScope, text: string, mode: FieldValidation, extraStrictErrors: readonly string[] = [], original: string | Buffer = text, onStrict?: StrictErrorStatus): KubeObject {
   const { group, version, kind, schema, unstructured } = scope.def;
-  const result = decodeWithStatus(text, { group, version, kind, schema }, mode, unstructured ? undefined : kind, extraStrictErrors, original);
+  const result = decodeWithStatus(text, { group, version, kind, schema }, mode, unstructured ? undefined : kind, extraStrictErrors, original, onStrict);
   scope.response.warnings.push(...result.warnings);
   const object = result.object as KubeObject;
   if (object === null || typeof object !== 'object' || Array.isArray(object)) {
@@ -73,11 +73,64 @@ export function decodeKindText(text: string, target: KindTarget, mode: FieldVali
   return decodeWithStatus(text, target, mode, target.kind, [], text).object;
 }
 
+// StrictErrorStatus answers the strict errors of a body decoded under fieldValidation=Strict
+// otherwise than a create or update does (a patch's are on the patched object).
+export type StrictErrorStatus = (err: StrictDecodingError) => StatusError;
+
+// decodePatchedText decodes the object a JSON or merge patch made: under Strict its strict errors
+// are the patch handler's 422 on the field "patch", whose value is the patched JSON as Go wrote
+// it (typed fields first, in the Go structs' order, at the client's apiVersion).
+// A merge patch's result is written as json-patch's MergePatch writes it: each object the patch
+// reaches with its keys sorted (a Go map), the others as they were.
+export function decodePatchedText(scope: RequestScope, text: string, mode: FieldValidation, mergePatch?: unknown): KubeObject {
+  return decodeText(scope, text, mode, [], text, (err) => {
+    const ordered = inGoOrder(JSON.parse(text) as Record<string, unknown>, clientApiVersion(scope));
+    const patched = mergePatch === undefined ? ordered : sortedWherePatched(ordered, mergePatch);
+    return invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), JSON.stringify(patched), err.message)]);
+  });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function sortedWherePatched(value: unknown, patch: unknown): unknown {
+  if (!isPlainObject(value) || !isPlainObject(patch)) return value;
+  const keys = Object.keys(value).sort();
+  return Object.fromEntries(keys.map((key) => [key, key in patch ? sortedWherePatched(value[key], patch[key]) : value[key]]));
+}
+
+const objectMetaOrder = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
+
+// inGoOrder orders an object's keys as encoding/json writes its Go type: TypeMeta, ObjectMeta (in
+// its field order), then the rest as they were.
+function inGoOrder(object: Record<string, unknown>, apiVersion: string): Record<string, unknown> {
+  const { apiVersion: _apiVersion, kind, metadata, ...rest } = object;
+  const ordered: Record<string, unknown> = { apiVersion, kind };
+  if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) {
+    const meta = metadata as Record<string, unknown>;
+    const known = objectMetaOrder.filter((key) => key in meta);
+    ordered.metadata = Object.fromEntries([...known, ...Object.keys(meta).filter((key) => !objectMetaOrder.includes(key))].map((key) => [key, meta[key]]));
+  } else if (metadata !== undefined) {
+    ordered.metadata = metadata;
+  }
+  return { ...ordered, ...rest };
+}
+
 // decodeWithStatus is applyFieldValidation whose decode errors are the handlers' 400 Status.
-function decodeWithStatus(text: string, target: KindTarget, mode: FieldValidation, goKind: string | undefined, extraStrictErrors: readonly string[], original: string | Buffer): FieldValidationResult {
+function decodeWithStatus(
+  text: string,
+  target: KindTarget,
+  mode: FieldValidation,
+  goKind: string | undefined,
+  extraStrictErrors: readonly string[],
+  original: string | Buffer,
+  onStrict?: StrictErrorStatus,
+): FieldValidationResult {
   try {
     return applyFieldValidation(text, target.schema, mode, goKind, extraStrictErrors);
   } catch (err) {
+    if (onStrict && err instanceof StrictDecodingError) throw onStrict(err);
     if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) throw decodeErrorStatus(err, target, original);
     throw err;
   }

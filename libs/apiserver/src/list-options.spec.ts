@@ -1,4 +1,5 @@
-import { ListOptions, validateListOptions } from './list-options';
+import { isStatusError } from '@plinth/machinery';
+import { assertReachable, ListOptions, validateListOptions } from './list-options';
 
 function options(overrides: Partial<ListOptions>): ListOptions {
   return { labelSelector: '', fieldSelector: '', resourceVersion: '', resourceVersionMatch: '', limit: 0, continue: '', watch: false, allowWatchBookmarks: false, sendInitialEvents: undefined, timeoutSeconds: undefined, ...overrides };
@@ -35,5 +36,31 @@ describe('validateListOptions', () => {
       'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided',
       'resourceVersionMatch: Unsupported value: "Sometime": supported values: "Exact", "NotOlderThan", ""',
     ]);
+  });
+});
+
+describe('assertReachable', () => {
+  it('answers a revision the ready cache did not reach with the 504 kube-apiserver gives', () => {
+    let thrown: unknown;
+    try {
+      assertReachable(999, 40);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(isStatusError(thrown) && thrown.errStatus).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Timeout: Too large resource version: 999, current: 40',
+      reason: 'Timeout',
+      details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+      code: 504,
+    });
+  });
+
+  it('lets storage serve when the cache is not ready or has the revision', () => {
+    expect(() => assertReachable(999, 0)).not.toThrow();
+    expect(() => assertReachable(40, 40)).not.toThrow();
   });
 });

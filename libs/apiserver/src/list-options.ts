@@ -1,6 +1,6 @@
 // ListOptions: the query parameters of list and watch, parsed and validated as
 // k8s.io/apimachinery/pkg/apis/meta/internalversion/validation does (422 on ListOptions).
-import { badRequest, field, FieldError, goQuote, invalid, unclassifiedError } from '@plinth/machinery';
+import { badRequest, field, FieldError, goQuote, invalid, tooLargeResourceVersion, unclassifiedError } from '@plinth/machinery';
 import { queryBool } from './request-info';
 
 export type ResourceVersionMatch = '' | 'Exact' | 'NotOlderThan';
@@ -119,4 +119,11 @@ export function parseResourceVersion(value: string, paged = false): number {
     throw paged ? badRequest(`invalid resource version: ${message}`) : unclassifiedError(message);
   }
   return Number(value);
+}
+
+// assertReachable refuses a read at a revision the watch cache, once ready, did not reach in time:
+// kube-apiserver's 504 "Too large resource version" (storage serves a cache that lags this
+// server's own writes, or is not ready yet).
+export function assertReachable(requested: number, cacheRevision: number): void {
+  if (cacheRevision > 0 && requested > cacheRevision) throw tooLargeResourceVersion(requested, cacheRevision);
 }

@@ -17,11 +17,15 @@ export function parseDryRun(query: URLSearchParams, errs: FieldError[]): boolean
   return values.length > 0;
 }
 
-export function parseWriteOptions(query: URLSearchParams, kind: WriteVerb): WriteOptions {
+// parseWriteOptions validates in kube-apiserver's order: for a patch whose type is known, force
+// and the apply patch's fieldManager first; then fieldManager and dryRun.
+export function parseWriteOptions(query: URLSearchParams, kind: WriteVerb, patchType?: 'apply' | 'other'): WriteOptions {
   const errs: FieldError[] = [];
-  const dryRun = parseDryRun(query, errs);
   const fieldManager = query.get('fieldManager') ?? '';
+  if (patchType === 'other' && query.has('force')) errs.push(field.forbidden(field.newPath('force'), 'may not be specified for non-apply patch'));
+  if (patchType === 'apply' && fieldManager === '') errs.push(field.required(field.newPath('fieldManager'), 'is required for apply patch'));
   errs.push(...validateFieldManager(fieldManager));
+  const dryRun = parseDryRun(query, errs);
   if (errs.length > 0) throw invalid({ group: 'meta.platform.io', kind }, '', errs);
   return { dryRun, fieldManager };
 }

@@ -22,6 +22,7 @@ export {
   fieldManagerMaxLength,
   fieldManagerName,
   isResetManagedFields,
+  kubeApiserverManager,
   managerIdentifier,
   maxUpdateManagers,
   statusResetFields,

@@ -258,7 +258,7 @@ describe('updateManagedFields on update', () => {
     expect(JSON.stringify(entries?.[0].fieldsV1)).not.toContain('progressDeadlineSeconds');
   });
 
-  it('strips managedFields for [{}] and keeps them for []', () => {
+  it('strips managedFields for [{}] and for []', () => {
     const live = createDeployment();
     const reset = clone(live);
     reset.metadata.managedFields = [{}];
@@ -274,9 +274,10 @@ describe('updateManagedFields on update', () => {
 
     const empty = clone(live);
     empty.metadata.managedFields = [];
-    expect(updateManagedFields({ live, updated: empty, manager: 'admin', apiVersion: 'apps/v1', now: new Date(), schema: deploymentSchema })).toEqual(live.metadata.managedFields);
+    // an empty list resets them too (kube-apiserver 1.28 answers so, whatever its docs say)
+    expect(updateManagedFields({ live, updated: empty, manager: 'admin', apiVersion: 'apps/v1', now: new Date(), schema: deploymentSchema })).toBeUndefined();
     expect(isResetManagedFields([{}])).toBe(true);
-    expect(isResetManagedFields([])).toBe(false);
+    expect(isResetManagedFields([])).toBe(true);
     expect(isResetManagedFields(undefined)).toBe(false);
   });
 
@@ -348,5 +349,26 @@ describe('manager names', () => {
     expect(defaultManagerName('é'.repeat(100))).toHaveLength(64);
     expect(fieldManagerName('kubectl-client-side-apply', 'kubectl/v1.28.0')).toBe('kubectl-client-side-apply');
     expect(fieldManagerName(undefined, 'kubectl/v1.28.0')).toBe('kubectl');
+  });
+});
+
+describe('updateManagedFields on an object without managed fields', () => {
+  const live = (): KubeObject => ({ ...createdDeployment(), metadata: { ...createdDeployment().metadata, uid: 'u1' } });
+  const now = new Date('2024-10-02T17:19:44Z');
+
+  it('does not start tracking them on an update, as the skip-non-applied manager does', () => {
+    const updated = clone(live());
+    (updated.spec as { replicas: number }).replicas = 3;
+    expect(updateManagedFields({ live: live(), updated, manager: 'editor', apiVersion: 'apps/v1', now, schema: deploymentSchema })).toBeUndefined();
+  });
+
+  it('drops them when the update resets them, even with another change', () => {
+    const tracked = live();
+    tracked.metadata.managedFields = updateManagedFields({ live: null, updated: createdDeployment(), manager: 'creator', apiVersion: 'apps/v1', now, schema: deploymentSchema });
+    expect(tracked.metadata.managedFields).toHaveLength(1);
+    const updated = clone(tracked);
+    updated.metadata.managedFields = [];
+    (updated.spec as { replicas: number }).replicas = 3;
+    expect(updateManagedFields({ live: tracked, updated, manager: 'editor', apiVersion: 'apps/v1', now, schema: deploymentSchema })).toBeUndefined();
   });
 });

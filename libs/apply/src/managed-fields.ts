@@ -51,15 +51,21 @@ export function defaultManagerName(userAgent: string): string {
   return out;
 }
 
+// kubeApiserverManager is the manager of what kube-apiserver writes to itself through its
+// loopback client at start (the bootstrap RBAC policy, the system namespaces): its User-Agent's.
+export const kubeApiserverManager = 'kube-apiserver';
+
 // fieldManagerName is managerOrUserAgent: the ?fieldManager parameter, else the user agent prefix.
 export function fieldManagerName(fieldManager: string | undefined, userAgent: string): string {
   return fieldManager ? fieldManager : defaultManagerName(userAgent);
 }
 
-// isResetManagedFields tells whether a request asks to clear managedFields: a list holding one
-// empty entry (`[{}]`). An empty list does not, so clients unaware of the field never strip it.
+// isResetManagedFields tells whether a request asks to clear managedFields: an empty list, or a
+// list holding one empty entry (`[{}]`). A request without the field (what clients unaware of
+// it send) keeps them. Cleared, they stay off the object: an update does not start tracking.
 export function isResetManagedFields(entries: readonly ManagedFieldsEntry[] | undefined | null): boolean {
-  return Array.isArray(entries) && entries.length === 1 && isEmptyEntry(entries[0]);
+  if (!Array.isArray(entries)) return false;
+  return entries.length === 0 || (entries.length === 1 && isEmptyEntry(entries[0]));
 }
 
 function isEmptyEntry(entry: unknown): boolean {
@@ -299,6 +305,7 @@ export function updateManagedFields(options: UpdateManagedFieldsOptions): Manage
   const { live, updated, schema, resetFields } = options;
   try {
     const managed = reconcileWithSchema(decodeLiveOrNew(live, updated, Boolean(options.subresource)), schema);
+    if (skipsTracking(live, managed)) return undefined;
     const comparison = updateOwners(comparable(live, schema), comparable(updated, schema), schema, managed, currentOperation, true, resetFields);
     let current = comparison.modified.union(comparison.added).difference(comparison.removed);
     if (resetFields) current = current.recursiveDifference(resetFields);
@@ -314,6 +321,13 @@ export function updateManagedFields(options: UpdateManagedFieldsOptions): Manage
   } catch {
     return live?.metadata?.managedFields;
   }
+}
+
+// skipsTracking is the skip-non-applied manager: an update that starts from no managed fields
+// (the live object has none, or the request reset them) does not start tracking them; a create
+// (no live object, or one without a uid) always does.
+function skipsTracking(live: KubeObject | null, managed: Managed): boolean {
+  return managed.fields.size === 0 && Boolean(live?.metadata?.uid);
 }
 
 // decodeLiveOrNew picks the managedFields a write starts from: the live object's for

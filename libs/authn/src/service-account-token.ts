@@ -2,11 +2,12 @@
 // REST handler (pkg/registry/core/serviceaccount/storage/token.go) of Kubernetes 1.28: issuing a
 // signed JWT for a TokenRequest, and authenticating one as the service account's user.
 import { KeyObject } from 'node:crypto';
+import { PodNameKey, PodUIDKey } from '@plinth/api';
 import { badRequest, errors, field, goQuote, rfc3339 } from '@plinth/machinery';
 import { AuthenticationError } from './errors';
 import { decodeSegment, keyID, parseJws, parsePublicKeys, signingAlgorithm, signJws, toPrivateKey, verifyJws } from './jws';
 import { makeServiceAccountGroupNames, makeServiceAccountUsername } from './service-account';
-import { newUserInfo, PodNameKey, PodUIDKey, UserInfo } from './user';
+import { newUserInfo, UserInfo } from './user';
 
 export const DefaultTokenExpirationSeconds = 3600; // SetDefaults_TokenRequestSpec
 export const MinTokenAgeSeconds = 10 * 60;

@@ -17,10 +17,6 @@ export {
   AllServiceAccountsGroup,
 } from '@plinth/machinery';
 
-// The extra keys a pod-bound service account token adds (1.28 has no node or credential-id keys).
-export const PodNameKey = 'authentication.kubernetes.io/pod-name';
-export const PodUIDKey = 'authentication.kubernetes.io/pod-uid';
-
 export function newUserInfo(name: string, fields: Partial<Omit<UserInfo, 'name'>> = {}): UserInfo {
   return { name, uid: fields.uid ?? '', groups: [...(fields.groups ?? [])], extra: { ...(fields.extra ?? {}) } };
 }

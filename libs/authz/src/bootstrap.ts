@@ -1,22 +1,30 @@
-// ensureBootstrapPolicy creates the default ClusterRoles and ClusterRoleBindings that are
-// missing, as kube-apiserver's RBAC post-start hook does (objects a user changed are kept).
+// ensureBootstrapPolicy creates the default ClusterRoles, ClusterRoleBindings, and the Roles and
+// RoleBindings of system namespaces that are missing, as kube-apiserver's RBAC post-start hook does (objects a user changed are kept).
 // The hook writes through the loopback client, so each object records an Update by
 // `kube-apiserver` (the manager its User-Agent names) in its managedFields.
+import { kubeApiserverManager } from '@plinth/apply';
 import { isStatusError } from '@plinth/machinery';
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from '@plinth/rbac';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from '@plinth/rbac';
 import { ResourceStore } from '@plinth/registry';
 import { KubeObject } from '@plinth/api';
 
-export const BootstrapFieldManager = 'kube-apiserver';
+export interface BootstrapPolicyStores {
+  Role: ResourceStore;
+  ClusterRole: ResourceStore;
+  RoleBinding: ResourceStore;
+  ClusterRoleBinding: ResourceStore;
+}
 
-export async function ensureBootstrapPolicy(clusterRoles: ResourceStore, clusterRoleBindings: ResourceStore): Promise<void> {
-  for (const role of bootstrapClusterRoles()) await createIfMissing(clusterRoles, role as unknown as KubeObject);
-  for (const binding of bootstrapClusterRoleBindings()) await createIfMissing(clusterRoleBindings, binding as unknown as KubeObject);
+export async function ensureBootstrapPolicy(stores: BootstrapPolicyStores): Promise<void> {
+  for (const role of bootstrapClusterRoles()) await createIfMissing(stores.ClusterRole, role as unknown as KubeObject);
+  for (const binding of bootstrapClusterRoleBindings()) await createIfMissing(stores.ClusterRoleBinding, binding as unknown as KubeObject);
+  for (const role of bootstrapRoles()) await createIfMissing(stores.Role, role as unknown as KubeObject);
+  for (const binding of bootstrapRoleBindings()) await createIfMissing(stores.RoleBinding, binding as unknown as KubeObject);
 }
 
 async function createIfMissing(store: ResourceStore, object: KubeObject): Promise<void> {
   try {
-    await store.create(undefined, object, { fieldManager: { manager: BootstrapFieldManager, apiVersion: store.apiVersion } });
+    await store.create(object.metadata.namespace, object, { fieldManager: { manager: kubeApiserverManager, apiVersion: store.apiVersion } });
   } catch (err) {
     if (!(isStatusError(err) && err.reason === 'AlreadyExists')) throw err;
   }

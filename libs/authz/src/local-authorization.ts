@@ -38,7 +38,7 @@ export class LocalAuthorization {
 
   // start creates the missing bootstrap policy, then follows storage.
   async start(): Promise<void> {
-    await retryUntilDone(() => ensureBootstrapPolicy(this.stores.ClusterRole, this.stores.ClusterRoleBinding), {
+    await retryUntilDone(() => ensureBootstrapPolicy(this.stores), {
       clock: this.clock,
       link: this.storageLink,
       stopped: () => this.stopped,

@@ -8,14 +8,15 @@ import { kubernetesLibraries, typedOverloads } from './libraries';
 import { listOperators } from './lists';
 import { Regex } from './regex';
 import { check, CheckedExpression, Expr } from './check/checker';
-import { DeclType } from './check/decl-type';
+import { actualDeclType, DeclType } from './check/decl-type';
 import { Environment } from './check/declarations';
-import { Estimate, estimateCost, runtimeCost } from './check/cost';
+import { countedPartCosts, Estimate, estimateCost, runtimeCost } from './check/cost';
 import { BOOL, CelType, DYN, formatType, STRING } from './check/types';
 import { formatError } from './typecheck';
+import { countEvaluations, countingLibrary, EvaluationCounts, withCounts } from './evaluation-counts';
 import { applyOptionalSyntax, markOptionalSyntax, optionalLibrary, optionalOverloads, runnableOptionals } from './optionals';
 
-const env = celEnv({ funcs: [...kubernetesLibraries, ...listOperators, ...optionalLibrary] });
+const env = celEnv({ funcs: [...kubernetesLibraries, ...listOperators, ...optionalLibrary, ...countingLibrary] });
 const runtimeOverloads: Readonly<Record<string, string>> = { ...typedOverloads, ...optionalOverloads };
 
 export interface Program {
@@ -23,10 +24,13 @@ export interface Program {
   readonly references: ReadonlySet<string>;
   // estimate is the worst-case cost cel-go's estimator gives from self's declared type.
   estimate(): Estimate;
-  // runtimeCost is the cost of running over a value whose sizes self holds (actualDeclType);
-  // largest stands for the size of what has no path to the value.
-  runtimeCost(self: DeclType, largest: number): number;
-  evaluate(bindings: Record<string, CelInput>): CelValue;
+  // runtimeCost is the cost of a run over a value whose sizes self holds (actualDeclType), with
+  // the counts evaluate collected; largest stands for the size of what has no path to the value.
+  runtimeCost(self: DeclType, largest: number, counts: EvaluationCounts): number;
+  // counts are new evaluation counts for one run, cancelling it once it costs more than limit.
+  counts(limit: number): EvaluationCounts;
+  // evaluate runs the program; counts, when given, collect how often its parts ran.
+  evaluate(bindings: Record<string, CelInput>, counts?: EvaluationCounts): CelValue;
 }
 
 // CompileError is a rule that does not compile; its detail is Kubernetes' whole message.
@@ -129,15 +133,21 @@ export function compileExpression(expression: string, variables: readonly string
   const runnable = structuredClone(parsed);
   callTypedOverloads(runnable.expr as unknown as Expr, checked);
   runnableOptionals(runnable.expr as unknown as Expr, checked);
+  countEvaluations(runnable.expr as unknown as Expr);
   const run = plan(env, runnable);
   const self = options.self;
+  let partCosts: ReadonlyMap<bigint, number> | undefined;
   return {
     expression,
     references: checked.references,
     estimate: () => (self ? estimateCost(parsed.expr as unknown as Expr, checked, self) : { min: 0, max: 0 }),
-    runtimeCost: (decl, largest) => runtimeCost(parsed.expr as unknown as Expr, checked, decl, largest),
-    evaluate(bindings) {
-      const result = run(bindings as never);
+    counts(limit) {
+      partCosts ??= self ? countedPartCosts(parsed.expr as unknown as Expr, checked, actualDeclType(self, null)) : new Map();
+      return new EvaluationCounts(limit, partCosts);
+    },
+    runtimeCost: (decl, largest, counts) => runtimeCost(parsed.expr as unknown as Expr, checked, decl, largest, counts),
+    evaluate(bindings, counts) {
+      const result = withCounts(counts, () => run(bindings as never));
       if (isCelError(result)) throw new Error(celGoMessage(result.message));
       return result;
     },

@@ -1,4 +1,4 @@
-import { findPreexistingExpressions, validateRuleDefinitions, validateRules } from './rules';
+import { findPreexistingExpressions, ruleRuntimeCost, validateRuleDefinitions, validateRules } from './rules';
 import { JSONSchemaProps } from './schema';
 import { field } from '@plinth/machinery';
 import { escapePropertyName, unescapePropertyName } from './escaping';
@@ -101,6 +101,34 @@ describe('validation rules', () => {
     const value = Array.from({ length: 200 }, (_, i) => i + 1);
     expect(validateRules({ type: "object", properties: { l: schema } }, { l: value }, undefined).map(String)).toEqual([
       `l: Invalid value: "array": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: self.all(a, self.all(b, self.all(c, a + b + c > 0)))`,
+    ]);
+  });
+
+  it('charges what ran: the operand a short-circuit skips and the iterations a comprehension stops before cost nothing', () => {
+    // matches costs ceil((1 + 10_000) * 0.1) * ceil(4_000 * 0.25) = 1_001_000, over the per-call limit
+    const pattern = 'a'.repeat(3_999) + '$';
+    const rule = `self.a == 1 || self.s.matches('${pattern}')`;
+    const shortCircuit: JSONSchemaProps = { type: 'object', properties: { a: { type: 'integer' }, s: { type: 'string' } }, 'x-kubernetes-validations': [{ rule }] };
+    const s = 'b'.repeat(10_000);
+    expect(validateRules(shortCircuit, { a: 1, s }, undefined).map(String)).toEqual([]);
+    expect(validateRules(shortCircuit, { a: 2, s }, undefined).map(String)).toEqual([
+      `<nil>: Invalid value: "object": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${rule}`,
+    ]);
+    // the inner alls over 200 * 200 pairs cost 320_000-odd: exists stops after the first item,
+    // where all would run 200 of them (the per-call limit test below)
+    const nested: JSONSchemaProps = { type: 'array', items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.exists(a, self.all(b, self.all(c, a + b + c > 0)))' }] };
+    const items = Array.from({ length: 200 }, (_, i) => i + 1);
+    expect(validateRules({ type: 'object', properties: { l: nested } }, { l: items }, undefined).map(String)).toEqual([]);
+    expect(ruleRuntimeCost(nested, items, nested['x-kubernetes-validations']?.[0].rule ?? '')).toBe(361_011);
+  });
+
+  it('charges a messageExpression to the object as a rule, stopping validation when it costs too much', () => {
+    const pattern = 'a'.repeat(3_999) + '$';
+    const messageExpression = `self.matches('${pattern}') ? 'matched' : ' no match '`;
+    const schema: JSONSchemaProps = { type: 'object', properties: { s: { type: 'string', 'x-kubernetes-validations': [{ rule: "self == 'a'", messageExpression }, { rule: "self == 'b'" }] } } };
+    expect(validateRules(schema, { s: 'b'.repeat(9_000) }, undefined).map(String)).toEqual(['s: Invalid value: "string": no match', `s: Invalid value: "string": failed rule: self == 'b'`]);
+    expect(validateRules(schema, { s: 'b'.repeat(10_000) }, undefined).map(String)).toEqual([
+      `s: Invalid value: "string": no further validation rules will be run due to call cost exceeds limit for messageExpression: "${messageExpression}"`,
     ]);
   });
 

@@ -5,9 +5,10 @@
 // becomes one field error at its node (or at its fieldPath), typed by its reason.
 import { CelInput } from '@bufbuild/cel';
 import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote } from '@plinth/machinery';
-import { actualDeclType, DeclType, maxCardinality, schemaDeclType, widenDeclType } from './check/decl-type';
+import { actualDeclType, codePoints, DeclType, maxCardinality, schemaDeclType, widenDeclType } from './check/decl-type';
 import { maxUint64 } from './check/cost';
 import { CompileError, compileExpression, OutputTypeError, Program } from './program';
+import { cancelledMessage } from './evaluation-counts';
 import { additionalPropertiesSchema, celTypeName, JSONSchemaProps, validationRules, ValidationRule, withRootMetadata } from './schema';
 import { exactMember, toCelValue } from './values';
 
@@ -355,31 +356,55 @@ function correlateListItems(schema: JSONSchemaProps, value: unknown[], old: unkn
   return [];
 }
 
-// runtimeCost is the cost of evaluating a rule over one value (and its old value): cel-go's
-// estimate with the sizes of the values in place of the schema's bounds, and the largest size
-// in them for what has no path to the value (literals' elements, intermediate results).
-// sized caches the value's sizes for the rules of one node.
-function runtimeCost(program: Program, self: DeclType | null, value: unknown, old: unknown, sized: Map<DeclType, { decl: DeclType; largest: number }>): number {
-  if (!self) return 0;
-  let actual = sized.get(self);
-  if (!actual) {
-    const decl = old === undefined || old === null ? actualDeclType(self, value) : widenDeclType(actualDeclType(self, value), actualDeclType(self, old));
-    actual = { decl, largest: Math.max(largestSize(value), largestSize(old), 1) };
-    sized.set(self, actual);
+// SizedValue holds the sizes of one node's value (and its old value) for its rules' costs:
+// self's type with the values' sizes in place of the schema's bounds, and the largest size in
+// them for what has no path to the value (literals' elements, intermediate results).
+interface SizedValue {
+  decl: DeclType;
+  largest: number;
+}
+
+// RuleRun is one evaluation of a rule with the cost cel-go's tracker charges for it.
+interface RuleRun {
+  result: unknown;
+  error: Error | null;
+  cost: number;
+  cancelled: boolean;
+}
+
+// runRule evaluates a rule and charges what ran (sizes caches the node's sizes for its rules).
+function runRule(program: Program, self: DeclType | null, bindings: Record<string, CelInput>, value: unknown, old: unknown, sizes: Map<DeclType, SizedValue>): RuleRun {
+  const counts = program.counts(perCallLimit);
+  let result: unknown = null;
+  let error: Error | null = null;
+  try {
+    result = program.evaluate(bindings, counts);
+  } catch (err) {
+    error = err as Error;
   }
-  return program.runtimeCost(actual.decl, actual.largest);
+  if (!self) return { result, error, cost: 0, cancelled: counts.cancelled };
+  let sized = sizes.get(self);
+  if (!sized) {
+    const decl = old === undefined || old === null ? actualDeclType(self, value) : widenDeclType(actualDeclType(self, value), actualDeclType(self, old));
+    sized = { decl, largest: Math.max(largestSize(value), largestSize(old), 1) };
+    sizes.set(self, sized);
+  }
+  const cost = program.runtimeCost(sized.decl, sized.largest, counts);
+  return { result, error, cost, cancelled: counts.cancelled || cost > perCallLimit };
 }
 
 // ruleRuntimeCost is the cost validation charges for one rule of a schema node over a value
 // (isResourceRoot: the node is a custom resource's root).
 export function ruleRuntimeCost(schema: JSONSchemaProps, value: unknown, rule: string, isResourceRoot = false): number {
   const self = selfDeclType(schema, isResourceRoot);
-  return runtimeCost(compileExpression(rule, ruleVariables, { self, environment: 'full', output: 'bool' }), self, value, undefined, new Map());
+  const program = compileExpression(rule, ruleVariables, { self, environment: 'full', output: 'bool' });
+  const node = isResourceRoot ? withRootMetadata(schema) : schema;
+  return runRule(program, self, { self: toCelValue(value, node), oldSelf: null }, value, undefined, new Map()).cost;
 }
 
 // largestSize is the longest string, list or map anywhere in a value.
 function largestSize(value: unknown): number {
-  if (typeof value === 'string') return [...value].length;
+  if (typeof value === 'string') return codePoints(value);
   if (!value || typeof value !== 'object') return 0;
   const children = Array.isArray(value) ? value : Object.values(value);
   let largest = children.length;
@@ -393,7 +418,7 @@ function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown
   const self = toCelValue(value, schema);
   const hasOld = old !== undefined && old !== null;
   const bindings: Record<string, CelInput> = { self, oldSelf: hasOld ? toCelValue(old, schema) : null };
-  const sized = new Map<DeclType, { decl: DeclType; largest: number }>();
+  const sizes = new Map<DeclType, SizedValue>();
   for (const compiled of rules) {
     if (compiled.transition ? !hasOld : budget.transitionOnly) continue;
     const program = compiled.program;
@@ -401,43 +426,59 @@ function runRules(schema: JSONSchemaProps, rules: CompiledRule[], value: unknown
       errs.push(field.invalid(path, typeName, `rule compile error: ${program.detail}`));
       continue;
     }
-    const cost = runtimeCost(program, compiled.self, value, old, sized);
-    if (cost > perCallLimit) {
-      // cel-go cancels the evaluation, and Kubernetes runs no further rule
-      errs.push(field.invalid(path, typeName, `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(compiled.rule)}`));
-      budget.exhausted = true;
-      return;
-    }
-    budget.remaining -= cost;
+    const run = runRule(program, compiled.self, bindings, value, old, sizes);
+    // cel-go stops a run as soon as its cost exceeds the limit: at most the limit is charged
+    budget.remaining -= Math.min(run.cost, perCallLimit);
     if (budget.remaining < 0) {
       budget.exhausted = true;
       errs.push(field.invalid(path, typeName, 'validation failed due to running out of cost budget, no further validation rules will be run'));
       return;
     }
-    let result;
-    try {
-      result = program.evaluate(bindings);
-    } catch (err) {
-      errs.push(field.invalid(path, typeName, `${(err as Error).message} evaluating rule: ${ruleErrorString(compiled.rule)}`));
+    if (run.cancelled) {
+      // Kubernetes runs no further rule
+      errs.push(field.invalid(path, typeName, `'${cancelledMessage}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(compiled.rule)}`));
+      budget.exhausted = true;
+      return;
+    }
+    if (run.error) {
+      errs.push(field.invalid(path, typeName, `${run.error.message} evaluating rule: ${ruleErrorString(compiled.rule)}`));
       continue;
     }
+    const result = run.result;
     if (typeof result !== 'boolean') {
       errs.push(field.invalid(path, typeName, `rule result is not bool evaluating rule: ${ruleErrorString(compiled.rule)}`));
       continue;
     }
     if (result) continue;
-    errs.push(ruleError(compiled, rulePath(path, compiled.rule.fieldPath), typeName, message(compiled, bindings)));
+    const fieldPath = rulePath(path, compiled.rule.fieldPath);
+    const detail = failureMessage(compiled, bindings, value, old, sizes, budget);
+    if (detail instanceof Stop) {
+      errs.push(field.invalid(fieldPath, typeName, detail.message));
+      budget.exhausted = true;
+      return;
+    }
+    errs.push(ruleError(compiled, fieldPath, typeName, detail));
   }
 }
 
-function message(compiled: CompiledRule, bindings: Record<string, CelInput>): string {
+// Stop is a messageExpression's run that ends the validation of the object.
+class Stop {
+  constructor(readonly message: string) {}
+}
+
+// maxMessageSize bounds an evaluated messageExpression (MaxEvaluatedMessageExpressionSizeBytes).
+const maxMessageSize = 5 * 1024;
+
+// failureMessage is the message of a failed rule: its messageExpression's, charged to the
+// object's budget as a rule is, falling back to the static message when it fails.
+function failureMessage(compiled: CompiledRule, bindings: Record<string, CelInput>, value: unknown, old: unknown, sizes: Map<DeclType, SizedValue>, budget: Budget): string | Stop {
   if (compiled.message) {
-    try {
-      const text = compiled.message.evaluate(bindings);
-      if (typeof text === 'string' && text.trim() !== '' && !text.includes('\n')) return text;
-    } catch {
-      // A failing messageExpression falls back to the static message, as Kubernetes does.
-    }
+    const run = runRule(compiled.message, compiled.self, bindings, value, old, sizes);
+    budget.remaining -= Math.min(run.cost, perCallLimit);
+    if (budget.remaining < 0) return new Stop('messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run');
+    if (run.cancelled) return new Stop(`no further validation rules will be run due to call cost exceeds limit for messageExpression: ${goQuote(compiled.message.expression)}`);
+    const text = typeof run.result === 'string' && !run.error ? run.result.trim() : '';
+    if (text !== '' && !text.includes('\n') && Buffer.byteLength(text) <= maxMessageSize) return text;
   }
   if (compiled.rule.message) return compiled.rule.message;
   return `failed rule: ${compiled.rule.rule.trim()}`;

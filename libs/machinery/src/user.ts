@@ -17,6 +17,7 @@ export const Anonymous = 'system:anonymous';
 export const APIServerUser = 'system:apiserver';
 export const KubeProxy = 'system:kube-proxy';
 export const KubeControllerManager = 'system:kube-controller-manager';
+export const KubeScheduler = 'system:kube-scheduler';
 
 // ServiceAccount naming, as apiserver/pkg/authentication/serviceaccount/util.go.
 export const ServiceAccountUsernamePrefix = 'system:serviceaccount:';

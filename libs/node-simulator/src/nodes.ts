@@ -1,5 +1,5 @@
 // The Node objects the simulator registers: Ready, with capacity, as a kubelet reports them.
-import { KubeObject, TaintNodeNotReady } from '@plinth/api';
+import { KubeObject, LabelArchStable, LabelHostname, LabelOSStable, TaintNodeNotReady } from '@plinth/api';
 
 export interface SimulatedNodeOptions {
   cpu?: string;
@@ -17,9 +17,9 @@ export function simulatedNode(name: string, now: string, options: SimulatedNodeO
     metadata: {
       name,
       labels: {
-        'kubernetes.io/hostname': name,
-        'kubernetes.io/os': 'linux',
-        'kubernetes.io/arch': 'amd64',
+        [LabelHostname]: name,
+        [LabelOSStable]: 'linux',
+        [LabelArchStable]: 'amd64',
         'node.platform.io/simulated': 'true',
         ...(options.labels ?? {}),
       },

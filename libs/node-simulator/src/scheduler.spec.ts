@@ -22,4 +22,16 @@ describe('chooseNode', () => {
     expect(chooseNode(pod(onC), nodes, new Map())).toBeNull();
     expect(chooseNode(pod({ ...onC, tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }] }), nodes, new Map())).toBe('c');
   });
+
+  it('keeps pods off a cordoned node unless they tolerate node.platform.io/unschedulable', () => {
+    const cordoned = [{ ...simulatedNode('d', now), spec: { unschedulable: true } }];
+    expect(chooseNode(pod(), cordoned, new Map())).toBeNull();
+    expect(chooseNode(pod({ tolerations: [{ key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' }] }), cordoned, new Map())).toBeNull();
+    expect(chooseNode(pod({ tolerations: [{ key: 'node.platform.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' }] }), cordoned, new Map())).toBe('d');
+  });
+
+  it('selects nodes by the platform.io/ well-known labels a simulated node carries', () => {
+    expect(chooseNode(pod({ nodeSelector: { 'platform.io/hostname': 'b', 'platform.io/os': 'linux', 'platform.io/arch': 'amd64' } }), nodes, new Map())).toBe('b');
+    expect(chooseNode(pod({ nodeSelector: { 'kubernetes.io/hostname': 'b' } }), nodes, new Map())).toBeNull();
+  });
 });

@@ -1,7 +1,7 @@
 // chooseNode is the simulator's scheduler: the least loaded Ready, schedulable node that the
 // pod's nodeSelector, required node affinity (matchFields on metadata.name, matchExpressions on
 // labels) and tolerations allow; null when none fits.
-import { KubeObject, NodeSpec, NodeSelectorRequirement, PodSpec, Taint, Toleration } from '@plinth/api';
+import { KubeObject, NodeSpec, NodeSelectorRequirement, PodSpec, Taint, TaintNodeUnschedulable, Toleration } from '@plinth/api';
 
 export function chooseNode(pod: KubeObject, nodes: KubeObject[], podsPerNode: ReadonlyMap<string, number>): string | null {
   const fits = nodes.filter((node) => nodeFits(pod, node));
@@ -17,7 +17,7 @@ export function nodeFits(pod: KubeObject, node: KubeObject): boolean {
   const ready = ((node.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
   if (!ready) return false;
   const tolerations = spec.tolerations ?? [];
-  if (nodeSpec.unschedulable && !tolerates(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })) return false;
+  if (nodeSpec.unschedulable && !tolerates(tolerations, { key: TaintNodeUnschedulable, effect: 'NoSchedule' })) return false;
   for (const [key, value] of Object.entries(spec.nodeSelector ?? {})) if (labels[key] !== value) return false;
   for (const taint of nodeSpec.taints ?? []) {
     if ((taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !tolerates(tolerations, taint)) return false;

@@ -14,6 +14,8 @@ export {
   Anonymous,
   APIServerUser,
   KubeControllerManager,
+  KubeProxy,
+  KubeScheduler,
   ServiceAccountUsernamePrefix,
   ServiceAccountGroupPrefix,
   AllServiceAccountsGroup,

@@ -1,7 +1,8 @@
 // The names the bootstrap policy is written with: API groups as Plinth serves them (a `*.k8s.io`
-// group is `*.platform.io`), and the bootstrap label, annotation and aggregation labels under the
-// same renaming.
-import { ClusterRole, ClusterRoleBinding, PolicyRule, rbacApiVersion, rbacGroup, ServiceAccountKind, Subject, GroupKind, UserKind } from './types';
+// group is `*.platform.io`). The bootstrap label, annotation and aggregation labels are
+// @plinth/api's.
+import { AutoUpdateAnnotationKey, BootstrapLabelKey, BootstrapLabelValue } from '@plinth/api';
+import { ClusterRole, ClusterRoleBinding, PolicyRule, rbacApiVersion, rbacGroup, Role, RoleBinding, ServiceAccountKind, Subject, GroupKind, UserKind } from './types';
 
 export const legacyGroup = '';
 export const appsGroup = 'apps';
@@ -23,15 +24,6 @@ export const Read = ['get', 'list', 'watch'];
 export const Write = ['create', 'update', 'patch', 'delete', 'deletecollection'];
 export const ReadWrite = [...Read, ...Write];
 
-// The bootstrap label and the autoupdate annotation (kubernetes.io/bootstrapping and
-// rbac.authorization.kubernetes.io/autoupdate in Kubernetes).
-export const BootstrapLabelKey = 'platform.io/bootstrapping';
-export const BootstrapLabelValue = 'rbac-defaults';
-export const AutoUpdateAnnotationKey = 'rbac.authorization.platform.io/autoupdate';
-
-export const AggregateToAdminLabel = 'rbac.authorization.platform.io/aggregate-to-admin';
-export const AggregateToEditLabel = 'rbac.authorization.platform.io/aggregate-to-edit';
-export const AggregateToViewLabel = 'rbac.authorization.platform.io/aggregate-to-view';
 
 interface RoleInit {
   name: string;
@@ -55,6 +47,24 @@ export function clusterRole({ name, labels, rules, aggregateLabel }: RoleInit): 
   if (aggregateLabel) role.aggregationRule = { clusterRoleSelectors: [{ matchLabels: { [aggregateLabel]: 'true' } }] };
   else role.rules = rules ?? [];
   return role;
+}
+
+const defaultMetadata = (name: string, namespace?: string) => ({
+  name,
+  ...(namespace ? { namespace } : {}),
+  labels: { [BootstrapLabelKey]: BootstrapLabelValue },
+  annotations: { [AutoUpdateAnnotationKey]: 'true' },
+});
+
+// role builds a bootstrap Role of a system namespace (NamespaceRoles in policy.go).
+export function role(namespace: string, name: string, rules: PolicyRule[]): Role {
+  return { apiVersion: rbacApiVersion, kind: 'Role', metadata: defaultMetadata(name, namespace), rules };
+}
+
+// roleBinding is NewRoleBinding(roleName, namespace): a binding named after the Role it binds
+// unless named otherwise.
+export function roleBinding(namespace: string, roleName: string, subjects: Subject[], name = roleName): RoleBinding {
+  return { apiVersion: rbacApiVersion, kind: 'RoleBinding', metadata: defaultMetadata(name, namespace), roleRef: { apiGroup: rbacGroup, kind: 'Role', name: roleName }, subjects };
 }
 
 export const groupSubject = (name: string): Subject => ({ kind: GroupKind, apiGroup: rbacGroup, name });

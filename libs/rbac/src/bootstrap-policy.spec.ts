@@ -3,7 +3,7 @@
 import { pendingAggregations } from './aggregation';
 import { nonResourceAttributes, resourceAttributes, UserInfo } from './attributes';
 import { authorize } from './authorizer';
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapPolicy, nodeRules } from './bootstrap-policy';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapPolicy, bootstrapRoleBindings, bootstrapRoles, nodeRules } from './bootstrap-policy';
 import { controllerRoles, controllerUsername } from './controller-policy';
 import { RbacPolicy } from './policy-store';
 import { roleBinding, who } from './spec-fixtures';
@@ -20,7 +20,7 @@ function aggregatedPolicy(): RbacPolicy {
 }
 
 describe('bootstrap objects', () => {
-  it('lists the default roles and the controllers Plinth runs', () => {
+  it('lists the default roles, the other components\' and the controllers Plinth runs', () => {
     expect(bootstrapClusterRoles().map((r) => r.metadata.name)).toEqual([
       'cluster-admin',
       'system:discovery',
@@ -36,6 +36,24 @@ describe('bootstrap objects', () => {
       'system:node',
       'system:kube-controller-manager',
       'system:node-simulator',
+      'system:heapster',
+      'system:node-problem-detector',
+      'system:kubelet-api-admin',
+      'system:node-bootstrapper',
+      'system:auth-delegator',
+      'system:kube-aggregator',
+      'system:kube-dns',
+      'system:persistent-volume-provisioner',
+      'system:certificates.platform.io:certificatesigningrequests:nodeclient',
+      'system:certificates.platform.io:certificatesigningrequests:selfnodeclient',
+      'system:volume-scheduler',
+      'system:certificates.platform.io:legacy-unknown-approver',
+      'system:certificates.platform.io:kubelet-serving-approver',
+      'system:certificates.platform.io:kube-apiserver-client-approver',
+      'system:certificates.platform.io:kube-apiserver-client-kubelet-approver',
+      'system:service-account-issuer-discovery',
+      'system:node-proxier',
+      'system:kube-scheduler',
       'system:controller:clusterrole-aggregation-controller',
       'system:controller:daemon-set-controller',
       'system:controller:generic-garbage-collector',
@@ -73,6 +91,70 @@ describe('bootstrap objects', () => {
     expect(subjects['system:kube-controller-manager']).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.platform.io', name: 'system:kube-controller-manager' }]);
     expect(subjects['system:node-simulator']).toEqual([{ kind: 'ServiceAccount', name: 'node-simulator', namespace: 'kube-system' }]);
     expect(subjects['system:controller:job-controller']).toEqual([{ kind: 'ServiceAccount', name: 'job-controller', namespace: 'kube-system' }]);
+    expect(subjects['system:node-proxier']).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.platform.io', name: 'system:kube-proxy' }]);
+    expect(subjects['system:kube-scheduler']).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.platform.io', name: 'system:kube-scheduler' }]);
+    expect(subjects['system:volume-scheduler']).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.platform.io', name: 'system:kube-scheduler' }]);
+    expect(subjects['system:kube-dns']).toEqual([{ kind: 'ServiceAccount', name: 'kube-dns', namespace: 'kube-system' }]);
+    expect(subjects['system:service-account-issuer-discovery']).toEqual([{ kind: 'Group', apiGroup: 'rbac.authorization.platform.io', name: 'system:serviceaccounts' }]);
+  });
+
+  it('writes the Roles of kube-system and their bindings as Kubernetes does', () => {
+    expect(bootstrapRoles().map((r) => [r.metadata.namespace, r.metadata.name, r.rules])).toEqual([
+      ['kube-system', 'extension-apiserver-authentication-reader', [{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['extension-apiserver-authentication'] }]],
+      [
+        'kube-system',
+        'system::leader-locking-kube-controller-manager',
+        [
+          { verbs: ['watch'], apiGroups: [''], resources: ['configmaps'] },
+          { verbs: ['get', 'update'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['kube-controller-manager'] },
+        ],
+      ],
+      [
+        'kube-system',
+        'system::leader-locking-kube-scheduler',
+        [
+          { verbs: ['watch'], apiGroups: [''], resources: ['configmaps'] },
+          { verbs: ['get', 'update'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['kube-scheduler'] },
+        ],
+      ],
+    ]);
+    const reader = bootstrapRoleBindings().find((b) => b.metadata.name === 'system::extension-apiserver-authentication-reader');
+    expect(reader?.roleRef).toEqual({ apiGroup: 'rbac.authorization.platform.io', kind: 'Role', name: 'extension-apiserver-authentication-reader' });
+    expect(reader?.subjects).toEqual([
+      { kind: 'User', apiGroup: 'rbac.authorization.platform.io', name: 'system:kube-controller-manager' },
+      { kind: 'User', apiGroup: 'rbac.authorization.platform.io', name: 'system:kube-scheduler' },
+    ]);
+    const scheduler = bootstrapRoleBindings().find((b) => b.metadata.name === 'system::leader-locking-kube-scheduler');
+    expect(scheduler?.metadata).toMatchObject({ namespace: 'kube-system', labels: { 'platform.io/bootstrapping': 'rbac-defaults' } });
+    expect(scheduler?.subjects).toEqual([
+      { kind: 'User', apiGroup: 'rbac.authorization.platform.io', name: 'system:kube-scheduler' },
+      { kind: 'ServiceAccount', name: 'kube-scheduler', namespace: 'kube-system' },
+    ]);
+  });
+
+  // As a kube-apiserver 1.28 writes them (read from one, group names renamed).
+  it('writes the other components\' roles as Kubernetes does', () => {
+    const byName = Object.fromEntries(bootstrapClusterRoles().map((r) => [r.metadata.name, r.rules]));
+    expect(byName['system:certificates.platform.io:kubelet-serving-approver']).toEqual([
+      { verbs: ['approve'], apiGroups: ['certificates.platform.io'], resources: ['signers'], resourceNames: ['platform.io/kubelet-serving'] },
+    ]);
+    expect(byName['system:service-account-issuer-discovery']).toEqual([
+      { verbs: ['get'], nonResourceURLs: ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/'] },
+    ]);
+    expect(byName['system:node-proxier']).toEqual([
+      { verbs: ['list', 'watch'], apiGroups: [''], resources: ['endpoints', 'services'] },
+      { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['nodes'] },
+      { verbs: ['create', 'patch', 'update'], apiGroups: ['', 'events.platform.io'], resources: ['events'] },
+      { verbs: ['list', 'watch'], apiGroups: ['discovery.platform.io'], resources: ['endpointslices'] },
+    ]);
+    expect(byName['system:kube-scheduler']?.slice(0, 6)).toEqual([
+      { verbs: ['create', 'patch', 'update'], apiGroups: ['', 'events.platform.io'], resources: ['events'] },
+      { verbs: ['create'], apiGroups: ['coordination.platform.io'], resources: ['leases'] },
+      { verbs: ['get', 'update'], apiGroups: ['coordination.platform.io'], resources: ['leases'], resourceNames: ['kube-scheduler'] },
+      { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['nodes'] },
+      { verbs: ['delete', 'get', 'list', 'watch'], apiGroups: [''], resources: ['pods'] },
+      { verbs: ['create'], apiGroups: [''], resources: ['bindings', 'pods/binding'] },
+    ]);
   });
 
   it('writes rules as NewRule does: sorted sets', () => {

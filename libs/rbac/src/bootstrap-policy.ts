@@ -2,13 +2,11 @@
 // bootstrappolicy/policy.go (v1.28), with API group names as Plinth serves them: cluster-admin
 // for system:masters; admin, edit and view built by aggregation from system:aggregate-to-*;
 // discovery, basic-user and public-info-viewer for everyone; a node role; the controller
-// manager's own role; a role for the node simulator's service account; monitoring; and a role
-// per controller Plinth runs.
+// manager's own role; a role for the node simulator's service account; monitoring; the roles of
+// the cluster's other components (component-policy.ts); and a role per controller Plinth runs.
 import { AllAuthenticated, AllUnauthenticated, KubeControllerManager, MonitoringGroup, NodesGroup, SystemPrivilegedGroup } from './attributes';
+import { AggregateToAdminLabel, AggregateToEditLabel, AggregateToViewLabel } from '@plinth/api';
 import {
-  AggregateToAdminLabel,
-  AggregateToEditLabel,
-  AggregateToViewLabel,
   appsGroup,
   authenticationGroup,
   authorizationGroup,
@@ -32,10 +30,11 @@ import {
   storageGroup,
   Write,
 } from './bootstrap-groups';
+import { componentClusterRoleBindings, componentClusterRoles, componentRoleBindings, componentRoles } from './component-policy';
 import { ControllerServiceAccountNamespace, controllerRoleBindings, controllerRoles, eventsRule } from './controller-policy';
 import { PolicyContents } from './policy-store';
 import { newRule } from './rule-builder';
-import { ClusterRole, ClusterRoleBinding, PolicyRule, rbacGroup } from './types';
+import { ClusterRole, ClusterRoleBinding, PolicyRule, rbacGroup, Role, RoleBinding } from './types';
 
 export const NodeRoleName = 'system:node';
 export const KubeControllerManagerRoleName = 'system:kube-controller-manager';
@@ -263,14 +262,23 @@ function defaultClusterRoleBindings(): ClusterRoleBinding[] {
 // The aggregated roles (admin, edit, view) come without rules; the aggregation controller fills
 // them in (see aggregateClusterRole).
 export function bootstrapClusterRoles(): ClusterRole[] {
-  return [...defaultClusterRoles(), ...controllerRoles()];
+  return [...defaultClusterRoles(), ...componentClusterRoles(), ...controllerRoles()];
 }
 
 export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
-  return [...defaultClusterRoleBindings(), ...controllerRoleBindings()];
+  return [...defaultClusterRoleBindings(), ...componentClusterRoleBindings(), ...controllerRoleBindings()];
+}
+
+// bootstrapRoles and bootstrapRoleBindings are the default Roles of system namespaces.
+export function bootstrapRoles(): Role[] {
+  return componentRoles();
+}
+
+export function bootstrapRoleBindings(): RoleBinding[] {
+  return componentRoleBindings();
 }
 
 // bootstrapPolicy is the whole default policy, as RbacPolicy takes it.
 export function bootstrapPolicy(): PolicyContents {
-  return { clusterRoles: bootstrapClusterRoles(), clusterRoleBindings: bootstrapClusterRoleBindings() };
+  return { roles: bootstrapRoles(), clusterRoles: bootstrapClusterRoles(), roleBindings: bootstrapRoleBindings(), clusterRoleBindings: bootstrapClusterRoleBindings() };
 }

@@ -67,7 +67,7 @@ function controllerRules(): Record<string, PolicyRule[]> {
     [NamespaceController]: [
       newRule('get', 'list', 'watch', 'delete').groups(legacyGroup).resources('namespaces').rule(),
       newRule('update').groups(legacyGroup).resources('namespaces/finalize', 'namespaces/status').rule(),
-      newRule('get', 'list', 'watch', 'delete', 'deletecollection').groups('*').resources('*').rule(),
+      newRule('get', 'list', 'delete', 'deletecollection').groups('*').resources('*').rule(),
     ],
     [ServiceAccountController]: [newRule('create').groups(legacyGroup).resources('serviceaccounts').rule(), eventsRule()],
     [TTLAfterFinishedController]: [newRule('get', 'list', 'watch', 'delete').groups(batchGroup).resources('jobs').rule(), eventsRule()],

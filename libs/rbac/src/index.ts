@@ -21,13 +21,5 @@ export type { Authorizer } from './authorizer-port';
 export * from './aggregation';
 export * from './escalation';
 export { newRule, PolicyRuleBuilder } from './rule-builder';
-export {
-  AggregateToAdminLabel,
-  AggregateToEditLabel,
-  AggregateToViewLabel,
-  AutoUpdateAnnotationKey,
-  BootstrapLabelKey,
-  BootstrapLabelValue,
-} from './bootstrap-groups';
 export * from './controller-policy';
 export * from './bootstrap-policy';

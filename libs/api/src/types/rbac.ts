@@ -9,6 +9,17 @@ export const rbacGroupAlias = 'rbac.authorization.k8s.io';
 export const rbacVersion = 'v1';
 export const rbacApiVersion = `${rbacGroup}/${rbacVersion}`;
 
+// The bootstrap label and the autoupdate annotation of the default roles and bindings
+// (kubernetes.io/bootstrapping and rbac.authorization.kubernetes.io/autoupdate in Kubernetes).
+export const BootstrapLabelKey = 'platform.io/bootstrapping';
+export const BootstrapLabelValue = 'rbac-defaults';
+export const AutoUpdateAnnotationKey = 'rbac.authorization.platform.io/autoupdate';
+// The labels that aggregate a ClusterRole into admin, edit and view
+// (rbac.authorization.kubernetes.io/aggregate-to-*).
+export const AggregateToAdminLabel = 'rbac.authorization.platform.io/aggregate-to-admin';
+export const AggregateToEditLabel = 'rbac.authorization.platform.io/aggregate-to-edit';
+export const AggregateToViewLabel = 'rbac.authorization.platform.io/aggregate-to-view';
+
 export interface PolicyRule {
   verbs?: string[] | null;
   apiGroups?: string[] | null;

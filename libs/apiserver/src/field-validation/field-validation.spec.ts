@@ -200,6 +200,12 @@ describe('applyFieldValidation ordering and limits', () => {
     expect(warnings).toHaveLength(100);
     expect(warnings[99]).toBe('unknown field "spec.u99"');
   });
+
+  it('puts the errors found in the YAML before those of its JSON', () => {
+    const yamlError = 'yaml: unmarshal errors:\n  line 5: key "replicas" already set in map';
+    const { warnings } = applyFieldValidation('{"spec": {"replicas": 2, "nope": 1}}', deployment, 'Warn', undefined, [yamlError]);
+    expect(warnings).toEqual([yamlError, 'unknown field "spec.nope"']);
+  });
 });
 
 describe('applyFieldValidation bodies that cannot be decoded', () => {

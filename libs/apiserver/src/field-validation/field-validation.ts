@@ -123,7 +123,7 @@ function isUnder(path: string, ancestor: string): boolean {
 // checked and whose nulls become Go's zero values (decodeGoTypes); custom resources (no Go type:
 // their schema validation checks types) pass none.
 // extraStrictErrors are strict errors found before JSON (a YAML body's repeated keys); they
-// follow the JSON ones, as the serializer appends them.
+// come before the JSON ones, as the serializer collects them first.
 export function applyFieldValidation(body: string | Buffer, schema: Schema, mode: FieldValidation, goKind?: string, extraStrictErrors: readonly string[] = []): FieldValidationResult {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   let parsed: StrictParseResult;
@@ -150,7 +150,7 @@ export function applyFieldValidation(body: string | Buffer, schema: Schema, mode
     for (const path of unknown) errors.push({ offset: offsets.get(path) ?? Number.MAX_SAFE_INTEGER, message: `unknown field ${goQuote(path)}` });
     errors.sort((a, b) => a.offset - b.offset);
   }
-  const messages = [...new Set([...errors.map((e) => e.message), ...extraStrictErrors])].slice(0, maxStrictErrors);
+  const messages = [...new Set([...extraStrictErrors, ...errors.map((e) => e.message)])].slice(0, maxStrictErrors);
 
   if (mode === FieldValidation.Strict && messages.length > 0) throw new StrictDecodingError(messages, dataKind);
   return { object, warnings: messages };

@@ -2,12 +2,13 @@
 // merged into the live object by field ownership, conflicts with other managers are 409 unless
 // forced, and an object that does not exist is created (201).
 import { applyObject, statusResetFields } from '@plinth/apply';
-import { KubeObject } from '@plinth/api';
-import { badRequest, carryExactIntegers, cloneJson, field, invalid } from '@plinth/machinery';
+import { KubeObject, Schema } from '@plinth/api';
+import { badRequest, carryExactIntegers, cloneJson, unclassifiedError } from '@plinth/machinery';
 import { admitNamespacedCreate, admitPod, admitRbacWrite } from '../admission';
 import { authorizeRequest } from '../auth/filter';
 import { decodeText } from '../decode';
-import { FieldValidation } from '../field-validation';
+import { checkName } from './check-name';
+import { FieldValidation, unknownFields } from '../field-validation';
 import { yamlToJson } from '../http/body';
 import { goYamlStrictError } from '../http/go-yaml';
 import { writeResult } from '../output';
@@ -37,6 +38,30 @@ function checkApplyType(scope: RequestScope, body: unknown): void {
 
 // checkApplyYamlStrictly is applyPatcher's strict reading of the configuration
 // (yaml.UnmarshalStrict): its error refuses the request under Strict and warns under Warn.
+// checkTypedPatch refuses an apply configuration of a built-in type with fields its schema does
+// not declare, whatever fieldValidation says: the field manager cannot make it a typed patch,
+// and kube-apiserver answers its error as a 500.
+function checkTypedPatch(configuration: Record<string, unknown>, schema: Schema): void {
+  const unknown = unknownFields(configuration, schema);
+  if (unknown.length === 0) return;
+  throw unclassifiedError(`failed to create typed patch object (${typedPatchObject(configuration)}): ${typedPatchErrors(unknown)}`);
+}
+
+// typedPatchObject names the configuration as the field manager does: namespace/name; GroupVersionKind.
+function typedPatchObject(configuration: Record<string, unknown>): string {
+  const metadata = (configuration.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  const apiVersion = String(configuration.apiVersion ?? '');
+  const slash = apiVersion.indexOf('/');
+  const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+  return `${String(metadata.namespace ?? '')}/${String(metadata.name ?? '')}; ${group}/${version}, Kind=${String(configuration.kind ?? '')}`;
+}
+
+// typedPatchErrors is structured-merge-diff's ValidationErrors text for undeclared fields.
+function typedPatchErrors(paths: string[]): string {
+  const errors = paths.map((path) => `.${path}: field not declared in schema`);
+  return errors.length === 1 ? errors[0] : ['errors:', ...errors.map((error) => `  ${error}`)].join('\n');
+}
+
 function checkApplyYamlStrictly(scope: RequestScope, raw: string, mode: FieldValidation): void {
   if (mode === FieldValidation.Ignore) return;
   const error = goYamlStrictError(raw);
@@ -47,13 +72,12 @@ function checkApplyYamlStrictly(scope: RequestScope, raw: string, mode: FieldVal
 }
 
 export async function applyResource(scope: RequestScope, raw: string, options: WriteOptions, mode: FieldValidation): Promise<void> {
-  if (!options.fieldManager) {
-    throw invalid({ group: 'meta.platform.io', kind: 'PatchOptions' }, '', [field.required(field.newPath('fieldManager'), 'is required for apply patch')]);
-  }
   const force = queryBool(scope.query, 'force');
   // applyPatcher reads the configuration with sigs.k8s.io/yaml's Unmarshal
   const text = yamlToJson(Buffer.from(raw), (message) => badRequest(`error decoding YAML: error converting YAML to JSON: ${message}`));
-  checkApplyType(scope, JSON.parse(text));
+  const configuration = JSON.parse(text);
+  checkApplyType(scope, configuration);
+  if (!scope.def.unstructured) checkTypedPatch(configuration, scope.def.schema);
   const applied = decodeText(scope, text, mode);
   checkApplyYamlStrictly(scope, raw, mode);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
@@ -78,6 +102,7 @@ export async function applyResource(scope: RequestScope, raw: string, options: W
         resetFields: scope.def.subresources?.includes('status') ? statusResetFields(subresource) : undefined,
       });
       const object = merged.object;
+      checkName(scope, object);
       carryExactIntegers(object, applied, current);
       object.metadata = { ...object.metadata, managedFields: merged.managedFields };
       if (current) object.metadata.resourceVersion = current.metadata.resourceVersion;

@@ -2,7 +2,7 @@
 // deleted with the same options; the answer is the list of what was deleted.
 import { isStatusError } from '@plinth/machinery';
 import { parseDeleteOptions, warnOfDefaultOrphaning } from '../delete-options';
-import { ListOptions } from '../list-options';
+import { ListOptions, parseResourceVersion } from '../list-options';
 import { writeList } from '../output';
 import { namespaceOf, RequestScope } from '../scope';
 import { listObjects } from './list';
@@ -10,6 +10,9 @@ import { listObjects } from './list';
 export async function deleteCollection(scope: RequestScope, listOptions: ListOptions): Promise<void> {
   const options = await parseDeleteOptions(scope);
   warnOfDefaultOrphaning(scope, options);
+  // Kubernetes lists what it deletes in pages (of 10000 when no limit is set), so a malformed
+  // resourceVersion is refused as a paged list refuses it: 400, not the plain list's 500.
+  parseResourceVersion(listOptions.resourceVersion, true);
   const list = await listObjects(scope, listOptions);
   const deleted = [];
   for (const object of list.items) {

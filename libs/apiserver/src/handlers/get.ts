@@ -1,6 +1,6 @@
 // GET of one object (and of a subresource that shows the parent, like /status).
 import { notFound } from '@plinth/machinery';
-import { parseResourceVersion } from '../list-options';
+import { assertReachable, parseResourceVersion } from '../list-options';
 import { namespaceOf, RequestScope } from '../scope';
 import { writeResult } from '../output';
 
@@ -16,6 +16,7 @@ export async function getResource(scope: RequestScope): Promise<void> {
     const cached = await cache.get(namespaceOf(scope), scope.info.name, Math.max(requested, scope.server.lastWrittenRevision(scope.def)));
     if (cached === undefined) throw notFound(scope.store.qualifiedResource, scope.info.name);
     if (cached !== null) return writeResult(scope, 200, cached);
+    assertReachable(requested, cache.currentRevision);
   }
   const object = await scope.store.get(namespaceOf(scope), scope.info.name);
   writeResult(scope, 200, object);

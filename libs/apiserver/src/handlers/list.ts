@@ -3,7 +3,7 @@
 import { KubeList, KubeObject } from '@plinth/api';
 import { badRequest, isStatusError, resourceExpired, StatusError } from '@plinth/machinery';
 import { continueSyntaxError } from '../continue-syntax';
-import { ListOptions, parseResourceVersion } from '../list-options';
+import { assertReachable, ListOptions, parseResourceVersion } from '../list-options';
 import { writeList } from '../output';
 import { namespaceOf, RequestScope } from '../scope';
 import { buildPredicate } from '../selectors';
@@ -33,6 +33,7 @@ export async function listObjects(scope: RequestScope, options: ListOptions): Pr
         ? await cachedContinuePage(scope, options.continue, predicate, options.limit)
         : await cache.list(namespaceOf(scope), predicate, cachedLimit(options), Math.max(requested, scope.server.lastWrittenRevision(scope.def)));
       if (page) return listOf(scope, page);
+      if (!options.continue) assertReachable(requested, cache.currentRevision);
     }
     const page = await scope.store.list(namespaceOf(scope), {
       predicate,

@@ -4,14 +4,15 @@
 // resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
 import { badRequest, field, goQuote, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
-import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch } from '@plinth/patch';
+import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch, patchShapeError } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
-import { decodeText } from '../decode';
+import { decodePatchedText, decodeText } from '../decode';
 import { FieldValidation, hasInexactNumber, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
 import { readBody, mediaTypeOf } from '../http/body';
 import { writeResult } from '../output';
 import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
 import { applyResource } from './apply';
+import { checkName } from './check-name';
 import { tokenizeLiterals, withExactTokens } from './patch-literals';
 import { parseWriteOptions } from '../write-options';
 
@@ -44,8 +45,8 @@ function patchTypeOf(mediaType: string, builtin: boolean): PatchType {
 }
 
 export async function patchResource(scope: RequestScope): Promise<void> {
-  const options = parseWriteOptions(scope.query, 'PatchOptions');
   const type = patchTypeOf(mediaTypeOf(scope.req), !scope.def.unstructured);
+  const options = parseWriteOptions(scope.query, 'PatchOptions', type === 'apply' ? 'apply' : 'other');
   const mode = parseFieldValidation(scope.query.get('fieldValidation'), 'PatchOptions');
   const raw = (await readBody(scope.req)).toString('utf8');
   if (type === 'apply') return applyResource(scope, raw, options, mode);
@@ -57,6 +58,8 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     throw err;
   }
   const patch = parsed.value;
+  const shapeError = mode !== FieldValidation.Ignore && type !== 'strategic' ? patchShapeError(type, patch) : null;
+  if (shapeError) throw badRequest(shapeError);
   checkPatchDuplicates(scope, type, patch, parsed, mode);
   const literals = tokenizeLiterals(patch, parsed.literals, type === 'json');
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
@@ -66,7 +69,8 @@ export async function patchResource(scope: RequestScope): Promise<void> {
     async (current) => {
       if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
       const exact = withExactTokens(current, literals);
-      const patched = decodeText(scope, exact.tokens.restore(JSON.stringify(applyPatch(scope, type, exact.current as KubeObject, patch))), mode);
+      const patchedText = exact.tokens.restore(JSON.stringify(applyPatch(scope, type, exact.current as KubeObject, patch)));
+      const patched = type === 'strategic' ? decodeText(scope, patchedText, mode) : decodePatchedText(scope, patchedText, mode, type === 'merge' ? patch : undefined);
       checkName(scope, patched);
       await admitRbacWrite(scope, patched, current);
       await admitPod(scope, patched, current);
@@ -116,16 +120,4 @@ function checkPatchDuplicates(scope: RequestScope, type: Exclude<PatchType, 'app
   const message = `strict decoding error: ${errors.join(', ')}`;
   if (type !== 'strategic') throw badRequest(message);
   throw invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), goSprint(patch), message)]);
-}
-
-// checkName is the patch handler's checkName: the patched object keeps the name and namespace
-// of the URL (a patch that removes metadata, or replaces or deletes the whole object, does not).
-function checkName(scope: RequestScope, patched: KubeObject): void {
-  const name = patched.metadata.name ?? '';
-  if (name !== scope.info.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${scope.info.name})`);
-  const namespace = namespaceOf(scope);
-  const objectNamespace = patched.metadata.namespace ?? '';
-  if (namespace && objectNamespace && objectNamespace !== namespace) {
-    throw badRequest(`the namespace of the object (${objectNamespace}) does not match the namespace on the URL (${namespace})`);
-  }
 }

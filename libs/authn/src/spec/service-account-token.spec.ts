@@ -126,8 +126,8 @@ describe('service account tokens', () => {
     it('adds the pod name and uid of a pod-bound token as extras', async () => {
       const { token } = issueServiceAccountToken({ ...base, boundObject: { kind: 'Pod', name: 'web-0', uid: 'pod-uid' } });
       expect((await verifyServiceAccountToken(token, verifyOpts))?.extra).toEqual({
-        'authentication.kubernetes.io/pod-name': ['web-0'],
-        'authentication.kubernetes.io/pod-uid': ['pod-uid'],
+        'authentication.platform.io/pod-name': ['web-0'],
+        'authentication.platform.io/pod-uid': ['pod-uid'],
       });
     });
 

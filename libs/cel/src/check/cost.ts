@@ -6,6 +6,7 @@ import { CheckedExpression, Expr, MapEntry, qualifiedName } from './checker';
 import { typeIdentifiers } from './declarations';
 import { DeclType } from './decl-type';
 import { CelType } from './types';
+import { countedArguments, EvaluationCounts } from '../evaluation-counts';
 
 export interface Estimate {
   min: number;
@@ -53,7 +54,34 @@ class Coster {
     // runtime charges as cel-go's evaluation does where it differs from the estimator: a
     // presence test adds nothing to its operand, constant list and map literals are folded.
     private readonly runtime: boolean,
+    // counts, at run time, say how often each counted part ran (evaluation-counts.ts): a part
+    // is charged that many times, relative to how often the part around it ran (scope).
+    private readonly counts: ((part: bigint) => number) | null = null,
   ) {}
+
+  private scope = 1;
+  // ownCosts, when collected, get each counted part's cost per run without its nested parts.
+  ownCosts: Map<bigint, number> | null = null;
+  private nestedCosts: number[] = [];
+
+  // counted is the cost of a part that may run other than once: per run of the enclosing part
+  // its cost times how often it ran, without counts once.
+  private counted(expr: Expr, adjustment = 0): Estimate {
+    if (!this.counts) return add(this.cost(expr), fixed(adjustment));
+    const outer = this.scope;
+    const runs = this.counts(expr.id);
+    this.scope = runs;
+    this.nestedCosts.push(0);
+    const cost = add(this.cost(expr), fixed(adjustment));
+    const nested = this.nestedCosts.pop() ?? 0;
+    this.scope = outer;
+    if (this.ownCosts) {
+      this.ownCosts.set(expr.id, Math.max(0, cost.max - nested));
+      if (this.nestedCosts.length > 0) this.nestedCosts[this.nestedCosts.length - 1] += cost.max;
+    }
+    const ratio = outer === 0 ? 0 : runs / outer;
+    return { min: cost.min * ratio, max: cost.max * ratio };
+  }
 
   cost(expr: Expr | undefined): Estimate {
     if (!expr?.exprKind?.case) return zero;
@@ -81,6 +109,8 @@ class Coster {
   }
 
   private ident(expr: Expr, name: string): Estimate {
+    // cel-go plans a type's name as a constant
+    if (this.runtime && this.isTypeName(expr)) return zero;
     const ranges = this.iterRanges.get(name);
     const range = ranges?.[ranges.length - 1];
     if (range) {
@@ -94,13 +124,17 @@ class Coster {
     return fixed(1);
   }
 
+  private isTypeName(expr: Expr): boolean {
+    return this.checked.types.get(expr.id)?.kind === 'type' && !this.iterRanges.get((expr.exprKind.value as { name: string }).name)?.length;
+  }
+
   private select(expr: Expr, select: { operand: Expr; field: string; testOnly?: boolean }): Estimate {
     if (select.testOnly) return add(this.runtime ? zero : fixed(1), this.cost(select.operand));
     // A qualified type name (google.protobuf.Duration) is one identifier to cel-go's checker.
     const qualified = qualifiedName(expr);
     if (qualified !== null && typeIdentifiers.has(qualified) && this.checked.types.get(expr.id)?.kind === 'type') {
       this.paths.set(expr.id, [qualified]);
-      return fixed(1);
+      return this.runtime ? zero : fixed(1);
     }
     let sum = this.cost(select.operand);
     const kind = this.checked.types.get(select.operand.id)?.kind;
@@ -121,7 +155,14 @@ class Coster {
       const present = call.target.exprKind.case === 'callExpr' && (call.target.exprKind.value as CallExpr).function === 'optional.of';
       return present ? this.cost(call.target) : call.args.reduce((sum, a) => add(sum, this.cost(a)), this.cost(call.target));
     }
-    const argCosts = call.args.map((a) => this.cost(a));
+    const counted = this.counts ? countedArguments(call) : [];
+    // cel-go resolves an attribute in a conditional's branch or as an index without
+    // evaluating it as such: its qualifiers are charged, not the attribute itself.
+    const resolved = this.runtime ? resolvedArguments(call) : [];
+    const argCosts = call.args.map((a, i) => {
+      const adjustment = resolved.includes(i) && isAttribute(a) ? -1 : 0;
+      return counted.includes(i) ? this.counted(a, adjustment) : add(this.cost(a), fixed(adjustment));
+    });
     const args = call.args.map((a) => this.node(a));
     if (!overloads || overloads.length === 0) return zero;
     let sum = zero;
@@ -148,6 +189,11 @@ class Coster {
     const stack = this.iterRanges.get(c.iterVar) ?? [];
     stack.push(c.iterRange);
     this.iterRanges.set(c.iterVar, stack);
+    if (this.counts) {
+      sum = add(add(sum, this.counted(c.loopCondition)), this.counted(c.loopStep));
+      stack.pop();
+      return add(sum, this.counted(c.result));
+    }
     const loopCost = this.cost(c.loopCondition);
     const stepCost = this.cost(c.loopStep);
     stack.pop();
@@ -166,6 +212,8 @@ class Coster {
   // from self, else 1 for a scalar and unbounded for the rest.
   sizeEstimate(node: Node): Estimate {
     if (node.computed) return node.computed;
+    // at run time, a type has no size: cel-go charges it as 1
+    if (this.runtime && node.type?.kind === 'type') return fixed(1);
     const fromSchema = this.schemaSize(node);
     if (fromSchema) return fromSchema;
     return isScalar(node.type) ? fixed(1) : this.unknownSize;
@@ -222,7 +270,9 @@ class Coster {
         return { cost: { min: argCosts[0].min, max: add(argCosts[0], argCosts[1]).max } };
       case 'conditional': {
         const size = union(this.sizeEstimate(args[1]), this.sizeEstimate(args[2]));
-        return { cost: add(argCosts[0], union(argCosts[1], argCosts[2])), resultSize: size };
+        // counted, each branch is charged as often as it ran
+        const branches = this.counts ? add(argCosts[1], argCosts[2]) : union(argCosts[1], argCosts[2]);
+        return { cost: add(argCosts[0], branches), resultSize: size };
       }
       case 'add_string':
       case 'add_bytes':
@@ -373,6 +423,27 @@ function substringSize(size: Estimate, args: Node[]): Estimate {
   return { min: Math.min(size.min, length), max: length };
 }
 
+// resolvedArguments are the arguments cel-go resolves as attributes without evaluating them.
+function resolvedArguments(call: CallExpr): number[] {
+  if (call.target) return [];
+  if (call.function === '_?_:_') return [1, 2];
+  if (call.function === '_[_]') return [1];
+  return [];
+}
+
+// isAttribute is a variable, or a field or an element of one: what cel-go evaluates as one
+// attribute, charging 1 for it and 1 for each qualifier.
+function isAttribute(expr: Expr): boolean {
+  const { case: kind, value } = expr.exprKind;
+  if (kind === 'identExpr') return true;
+  if (kind === 'selectExpr') return !(value as { testOnly?: boolean }).testOnly && isAttribute((value as { operand: Expr }).operand);
+  if (kind === 'callExpr') {
+    const call = value as CallExpr;
+    return !call.target && call.function === '_[_]' && isAttribute(call.args[0]);
+  }
+  return false;
+}
+
 // lazyOptionalOverloads are the optional library's functions cel-go plans as operators.
 const lazyOptionalOverloads = new Set(['optional_or_optional', 'optional_orValue_value']);
 
@@ -402,8 +473,19 @@ export function estimateCost(expr: Expr, checked: CheckedExpression, self: DeclT
   return new Coster(checked, self, unbounded, false).cost(expr);
 }
 
-// runtimeCost is the cost of evaluating an expression over a value whose sizes self holds
-// (actualDeclType), largest standing for the size of what has no path to the value.
-export function runtimeCost(expr: Expr, checked: CheckedExpression, self: DeclType, largest: number): number {
-  return new Coster(checked, self, { min: 0, max: largest }, true).cost(expr).max;
+// countedPartCosts are the least cost of one run of each counted part (evaluation-counts.ts)
+// without the parts nested in it: what a run has cost at least when its parts have run so often,
+// whatever the sizes (self holds none: actualDeclType of nothing).
+export function countedPartCosts(expr: Expr, checked: CheckedExpression, empty: DeclType): ReadonlyMap<bigint, number> {
+  const coster = new Coster(checked, empty, zero, true, () => 1);
+  coster.ownCosts = new Map();
+  coster.cost(expr);
+  return coster.ownCosts;
+}
+
+// runtimeCost is the cost of a run of an expression over a value whose sizes self holds
+// (actualDeclType), largest standing for the size of what has no path to the value; counts say
+// how often the parts that may run other than once ran.
+export function runtimeCost(expr: Expr, checked: CheckedExpression, self: DeclType, largest: number, counts: EvaluationCounts): number {
+  return Math.round(new Coster(checked, self, { min: 0, max: largest }, true, (part) => counts.runs.get(part) ?? 0).cost(expr).max);
 }

@@ -117,7 +117,8 @@ export function actualDeclType(decl: DeclType, value: unknown): DeclType {
   if (typeof value === 'object') {
     if (decl.fields) {
       const fields = new Map([...decl.fields].map(([name, fieldDecl]) => [name, actualDeclType(fieldDecl, (value as Record<string, unknown>)[unescapePropertyName(name)])]));
-      return { ...decl, fields };
+      // an object's size is its number of entries, unknown fields included (unstructuredMap)
+      return { ...decl, fields, maxElements: Object.keys(value).length };
     }
     const entries = Object.entries(value as Record<string, unknown>);
     const elem = decl.elem && widestElement(decl.elem, entries.map(([, v]) => v));
@@ -139,7 +140,7 @@ function scalarSize(decl: DeclType, value: unknown): number {
 }
 
 // codePoints counts a string's code points (a surrogate pair is one).
-function codePoints(text: string): number {
+export function codePoints(text: string): number {
   let count = text.length;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

@@ -27,7 +27,7 @@ describe('syncDaemonSet: placement', () => {
       node('windows', { os: 'windows' }),
       node('tainted', { os: 'linux' }, [{ key: 'gpu', effect: 'NoSchedule' }]),
       node('tolerated', { os: 'linux' }, [{ key: 'dedicated', value: 'infra', effect: 'NoSchedule' }]),
-      node('not-ready', { os: 'linux' }, [{ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' }]),
+      node('not-ready', { os: 'linux' }, [{ key: 'node.platform.io/not-ready', effect: 'NoExecute' }]),
     ];
     const plan = syncDaemonSet({ daemonSet: ds, nodes, pods: [], revisions: [], now: 0 });
     expect(plan.podsToCreate.map((c) => c.nodeName)).toEqual(['plain', 'tolerated', 'not-ready']);

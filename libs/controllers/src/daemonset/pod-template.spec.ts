@@ -51,9 +51,9 @@ describe('newDaemonPod', () => {
 
 describe('withDaemonTolerations', () => {
   it('replaces a toleration with the same key and effect and adds network-unavailable on the host network', () => {
-    const tolerations = withDaemonTolerations({ hostNetwork: true, tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }] });
+    const tolerations = withDaemonTolerations({ hostNetwork: true, tolerations: [{ key: 'node.platform.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }] });
     expect(tolerations).toHaveLength(7);
-    expect(tolerations[0]).toEqual({ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' });
-    expect(tolerations[6]).toEqual({ key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' });
+    expect(tolerations[0]).toEqual({ key: 'node.platform.io/not-ready', operator: 'Exists', effect: 'NoExecute' });
+    expect(tolerations[6]).toEqual({ key: 'node.platform.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' });
   });
 });

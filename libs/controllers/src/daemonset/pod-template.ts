@@ -2,16 +2,23 @@
 // AddOrUpdateDaemonPodTolerations and ReplaceDaemonSetPodNodeNameNodeAffinity (v1.28): the
 // template plus the daemon tolerations, the revision labels and a required node affinity on
 // metadata.name, so that the scheduler binds it to that one node.
-import { OwnerReference } from '@plinth/api';
 import {
   Affinity,
   ControllerRevisionHashLabel,
   DaemonSet,
   DeprecatedTemplateGeneration,
+  OwnerReference,
   Pod,
   PodSpec,
   PodTemplateSpec,
   PodTemplateGenerationLabel,
+  TaintNodeDiskPressure,
+  TaintNodeMemoryPressure,
+  TaintNodeNetworkUnavailable,
+  TaintNodeNotReady,
+  TaintNodePIDPressure,
+  TaintNodeUnreachable,
+  TaintNodeUnschedulable,
   Toleration,
 } from '@plinth/api';
 
@@ -20,16 +27,16 @@ const exists = (key: string, effect: string): Toleration => ({ key, operator: 'E
 // daemonTolerations are added to every daemon pod so that it stays on nodes that are not
 // ready or under pressure, and lands on unschedulable ones.
 export const daemonTolerations: readonly Toleration[] = [
-  exists('node.kubernetes.io/not-ready', 'NoExecute'),
-  exists('node.kubernetes.io/unreachable', 'NoExecute'),
-  exists('node.kubernetes.io/disk-pressure', 'NoSchedule'),
-  exists('node.kubernetes.io/memory-pressure', 'NoSchedule'),
-  exists('node.kubernetes.io/pid-pressure', 'NoSchedule'),
-  exists('node.kubernetes.io/unschedulable', 'NoSchedule'),
+  exists(TaintNodeNotReady, 'NoExecute'),
+  exists(TaintNodeUnreachable, 'NoExecute'),
+  exists(TaintNodeDiskPressure, 'NoSchedule'),
+  exists(TaintNodeMemoryPressure, 'NoSchedule'),
+  exists(TaintNodePIDPressure, 'NoSchedule'),
+  exists(TaintNodeUnschedulable, 'NoSchedule'),
 ];
 
 // hostNetworkToleration is added only to pods on the host network.
-export const hostNetworkToleration: Toleration = exists('node.kubernetes.io/network-unavailable', 'NoSchedule');
+export const hostNetworkToleration: Toleration = exists(TaintNodeNetworkUnavailable, 'NoSchedule');
 
 // withDaemonTolerations is AddOrUpdateDaemonPodTolerations: each default replaces a toleration
 // with the same key and effect, or is appended.

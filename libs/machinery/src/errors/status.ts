@@ -237,6 +237,14 @@ export function timeout(message: string, retryAfterSeconds: number): StatusError
   return failure({ code: 504, reason: StatusReason.Timeout, message: `Timeout: ${message}`, details: { retryAfterSeconds } });
 }
 
+// tooLargeResourceVersion is storage.NewTooLargeResourceVersionError: the watch cache did not
+// reach the revision a read asked for in time (the client retries after a second).
+export function tooLargeResourceVersion(requested: number, current: number): StatusError {
+  const message = `Timeout: Too large resource version: ${requested}, current: ${current}`;
+  const details = { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 };
+  return failure({ code: 504, reason: StatusReason.Timeout, message, details });
+}
+
 export function requestEntityTooLarge(message: string): StatusError {
   return failure({ code: 413, reason: StatusReason.RequestEntityTooLarge, message: `Request entity too large: ${message}` });
 }

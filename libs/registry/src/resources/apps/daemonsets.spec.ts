@@ -212,7 +212,7 @@ describe('DaemonSet table', () => {
     object.metadata.creationTimestamp = '2024-04-29T12:00:00Z';
     object.status = { desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 2, updatedNumberScheduled: 3, numberAvailable: 2, numberMisscheduled: 0 };
     expect(table?.row(object, now)).toEqual(['agent', 3, 3, 2, 3, 2, '<none>', '2d', 'agent', 'agent:1', 'app=agent']);
-    if (object.spec?.template?.spec) object.spec.template.spec.nodeSelector = { 'kubernetes.io/os': 'linux', disk: 'ssd' };
-    expect(table?.row(object, now)[6]).toBe('disk=ssd,kubernetes.io/os=linux');
+    if (object.spec?.template?.spec) object.spec.template.spec.nodeSelector = { 'platform.io/os': 'linux', disk: 'ssd' };
+    expect(table?.row(object, now)[6]).toBe('disk=ssd,platform.io/os=linux');
   });
 });

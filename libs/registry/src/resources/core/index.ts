@@ -1,4 +1,4 @@
-export { namespaceDefinition, namespaceStrategy, finalizerKubernetes, labelMetadataName } from './namespaces';
+export { namespaceDefinition, namespaceStrategy, finalizerKubernetes } from './namespaces';
 export { podDefinition, podStrategy, podGracePeriodSeconds, podSelectableFields } from './pods';
 export { nodeDefinition, nodeStrategy, nodeRoles } from './nodes';
 export { serviceAccountDefinition, serviceAccountStrategy } from './serviceaccounts';

@@ -1,15 +1,13 @@
 // Namespaces (v1), after pkg/registry/core/namespace: the "kubernetes" finalizer on create, the
 // metadata.name label, phase Active until deletion starts, then Terminating while
 // spec.finalizers hold the namespace.
-import { KubeObject, kindSchema, s } from '@plinth/api';
+import { KubeObject, kindSchema, LabelMetadataName, s } from '@plinth/api';
 import { field, FieldError, FieldPath, validation } from '@plinth/machinery';
 import { ResourceDefinition, ResourceStrategy } from '../../resource';
 import { ageColumn, age, column, nameColumn } from '../../table';
 import { isObj, str, strings } from './validation-helpers';
 
 export const finalizerKubernetes = 'kubernetes';
-// labelMetadataName is v1.LabelMetadataName (kubernetes.io/metadata.name), renamed.
-export const labelMetadataName = 'platform.io/metadata.name';
 
 const standardFinalizers = new Set([finalizerKubernetes, 'orphan', 'foregroundDeletion']);
 
@@ -43,7 +41,7 @@ export const namespaceStrategy: ResourceStrategy = {
   defaults(ns) {
     // SetDefaults_Namespace labels a named namespace with its name (Canonicalize does the same
     // for generated names, which the store assigns before validation).
-    if (ns.metadata.name) ns.metadata.labels = { ...(ns.metadata.labels ?? {}), [labelMetadataName]: ns.metadata.name };
+    if (ns.metadata.name) ns.metadata.labels = { ...(ns.metadata.labels ?? {}), [LabelMetadataName]: ns.metadata.name };
     if (isObj(ns.status) && !ns.status.phase) ns.status.phase = 'Active';
     // An empty spec.finalizers is none at all (omitempty), so no manager comes to own it.
     const finalizers = spec(ns).finalizers;
@@ -53,7 +51,7 @@ export const namespaceStrategy: ResourceStrategy = {
     ns.status = { phase: 'Active' };
     const finalizers = strings(spec(ns).finalizers);
     if (!finalizers.includes(finalizerKubernetes)) spec(ns).finalizers = [...finalizers, finalizerKubernetes];
-    if (ns.metadata.name) ns.metadata.labels = { ...(ns.metadata.labels ?? {}), [labelMetadataName]: ns.metadata.name };
+    if (ns.metadata.name) ns.metadata.labels = { ...(ns.metadata.labels ?? {}), [LabelMetadataName]: ns.metadata.name };
   },
   prepareForUpdate(ns, old) {
     // spec.finalizers change only through the finalize subresource.

@@ -1,7 +1,7 @@
 import { KubeObject } from '@plinth/api';
 import { isStatusError, realClock, StatusError } from '@plinth/machinery';
 import { EmbeddedObjectStore } from '@plinth/storage';
-import { nodeDefinition } from './nodes';
+import { nodeDefinition, nodeRoles } from './nodes';
 import { ResourceStrategy, TableDefinition } from '../../resource';
 import { ResourceStore } from '../../store/resource-store';
 const table = nodeDefinition.table as TableDefinition;
@@ -23,6 +23,11 @@ function node(spec: Record<string, unknown> = {}, status: Record<string, unknown
 describe('node definition', () => {
   it('is cluster-scoped with shortName no', () => {
     expect(nodeDefinition).toMatchObject({ resource: 'nodes', namespaced: false, shortNames: ['no'], subresources: ['status'] });
+  });
+
+  it('reads roles from the platform.io/ role labels only, as every Plinth key is spelled', () => {
+    const n = node({}, { conditions: [{ type: 'Ready', status: 'True' }] }, { 'platform.io/role': 'infra', 'node-role.kubernetes.io/worker': '', 'kubernetes.io/role': 'edge' });
+    expect(nodeRoles(n)).toEqual(['infra']);
   });
 
   it('prints a ready node with roles and addresses', () => {

@@ -1,6 +1,6 @@
 // Nodes (v1), after pkg/registry/core/node: taints, resource quantities and pod CIDRs are
 // validated; podCIDRs and providerID may only be set once.
-import { KubeObject, kindSchema, nodeSpecSchema, nodeStatusSchema, TaintNodeNotReady } from '@plinth/api';
+import { KubeObject, kindSchema, LabelNodeRole, LabelNodeRolePrefix, nodeSpecSchema, nodeStatusSchema, TaintNodeNotReady } from '@plinth/api';
 import { field, FieldError, GoLiteral, goQuote, validation } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy } from '../../resource';
 import { age, ageColumn, column, nameColumn } from '../../table';
@@ -177,15 +177,12 @@ export const nodeStrategy: ResourceStrategy = {
   selectableFields: (node) => ({ 'metadata.name': node.metadata.name ?? '', 'spec.unschedulable': String(spec(node).unschedulable === true) }),
 };
 
-// nodeRoles is findNodeRoles: node-role.<domain>/<role> labels and the <domain>/role label.
+// nodeRoles is findNodeRoles: the node-role.platform.io/<role> labels and the platform.io/role label.
 export function nodeRoles(node: KubeObject): string[] {
   const roles = new Set<string>();
   for (const [k, v] of Object.entries(node.metadata.labels ?? {})) {
-    for (const domain of ['platform.io', 'kubernetes.io']) {
-      const prefix = `node-role.${domain}/`;
-      if (k.startsWith(prefix) && k.length > prefix.length) roles.add(k.slice(prefix.length));
-      else if (k === `${domain}/role` && v !== '') roles.add(v);
-    }
+    if (k.startsWith(LabelNodeRolePrefix) && k.length > LabelNodeRolePrefix.length) roles.add(k.slice(LabelNodeRolePrefix.length));
+    else if (k === LabelNodeRole && v !== '') roles.add(v);
   }
   return [...roles].sort();
 }

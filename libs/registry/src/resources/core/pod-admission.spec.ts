@@ -3,8 +3,8 @@ import { addDefaultTolerations, admitPriority, admitRuntimeClass, keepPriority, 
 
 const specOf = (p: KubeObject): Record<string, unknown> => p.spec as Record<string, unknown>;
 const pod = (spec: Record<string, unknown> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }], ...spec } });
-const notReady = { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 };
-const unreachable = { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 };
+const notReady = { key: 'node.platform.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 };
+const unreachable = { key: 'node.platform.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 };
 
 describe('addDefaultTolerations (DefaultTolerationSeconds)', () => {
   it('adds 300 s tolerations of the not-ready and unreachable taints after the pod\'s own', () => {
@@ -14,9 +14,9 @@ describe('addDefaultTolerations (DefaultTolerationSeconds)', () => {
   });
 
   it('adds none for a taint the pod already tolerates, by key or by an empty key, for NoExecute or any effect', () => {
-    const own = pod({ tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 10 }] });
+    const own = pod({ tolerations: [{ key: 'node.platform.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 10 }] });
     addDefaultTolerations(own);
-    expect(specOf(own).tolerations).toEqual([{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 10 }, unreachable]);
+    expect(specOf(own).tolerations).toEqual([{ key: 'node.platform.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 10 }, unreachable]);
     const everything = pod({ tolerations: [{ operator: 'Exists' }] });
     addDefaultTolerations(everything);
     expect(specOf(everything).tolerations).toEqual([{ operator: 'Exists' }]);

@@ -2,14 +2,12 @@
 // created, as pure functions over the pod: DefaultTolerationSeconds, Priority and RuntimeClass
 // (plugin/pkg/admission/{defaulttolerationseconds,priority,runtimeclass}). Each returns the
 // reason it rejects a pod, or null; the API server turns a reason into 403 Forbidden.
-import { KubeObject, Toleration } from '@plinth/api';
+import { KubeObject, TaintNodeNotReady, TaintNodeUnreachable, Toleration } from '@plinth/api';
 import { compareQuantities, tryParseQuantity } from './quantity';
 
 type Obj = Record<string, unknown>;
 
 const defaultTolerationSeconds = 300;
-export const taintNodeNotReady = 'node.kubernetes.io/not-ready';
-export const taintNodeUnreachable = 'node.kubernetes.io/unreachable';
 
 function podSpec(pod: KubeObject): Obj {
   if (typeof pod.spec !== 'object' || pod.spec === null) pod.spec = {};
@@ -27,7 +25,7 @@ export function addDefaultTolerations(pod: KubeObject): void {
   const tolerations = tolerationsOf(spec);
   const tolerates = (taint: string) => tolerations.some((t) => (t.key === taint || !t.key) && (t.effect === 'NoExecute' || !t.effect));
   const added: Toleration[] = [];
-  for (const key of [taintNodeNotReady, taintNodeUnreachable]) {
+  for (const key of [TaintNodeNotReady, TaintNodeUnreachable]) {
     if (!tolerates(key)) added.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: defaultTolerationSeconds });
   }
   if (added.length > 0) spec.tolerations = [...tolerations, ...added];

@@ -131,7 +131,7 @@ describe('ServiceAccount admission: secrets', () => {
   it('limits secret references only when the account enforces mountable secrets', () => {
     const p = pod({ volumes: [{ name: 'v', secret: { secretName: 'other' } }] });
     expect(limitSecretReferences(account(), p)).toBeNull();
-    const enforcing = account({ secrets: [{ name: 'allowed' }] }, { 'kubernetes.io/enforce-mountable-secrets': 'true' });
+    const enforcing = account({ secrets: [{ name: 'allowed' }] }, { 'platform.io/enforce-mountable-secrets': 'true' });
     expect(limitSecretReferences(enforcing, p)).toBe('volume with secret.secretName="other" is not allowed because service account default does not reference that secret');
     const env = pod({ containers: [{ name: 'c', env: [{ name: 'PW', valueFrom: { secretKeyRef: { name: 'pw', key: 'k' } } }] }] });
     expect(limitSecretReferences(enforcing, env)).toBe(
@@ -149,7 +149,7 @@ describe('ServiceAccount admission: secrets', () => {
   });
 
   it('refuses mirror pods that reference an account, secrets or a token', () => {
-    const mirror = { 'kubernetes.io/config.mirror': 'hash' };
+    const mirror = { 'platform.io/config.mirror': 'hash' };
     expect(validateMirrorPod(pod({ containers: [] }, mirror))).toBeNull();
     expect(validateMirrorPod(pod({ serviceAccountName: 'default' }, mirror))).toBe('mirror pods may not reference service accounts');
     expect(validateMirrorPod(pod({ volumes: [{ name: 'v', secret: { secretName: 's' } }] }, mirror))).toBe('mirror pods may not reference secrets');

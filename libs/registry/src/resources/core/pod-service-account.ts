@@ -3,7 +3,7 @@
 // its API token is mounted, the kube-api-access-<random> projected volume and its read-only
 // mounts, the account's image pull secrets, and the checks on mirror pods. The API server looks
 // the account up and turns a refusal into 403 Forbidden.
-import { KubeObject } from '@plinth/api';
+import { EnforceMountableSecretsAnnotation, KubeObject, MirrorPodAnnotationKey } from '@plinth/api';
 import { generatedName } from '../../store/object-meta';
 
 type Obj = Record<string, unknown>;
@@ -11,11 +11,9 @@ type Obj = Record<string, unknown>;
 export const defaultServiceAccountName = 'default';
 // serviceAccountVolumePrefix names the token volume: kube-api-access-<5 random characters>.
 export const serviceAccountVolumePrefix = 'kube-api-access-';
+// The token's mount path is a file path every client library reads, not a key: it keeps
+// Kubernetes' spelling.
 export const serviceAccountTokenMountPath = '/var/run/secrets/kubernetes.io/serviceaccount';
-// mirrorPodAnnotation marks the pods a kubelet creates for its static pods.
-export const mirrorPodAnnotation = 'kubernetes.io/config.mirror';
-// enforceMountableSecretsAnnotation limits a pod's secrets to those its account lists.
-export const enforceMountableSecretsAnnotation = 'kubernetes.io/enforce-mountable-secrets';
 // boundTokenExpirationSeconds is WarnOnlyBoundTokenExpirationSeconds: an hour and 7 s.
 const boundTokenExpirationSeconds = 3607;
 const projectedDefaultMode = 420;
@@ -47,7 +45,7 @@ function podSpec(pod: KubeObject): PodSpec {
 }
 
 export function isMirrorPod(pod: KubeObject): boolean {
-  return pod.metadata.annotations?.[mirrorPodAnnotation] !== undefined;
+  return pod.metadata.annotations?.[MirrorPodAnnotationKey] !== undefined;
 }
 
 // serviceAccountNameOf is the account a pod names, reading the deprecated spec.serviceAccount
@@ -140,11 +138,11 @@ export function validateMirrorPod(pod: KubeObject): string | null {
 }
 
 // limitSecretReferences is the check for an account that enforces its mountable secrets
-// (annotation kubernetes.io/enforce-mountable-secrets: "true"): the pod's secret volumes and its
+// (annotation platform.io/enforce-mountable-secrets: "true"): the pod's secret volumes and its
 // containers' env secrets must be among the account's secrets, and its image pull secrets among
 // the account's image pull secrets.
 export function limitSecretReferences(account: ServiceAccount, pod: KubeObject): string | null {
-  if (account.metadata.annotations?.[enforceMountableSecretsAnnotation] !== 'true') return null;
+  if (account.metadata.annotations?.[EnforceMountableSecretsAnnotation] !== 'true') return null;
   const sa = account.metadata.name;
   const notReferenced = `is not allowed because service account ${sa} does not reference that secret`;
   const mountable = new Set((account.secrets ?? []).map((s) => s?.name));

@@ -1,6 +1,7 @@
 // Small checks of pkg/apis/core/validation and k8s.io/apimachinery/pkg/util/validation (v1.28)
 // that several core types share. Each returns field errors with Kubernetes' wording.
 import { isIP } from 'node:net';
+import { KubernetesResourceNamespacePrefix, ResourceDefaultNamespacePrefix } from '@plinth/api';
 import { field, FieldError, FieldPath, GoLiteral, validation } from '@plinth/machinery';
 import { formatQuantity, milliValue, Quantity, tryParseQuantity } from './quantity';
 
@@ -203,8 +204,10 @@ export function isHugePageResourceName(name: string): boolean {
   return name.startsWith('hugepages-');
 }
 
+// isNativeResource is IsNativeResource: a name without a domain, or one in the native domain
+// (kubernetes.io/ in Kubernetes, platform.io/ in Plinth; Kubernetes' stays reserved too).
 export function isNativeResource(name: string): boolean {
-  return !name.includes('/') || name.includes('kubernetes.io/') || name.includes('platform.io/');
+  return !name.includes('/') || name.includes(ResourceDefaultNamespacePrefix) || name.includes(KubernetesResourceNamespacePrefix);
 }
 
 export function isExtendedResourceName(name: string): boolean {

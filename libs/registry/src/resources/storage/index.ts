@@ -4,6 +4,4 @@ export {
   validateStorageClass,
   validateStorageClassUpdate,
   isDefaultStorageClass,
-  isDefaultClassAnnotation,
-  betaIsDefaultClassAnnotation,
 } from './storageclasses';

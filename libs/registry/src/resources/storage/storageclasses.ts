@@ -1,7 +1,7 @@
 // StorageClasses (storage.platform.io/v1), after pkg/registry/storage/storageclass and
 // pkg/apis/storage/validation: provisioner, parameters, reclaimPolicy and volumeBindingMode are
 // fixed once created.
-import { kindSchema, s } from '@plinth/api';
+import { BetaIsDefaultStorageClassAnnotation, IsDefaultStorageClassAnnotation, kindSchema, s } from '@plinth/api';
 import { field, FieldError, FieldPath, validation } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy } from '../../resource';
 import { age, ageColumn, column, nameColumn } from '../../table';
@@ -12,10 +12,6 @@ const maxProvisionerParameterSize = 256 * (1 << 10);
 const maxProvisionerParameterLen = 512;
 const supportedReclaimPolicies = ['Delete', 'Retain'];
 const supportedVolumeBindingModes = ['Immediate', 'WaitForFirstConsumer'];
-
-// isDefaultClassAnnotations are storageclass.kubernetes.io/is-default-class and its beta twin, renamed.
-export const isDefaultClassAnnotation = 'storageclass.platform.io/is-default-class';
-export const betaIsDefaultClassAnnotation = 'storageclass.beta.platform.io/is-default-class';
 
 function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -122,7 +118,7 @@ export const storageClassStrategy: ResourceStrategy = {
 
 // isDefaultStorageClass is storageutil.IsDefaultAnnotation.
 export function isDefaultStorageClass(annotations: Record<string, string> | undefined): boolean {
-  return annotations?.[isDefaultClassAnnotation] === 'true' || annotations?.[betaIsDefaultClassAnnotation] === 'true';
+  return annotations?.[IsDefaultStorageClassAnnotation] === 'true' || annotations?.[BetaIsDefaultStorageClassAnnotation] === 'true';
 }
 
 const descriptions = {
