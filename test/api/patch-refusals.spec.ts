@@ -53,15 +53,28 @@ describe('API server: refused patches', () => {
   });
 
   describe('repeated keys', () => {
-    it('are a 400 in a merge patch under Strict', async () => {
+    // jsonPatcher: the patch's strict errors refuse the patched object, quoted as evanphx wrote it
+    // (the objects it opened sorted, the rest as encoded), in a 422 on the field "patch".
+    async function refusedPatchedObject(res: { status: number; json: Record<string, unknown> }, patchedMetadata: string, error: string): Promise<void> {
+      expect(res.status).toBe(422);
+      expect(res.json).toMatchObject({ code: 422, reason: 'Invalid', details: { causes: [{ reason: 'FieldValueInvalid', field: 'patch' }] } });
+      const account = (await request('GET', `${accounts}/target`)).json.metadata;
+      const metadata = patchedMetadata.replace('<uid>', account.uid).replace('<rv>', account.resourceVersion).replace('<time>', account.creationTimestamp).replace('<managedFields>', JSON.stringify(account.managedFields));
+      const patched = `{"apiVersion":"v1","kind":"ServiceAccount","metadata":${metadata}}`;
+      expect(res.json.message).toBe(` "" is invalid: patch: Invalid value: ${JSON.stringify(patched)}: strict decoding error: ${error}`);
+    }
+
+    it('are a 422 on the patched object in a merge patch under Strict', async () => {
       const res = await patch('application/merge-patch+json', '{"metadata":{"labels":{"a":"1","a":"2"}}}', '?fieldValidation=Strict');
-      expect(res.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'strict decoding error: duplicate field "metadata.labels.a"' });
+      await refusedPatchedObject(res, '{"creationTimestamp":"<time>","labels":{"a":"2"},"managedFields":<managedFields>,"name":"target","namespace":"default","resourceVersion":"<rv>","uid":"<uid>"}', 'duplicate field "metadata.labels.a"');
       await unchanged();
     });
 
-    it('are a 400 in a JSON patch under Strict, named as such', async () => {
+    it('are a 422 on the patched object in a JSON patch under Strict, named as such', async () => {
       const res = await patch('application/json-patch+json', '[{"op":"add","op":"add","path":"/metadata/labels/x","value":"y"}]', '?fieldValidation=Strict');
-      expect(res.json).toMatchObject({ code: 400, reason: 'BadRequest', message: 'strict decoding error: json patch duplicate field "[0].op"' });
+      expect(res.status).toBe(422);
+      expect(res.json).toMatchObject({ code: 422, reason: 'Invalid', details: { causes: [{ reason: 'FieldValueInvalid', field: 'patch' }] } });
+      expect(res.json.message).toMatch(/^ "" is invalid: patch: Invalid value: "\{.*\}": strict decoding error: json patch duplicate field "\[0\]\.op"$/);
       await unchanged();
     });
 
@@ -79,6 +92,23 @@ describe('API server: refused patches', () => {
       expect(res.headers.get('warning')).toBe('299 - "duplicate field \\"metadata.labels.c\\""');
       expect(res.json.metadata.labels).toEqual({ a: 'b', c: '2' });
       expect((await patch('application/json-patch+json', '[{"op":"remove","path":"/metadata/labels/c"}]')).status).toBe(200);
+    });
+  });
+
+  describe('members a JSON patch operation does not declare', () => {
+    it('are warnings under Warn, and the patch applies', async () => {
+      const res = await patch('application/json-patch+json', '[{"op":"add","path":"/metadata/labels/d","value":"1","extra":2}]');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('warning')).toBe('299 - "json patch unknown field \\"[0].extra\\""');
+      expect(res.json.metadata.labels).toEqual({ a: 'b', d: '1' });
+      expect((await patch('application/json-patch+json', '[{"op":"remove","path":"/metadata/labels/d"}]')).status).toBe(200);
+    });
+
+    it('refuse the patched object under Strict', async () => {
+      const res = await patch('application/json-patch+json', '[{"op":"add","path":"/metadata/labels/d","value":"1","extra":2}]', '?fieldValidation=Strict');
+      expect(res.status).toBe(422);
+      expect(res.json.message).toMatch(/: strict decoding error: json patch unknown field "\[0\]\.extra"$/);
+      await unchanged();
     });
   });
 

@@ -82,12 +82,17 @@ export type StrictErrorStatus = (err: StrictDecodingError) => StatusError;
 // it (typed fields first, in the Go structs' order, at the client's apiVersion).
 // A merge patch's result is written as json-patch's MergePatch writes it: each object the patch
 // reaches with its keys sorted (a Go map), the others as they were.
-export function decodePatchedText(scope: RequestScope, text: string, mode: FieldValidation, mergePatch?: unknown): KubeObject {
-  return decodeText(scope, text, mode, [], text, (err) => {
+// patchStrictErrors are the patch's own (its repeated keys, a JSON patch's undeclared members):
+// they come first, and under Strict refuse the patched object even when it decodes cleanly.
+export function decodePatchedText(scope: RequestScope, text: string, mode: FieldValidation, mergePatch?: unknown, patchStrictErrors: readonly string[] = []): KubeObject {
+  const refuse = (errors: readonly string[]): StatusError => {
     const ordered = inGoOrder(JSON.parse(text) as Record<string, unknown>, clientApiVersion(scope));
     const patched = mergePatch === undefined ? ordered : sortedWherePatched(ordered, mergePatch);
-    return invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), JSON.stringify(patched), err.message)]);
-  });
+    return invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), JSON.stringify(patched), `strict decoding error: ${errors.join(', ')}`)]);
+  };
+  const object = decodeText(scope, text, mode, [], text, (err) => refuse([...patchStrictErrors, ...err.errors]));
+  if (mode === FieldValidation.Strict && patchStrictErrors.length > 0) throw refuse(patchStrictErrors);
+  return object;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,7 @@
 // The options of create, update and patch (dryRun, fieldManager, fieldValidation), validated as
 // kube-apiserver does: an invalid value is 422 on CreateOptions, UpdateOptions or PatchOptions.
 import { field, FieldError, invalid } from '@plinth/machinery';
+import { queryBool } from './request-info';
 
 export type WriteVerb = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
 
@@ -28,6 +29,24 @@ export function parseWriteOptions(query: URLSearchParams, kind: WriteVerb, patch
   const dryRun = parseDryRun(query, errs);
   if (errs.length > 0) throw invalid({ group: 'meta.platform.io', kind }, '', errs);
   return { dryRun, fieldManager };
+}
+
+export interface PatchOptions extends WriteOptions {
+  // force is ?force (apply patches only).
+  force: boolean;
+}
+
+// parsePatchOptions is ValidatePatchOptions: force only on an apply patch, a fieldManager
+// required on one, then the fieldManager and dryRun checks every write makes.
+export function parsePatchOptions(query: URLSearchParams, isApply: boolean): PatchOptions {
+  const errs: FieldError[] = [];
+  const fieldManager = query.get('fieldManager') ?? '';
+  if (!isApply && query.has('force')) errs.push(field.forbidden(field.newPath('force'), 'may not be specified for non-apply patch'));
+  if (isApply && !fieldManager) errs.push(field.required(field.newPath('fieldManager'), 'is required for apply patch'));
+  errs.push(...validateFieldManager(fieldManager));
+  const dryRun = parseDryRun(query, errs);
+  if (errs.length > 0) throw invalid({ group: 'meta.platform.io', kind: 'PatchOptions' }, '', errs);
+  return { dryRun, fieldManager, force: queryBool(query, 'force') };
 }
 
 const fieldManagerMaxLength = 128;

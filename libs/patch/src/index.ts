@@ -7,4 +7,4 @@ export { applyJsonPatch, defaultJSONPatchMaxCopyBytes, maxJSONPatchOperations } 
 export type { JsonPatchOperation, JsonPatchOptions } from './json-patch';
 export { applyStrategicMergePatch } from './strategic-merge-patch';
 export { goSprint } from './go-format';
-export { patchShapeError } from './patch-shape';
+export { jsonPatchUnknownFields, patchShapeError } from './patch-shape';

@@ -19,3 +19,12 @@ function isObject(value: unknown): boolean {
 function cannotUnmarshal(value: unknown, goType: string): string {
   return `error decoding patch: json: cannot unmarshal ${jsonKind(value)} into Go value of type ${goType}`;
 }
+
+const jsonPatchOpFields = new Set(['op', 'path', 'from', 'value']);
+
+// jsonPatchUnknownFields lists the members of a JSON patch's operations that jsonPatchOp does
+// not declare, as the strict decoder names them: `[0].extra`.
+export function jsonPatchUnknownFields(patch: unknown): string[] {
+  if (!Array.isArray(patch)) return [];
+  return patch.flatMap((op, i) => (op !== null && typeof op === 'object' && !Array.isArray(op) ? Object.keys(op).filter((k) => !jsonPatchOpFields.has(k)).map((k) => `[${i}].${k}`) : []));
+}

@@ -4,7 +4,7 @@
 // resourceVersion). Server-side apply lives in apply.ts.
 import { KubeObject } from '@plinth/api';
 import { badRequest, field, goQuote, invalid, notFound, StatusError, unsupportedMediaType } from '@plinth/machinery';
-import { applyJsonPatch, applyStrategicMergePatch, goSprint, mergePatch, patchShapeError } from '@plinth/patch';
+import { applyJsonPatch, applyStrategicMergePatch, goSprint, jsonPatchUnknownFields, mergePatch, patchShapeError } from '@plinth/patch';
 import { admitPod, admitRbacWrite } from '../admission';
 import { decodePatchedText, decodeText } from '../decode';
 import { FieldValidation, hasInexactNumber, JsonSyntaxError, parseFieldValidation, parseStrictJson, StrictParseResult } from '../field-validation';
@@ -60,7 +60,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
   const patch = parsed.value;
   const shapeError = mode !== FieldValidation.Ignore && type !== 'strategic' ? patchShapeError(type, patch) : null;
   if (shapeError) throw badRequest(shapeError);
-  checkPatchDuplicates(scope, type, patch, parsed, mode);
+  const patchStrictErrors = checkPatchStrictly(scope, type, patch, parsed, mode);
   const literals = tokenizeLiterals(patch, parsed.literals, type === 'json');
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   const result = await scope.store.update(
@@ -70,7 +70,7 @@ export async function patchResource(scope: RequestScope): Promise<void> {
       if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
       const exact = withExactTokens(current, literals);
       const patchedText = exact.tokens.restore(JSON.stringify(applyPatch(scope, type, exact.current as KubeObject, patch)));
-      const patched = type === 'strategic' ? decodeText(scope, patchedText, mode) : decodePatchedText(scope, patchedText, mode, type === 'merge' ? patch : undefined);
+      const patched = type === 'strategic' ? decodeText(scope, patchedText, mode) : decodePatchedText(scope, patchedText, mode, type === 'merge' ? patch : undefined, patchStrictErrors);
       checkName(scope, patched);
       await admitRbacWrite(scope, patched, current);
       await admitPod(scope, patched, current);
@@ -106,18 +106,23 @@ export function patchDecodeError(type: Exclude<PatchType, 'apply'>, mode: FieldV
   return badRequest(`error decoding patch: ${err.message}`);
 }
 
-// checkPatchDuplicates reports the keys a patch repeats, as kube-apiserver's strict decoding of
-// the patch does: Warning headers under Warn; under Strict a 400 for a JSON or merge patch and
-// a 422 on the field "patch" for a strategic one. A JSON patch's errors say so ("json patch").
-function checkPatchDuplicates(scope: RequestScope, type: Exclude<PatchType, 'apply'>, patch: unknown, parsed: StrictParseResult, mode: FieldValidation): void {
+// checkPatchStrictly reports what kube-apiserver's strict decoding of the patch finds: the keys
+// it repeats and, in a JSON patch, the members its operations do not declare. Warning headers
+// under Warn; under Strict a 422 on the field "patch" for a strategic patch, and for a JSON or
+// merge patch strict errors returned to go before the patched object's (see
+// decodePatchedText). A JSON patch's errors say so ("json patch").
+function checkPatchStrictly(scope: RequestScope, type: Exclude<PatchType, 'apply'>, patch: unknown, parsed: StrictParseResult, mode: FieldValidation): string[] {
+  if (mode === FieldValidation.Ignore) return [];
   const prefix = type === 'json' ? 'json patch ' : '';
-  const errors = [...new Set(parsed.duplicates.map((d) => `${prefix}duplicate field ${goQuote(d.path)}`))];
-  if (errors.length === 0) return;
+  const duplicates = parsed.duplicates.map((d) => `${prefix}duplicate field ${goQuote(d.path)}`);
+  const unknown = type === 'json' ? jsonPatchUnknownFields(patch).map((path) => `${prefix}unknown field ${goQuote(path)}`) : [];
+  const errors = [...new Set([...duplicates, ...unknown])];
+  if (errors.length === 0) return [];
   if (mode === FieldValidation.Warn) {
     scope.response.warnings.push(...errors);
-    return;
+    return [];
   }
+  if (type !== 'strategic') return errors;
   const message = `strict decoding error: ${errors.join(', ')}`;
-  if (type !== 'strategic') throw badRequest(message);
   throw invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), goSprint(patch), message)]);
 }

@@ -44,3 +44,10 @@ describe('goYamlToJson and goYamlStrictError', () => {
     expect(goYamlStrictError('a: 1\n')).toBeNull();
   });
 });
+
+describe('libyaml syntax messages', () => {
+  it('words a flow collection left open as libyaml, at the line of the stream end', () => {
+    expect(() => goYamlToJson('metadata: [unclosed')).toThrow("yaml: line 1: did not find expected ',' or ']'");
+    expect(() => goYamlToJson('a: b\nmetadata: {x: y\n')).toThrow("yaml: line 2: did not find expected ',' or '}'");
+  });
+});

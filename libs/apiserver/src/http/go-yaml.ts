@@ -95,7 +95,10 @@ const parseOptions = {
 
 export function goYamlToJson(text: string): string {
   const doc = parseDocument(text, parseOptions);
-  if (doc.errors.length > 0) throw doc.errors[0];
+  if (doc.errors.length > 0) {
+    const message = libyamlSyntaxMessage(text, doc.errors);
+    throw message === null ? doc.errors[0] : new YamlToJsonError(message);
+  }
   refuseCollectionKeys(doc.contents);
   const nonce = randomUUID();
   let marked = false;
@@ -106,6 +109,21 @@ export function goYamlToJson(text: string): string {
   });
   // an integer beyond 2^53 is written with its digits (JSON.stringify writes the NUL as \u0000)
   return marked ? json.replace(new RegExp(`"\\\\u0000${nonce}:(-?\\d+)"`, 'g'), '$1') : json;
+}
+
+const unclosedFlow = /^Flow (sequence|map) in block collection must be sufficiently indented and end with a ([\]}])/;
+
+// libyamlSyntaxMessage words a syntax error as yaml.v2 (libyaml) does, where its wording is
+// known, or gives null. A flow sequence or mapping left open runs to the end of the stream,
+// where the parser misses its end: "yaml: line <n>: did not find expected ',' or ']'", n being
+// the stream end's line counted from 0 (the line after a last line that ends without a newline).
+export function libyamlSyntaxMessage(text: string, errors: readonly Error[]): string | null {
+  const unclosed = errors.length === 1 ? unclosedFlow.exec(errors[0].message) : null;
+  if (!unclosed) return null;
+  const lines = text.split('\n');
+  const streamEndLine = lines.length - 1 + (lines[lines.length - 1] === '' ? 0 : 1);
+  const where = streamEndLine > 0 ? `line ${streamEndLine}: ` : '';
+  return `yaml: ${where}did not find expected ',' or '${unclosed[2]}'`;
 }
 
 // refuseCollectionKeys is yaml.v2's refusal of a sequence or a mapping as a map key (it cannot
