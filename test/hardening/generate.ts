@@ -100,6 +100,11 @@ export const KUBERNETES_SERVER_ERRORS: KubernetesServerError[] = [
   },
   {
     status: 500,
+    reason: 'a resourceVersion that is no unsigned integer on a get, an unpaged list, a watch or a deletecollection: storage refuses it (strconv.ParseUint) and the apiserver answers 500 with reason Unknown, as a real kube-apiserver 1.28 does (test/differential, leases and watch)',
+    matches: (_c, body) => /"message":\s*"(resourceVersion: Invalid value: .*?: )?strconv\.ParseUint: parsing /.test(body) && !body.includes('"reason"'),
+  },
+  {
+    status: 500,
     reason: 'an object whose stored form passes etcd\'s --max-request-bytes (1.5 MiB) even once written again without its managedFields: etcd refuses the write and the apiserver answers 500 with etcd\'s text and reason Unknown',
     matches: (c, body) => c.family === 'size' && body.includes('"message":"etcdserver: request is too large"') && !body.includes('"reason"'),
   },
