@@ -73,8 +73,13 @@ describe('storage service', () => {
       const metricsUrl = await waitForOutput(withMetrics, 'the storage service', /serving metrics on (http:\/\/\S+\/metrics)/);
       await listening(withMetrics);
       await etcdLinkUp(metricsUrl, 1);
-      // etcd's database size, per endpoint and for the cluster, read at start.
-      const text = await (await fetch(metricsUrl)).text();
+      // etcd's database size, per endpoint and for the cluster, polled from start (the first
+      // answer may come after the link is up).
+      const sizeSeries = `apiserver_storage_db_total_size_in_bytes{endpoint="${etcd.endpoint}"}`;
+      const text = await eventually(async () => (await fetch(metricsUrl)).text(), {
+        until: (body) => body.split('\n').some((l) => l.startsWith(`${sizeSeries} `)),
+        what: `${sizeSeries} on ${metricsUrl}`,
+      });
       const size = (series: string) => Number(text.split('\n').find((l) => l.startsWith(`${series} `))?.slice(series.length + 1));
       expect(size(`apiserver_storage_db_total_size_in_bytes{endpoint="${etcd.endpoint}"}`)).toBeGreaterThan(0);
       expect(size('apiserver_storage_size_bytes{cluster="etcd-0"}')).toBe(size(`apiserver_storage_db_total_size_in_bytes{endpoint="${etcd.endpoint}"}`));
