@@ -21,14 +21,20 @@ export interface CacheEvent {
   readonly encoded: Map<string, Uint8Array>;
 }
 
-// CacheProgress says that every change up to revision has been handed out. Its bookmark's
-// encodings are made once per format and client apiVersion, shared as an event's are.
-export interface CacheProgress {
+// CacheBookmark is one tick of the cache's bookmark timer: every change up to revision (the last
+// the cache processed) has been handed out. Its encodings are made once per format and client
+// apiVersion, shared by the watchers it is due to as an event's are.
+export interface CacheBookmark {
   readonly revision: number;
   readonly encoded: Map<string, Uint8Array>;
 }
 
-export type CachedWatchItem = { type: CacheEventType; event: CacheEvent } | { type: 'BOOKMARK'; progress: CacheProgress };
+export type CachedWatchItem = { type: CacheEventType; event: CacheEvent } | { type: 'BOOKMARK'; bookmark: CacheBookmark };
+
+// bookmarkPeriodMs is how often a long watch gets a bookmark, and bookmarkBeforeDeadlineMs how
+// long before its deadline it gets its last one (kube-apiserver's cacheWatcher.nextBookmarkTime).
+export const bookmarkPeriodMs = 60_000;
+export const bookmarkBeforeDeadlineMs = 2_000;
 
 export interface CacheWatcherOptions {
   // prefix is the keys the watcher sees (a collection, or a namespace of it).
@@ -37,11 +43,17 @@ export interface CacheWatcherOptions {
   // startRevision: the watcher sees changes after it.
   startRevision: number;
   bookmarks: boolean;
+  // startedAt and deadline (clock milliseconds) time the watcher's bookmarks.
+  startedAt: number;
+  deadline: number;
 }
 
 export class CacheWatcher implements AsyncIterable<CachedWatchItem> {
   // lastRevision is the newest revision handed to this watcher (sent or filtered out).
   private lastRevision: number;
+  // nextBookmarkAt is when the watcher is next due a bookmark (null: never again, or never).
+  private nextBookmarkAt: number | null;
+  private sentBookmarkAtStart = false;
   private readonly channel: Channel<CachedWatchItem>;
 
   constructor(
@@ -49,6 +61,7 @@ export class CacheWatcher implements AsyncIterable<CachedWatchItem> {
     onClose: (watcher: CacheWatcher) => void,
   ) {
     this.lastRevision = options.startRevision;
+    this.nextBookmarkAt = options.bookmarks ? this.bookmarkTimeAfter(options.startedAt) : null;
     this.channel = new Channel<CachedWatchItem>(() => onClose(this));
   }
 
@@ -66,11 +79,34 @@ export class CacheWatcher implements AsyncIterable<CachedWatchItem> {
     if (type) this.channel.push({ type, event });
   }
 
-  // progress tells the watcher that every change up to its revision has been delivered.
-  progress(progress: CacheProgress): void {
-    if (progress.revision <= this.lastRevision) return;
-    this.lastRevision = progress.revision;
-    if (this.options.bookmarks) this.channel.push({ type: 'BOOKMARK', progress });
+  // bookmarkDue says whether the watcher's bookmark time has come.
+  bookmarkDue(now: number): boolean {
+    return this.nextBookmarkAt !== null && this.nextBookmarkAt <= now;
+  }
+
+  // bookmark sends a due bookmark and re-arms the timer, as kube-apiserver's cacheWatcher does:
+  // one at the revision the watcher started from is sent once, an older one never.
+  bookmark(bookmark: CacheBookmark, now: number): void {
+    this.rearmBookmark(now);
+    const { startRevision } = this.options;
+    if (bookmark.revision < startRevision) return;
+    if (bookmark.revision === startRevision) {
+      if (this.sentBookmarkAtStart) return;
+      this.sentBookmarkAtStart = true;
+    }
+    this.channel.push({ type: 'BOOKMARK', bookmark });
+  }
+
+  // rearmBookmark sets the next bookmark time after a due one.
+  rearmBookmark(now: number): void {
+    this.nextBookmarkAt = this.bookmarkTimeAfter(now);
+  }
+
+  // bookmarkTimeAfter is a minute after now, or two seconds before the deadline if that is
+  // sooner; null when that has already passed.
+  private bookmarkTimeAfter(now: number): number | null {
+    const next = Math.min(now + bookmarkPeriodMs, this.options.deadline - bookmarkBeforeDeadlineMs);
+    return next >= now ? next : null;
   }
 
   // fail ends the watch with an error after the events already queued.

@@ -1,7 +1,8 @@
 import { KubeObject } from '@plinth/api';
-import { realClock } from '@plinth/machinery';
+import { Clock, realClock } from '@plinth/machinery';
 import { builtinDefinitions, everything, ResourceDefinition, ResourceStore } from '@plinth/registry';
 import { EmbeddedObjectStore } from '@plinth/storage';
+import { FakeClock } from '@plinth/testing';
 import { buildPredicate } from '../selectors';
 import { CachedWatchItem, CacheWatcher } from './cache-watcher';
 import { WatchCache, WatchCacheOptions } from './watch-cache';
@@ -13,9 +14,9 @@ function lease(name: string, labels: Record<string, string> = {}): KubeObject {
   return { apiVersion: 'coordination.platform.io/v1', kind: 'Lease', metadata: { name, labels }, spec: { holderIdentity: 'test' } } as KubeObject;
 }
 
-async function startCache(options: WatchCacheOptions = {}, storage = new EmbeddedObjectStore()): Promise<{ store: ResourceStore; storage: EmbeddedObjectStore; cache: WatchCache }> {
+async function startCache(options: WatchCacheOptions = {}, storage = new EmbeddedObjectStore(), clock: Clock = realClock): Promise<{ store: ResourceStore; storage: EmbeddedObjectStore; cache: WatchCache }> {
   const store = new ResourceStore(leaseDefinition, storage, realClock, new Map());
-  const cache = new WatchCache(store, realClock, undefined, options);
+  const cache = new WatchCache(store, clock, undefined, options);
   cache.start();
   expect(await cache.list(undefined, everything, 0, 0)).not.toBeNull();
   return { store, storage, cache };
@@ -35,7 +36,12 @@ function names(items: CachedWatchItem[]): [string, string | undefined][] {
   return items.map((item) => [item.type, item.type === 'BOOKMARK' ? undefined : item.event.object.metadata.name]);
 }
 
-const watchAll = { namespace: 'default', predicate: everything, bookmarks: false };
+const watchAll = { namespace: 'default', predicate: everything, bookmarks: false, deadline: Number.MAX_SAFE_INTEGER };
+
+// quietStorage sends no progress notification while a test runs.
+function quietStorage(): EmbeddedObjectStore {
+  return new EmbeddedObjectStore({ progressNotifyIntervalMs: 3_600_000 });
+}
 
 describe('WatchCache', () => {
   let running: WatchCache | undefined;
@@ -124,21 +130,58 @@ describe('WatchCache', () => {
     expect(cache.watcherCount).toBe(0);
   });
 
-  it('hands every watcher asking for bookmarks the same progress, so that its bookmark is encoded once', async () => {
-    const { store, storage, cache } = await startCache({}, new EmbeddedObjectStore({ progressNotifyIntervalMs: 20 }));
+  it('sends each watcher asking for bookmarks one bookmark 2 s before its deadline, with the last revision processed, encoded once for all', async () => {
+    const clock = new FakeClock();
+    const { store, cache } = await startCache({}, quietStorage(), clock);
     running = cache;
-    const written = await store.create('default', lease('before-progress'));
-    const withBookmarks = { ...watchAll, bookmarks: true };
-    const first = (await cache.watch(Number(written.metadata.resourceVersion), withBookmarks))!;
-    const second = (await cache.watch(Number(written.metadata.resourceVersion), withBookmarks))!;
-    // A write of another resource moves storage's revision past the leases' last event.
-    const namespaces = new ResourceStore(namespaceDefinition, storage, realClock, new Map());
-    await namespaces.create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'moves-the-revision' } } as KubeObject);
-    const [a, b] = await Promise.all([take(first, 1), take(second, 1)]);
-    expect(a[0].type).toBe('BOOKMARK');
+    const written = Number((await store.create('default', lease('before-watch'))).metadata.resourceVersion);
+    expect(await cache.list(undefined, everything, 0, written)).not.toBeNull();
+    const inFiveSeconds = { ...watchAll, bookmarks: true, deadline: clock.now() + 5000 };
+    const first = (await cache.watch(written, inFiveSeconds))!;
+    const second = (await cache.watch(written, inFiveSeconds))!;
+    const without = (await cache.watch(written, { ...watchAll, deadline: clock.now() + 5000 }))!;
+    clock.advance(5000);
+    await store.create('default', lease('after-bookmark'));
+    clock.advance(120_000);
+    await store.create('default', lease('long-after'));
+    const [a, b, c] = await Promise.all([take(first, 3), take(second, 3), take(without, 2)]);
+    expect(names(a)).toEqual([['BOOKMARK', undefined], ['ADDED', 'after-bookmark'], ['ADDED', 'long-after']]);
+    expect(names(c)).toEqual([['ADDED', 'after-bookmark'], ['ADDED', 'long-after']]);
     if (a[0].type !== 'BOOKMARK' || b[0].type !== 'BOOKMARK') throw new Error('expected bookmarks');
-    expect(b[0].progress).toBe(a[0].progress);
-    expect(a[0].progress.revision).toBeGreaterThan(Number(written.metadata.resourceVersion));
+    expect(b[0].bookmark).toBe(a[0].bookmark);
+    expect(a[0].bookmark.revision).toBe(written);
+  });
+
+  it('sends a long watch a bookmark every minute, carrying the events since', async () => {
+    const clock = new FakeClock();
+    const { store, cache } = await startCache({}, quietStorage(), clock);
+    running = cache;
+    const written = Number((await store.create('default', lease('first'))).metadata.resourceVersion);
+    expect(await cache.list(undefined, everything, 0, written)).not.toBeNull();
+    const watcher = (await cache.watch(written, { ...watchAll, bookmarks: true, deadline: clock.now() + 600_000 }))!;
+    clock.advance(59_000);
+    const second = Number((await store.create('default', lease('second'))).metadata.resourceVersion);
+    expect(await cache.list(undefined, everything, 0, second)).not.toBeNull();
+    clock.advance(2_500);
+    const third = Number((await store.create('default', lease('third'))).metadata.resourceVersion);
+    expect(await cache.list(undefined, everything, 0, third)).not.toBeNull();
+    clock.advance(62_500);
+    const items = await take(watcher, 4);
+    expect(names(items)).toEqual([['ADDED', 'second'], ['BOOKMARK', undefined], ['ADDED', 'third'], ['BOOKMARK', undefined]]);
+    if (items[1].type !== 'BOOKMARK' || items[3].type !== 'BOOKMARK') throw new Error('expected bookmarks');
+    expect(items[1].bookmark.revision).toBe(second);
+    expect(items[3].bookmark.revision).toBe(third);
+  });
+
+  it('sends no bookmark while it has processed no event and no progress since it started', async () => {
+    const clock = new FakeClock();
+    const { store, cache } = await startCache({}, quietStorage(), clock);
+    running = cache;
+    const watcher = (await cache.watch(cache.currentRevision, { ...watchAll, bookmarks: true, deadline: clock.now() + 5000 }))!;
+    clock.advance(5000);
+    await store.create('default', lease('after-deadline-bookmark'));
+    clock.advance(5000);
+    expect(names(await take(watcher, 1))).toEqual([['ADDED', 'after-deadline-bookmark']]);
   });
 
   it('cuts a first page from its sorted keys and counts the rest without a selector', async () => {

@@ -15,10 +15,10 @@
 // every watcher. Events are handed out in order, yielding to the event loop every
 // `dispatchBatch` watchers, so that thousands of watchers do not starve the requests.
 import { KubeObject } from '@plinth/api';
-import { Clock, LinkState } from '@plinth/machinery';
+import { Clock, LinkState, Timer } from '@plinth/machinery';
 import { collectionPrefix, InformerHandler, ListPredicate, objectKey, ResourceStore, StoreInformer } from '@plinth/registry';
 import { ContinuePosition, decodeContinue, encodeContinue, keyAfter } from '@plinth/storage';
-import { CacheEvent, CacheEventType, CacheProgress, CacheWatcher } from './cache-watcher';
+import { CacheBookmark, CacheEvent, CacheEventType, CacheWatcher } from './cache-watcher';
 import { SortedKeys } from './sorted-keys';
 
 export interface CachedPage {
@@ -32,6 +32,8 @@ export interface CacheWatchOptions {
   namespace: string | undefined;
   predicate: ListPredicate;
   bookmarks: boolean;
+  // deadline is when the watch ends (clock milliseconds); its last bookmark comes 2 s before.
+  deadline: number;
 }
 
 export interface WatchCacheOptions {
@@ -42,6 +44,10 @@ export interface WatchCacheOptions {
 }
 
 export const defaultWindowSize = 2048;
+// bookmarkTickMs is how often the cache hands a bookmark to the watchers due one (jittered by a
+// quarter, as kube-apiserver's cacher does).
+const bookmarkTickMs = 1000;
+const bookmarkTickJitter = 0.25;
 const defaultDispatchBatch = 256;
 
 interface Waiter {
@@ -64,13 +70,17 @@ export class WatchCache {
   private window: CacheEvent[] = [];
   private oldestRevision = 0;
   private readonly watchers = new Set<CacheWatcher>();
-  // pending holds the events (and progress revisions) not yet handed to every watcher.
-  private pending: (CacheEvent | CacheProgress)[] = [];
+  // pending holds the events (and bookmark ticks) not yet handed to every watcher.
+  private pending: (CacheEvent | CacheBookmark)[] = [];
   private pendingHead = 0;
   private dispatching = false;
   // lastRecorded is the revision of the newest event in the window (of the relist, before one):
   // the cached objects are those of every revision from it to the cache's revision.
   private lastRecorded = 0;
+  // processedRevision is the revision of the last event or progress notification the cache
+  // processed (0 until the first): what its bookmarks carry.
+  private processedRevision = 0;
+  private bookmarkTimer: Timer | null = null;
 
   constructor(
     private readonly store: ResourceStore,
@@ -85,11 +95,13 @@ export class WatchCache {
 
   start(): void {
     this.informer.start();
+    this.scheduleBookmarks();
   }
 
   stop(): void {
     this.stopped = true;
     this.informer.stop();
+    this.bookmarkTimer?.cancel();
     this.release(false);
     this.clearPending();
     for (const watcher of [...this.watchers]) watcher.close();
@@ -186,7 +198,14 @@ export class WatchCache {
   // subscribe registers a watcher and replays the window's events after startRevision to it.
   private subscribe(startRevision: number, options: CacheWatchOptions): CacheWatcher {
     const watcher = new CacheWatcher(
-      { prefix: collectionPrefix(this.store.def, options.namespace), predicate: options.predicate, startRevision, bookmarks: options.bookmarks },
+      {
+        prefix: collectionPrefix(this.store.def, options.namespace),
+        predicate: options.predicate,
+        startRevision,
+        bookmarks: options.bookmarks,
+        startedAt: this.clock.now(),
+        deadline: options.deadline,
+      },
       (closed) => this.watchers.delete(closed),
     );
     for (let index = this.firstAfter(startRevision); index < this.window.length; index++) watcher.deliver(this.window[index]);
@@ -244,8 +263,7 @@ export class WatchCache {
       },
       progress: (revision) => {
         this.revision = Math.max(this.revision, revision);
-        // The progress that follows each event tells watchers nothing new.
-        if (this.revision > this.lastRecorded) this.enqueue({ revision: this.revision, encoded: new Map() });
+        this.processedRevision = Math.max(this.processedRevision, revision);
         this.release(true);
       },
     };
@@ -254,6 +272,7 @@ export class WatchCache {
   private record(type: CacheEventType, key: string, object: KubeObject, revision: number, previous?: KubeObject): void {
     const event: CacheEvent = { type, key, revision, object, previous, encoded: new Map() };
     this.lastRecorded = revision;
+    this.processedRevision = Math.max(this.processedRevision, revision);
     this.window.push(event);
     if (this.window.length > this.windowSize) {
       const dropped = this.window.splice(0, this.window.length - this.windowSize);
@@ -262,7 +281,30 @@ export class WatchCache {
     this.enqueue(event);
   }
 
-  private enqueue(item: CacheEvent | CacheProgress): void {
+  // scheduleBookmarks runs the bookmark timer: about every second, the watchers whose bookmark
+  // time has come get one carrying the last revision processed, queued behind the events not yet
+  // handed out. Storage's progress notifications are not forwarded: they only move that
+  // revision (kube-apiserver's Cacher.dispatchEvents). While the cache processed nothing, due
+  // watchers are only re-armed.
+  private scheduleBookmarks(): void {
+    if (this.stopped) return;
+    const delay = bookmarkTickMs * (1 + Math.random() * bookmarkTickJitter);
+    this.bookmarkTimer = this.clock.setTimeout(() => {
+      this.tickBookmarks();
+      this.scheduleBookmarks();
+    }, delay);
+  }
+
+  private tickBookmarks(): void {
+    if (this.processedRevision > 0) {
+      this.enqueue({ revision: this.processedRevision, encoded: new Map() });
+      return;
+    }
+    const now = this.clock.now();
+    for (const watcher of this.watchers) if (watcher.bookmarkDue(now)) watcher.rearmBookmark(now);
+  }
+
+  private enqueue(item: CacheEvent | CacheBookmark): void {
     if (this.watchers.size === 0 && !this.dispatching) return;
     this.pending.push(item);
     if (!this.dispatching) void this.dispatch();
@@ -276,10 +318,11 @@ export class WatchCache {
       while (this.pendingHead < this.pending.length) {
         const item = this.pending[this.pendingHead++];
         const watchers = [...this.watchers];
+        const now = this.clock.now();
         let handed = 0;
         for (const watcher of watchers) {
           if (isEvent(item)) watcher.deliver(item);
-          else watcher.progress(item);
+          else if (watcher.bookmarkDue(now)) watcher.bookmark(item, now);
           if (++handed % this.dispatchBatch === 0 && handed < watchers.length) await yieldToEventLoop();
         }
       }
@@ -323,6 +366,6 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-function isEvent(item: CacheEvent | CacheProgress): item is CacheEvent {
+function isEvent(item: CacheEvent | CacheBookmark): item is CacheEvent {
   return 'type' in item;
 }

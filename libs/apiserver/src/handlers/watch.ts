@@ -39,14 +39,15 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
   const predicate = buildPredicate(scope.def, options.labelSelector, options.fieldSelector);
   const initialEvents = options.sendInitialEvents ?? (options.resourceVersion === '' || options.resourceVersion === '0');
   const requested = parseResourceVersion(options.resourceVersion);
-  const source = (await watchCached(scope, options, predicate, initialEvents, requested)) ?? (await watchStorage(scope, options, predicate, initialEvents, requested));
+  const timeoutMs = watchTimeoutMs(scope, options);
+  const deadline = scope.server.clock.now() + timeoutMs;
+  const source = (await watchCached(scope, options, predicate, initialEvents, requested, deadline)) ?? (await watchStorage(scope, predicate, initialEvents, requested));
   const { startRevision } = source;
   const stream = new EventStream(scope, watcherBufferBytes, () => {
     scope.server.countTerminatedWatcher(scope.def);
     source.close();
   });
-  const timeoutMs = watchTimeoutMs(scope, options);
-  const timer = scope.server.clock.setTimeout(() => source.close(), timeoutMs);
+  const timer = scope.server.clock.setTimeout(() => source.close(), Math.max(0, deadline - scope.server.clock.now()));
   const onClose = () => source.close();
   scope.req.on('close', onClose);
   const termination = scope.server.watches;
@@ -77,10 +78,12 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
 
 // watchCached serves the watch from the resource's watch cache, or answers null when it cannot:
 // caching is off, the cache did not catch up in time, or the revision is older than its window.
-async function watchCached(scope: RequestScope, options: ListOptions, predicate: ListPredicate, initialEvents: boolean, requested: number): Promise<WatchSource | null> {
+// With bookmarks allowed, the cache sends them on kube-apiserver's schedule: two seconds before
+// the deadline and every minute.
+async function watchCached(scope: RequestScope, options: ListOptions, predicate: ListPredicate, initialEvents: boolean, requested: number, deadline: number): Promise<WatchSource | null> {
   const cache = scope.server.cacheFor(scope.def);
   if (!cache) return null;
-  const watchOptions = { namespace: namespaceOf(scope), predicate, bookmarks: options.allowWatchBookmarks };
+  const watchOptions = { namespace: namespaceOf(scope), predicate, bookmarks: options.allowWatchBookmarks, deadline };
   if (initialEvents) {
     const listed = await cache.listAndWatch(Math.max(requested, scope.server.lastWrittenRevision(scope.def)), watchOptions);
     return listed && cachedSource(listed.watcher, listed.items, listed.revision);
@@ -92,14 +95,16 @@ async function watchCached(scope: RequestScope, options: ListOptions, predicate:
 function cachedSource(watcher: CacheWatcher, initial: KubeObject[], startRevision: number): WatchSource {
   async function* items(): AsyncIterable<WatchItem> {
     for await (const item of watcher) {
-      if (item.type === 'BOOKMARK') yield { type: 'BOOKMARK', revision: item.progress.revision, shared: item.progress.encoded };
+      if (item.type === 'BOOKMARK') yield { type: 'BOOKMARK', revision: item.bookmark.revision, shared: item.bookmark.encoded };
       else yield { type: item.type, object: leftSelection(item.type, item.event) ?? item.event.object, shared: item.event.encoded };
     }
   }
   return { initial, startRevision, items: items(), close: () => watcher.close() };
 }
 
-async function watchStorage(scope: RequestScope, options: ListOptions, predicate: ListPredicate, initialEvents: boolean, requested: number): Promise<WatchSource> {
+// watchStorage serves the watch from a watch of storage. As kube-apiserver's direct etcd watch,
+// it sends no progress bookmarks.
+async function watchStorage(scope: RequestScope, predicate: ListPredicate, initialEvents: boolean, requested: number): Promise<WatchSource> {
   const namespace = namespaceOf(scope);
   let startRevision = requested;
   let initial: KubeObject[] = [];
@@ -108,13 +113,9 @@ async function watchStorage(scope: RequestScope, options: ListOptions, predicate
     initial = list.items;
     startRevision = list.revision;
   }
-  const watch = scope.store.watch(namespace, startRevision, options.allowWatchBookmarks);
+  const watch = scope.store.watch(namespace, startRevision, false);
   async function* items(): AsyncIterable<WatchItem> {
     for await (const event of watch) {
-      if (event.type === 'BOOKMARK') {
-        if (event.revision > startRevision) yield { type: 'BOOKMARK', revision: event.revision };
-        continue;
-      }
       const translated = translate(scope, event, predicate);
       if (translated) yield translated;
     }
