@@ -53,7 +53,6 @@ export class CacheWatcher implements AsyncIterable<CachedWatchItem> {
   private lastRevision: number;
   // nextBookmarkAt is when the watcher is next due a bookmark (null: never again, or never).
   private nextBookmarkAt: number | null;
-  private sentBookmarkAtStart = false;
   private readonly channel: Channel<CachedWatchItem>;
 
   constructor(
@@ -84,17 +83,11 @@ export class CacheWatcher implements AsyncIterable<CachedWatchItem> {
     return this.nextBookmarkAt !== null && this.nextBookmarkAt <= now;
   }
 
-  // bookmark sends a due bookmark and re-arms the timer, as kube-apiserver's cacheWatcher does:
-  // one at the revision the watcher started from is sent once, an older one never.
+  // bookmark sends a due bookmark and re-arms the timer. As kube-apiserver's cacheWatcher, it
+  // sends none at or before the revision the watcher started from.
   bookmark(bookmark: CacheBookmark, now: number): void {
     this.rearmBookmark(now);
-    const { startRevision } = this.options;
-    if (bookmark.revision < startRevision) return;
-    if (bookmark.revision === startRevision) {
-      if (this.sentBookmarkAtStart) return;
-      this.sentBookmarkAtStart = true;
-    }
-    this.channel.push({ type: 'BOOKMARK', bookmark });
+    if (bookmark.revision > this.options.startRevision) this.channel.push({ type: 'BOOKMARK', bookmark });
   }
 
   // rearmBookmark sets the next bookmark time after a due one.
