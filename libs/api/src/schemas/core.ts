@@ -595,6 +595,21 @@ export const nodeSpecSchema = obj('NodeSpec', {
 
 const nodeConfigSourceRef = (): Schema => nodeSpecSchema.properties?.configSource as Schema;
 
+
+// nodeSystemInfoFields are NodeSystemInfo's strings, in Go's order: all required, and always
+// encoded (the struct is held by value), so a Node's status carries them even when empty.
+export const nodeSystemInfoFields = [
+  'machineID',
+  'systemUUID',
+  'bootID',
+  'kernelVersion',
+  'osImage',
+  'containerRuntimeVersion',
+  'kubeletVersion',
+  'kubeProxyVersion',
+  'operatingSystem',
+  'architecture',
+] as const;
 export const nodeStatusSchema = obj('NodeStatus', {
   capacity: resourceList(),
   allocatable: resourceList(),
@@ -611,35 +626,7 @@ export const nodeStatusSchema = obj('NodeStatus', {
   daemonEndpoints: obj('NodeDaemonEndpoints', {
     kubeletEndpoint: obj('DaemonEndpoint', { Port: s.int32() }, { required: ['Port'] }),
   }),
-  nodeInfo: obj(
-    'NodeSystemInfo',
-    {
-      machineID: s.string(),
-      systemUUID: s.string(),
-      bootID: s.string(),
-      kernelVersion: s.string(),
-      osImage: s.string(),
-      containerRuntimeVersion: s.string(),
-      kubeletVersion: s.string(),
-      kubeProxyVersion: s.string(),
-      operatingSystem: s.string(),
-      architecture: s.string(),
-    },
-    {
-      required: [
-        'machineID',
-        'systemUUID',
-        'bootID',
-        'kernelVersion',
-        'osImage',
-        'containerRuntimeVersion',
-        'kubeletVersion',
-        'kubeProxyVersion',
-        'operatingSystem',
-        'architecture',
-      ],
-    },
-  ),
+  nodeInfo: obj('NodeSystemInfo', Object.fromEntries(nodeSystemInfoFields.map((f) => [f, s.string()])), { required: [...nodeSystemInfoFields] }),
   images: s.array(obj('ContainerImage', { names: strings(), sizeBytes: s.int64() })),
   volumesInUse: s.array(s.string()),
   volumesAttached: s.array(obj('AttachedVolume', { name: s.string(), devicePath: s.string() }, { required: ['name', 'devicePath'] })),

@@ -1,6 +1,6 @@
 // Nodes (v1), after pkg/registry/core/node: taints, resource quantities and pod CIDRs are
 // validated; podCIDRs and providerID may only be set once.
-import { KubeObject, kindSchema, LabelNodeRole, LabelNodeRolePrefix, nodeSpecSchema, nodeStatusSchema, TaintNodeNotReady } from '@plinth/api';
+import { KubeObject, kindSchema, LabelNodeRole, LabelNodeRolePrefix, nodeSpecSchema, nodeStatusSchema, nodeSystemInfoFields, TaintNodeNotReady } from '@plinth/api';
 import { field, FieldError, GoLiteral, goQuote, validation } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy } from '../../resource';
 import { age, ageColumn, column, nameColumn } from '../../table';
@@ -123,20 +123,6 @@ function addNotReadyTaint(node: KubeObject): void {
   nodeSpec.taints = [...taints, { key: TaintNodeNotReady, effect: 'NoSchedule' }];
 }
 
-// nodeInfoFields are NodeSystemInfo's, in Go's order.
-const nodeInfoFields = [
-  'machineID',
-  'systemUUID',
-  'bootID',
-  'kernelVersion',
-  'osImage',
-  'containerRuntimeVersion',
-  'kubeletVersion',
-  'kubeProxyVersion',
-  'operatingSystem',
-  'architecture',
-];
-
 // fillStatusStructs: NodeStatus holds daemonEndpoints and nodeInfo by value, so Kubernetes
 // stores and answers them, with zero values, even when nobody set them. Like admission, this
 // happens after the field manager: no manager owns the zeros.
@@ -146,7 +132,7 @@ function fillStatusStructs(node: KubeObject): void {
   const kubelet = isObj(endpoints.kubeletEndpoint) ? endpoints.kubeletEndpoint : {};
   st.daemonEndpoints = { ...endpoints, kubeletEndpoint: { Port: 0, ...kubelet } };
   const info = isObj(st.nodeInfo) ? st.nodeInfo : {};
-  st.nodeInfo = { ...Object.fromEntries(nodeInfoFields.map((f) => [f, ''])), ...info };
+  st.nodeInfo = { ...Object.fromEntries(nodeSystemInfoFields.map((f) => [f, ''])), ...info };
 }
 
 // convertPodCIDRs is the round trip of v1.NodeSpec through the internal type, which has only
