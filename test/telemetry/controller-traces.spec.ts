@@ -2,29 +2,26 @@
 // span, its API calls are client spans under it (clientSpans, syncSpans: what withTracing
 // installs in the controller manager), and the API server, here in the same process with the
 // same in-memory exporter, continues each call's trace in its request span.
-import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { SpanKind } from '@opentelemetry/api';
+import { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { ApiClient, setRequestInstrumentation, setSyncInstrumentation, setWorkQueueMetricsProvider } from '@plinth/client';
 import { Registry, workQueueMetricsProvider } from '@plinth/metrics';
 import { JobController } from '@plinth/controller-manager';
 import { realClock } from '@plinth/machinery';
 import { clientSpans, syncSpans } from '@plinth/nest';
 import { TestApiServer, startTestApiServer, testTokens } from '@plinth/testing-server';
-import { eventually } from '@plinth/testing';
+import { eventually, inMemoryTracing } from '@plinth/testing';
 
 describe('a Job sync as one trace', () => {
-  const exporter = new InMemorySpanExporter();
+  const tracing = inMemoryTracing();
+  const { exporter } = tracing;
   let server: TestApiServer;
   let client: ApiClient;
   let jobs: JobController;
   const metrics = new Registry();
 
   beforeAll(async () => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    tracing.install();
     setRequestInstrumentation(clientSpans);
     setSyncInstrumentation(syncSpans);
     server = await startTestApiServer();
@@ -41,9 +38,7 @@ describe('a Job sync as one trace', () => {
     await server?.stop();
     setRequestInstrumentation(null);
     setSyncInstrumentation(null);
-    trace.disable();
-    propagation.disable();
-    context.disable();
+    tracing.uninstall();
   });
 
   it('holds the pod creations of a sync and the API server spans that served them', async () => {

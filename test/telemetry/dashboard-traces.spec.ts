@@ -6,16 +6,12 @@
 // client spans), all into the in-memory exporter.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ApiClient, setRequestInstrumentation, setSyncInstrumentation } from '@plinth/client';
 import { JobController } from '@plinth/controller-manager';
 import { isStatusError, realClock } from '@plinth/machinery';
 import { clientSpans, syncSpans } from '@plinth/nest';
 import { EtcdObjectStore } from '@plinth/storage-etcd';
-import { EtcdServer, startEtcd, eventually } from '@plinth/testing';
+import { EtcdServer, startEtcd, eventually, inMemoryTracing } from '@plinth/testing';
 import { TestApiServer, startTestApiServer, testTokens } from '@plinth/testing-server';
 import { Dashboard, dashboardFiles, traceQueries, withSampleValues } from '../helm/dashboards';
 
@@ -47,7 +43,8 @@ function matches(op: string, pattern: string, values: string[]): boolean {
 }
 
 describe('the names the dashboards look for in traces', () => {
-  const exporter = new InMemorySpanExporter();
+  const tracing = inMemoryTracing();
+  const { exporter } = tracing;
   let etcd: EtcdServer;
   let store: EtcdObjectStore;
   let server: TestApiServer;
@@ -55,9 +52,7 @@ describe('the names the dashboards look for in traces', () => {
   let jobs: JobController;
 
   beforeAll(async () => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    tracing.install();
     setRequestInstrumentation(clientSpans);
     setSyncInstrumentation(syncSpans);
     etcd = await startEtcd();
@@ -76,9 +71,7 @@ describe('the names the dashboards look for in traces', () => {
     await etcd?.stop();
     setRequestInstrumentation(null);
     setSyncInstrumentation(null);
-    trace.disable();
-    propagation.disable();
-    context.disable();
+    tracing.uninstall();
   });
 
   it('are recorded by the code', async () => {

@@ -2,33 +2,26 @@
 // the latest request measured in it, when that request's trace was sampled. The API server runs
 // in this process with the in-memory exporter, so its request spans are recorded.
 import { randomBytes } from 'node:crypto';
-import { context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { TestApiServer, startTestApiServer } from '@plinth/testing-server';
 import { client } from '../api/http';
+import { inMemoryTracing } from '@plinth/testing';
 
 const prometheusAccept = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
 
 describe('exemplars on the latency histograms', () => {
-  const exporter = new InMemorySpanExporter();
+  const tracing = inMemoryTracing();
   let server: TestApiServer;
   let admin: ReturnType<typeof client>;
 
   beforeAll(async () => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    tracing.install();
     server = await startTestApiServer();
     admin = client(server.url);
   }, 60000);
 
   afterAll(async () => {
     await server?.stop();
-    trace.disable();
-    propagation.disable();
-    context.disable();
+    tracing.uninstall();
   });
 
   const create = (name: string, traceId: string, flags: '01' | '00') =>

@@ -8,3 +8,4 @@ export { FakeClock } from './fake-clock';
 export { startOtlpReceiver, OtlpReceiver, ReceivedSpan } from './otlp-receiver';
 export { makeLinkPki, LinkPki, LinkTls, NatsCredentials, storageServingFlags, etcdClientFlags, storageClientFlags, natsClientFlags } from './pki';
 export { eventually, EventuallyOptions, gone, GiveUp } from './eventually';
+export { inMemoryTracing, InMemoryTracing } from './in-memory-tracing';

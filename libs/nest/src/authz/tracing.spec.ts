@@ -1,26 +1,22 @@
 // A trace started in the gateway continues in the authz replica that answers: the client span
 // travels in the NATS headers and becomes the parent of the server span.
-import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { SpanKind, trace } from '@opentelemetry/api';
 import { connect, NatsConnection } from 'nats';
 import { nonResourceAttributes } from '@plinth/rbac';
-import { NatsServer, startNats } from '@plinth/testing';
+import { NatsServer, startNats, inMemoryTracing } from '@plinth/testing';
 import { NatsAuthorizer } from '@plinth/authz-nats';
 import { AuthorizerService, serveAuthorizer } from './serve-authorizer';
 
 describe('tracing over NATS', () => {
-  const exporter = new InMemorySpanExporter();
+  const tracing = inMemoryTracing();
+  const { exporter } = tracing;
   let nats: NatsServer;
   let connections: NatsConnection[];
   let service: AuthorizerService;
   let remote: NatsAuthorizer;
 
   beforeAll(async () => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    tracing.install();
     nats = await startNats();
     connections = [await connect({ servers: nats.url }), await connect({ servers: nats.url })];
     service = await serveAuthorizer(connections[0], {
@@ -36,9 +32,7 @@ describe('tracing over NATS', () => {
     await service?.stop();
     await Promise.all((connections ?? []).map((nc) => nc.close()));
     await nats?.stop();
-    trace.disable();
-    propagation.disable();
-    context.disable();
+    tracing.uninstall();
   });
 
   it.each([

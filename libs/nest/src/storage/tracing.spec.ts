@@ -1,25 +1,22 @@
 // A trace started by a caller of GrpcObjectStore continues in the storage service: the
 // client span travels in the call's metadata and becomes the parent of the server span.
-import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { EmbeddedObjectStore } from '@plinth/storage';
 import { GrpcObjectStore } from '@plinth/storage-grpc';
 import { StorageServer, startStorageServer } from './storage-server';
-import { eventually } from '@plinth/testing';
+import { eventually, inMemoryTracing } from '@plinth/testing';
 
 describe('tracing over gRPC', () => {
-  const exporter = new InMemorySpanExporter();
+  const tracing = inMemoryTracing();
+  const { exporter } = tracing;
   const tracer = () => trace.getTracer('test');
   let backend: EmbeddedObjectStore;
   let server: StorageServer;
   let store: GrpcObjectStore;
 
   beforeAll(async () => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    tracing.install();
     backend = new EmbeddedObjectStore();
     server = await startStorageServer(backend, { address: '127.0.0.1:0' });
     store = new GrpcObjectStore({ address: server.address });
@@ -29,9 +26,7 @@ describe('tracing over gRPC', () => {
     await store.close();
     await server.shutdown();
     await backend.close();
-    trace.disable();
-    propagation.disable();
-    context.disable();
+    tracing.uninstall();
   });
 
   beforeEach(() => exporter.reset());
