@@ -1,49 +1,30 @@
 // A custom resource's integers are int64 from the request body to its validation rules, to
 // storage and back: kube-apiserver decodes 9223372036854775807 as that int64, a rule compares it
 // exactly, and every answer writes its digits unchanged.
-import { adminToken, suiteServer } from './http';
+import { adminToken, namespacedCrd, suiteServer } from './http';
 import { eventually } from '@plinth/testing';
 
 const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const counters = '/apis/example.com/v1/namespaces/default/counters';
 
-const counterCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'counters.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'counters', kind: 'Counter' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            'x-kubernetes-validations': [{ rule: '!has(self.top) || self.top == 9223372036854775807', message: 'top is the largest int64' }],
-            properties: {
-              top: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 9007199254740992 && self % 2 == 1', message: 'top is odd beyond 2^53' }] },
-              spec: {
-                type: 'object',
-                properties: {
-                  max: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self == 9223372036854775807', message: 'max is the largest int64' }] },
-                  odd: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 9007199254740992 && self % 2 == 1', message: 'odd beyond 2^53' }] },
-                  big: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'big is immutable' }] },
-                  list: { type: 'array', items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, x % 2 != 0)', message: 'odd items' }] },
-                  free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-                  note: { type: 'string' },
-                },
-              },
-            },
-          },
-        },
+const counterCrd = namespacedCrd({ plural: 'counters', kind: 'Counter' }, {
+  type: 'object',
+  'x-kubernetes-validations': [{ rule: '!has(self.top) || self.top == 9223372036854775807', message: 'top is the largest int64' }],
+  properties: {
+    top: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 9007199254740992 && self % 2 == 1', message: 'top is odd beyond 2^53' }] },
+    spec: {
+      type: 'object',
+      properties: {
+        max: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self == 9223372036854775807', message: 'max is the largest int64' }] },
+        odd: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 9007199254740992 && self % 2 == 1', message: 'odd beyond 2^53' }] },
+        big: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'big is immutable' }] },
+        list: { type: 'array', items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, x % 2 != 0)', message: 'odd items' }] },
+        free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        note: { type: 'string' },
       },
-    ],
+    },
   },
-};
+});
 
 const counter = (name: string, spec: string) => `{"apiVersion":"example.com/v1","kind":"Counter","metadata":{"name":"${name}"},"spec":${spec}}`;
 

@@ -2,38 +2,20 @@
 // compiles new rules in the 1.27-compatible environment), while a rule already stored (written
 // by a server of another version) compiles in the full environment and validates objects.
 import { eventually } from '@plinth/testing';
-import { suiteServer } from './http';
+import { namespacedCrd, suiteServer } from './http';
 
 const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const dials = '/apis/example.com/v1/namespaces/default/dials';
 
-const dialCrd = (rule: string) => ({
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'dials.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'dials', kind: 'Dial' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: { label: { type: 'string' }, limits: { type: 'object', additionalProperties: { type: 'integer' } } },
-                'x-kubernetes-validations': [{ rule, message: 'a label, or a max limit of at most 10' }],
-              },
-            },
-          },
-        },
-      },
-    ],
+const dialCrd = (rule: string) =>
+  namespacedCrd({ plural: 'dials', kind: 'Dial' }, {
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      properties: { label: { type: 'string' }, limits: { type: 'object', additionalProperties: { type: 'integer' } } },
+      'x-kubernetes-validations': [{ rule, message: 'a label, or a max limit of at most 10' }],
+    },
   },
 });
 

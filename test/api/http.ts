@@ -113,6 +113,15 @@ export const podManifest = (name: string, spec: Record<string, unknown> = {}) =>
   spec: { containers: [{ name: 'c', image: 'busybox' }], ...spec },
 });
 
+// namespacedCrd is a CustomResourceDefinition of one served and stored version, v1, in
+// group example.com unless told, with the given OpenAPI schema.
+export const namespacedCrd = (names: { plural: string; kind: string }, openAPIV3Schema: Record<string, unknown>, group = 'example.com') => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${names.plural}.${group}` },
+  spec: { group, scope: 'Namespaced', names, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } }] },
+});
+
 export interface RawHttpAnswer {
   statusLine: string;
   headers: Record<string, string>;
