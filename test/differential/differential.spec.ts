@@ -1,10 +1,13 @@
 // The differential suite: every scenario of scenarios/*.yaml is replayed against Plinth twice,
 // with the groups renamed (`*.platform.io`) and through the `*.k8s.io` aliases, and each answer
 // is compared field by field with what a real kube-apiserver 1.28 answered (the recording
-// beside the scenario file), or with the documented answer of a `known` scenario.
+// beside the scenario file), or with the documented answer of a `known` scenario. An area
+// whose file names server settings (runtime-config, feature gates) gets a server of its own
+// started with them.
 import { suiteServer } from '../api/http';
 import { diffAnswers } from './compare';
 import { expectedAnswer, Naming, runScenario } from './run';
+import { plinthFlags } from './server-flags';
 import { Answer, areaFiles, formatErrors, loadArea, loadPending, loadRecording, pendingReason, Scenario } from './scenario';
 
 const areas = areaFiles().map((file) => ({ ...loadArea(file), recording: loadRecording(file) }));
@@ -36,7 +39,7 @@ test('every scenario file is well formed and every scenario is recorded', () => 
 });
 
 describe.each(areas)('differential: $area', (area) => {
-  const server = suiteServer();
+  const server = suiteServer(plinthFlags(area.server));
   afterAll(() => {
     // The pass count of every area so far; the last line printed covers the whole suite.
     console.log(
