@@ -81,10 +81,14 @@ export class EmbeddedObjectStore implements ObjectStore {
     const items: KeyValue[] = [];
     let remaining = 0;
     for (const key of this.keys.range(startKey, prefixEnd(prefix))) {
-      const kv = this.histories.get(key)?.liveAt(revision);
-      if (!kv) continue;
-      if (items.length < limit) items.push(kv);
-      else remaining++;
+      const history = this.histories.get(key);
+      if (items.length < limit) {
+        const kv = history?.liveAt(revision);
+        if (kv) items.push(kv);
+      } else if (history?.at(revision)?.value) {
+        // The keys after a full page are only counted (remainingItemCount), not copied out.
+        remaining++;
+      }
     }
     if (remaining === 0) return { items, revision };
     const last = items[items.length - 1];
