@@ -369,11 +369,9 @@ export class ResourceStore {
   // pendingDeletion returns the object as it stays while finalizers (or a grace period) hold
   // its deletion, or null when it can be removed now.
   private pendingDeletion(current: KubeObject, options: DeleteOptions): KubeObject | null {
-    const object = cloneJson(current);
-    const meta = object.metadata;
     const policy = options.propagationPolicy ?? this.def.defaultPropagationPolicy ?? 'Background';
-    const finalizers = new Set(meta.finalizers ?? []);
-    if (!meta.deletionTimestamp) {
+    const finalizers = new Set(current.metadata.finalizers ?? []);
+    if (!current.metadata.deletionTimestamp) {
       if (policy === 'Orphan') finalizers.add('orphan');
       if (policy === 'Foreground') finalizers.add('foregroundDeletion');
     } else if (options.propagationPolicy === 'Orphan') {
@@ -389,6 +387,9 @@ export class ResourceStore {
     const grace = this.def.strategy.gracePeriodSeconds?.(current, options.gracePeriodSeconds) ?? 0;
     const held = this.def.strategy.holdsDeletion?.(current) ?? false;
     if (finalizers.size === 0 && grace === 0 && !held) return null;
+    // Only an object that stays is copied: most deletes remove theirs.
+    const object = cloneJson(current);
+    const meta = object.metadata;
     if (finalizers.size > 0) meta.finalizers = [...finalizers];
     else delete meta.finalizers;
     if (!meta.deletionTimestamp) {
