@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ApiServer, defaultServerFlags, NonResourceRoute, ServerFlags } from '@plinth/apiserver';
 import { KubeObject } from '@plinth/api';
 import { ApiClient } from '@plinth/client';
-import { NamespaceController, ServiceAccountClients, ServiceAccountsController } from '@plinth/controller-manager';
+import { GarbageCollector, NamespaceController, ServiceAccountClients, ServiceAccountsController } from '@plinth/controller-manager';
 import { startApiServer } from '@plinth/kube-apiserver';
 import { Clock, realClock } from '@plinth/machinery';
 import { eventually } from '@plinth/testing';
@@ -58,6 +58,9 @@ export interface TestApiServerOptions {
   https?: boolean;
   // extraRoutes are served before the OpenAPI routes (tests that inject a failing route).
   extraRoutes?: NonResourceRoute[];
+  // garbageCollector runs the garbage collector too (over the resources served at start), as
+  // its own service account.
+  garbageCollector?: boolean;
 }
 
 // startTestApiServer starts the API server as the apps do (@plinth/kube-apiserver's
@@ -90,6 +93,8 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
   await namespaces.start();
   const serviceAccounts = new ServiceAccountsController(await identities.clientFor('service-account-controller'), realClock, { informerClient: root });
   await serviceAccounts.start();
+  const garbageCollector = options.garbageCollector ? new GarbageCollector(await identities.clientFor('generic-garbage-collector'), realClock, { workers: 2 }) : undefined;
+  await garbageCollector?.start();
   await defaultServiceAccountsMade(root);
   return {
     url,
@@ -100,6 +105,7 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
     async stop() {
       await namespaces.stop();
       await serviceAccounts.stop();
+      await garbageCollector?.stop();
       identities.stop();
       root.close();
       await server.stop();
