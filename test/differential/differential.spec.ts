@@ -2,6 +2,7 @@
 // with the groups renamed (`*.platform.io`) and through the `*.k8s.io` aliases, and each answer
 // is compared field by field with what a real kube-apiserver 1.28 answered (the recording
 // beside the scenario file), or with the documented answer of a `known` scenario.
+import { namespaceDeletionGracePeriodMs } from '@plinth/controller-manager';
 import { suiteServer } from '../api/http';
 import { diffAnswers } from './compare';
 import { expectedAnswer, Naming, runScenario } from './run';
@@ -36,7 +37,9 @@ test('every scenario file is well formed and every scenario is recorded', () => 
 });
 
 describe.each(areas)('differential: $area', (area) => {
-  const server = suiteServer();
+  // The garbage collector takes off the orphan finalizer of a delete with the Orphan policy; the
+  // namespace controller waits kube-controller-manager's 5 s before it empties a namespace.
+  const server = suiteServer({}, { garbageCollector: true, namespaceDeletionGracePeriodMs });
   afterAll(() => {
     // The pass count of every area so far; the last line printed covers the whole suite.
     console.log(
