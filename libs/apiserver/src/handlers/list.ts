@@ -50,12 +50,12 @@ export async function listObjects(scope: RequestScope, options: ListOptions): Pr
 
 // cachedContinuePage serves a continue token's page from the watch cache when the cached objects
 // are the token's snapshot; the snapshot must still be in storage's history all the same (a
-// token past its compaction is expired, 410 Gone, as kube-apiserver answers), which one item read
+// token past its compaction is expired, 410 Gone, as kube-apiserver answers), which one key read
 // at that revision proves.
 async function cachedContinuePage(scope: RequestScope, token: string, predicate: ReturnType<typeof buildPredicate>, limit: number): Promise<Page | null> {
   const cache = scope.server.cacheFor(scope.def);
   const page = cache?.continuePage(namespaceOf(scope), predicate, limit, token) ?? null;
-  if (page) await scope.store.list(namespaceOf(scope), { predicate, limit: 1, continue: token });
+  if (page) await scope.store.assertRevisionKept(namespaceOf(scope), page.revision);
   return page;
 }
 
