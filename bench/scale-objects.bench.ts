@@ -3,13 +3,15 @@
 // over NATS) and on the all-in-one, then 16 LISTs in pages of 500 at once (each a first page
 // followed by continue pages) and one deletecollection of them all. Prints the pages' p50/p99
 // (first pages and continue pages apart), the seconds the deletecollection took (until its
-// answer, and until a list finds none left) and the server processes' CPU per operation, which
-// a loaded machine moves less than latency.
+// answer, and until a list finds none left), the server processes' CPU per operation, which
+// a loaded machine moves less than latency, and the RSS the stored objects added to them (once
+// the API server's watch cache holds them all), per thousand.
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 import { startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool, LeanResponse } from './lean-https';
+import { memoryPerThousand, sampleRss } from './memory';
 import { ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
 import { runConcurrent, summarize } from './stats';
 
@@ -26,7 +28,7 @@ interface Form {
   name: string;
   port: number;
   dataDir: string;
-  pids: number[];
+  processes: [string, ServiceProcess][];
   stop(): Promise<void>;
 }
 
@@ -58,9 +60,12 @@ async function measureForm(form: Form, objects: number, lists: number): Promise<
   const pki = (name: string) => readFileSync(join(form.dataDir, 'pki', name), 'utf8');
   const tls: Tls = { ca: pki('ca.crt'), cert: pki('admin.crt'), key: pki('admin.key') };
   const pool = new LeanHttpsPool(form.port, tls, {});
-  const cpu = () => form.pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+  const cpu = () => form.processes.reduce((sum, [, { pid }]) => sum + cpuSecondsOf(pid), 0);
   try {
     expectStatus(await pool.call('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } })), 201);
+    // The first list starts the watch cache of Leases, before the memory it takes for them is measured.
+    expectStatus(await pool.call('GET', `${collection}?limit=1`), 200);
+    const emptyRss = sampleRss(form.processes);
     let cpuBefore = cpu();
     const creates = await runConcurrent(objects, createsInFlight, (i) => pool.call('POST', collection, JSON.stringify(lease(i))).then((res) => expectStatus(res, 201)));
     const createCpu = cpu() - cpuBefore;
@@ -69,6 +74,7 @@ async function measureForm(form: Form, objects: number, lists: number): Promise<
     // Warm-up: one LIST of every page, which also checks that the pages hold every object once.
     const listed = await listAllNames(pool);
     if (listed !== objects) throw new Error(`${form.name}: a paged LIST found ${listed} of ${objects} Leases`);
+    const objectsMemory = memoryPerThousand('stored objects', objects, emptyRss, sampleRss(form.processes));
     cpuBefore = cpu();
     const listing = await runConcurrent(lists, inFlight, () => pagedList(pool, firstPages, continuePages));
     const listCpu = cpu() - cpuBefore;
@@ -87,6 +93,7 @@ async function measureForm(form: Form, objects: number, lists: number): Promise<
       `  ${form.name}: creates ${creates.opsPerSecond.toFixed(0)}/s (${createsInFlight} in flight, ${us(createCpu, objects)} µs server CPU each)`,
       `    LIST pages of ${pageSize}, ${inFlight} at once: first pages p50 ${ms(first.p50)} ms, p99 ${ms(first.p99)} ms; continue pages p50 ${ms(next.p50)} ms, p99 ${ms(next.p99)} ms; ${us(listCpu, firstPages.length + continuePages.length)} µs server CPU a page`,
       `    deletecollection of ${objects.toLocaleString('en')}: ${answer.status} after ${answered.toFixed(1)} s (${(answer.bytes / 1e6).toFixed(1)} MB), none left after ${emptied.toFixed(1)} s; ${us(deleteCpu, objects)} µs server CPU an object`,
+      `    ${objectsMemory.trimStart()}`,
     ];
   } finally {
     pool.close();
@@ -183,7 +190,7 @@ async function startDistributedForm(): Promise<Form> {
     name: 'distributed',
     port: gateway.port,
     dataDir: gateway.dataDir,
-    pids: services.map(([, service]) => service.pid),
+    processes: services,
     async stop() {
       await writeHeapSnapshots(services);
       await gateway.stop();
@@ -201,7 +208,7 @@ async function startAllInOneForm(): Promise<Form> {
     name: 'all-in-one',
     port: plinth.port,
     dataDir: plinth.dataDir,
-    pids: [plinth.pid],
+    processes: [['plinth', plinth]],
     async stop() {
       await writeHeapSnapshots([['plinth', plinth]]);
       await plinth.stop();

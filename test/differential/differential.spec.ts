@@ -2,6 +2,7 @@
 // every scenario of scenarios/*.yaml is replayed twice, with the groups renamed (`*.platform.io`)
 // and through the `*.k8s.io` aliases (replay.ts); distributed.spec.ts replays them against the
 // distributed form.
+import { namespaceDeletionGracePeriodMs } from '@plinth/controller-manager';
 import { suiteServer } from '../api/http';
 import { areas, pending, replayArea } from './replay';
 import { formatErrors, pendingErrors } from './scenario';
@@ -20,7 +21,9 @@ test('every scenario file is well formed and every scenario is recorded', () => 
 
 describe('all-in-one', () => {
   describe.each(areas)('differential: $area', (area) => {
-    const server = suiteServer();
+    // The garbage collector takes off the orphan finalizer of a delete with the Orphan policy; the
+    // namespace controller waits kube-controller-manager's 5 s before it empties a namespace.
+    const server = suiteServer({}, { garbageCollector: true, namespaceDeletionGracePeriodMs });
     replayArea(area, 'all-in-one', () => ({ base: server.url, token: 'admin-token' }));
   });
 });
