@@ -47,7 +47,8 @@ export interface DistributedPlinth {
   serviceAccountKey: string;
   // gatewayExited tells whether the gateway process has ended.
   gatewayExited(): boolean;
-  // exited names the apps (storage, authz, gateway) whose process has ended.
+  // exited names the apps (storage, authz, gateway, controllers when started) whose process has
+  // ended.
   exited(): string[];
   stop(): Promise<void>;
 }
@@ -94,9 +95,10 @@ export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { stor
       '--port', '0', '--data-dir', join(dir, 'gateway'), '--token-auth-file', join(dir, 'tokens.csv'),
     ]);
     const port = Number(await waitForOutput(gateway, 'the gateway', /serving on https:\/\/[^\s]*:(\d+)/));
+    const apps: Record<string, RunningProcess> = { storage, authz, gateway };
     if (extraArgs.controllers) {
-      const controllers = run('apps/controllers/src/main.ts', ['--kubeconfig', join(dir, 'gateway', 'controller-manager.kubeconfig'), '--leader-elect=false', ...extraArgs.controllers]);
-      await waitForOutput(controllers, 'the controller manager', /(job) controller running/);
+      apps.controllers = run('apps/controllers/src/main.ts', ['--kubeconfig', join(dir, 'gateway', 'controller-manager.kubeconfig'), '--leader-elect=false', ...extraArgs.controllers]);
+      await waitForOutput(apps.controllers, 'the controller manager', /(job) controller running/);
     }
     const ca = readFileSync(join(dir, 'gateway', 'pki', 'ca.crt'), 'utf8');
     const serviceAccountKey = readFileSync(join(dir, 'gateway', 'pki', 'sa.key'), 'utf8');
@@ -111,7 +113,7 @@ export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { stor
       serviceAccountKey,
       gatewayExited: () => gateway.child.exitCode !== null || gateway.child.signalCode !== null,
       exited: () =>
-        Object.entries({ storage, authz, gateway })
+        Object.entries(apps)
           .filter(([, proc]) => proc.child.exitCode !== null || proc.child.signalCode !== null)
           .map(([name]) => name),
       stop,
