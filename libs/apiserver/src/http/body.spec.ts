@@ -19,7 +19,7 @@ describe('readBody', () => {
       read.then(
         (body) => res.end(`read ${body.length}: ${body.toString('utf8')}`),
         (err: unknown) => {
-          res.statusCode = isStatusError(err) ? err.errStatus.code : 500;
+          res.statusCode = isStatusError(err) ? (err.errStatus.code ?? 500) : 500;
           res.end(isStatusError(err) ? err.errStatus.message : String(err));
         },
       );
