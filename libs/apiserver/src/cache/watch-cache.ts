@@ -17,9 +17,8 @@
 import { KubeObject } from '@plinth/api';
 import { Clock, LinkState, Timer } from '@plinth/machinery';
 import { collectionPrefix, InformerHandler, ListPredicate, objectKey, ResourceStore, StoreInformer } from '@plinth/registry';
-import { ContinuePosition, decodeContinue, encodeContinue, keyAfter } from '@plinth/storage';
+import { ContinuePosition, decodeContinue, encodeContinue, keyAfter, SortedKeys } from '@plinth/storage';
 import { CacheBookmark, CacheEvent, CacheEventType, CacheWatcher } from './cache-watcher';
-import { SortedKeys } from './sorted-keys';
 
 export interface CachedPage {
   items: KubeObject[];

@@ -50,12 +50,12 @@ export async function listObjects(scope: RequestScope, options: ListOptions): Pr
 
 // cachedContinuePage serves a continue token's page from the watch cache when the cached objects
 // are the token's snapshot; the snapshot must still be in storage's history all the same (a
-// token past its compaction is expired, 410 Gone, as kube-apiserver answers), which one item read
+// token past its compaction is expired, 410 Gone, as kube-apiserver answers), which one key read
 // at that revision proves.
 async function cachedContinuePage(scope: RequestScope, token: string, predicate: ReturnType<typeof buildPredicate>, limit: number): Promise<Page | null> {
   const cache = scope.server.cacheFor(scope.def);
   const page = cache?.continuePage(namespaceOf(scope), predicate, limit, token) ?? null;
-  if (page) await scope.store.list(namespaceOf(scope), { predicate, limit: 1, continue: token });
+  if (page) await scope.store.assertRevisionKept(namespaceOf(scope), page.revision);
   return page;
 }
 
@@ -74,7 +74,9 @@ interface Page {
 
 function listOf(scope: RequestScope, page: Page): KubeList {
   const metadata: KubeList['metadata'] = { resourceVersion: String(page.revision) };
-  if (page.continue) metadata.continue = page.continue;
+  // An unstructured list (custom resources) always carries continue, "" on the last page, as
+  // kube-apiserver's UnstructuredList.SetContinue writes it.
+  if (page.continue || scope.def.unstructured) metadata.continue = page.continue ?? '';
   if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
   return { kind: scope.def.listKind, apiVersion: scope.store.apiVersion, metadata, items: page.items };
 }
