@@ -45,6 +45,8 @@ const serviceAccountVolume = /\bkube-api-access-[a-z0-9]{5}\b/g;
 const goTime = /time\.Date\(\d+, time\.\w+, [\d, ]+, time\.(UTC|Local)\)/g;
 const goPointer = /\(0xc[0-9a-f]+\)/g;
 const embeddedResourceVersion = /(resourceVersion\\?"\s*:\s*\\?"|ResourceVersion:\\?")\d+/g;
+// A precondition's conflict names the stored object's resourceVersion.
+const recordedResourceVersion = /(the ResourceVersion in record \()\d+\)/g;
 
 // volatileKeys map a key to its placeholder when it holds a non-empty value.
 const volatileKeys: Record<string, string> = {
@@ -64,7 +66,8 @@ export function normaliseString(s: string, v: Volatiles): string {
     .replace(serviceAccountVolume, 'kube-api-access-<gen>')
     .replace(goTime, 'time.Date(<time>)')
     .replace(goPointer, '(<ptr>)')
-    .replace(embeddedResourceVersion, '$1<rv>');
+    .replace(embeddedResourceVersion, '$1<rv>')
+    .replace(recordedResourceVersion, '$1<rv>)');
 }
 
 function isObject(x: unknown): x is Record<string, unknown> {

@@ -74,7 +74,9 @@ interface Page {
 
 function listOf(scope: RequestScope, page: Page): KubeList {
   const metadata: KubeList['metadata'] = { resourceVersion: String(page.revision) };
-  if (page.continue) metadata.continue = page.continue;
+  // An unstructured list (custom resources) always carries continue, "" on the last page, as
+  // kube-apiserver's UnstructuredList.SetContinue writes it.
+  if (page.continue || scope.def.unstructured) metadata.continue = page.continue ?? '';
   if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
   return { kind: scope.def.listKind, apiVersion: scope.store.apiVersion, metadata, items: page.items };
 }

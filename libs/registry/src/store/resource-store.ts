@@ -349,6 +349,7 @@ export class ResourceStore {
       subresource,
       now: new Date(ctx.now),
       schema: this.def.schema,
+      unstructured: this.def.unstructured,
       resetFields: this.def.subresources?.includes('status') ? statusResetFields(subresource) : undefined,
     });
     if (managedFields && managedFields.length > 0) object.metadata.managedFields = managedFields;

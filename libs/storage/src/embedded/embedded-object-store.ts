@@ -275,6 +275,9 @@ function watchOf(channel: Channel<WatchEvent>): Watch {
   return {
     [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator](),
     close: () => channel.close(),
+    get queued() {
+      return channel.queued;
+    },
   };
 }
 
