@@ -40,6 +40,10 @@ export interface Step {
   // real server's controllers write at their own pace (a Node's TTL annotation); they are
   // removed from both answers.
   ignore?: string[];
+  // select keeps, of the array at a JSON pointer of the body (`/groups` of /apis, `/resources`
+  // of a group version), only the items named (their `name` or `metadata.name`, written with
+  // Kubernetes' names): a discovery document of which the servers share only a part.
+  select?: Record<string, string[]>;
   // documented replaces the recorded answer of a step of a `known` scenario: what Documents 1/2
   // require where they say otherwise than Kubernetes.
   documented?: Partial<Answer>;
@@ -53,9 +57,25 @@ export interface Scenario {
   steps: Step[];
 }
 
+// ServerSettings are the flags an area's server runs with, the same on both sides: the real
+// kube-apiserver its recording was made against, and the Plinth the suite starts for it
+// (server-flags.ts). An area without them runs against servers with default flags.
+export interface ServerSettings {
+  // runtimeConfig are --runtime-config entries (`batch/v1`, `api/all`, `apps/v1/daemonsets`),
+  // with Kubernetes' group names; true serves, false does not.
+  runtimeConfig?: Record<string, boolean>;
+  // featureGates are --feature-gates entries.
+  featureGates?: Record<string, boolean>;
+  // kubeApiserverOnly are flags only the real kube-apiserver is given: what it cannot start
+  // without for parts Plinth does not have (priority and fairness, the groups its own
+  // controllers need), which no answer of the area may depend on.
+  kubeApiserverOnly?: string[];
+}
+
 export interface AreaFile {
   area: string;
   file: string;
+  server?: ServerSettings;
   scenarios: Scenario[];
 }
 
@@ -141,12 +161,15 @@ export function pendingErrors(pending: Pending, areas: AreaFile[]): string[] {
   return errors;
 }
 
-const stepKeys = new Set(['request', 'headers', 'body', 'raw', 'as', 'groups', 'watch', 'until', 'capture', 'compare', 'mask', 'ignore', 'documented']);
+const stepKeys = new Set(['request', 'headers', 'body', 'raw', 'as', 'groups', 'watch', 'until', 'capture', 'compare', 'mask', 'ignore', 'select', 'documented']);
+
+const serverKeys = new Set(['runtimeConfig', 'featureGates', 'kubeApiserverOnly']);
 
 // formatErrors lists what is wrong with an area file, so that a typo fails loudly instead of
 // quietly testing less.
 export function formatErrors(area: AreaFile): string[] {
   const errors: string[] = [];
+  for (const key of Object.keys(area.server ?? {})) if (!serverKeys.has(key)) errors.push(`${area.file}: server: unknown key ${key}`);
   const names = new Set<string>();
   for (const s of area.scenarios) {
     const where = `${area.file}: "${s.name}"`;
@@ -167,8 +190,8 @@ export function formatErrors(area: AreaFile): string[] {
 }
 
 export function loadArea(file: string): AreaFile {
-  const parsed = parse(readFileSync(file, 'utf8')) as { area: string; scenarios: Scenario[] };
-  return { area: parsed.area, file, scenarios: parsed.scenarios ?? [] };
+  const parsed = parse(readFileSync(file, 'utf8')) as { area: string; server?: ServerSettings; scenarios: Scenario[] };
+  return { area: parsed.area, file, server: parsed.server, scenarios: parsed.scenarios ?? [] };
 }
 
 // areaFiles lists the scenario files, all or those named (by area or path).
