@@ -25,6 +25,11 @@ export interface Volatiles {
   masks?: string[];
   // ignored are JSON pointers of members to remove.
   ignored?: string[];
+  // selected are the pointers of the body's parts kept (see Step.select); lines the patterns of
+  // the text lines kept; headers the response headers compared besides keptHeaders.
+  selected?: string[];
+  lines?: string[];
+  headers?: string[];
 }
 
 // withoutIgnored removes the members that JSON pointers name (`/metadata/annotations/a~1b`).
@@ -36,6 +41,44 @@ function withoutIgnored(value: unknown, pointers: string[] = []): unknown {
     if (isObject(parent)) delete parent[path[path.length - 1]];
   }
   return value;
+}
+
+// pointerSegments splits a JSON pointer into its unescaped segments.
+function pointerSegments(pointer: string): string[] {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function memberAt(value: unknown, dotPath: string): unknown {
+  return dotPath.split('.').reduce<unknown>((v, key) => (isObject(v) ? v[key] : undefined), value);
+}
+
+// partAt reads a pointer of Step.select: a segment `[key=value]` picks the array element whose
+// member at the dot path key equals value.
+export function partAt(value: unknown, pointer: string): unknown {
+  return pointerSegments(pointer).reduce<unknown>((v, segment) => {
+    const filter = /^\[([^=\]]+)=(.*)\]$/.exec(segment);
+    if (filter) return Array.isArray(v) ? v.find((element) => String(memberAt(element, filter[1])) === filter[2]) : undefined;
+    if (Array.isArray(v)) return /^\d+$/.test(segment) ? v[Number(segment)] : undefined;
+    return isObject(v) ? v[segment] : undefined;
+  }, value);
+}
+
+// selectedParts keeps the parts a step selects, each under its pointer.
+function selectedParts(value: unknown, pointers: string[] | undefined): unknown {
+  if (!pointers) return value;
+  return Object.fromEntries(pointers.map((p) => [p, partAt(value, p)]));
+}
+
+function selectedLines(text: string, patterns: string[] | undefined): string {
+  if (!patterns) return text;
+  const kept = patterns.map((p) => new RegExp(p));
+  return text
+    .split('\n')
+    .filter((line) => kept.some((re) => re.test(line)))
+    .join('\n');
 }
 
 const time = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)/g;
@@ -91,7 +134,7 @@ export function normaliseValue(value: unknown, v: Volatiles): unknown {
 
 function headerValues(raw: RawAnswer, v: Volatiles): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const name of keptHeaders) {
+  for (const name of [...keptHeaders, ...(v.headers ?? []).map((h) => h.toLowerCase())]) {
     const values = raw.headers[name];
     if (!values) continue;
     const normalised = values.map((x) => normaliseString(x, v));
@@ -124,13 +167,13 @@ export function normaliseAnswer(raw: RawAnswer, v: Volatiles): Answer {
   if (type.includes('yaml')) {
     const docs = parseAllDocuments(text);
     if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) answer.text = normaliseString(text, v);
-    else answer.yaml = normaliseValue(withoutIgnored(docs.length === 1 ? docs[0].toJSON() : docs.map((d) => d.toJSON()), v.ignored), v);
+    else answer.yaml = normaliseValue(selectedParts(withoutIgnored(docs.length === 1 ? docs[0].toJSON() : docs.map((d) => d.toJSON()), v.ignored), v.selected), v);
     return answer;
   }
   try {
-    answer.json = normaliseValue(withoutIgnored(JSON.parse(text), v.ignored), v);
+    answer.json = normaliseValue(selectedParts(withoutIgnored(JSON.parse(text), v.ignored), v.selected), v);
   } catch {
-    answer.text = normaliseString(text, v);
+    answer.text = normaliseString(selectedLines(text, v.lines), v);
   }
   return answer;
 }
