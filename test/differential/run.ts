@@ -151,7 +151,7 @@ export async function runScenario(target: Target, scenario: Scenario, naming: Na
       if (created) cleanup.push(created);
       for (const [name, path] of Object.entries(step.capture ?? {})) vars[name] = captured(raw, path);
       const selected = step.select?.map((pointer) => requestNames[naming](substitute(pointer, vars)));
-      const volatiles = { ns, u, masks: step.mask, ignored: step.ignore, selected, lines: step.lines, headers: step.compareHeaders };
+      const volatiles = { ns, u, masks: step.mask, ignored: step.ignore, selected, omitted: step.omitKeys, lines: step.lines, headers: step.compareHeaders };
       answers.push(actualAnswer(normaliseAnswer(raw, volatiles), naming));
     }
   } finally {

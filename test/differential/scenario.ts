@@ -47,6 +47,10 @@ export interface Step {
   // For documents where Plinth serves less than kube-apiserver (discovery, OpenAPI) the parts
   // both serve are compared.
   select?: string[];
+  // omitKeys removes, at any depth of the (selected) body, the members whose names match these
+  // patterns (`*` for any characters): prose Plinth words otherwise (`description`) and the
+  // x-platform-* twins Document 1 names beside kube-apiserver's x-kubernetes-* extensions.
+  omitKeys?: string[];
   // lines keeps only the lines of a text body that match one of these regular expressions
   // (health checks both servers run, in their order).
   lines?: string[];
@@ -110,7 +114,7 @@ export function pendingReason(pending: Pending, area: string, scenario: string, 
   return typeof entry === 'string' ? entry : entry[naming as 'platform' | 'alias'];
 }
 
-const stepKeys = new Set(['request', 'headers', 'body', 'raw', 'as', 'groups', 'watch', 'until', 'capture', 'compare', 'mask', 'ignore', 'select', 'lines', 'compareHeaders', 'anonymous', 'documented']);
+const stepKeys = new Set(['request', 'headers', 'body', 'raw', 'as', 'groups', 'watch', 'until', 'capture', 'compare', 'mask', 'ignore', 'select', 'omitKeys', 'lines', 'compareHeaders', 'anonymous', 'documented']);
 
 // formatErrors lists what is wrong with an area file, so that a typo fails loudly instead of
 // quietly testing less.

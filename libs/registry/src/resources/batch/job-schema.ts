@@ -34,7 +34,7 @@ export const podFailurePolicySchema: Schema = s.object(
   {
     rules: s.atomicList(podFailurePolicyRuleSchema, 'A list of pod failure policy rules. The rules are evaluated in order.'),
   },
-  { required: ['rules'], ref: ref('PodFailurePolicy') },
+  { required: ['rules'], description: 'PodFailurePolicy describes how failed pods influence the backoffLimit.', ref: ref('PodFailurePolicy') },
 );
 
 export const jobSpecSchema: Schema = s.object(
