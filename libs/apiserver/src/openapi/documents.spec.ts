@@ -107,6 +107,17 @@ describe('OpenAPI v3 documents', () => {
     ]);
   });
 
+  it('gives the members Kubernetes holds by value their zero value as default, as kube-openapi 3 does', () => {
+    const job = schemas['io.k8s.api.batch.v1.Job']['properties'];
+    expect(job['metadata']).toMatchObject({ default: {}, allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }] });
+    expect(job['apiVersion']).not.toHaveProperty('default');
+    const meta = schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']['properties'];
+    expect(meta['labels']['additionalProperties']).toEqual({ type: 'string', default: '' });
+    expect(meta['finalizers']['items']).toEqual({ type: 'string', default: '' });
+    expect(meta['creationTimestamp']['allOf']).toEqual([{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time' }]);
+    expect(meta['name']).not.toHaveProperty('default');
+  });
+
   it('writes list, map and patch markers as x-kubernetes-* and x-platform-* extensions', () => {
     const containers = schemas['io.k8s.api.core.v1.PodSpec']['properties']['containers'];
     expect(containers).toMatchObject({ type: 'array', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge', 'x-platform-patch-merge-key': 'name' });
