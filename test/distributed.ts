@@ -48,7 +48,8 @@ export interface DistributedPlinth {
   serviceAccountKey: string;
   // gatewayExited tells whether the gateway process has ended.
   gatewayExited(): boolean;
-  // exited names the apps (storage, authz, gateway) whose process has ended.
+  // exited names the apps (storage, authz, gateway, controllers when started) whose process has
+  // ended.
   exited(): string[];
   stop(): Promise<void>;
 }
@@ -97,9 +98,10 @@ export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { stor
       ...(extraArgs.gateway ?? []),
     ]);
     const port = Number(await waitForOutput(gateway, 'the gateway', /serving on https:\/\/[^\s]*:(\d+)/));
+    const apps: Record<string, RunningProcess> = { storage, authz, gateway };
     if (extraArgs.controllers) {
-      const controllers = run('apps/controllers/src/main.ts', ['--kubeconfig', join(dir, 'gateway', 'controller-manager.kubeconfig'), '--leader-elect=false', ...extraArgs.controllers]);
-      await waitForOutput(controllers, 'the controller manager', new RegExp(`(${lastController(extraArgs.controllers)}) controller running`));
+      apps.controllers = run('apps/controllers/src/main.ts', ['--kubeconfig', join(dir, 'gateway', 'controller-manager.kubeconfig'), '--leader-elect=false', ...extraArgs.controllers]);
+      await waitForOutput(apps.controllers, 'the controller manager', new RegExp(`(${lastController(extraArgs.controllers)}) controller running`));
     }
     const ca = readFileSync(join(dir, 'gateway', 'pki', 'ca.crt'), 'utf8');
     const serviceAccountKey = readFileSync(join(dir, 'gateway', 'pki', 'sa.key'), 'utf8');
@@ -114,7 +116,7 @@ export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { stor
       serviceAccountKey,
       gatewayExited: () => gateway.child.exitCode !== null || gateway.child.signalCode !== null,
       exited: () =>
-        Object.entries({ storage, authz, gateway })
+        Object.entries(apps)
           .filter(([, proc]) => proc.child.exitCode !== null || proc.child.signalCode !== null)
           .map(([name]) => name),
       stop,

@@ -119,26 +119,15 @@ async function sendUntil(target: Target, req: OutgoingRequest, step: Step): Prom
   }
 }
 
-function itemName(item: unknown): unknown {
-  if (item === null || typeof item !== 'object') return undefined;
-  const { name, metadata } = item as { name?: unknown; metadata?: { name?: unknown } };
-  return name ?? metadata?.name;
+// captured is the value a capture path names: a header (`header:etag`) or a dot path of the body.
+function captured(raw: RawAnswer, path: string): string {
+  if (path.startsWith('header:')) return raw.headers[path.slice('header:'.length).toLowerCase()]?.[0] ?? '';
+  return String(pick(jsonOf(raw), path) ?? '');
 }
 
-// selected keeps, of each array a step's select names (by JSON pointer), the items it names
-// (in the run's naming: an alias run keeps the *.k8s.io entries).
-export function selected(answer: Answer, select: Step['select'], name: (s: string) => string): Answer {
-  if (!select || answer.json === undefined) return answer;
-  for (const [pointer, names] of Object.entries(select)) {
-    const path = pointer.split('/').slice(1);
-    const parent = path.slice(0, -1).reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), answer.json);
-    const key = path[path.length - 1];
-    if (parent === null || typeof parent !== 'object') continue;
-    const items = (parent as Record<string, unknown>)[key];
-    const wanted = new Set(names.map(name));
-    if (Array.isArray(items)) (parent as Record<string, unknown>)[key] = items.filter((item) => wanted.has(itemName(item) as string));
-  }
-  return answer;
+// anonymously is the target without the administrator's credentials (its CA kept).
+function anonymously(target: Target): Target {
+  return { base: target.base, ca: target.ca };
 }
 
 export interface ScenarioRun {
@@ -157,11 +146,13 @@ export async function runScenario(target: Target, scenario: Scenario, naming: Na
   try {
     for (const step of scenario.steps) {
       const req = buildRequest(step, vars, naming);
-      const raw = await sendUntil(target, req, step);
+      const raw = await sendUntil(step.anonymous ? anonymously(target) : target, req, step);
       const created = createdClusterObject(req, raw);
       if (created) cleanup.push(created);
-      for (const [name, path] of Object.entries(step.capture ?? {})) vars[name] = String(pick(jsonOf(raw), path) ?? '');
-      answers.push(actualAnswer(selected(normaliseAnswer(raw, { ns, u, masks: step.mask, ignored: step.ignore }), step.select, requestNames[naming]), naming));
+      for (const [name, path] of Object.entries(step.capture ?? {})) vars[name] = captured(raw, path);
+      const selected = step.select?.map((pointer) => requestNames[naming](substitute(pointer, vars)));
+      const volatiles = { ns, u, masks: step.mask, ignored: step.ignore, selected, omitted: step.omitKeys, lines: step.lines, headers: step.compareHeaders };
+      answers.push(actualAnswer(normaliseAnswer(raw, volatiles), naming));
     }
   } finally {
     for (const path of cleanup.reverse()) await send(target, { method: 'DELETE', path, headers: {} }).catch(() => undefined);
