@@ -30,6 +30,8 @@ const root = join(__dirname, '..');
 export interface HttpAnswer {
   status: number;
   body: string;
+  // contentType is the answer's Content-Type header.
+  contentType?: string;
 }
 
 export interface DistributedPlinth {
@@ -49,6 +51,8 @@ export interface DistributedPlinth {
   gatewayExited(): boolean;
   // exited names the apps (storage, authz, gateway) whose process has ended.
   exited(): string[];
+  // stopApp ends one app behind the gateway (SIGTERM), for tests of the gateway without it.
+  stopApp(name: 'storage' | 'authz'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -107,6 +111,7 @@ export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { stor
         Object.entries({ storage, authz, gateway })
           .filter(([, proc]) => proc.child.exitCode !== null || proc.child.signalCode !== null)
           .map(([name]) => name),
+      stopApp: (name) => ({ storage, authz })[name].stop(),
       stop,
     };
   } catch (err) {
@@ -122,7 +127,7 @@ function send(port: number, ca: string, method: string, path: string, token: str
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), contentType: res.headers['content-type'] }));
       },
     );
     req.on('error', reject);
