@@ -119,6 +119,28 @@ async function sendUntil(target: Target, req: OutgoingRequest, step: Step): Prom
   }
 }
 
+function itemName(item: unknown): unknown {
+  if (item === null || typeof item !== 'object') return undefined;
+  const { name, metadata } = item as { name?: unknown; metadata?: { name?: unknown } };
+  return name ?? metadata?.name;
+}
+
+// selected keeps, of each array a step's select names (by JSON pointer), the items it names
+// (in the run's naming: an alias run keeps the *.k8s.io entries).
+export function selected(answer: Answer, select: Step['select'], name: (s: string) => string): Answer {
+  if (!select || answer.json === undefined) return answer;
+  for (const [pointer, names] of Object.entries(select)) {
+    const path = pointer.split('/').slice(1);
+    const parent = path.slice(0, -1).reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), answer.json);
+    const key = path[path.length - 1];
+    if (parent === null || typeof parent !== 'object') continue;
+    const items = (parent as Record<string, unknown>)[key];
+    const wanted = new Set(names.map(name));
+    if (Array.isArray(items)) (parent as Record<string, unknown>)[key] = items.filter((item) => wanted.has(itemName(item) as string));
+  }
+  return answer;
+}
+
 export interface ScenarioRun {
   answers: Answer[];
   // unique is the run's ${u}, for messages.
@@ -139,7 +161,7 @@ export async function runScenario(target: Target, scenario: Scenario, naming: Na
       const created = createdClusterObject(req, raw);
       if (created) cleanup.push(created);
       for (const [name, path] of Object.entries(step.capture ?? {})) vars[name] = String(pick(jsonOf(raw), path) ?? '');
-      answers.push(actualAnswer(normaliseAnswer(raw, { ns, u, masks: step.mask, ignored: step.ignore }), naming));
+      answers.push(actualAnswer(selected(normaliseAnswer(raw, { ns, u, masks: step.mask, ignored: step.ignore }), step.select, requestNames[naming]), naming));
     }
   } finally {
     for (const path of cleanup.reverse()) await send(target, { method: 'DELETE', path, headers: {} }).catch(() => undefined);

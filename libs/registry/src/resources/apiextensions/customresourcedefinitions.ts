@@ -204,6 +204,7 @@ export const customResourceDefinitionDefinition: ResourceDefinition = {
     { required: ['spec'], ref: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition' },
   ),
   strategy: crdStrategy,
+  zeroValue: { spec: { group: '', names: { plural: '', kind: '' }, scope: '', versions: null }, status: { acceptedNames: { plural: '', kind: '' }, storedVersions: null } },
   table: defaultTable,
   nameValidation: 'dns-subdomain',
 };
