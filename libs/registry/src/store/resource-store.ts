@@ -159,7 +159,10 @@ export class ResourceStore {
         const kv = await withoutManagedFieldsIfTooLarge(object, () => this.storage.update(key, encodeObject(object), currentKv?.revision ?? 0));
         return { object: this.decode(kv), created: false };
       } catch (err) {
-        if (isStorageError(err, StorageErrorCode.Conflict) && (expected === undefined || expected === '')) continue;
+        // Another writer got in between the read and the write. A computed object (a patch, a
+        // PUT's) is computed again from the new current one, whose resourceVersion the check
+        // above holds the client's to, as GuaranteedUpdate retries its tryUpdate.
+        if (isStorageError(err, StorageErrorCode.Conflict) && (typeof input === 'function' || expected === undefined || expected === '')) continue;
         if (isStorageError(err, StorageErrorCode.Conflict)) throw conflict(this.qualifiedResource, name, conflictDetail);
         throw interpretStorageError(err, this.qualifiedResource, name);
       }
