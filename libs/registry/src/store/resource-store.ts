@@ -110,9 +110,10 @@ export class ResourceStore {
   }
 
   // update replaces an object (PUT), or its status for the status subresource. It is a
-  // compare-and-swap on metadata.resourceVersion when the client sent one; otherwise it
-  // retries against concurrent writers. transform, when given, computes the new object from
-  // the current one (patch), and is re-run on each retry.
+  // compare-and-swap on metadata.resourceVersion when the client sent one (and the proposed
+  // object names it); a concurrent writer is otherwise retried against. transform, when given,
+  // computes the new object from the current one (patch), and is re-run on each retry: the
+  // current resourceVersion it carries over is no precondition of the client's.
   async update(
     namespace: string | undefined,
     name: string,
@@ -155,8 +156,10 @@ export class ResourceStore {
         const kv = await withoutManagedFieldsIfTooLarge(object, () => this.storage.update(key, encodeObject(object), currentKv?.revision ?? 0));
         return { object: this.decode(kv), created: false };
       } catch (err) {
-        if (isStorageError(err, StorageErrorCode.Conflict) && (expected === undefined || expected === '')) continue;
-        if (isStorageError(err, StorageErrorCode.Conflict)) throw conflict(this.qualifiedResource, name, conflictDetail);
+        // Another writer came between the read and the write: read again and decide on the new
+        // state, as kube-apiserver's GuaranteedUpdate does. A transform (a patch) is re-run on
+        // it; a resourceVersion the client named that no longer holds is the 409 above.
+        if (isStorageError(err, StorageErrorCode.Conflict)) continue;
         throw interpretStorageError(err, this.qualifiedResource, name);
       }
     }
