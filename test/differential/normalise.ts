@@ -61,7 +61,7 @@ function withoutKeys(value: unknown, patterns: string[] | undefined): unknown {
   return strip(value);
 }
 
-// pointerSegments splits a JSON pointer into its unescaped segments.
+// memberAt reads a dot path of a value.
 function memberAt(value: unknown, dotPath: string): unknown {
   return dotPath.split('.').reduce<unknown>((v, key) => (isObject(v) ? v[key] : undefined), value);
 }
