@@ -5,6 +5,7 @@ import { gatewayBench } from './gateway.bench';
 import { jobsBench } from './jobs.bench';
 import { buildApps } from './processes';
 import { scaleBench } from './scale.bench';
+import { scaleObjectsBench } from './scale-objects.bench';
 import { storageBench } from './storage.bench';
 import { vsBench } from './vs.bench';
 
@@ -35,7 +36,11 @@ async function main(): Promise<void> {
   // scale runs only when asked for (BENCH_SECTIONS=scale): it opens thousands of connections.
   if (sections.includes('scale')) {
     console.log('');
-    for (const line of await scaleBench(Number(process.env.BENCH_SCALE_WATCHES ?? (quick ? 1000 : 10000)))) console.log(line);
+    const watches = Number(process.env.BENCH_SCALE_WATCHES ?? (quick ? 1000 : 10000));
+    if (watches > 0) for (const line of await scaleBench(watches)) console.log(line);
+    const objects = Number(process.env.BENCH_SCALE_OBJECTS ?? (quick ? 2000 : 100000));
+    const forms = (process.env.BENCH_SCALE_FORMS ?? 'distributed,all-in-one').split(',');
+    if (objects > 0) await scaleObjectsBench(objects, quick ? 32 : 160, forms, (line) => console.log(line));
   }
 }
 

@@ -1,12 +1,14 @@
 // The scale section: N watches open on one distributed gateway (gateway → storage service →
 // etcd), then 50 creates at 10/s, each create timed from when it was sent; every watch should
 // see every create. Prints create → event latency over all (watch, event) pairs, the events
-// lost, and the creates' own latency under that load. BENCH_SCALE_WATCHES sets N.
+// lost, the creates' own latency under that load, and the RSS the open watches added to the
+// three processes, per thousand. BENCH_SCALE_WATCHES sets N.
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 import { startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool } from './lean-https';
+import { memoryPerThousand, sampleRss } from './memory';
 import { startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
 import { percentile } from './stats';
 
@@ -30,7 +32,13 @@ export async function scaleBench(watches: number): Promise<string[]> {
   const streams: (() => void)[] = [];
   try {
     const collection = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+    const services = [
+      ['gateway', gateway],
+      ['storage', storage],
+      ['authz', authz],
+    ] as const;
     const listed = JSON.parse((await pool.call('GET', collection)).body) as { metadata: { resourceVersion: string } };
+    const beforeWatches = sampleRss(services);
     const open = () =>
       new Promise<void>((resolve, reject) => {
         let buffer = '';
@@ -55,6 +63,7 @@ export async function scaleBench(watches: number): Promise<string[]> {
     const opening = process.hrtime.bigint();
     for (let opened = 0; opened < watches; opened += 200) await Promise.all(Array.from({ length: Math.min(200, watches - opened) }, open));
     const openSeconds = Number(process.hrtime.bigint() - opening) / 1e9;
+    const watchesMemory = memoryPerThousand('open watches', watches, beforeWatches, sampleRss(services));
     pool.close();
     pool = new LeanHttpsPool(gateway.port, tls, {});
     const createLatencies: number[] = [];
@@ -87,6 +96,7 @@ export async function scaleBench(watches: number): Promise<string[]> {
       `scale: ${watches} watches on the distributed gateway (opened in ${openSeconds.toFixed(1)} s), ${creates} creates at ${1000 / createIntervalMs}/s`,
       `  create → event: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms; events lost ${lost} of ${expected} (${((100 * lost) / Math.max(1, expected)).toFixed(1)}%)`,
       `  creates under that load: p50 ${percentile(createsSorted, 50).toFixed(1)} ms, p99 ${percentile(createsSorted, 99).toFixed(1)} ms, ${failedCreates} failed`,
+      watchesMemory,
     ];
   } finally {
     for (const stop of streams) stop();

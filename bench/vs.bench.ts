@@ -8,9 +8,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { dirname, join } from 'node:path';
-import { readKubeconfig } from '@plinth/nest';
+import { readKubeconfig } from '@plinth/nest/controllers';
 import { etcdBinary, findBinary, startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool, LeanResponse } from './lean-https';
+import { residentMiB } from './memory';
 import { ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
 import { combine, Figures, runConcurrent, summarize } from './stats';
 
@@ -80,11 +81,6 @@ function target(name: string, endpoint: Endpoint, processes: [string, number][],
 function cpuSecondsOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function residentMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:')) ?? 'VmRSS: 0 kB';
-  return Number(line.replace(/\D+/g, '')) / 1024;
 }
 
 function localEndpoint(port: number, dataDir: string): Endpoint {

@@ -73,10 +73,16 @@ function memberAt(value: unknown, dotPath: string): unknown {
   return dotPath.split('.').reduce<unknown>((v, key) => (isObject(v) ? v[key] : undefined), value);
 }
 
+// selectSegments splits a pointer of Step.select, a `[key=value]` segment whole (its value may
+// hold a slash: `[name=jobs/status]`).
+function selectSegments(pointer: string): string[] {
+  return (pointer.match(/\[[^\]]*\]|[^/]+/g) ?? []).map((p) => (p.startsWith('[') ? p : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+}
+
 // partAt reads a pointer of Step.select: a segment `[key=value]` picks the array element whose
 // member at the dot path key equals value.
 export function partAt(value: unknown, pointer: string): unknown {
-  return pointerSegments(pointer).reduce<unknown>((v, segment) => {
+  return selectSegments(pointer).reduce<unknown>((v, segment) => {
     const filter = /^\[([^=\]]+)=(.*)\]$/.exec(segment);
     if (filter) return Array.isArray(v) ? v.find((element) => String(memberAt(element, filter[1])) === filter[2]) : undefined;
     if (Array.isArray(v)) return /^\d+$/.test(segment) ? v[Number(segment)] : undefined;
@@ -106,6 +112,8 @@ const serviceAccountVolume = /\bkube-api-access-[a-z0-9]{5}\b/g;
 const goTime = /time\.Date\(\d+, time\.\w+, [\d, ]+, time\.(UTC|Local)\)/g;
 const goPointer = /\(0xc[0-9a-f]+\)/g;
 const embeddedResourceVersion = /(resourceVersion\\?"\s*:\s*\\?"|ResourceVersion:\\?")\d+/g;
+// A precondition's conflict names the stored object's resourceVersion.
+const recordedResourceVersion = /(the ResourceVersion in record \()\d+\)/g;
 
 // volatileKeys map a key to its placeholder when it holds a non-empty value.
 const volatileKeys: Record<string, string> = {
@@ -125,7 +133,8 @@ export function normaliseString(s: string, v: Volatiles): string {
     .replace(serviceAccountVolume, 'kube-api-access-<gen>')
     .replace(goTime, 'time.Date(<time>)')
     .replace(goPointer, '(<ptr>)')
-    .replace(embeddedResourceVersion, '$1<rv>');
+    .replace(embeddedResourceVersion, '$1<rv>')
+    .replace(recordedResourceVersion, '$1<rv>)');
 }
 
 function isObject(x: unknown): x is Record<string, unknown> {

@@ -71,9 +71,25 @@ export interface Scenario {
   steps: Step[];
 }
 
+// ServerSettings are the flags an area's server runs with, the same on both sides: the real
+// kube-apiserver its recording was made against, and the Plinth the suite starts for it
+// (server-flags.ts). An area without them runs against servers with default flags.
+export interface ServerSettings {
+  // runtimeConfig are --runtime-config entries (`batch/v1`, `api/all`, `apps/v1/daemonsets`),
+  // with Kubernetes' group names; true serves, false does not.
+  runtimeConfig?: Record<string, boolean>;
+  // featureGates are --feature-gates entries.
+  featureGates?: Record<string, boolean>;
+  // kubeApiserverOnly are flags only the real kube-apiserver is given: what it cannot start
+  // without for parts Plinth does not have (priority and fairness, the groups its own
+  // controllers need), which no answer of the area may depend on.
+  kubeApiserverOnly?: string[];
+}
+
 export interface AreaFile {
   area: string;
   file: string;
+  server?: ServerSettings;
   scenarios: Scenario[];
 }
 
@@ -95,10 +111,18 @@ export interface Answer {
 
 export type Recording = Record<string, Answer[]>;
 
+// Form is the form of Plinth a scenario runs against: the all-in-one, or the distributed one
+// (gateway, storage over etcd, authz over NATS, controller manager).
+export type Form = 'all-in-one' | 'distributed';
+export const forms: readonly Form[] = ['all-in-one', 'distributed'];
+
 // Pending lists, per area, the scenarios Plinth still answers otherwise than kube-apiserver,
-// each with the class of the difference: for the naming(s) given (a reason alone: both), the
-// suite asserts that they still differ, so that a fix has to take them off the list.
-export type PendingEntry = string | Partial<Record<'platform' | 'alias', string>>;
+// each with the class of the difference: for the naming(s) given (a reason alone: both), in the
+// form(s) given (`{all-in-one: ..., distributed: ...}` around the reason for one form only;
+// without it, both), the suite asserts that they still differ, so that a fix has to take them
+// off the list.
+export type NamingEntry = string | Partial<Record<'platform' | 'alias', string>>;
+export type PendingEntry = NamingEntry | Partial<Record<Form, NamingEntry>>;
 export type Pending = Record<string, Record<string, PendingEntry>>;
 
 export const pendingPath = join(__dirname, 'pending.yaml');
@@ -107,19 +131,59 @@ export function loadPending(): Pending {
   return existsSync(pendingPath) ? ((parse(readFileSync(pendingPath, 'utf8')) as Pending | null) ?? {}) : {};
 }
 
-// pendingReason is why a scenario still differs under a naming, or undefined when it must match.
-export function pendingReason(pending: Pending, area: string, scenario: string, naming: string): string | undefined {
+const namingKeys = ['platform', 'alias'];
+
+function isFormEntry(entry: PendingEntry): entry is Partial<Record<Form, NamingEntry>> {
+  return typeof entry === 'object' && Object.keys(entry).some((key) => (forms as readonly string[]).includes(key));
+}
+
+// pendingReason is why a scenario still differs in a form under a naming, or undefined when it
+// must match.
+export function pendingReason(pending: Pending, area: string, scenario: string, form: Form, naming: string): string | undefined {
   const entry = pending[area]?.[scenario];
   if (entry === undefined) return undefined;
-  return typeof entry === 'string' ? entry : entry[naming as 'platform' | 'alias'];
+  const ofForm = isFormEntry(entry) ? entry[form] : entry;
+  if (ofForm === undefined || typeof ofForm === 'string') return ofForm;
+  return ofForm[naming as 'platform' | 'alias'];
+}
+
+// pendingErrors lists what is wrong with pending.yaml: a scenario that does not exist, a key
+// that is neither a form nor a naming, a reason that is not text.
+export function pendingErrors(pending: Pending, areas: AreaFile[]): string[] {
+  const errors: string[] = [];
+  const namingErrors = (where: string, entry: NamingEntry) => {
+    if (typeof entry === 'string') return;
+    if (entry === null || typeof entry !== 'object') return errors.push(`${where}: not a reason`);
+    for (const [key, reason] of Object.entries(entry)) {
+      if (!namingKeys.includes(key)) errors.push(`${where}: ${key} is neither a form (${forms.join(', ')}) nor a naming (${namingKeys.join(', ')})`);
+      else if (typeof reason !== 'string') errors.push(`${where}: the ${key} reason is not text`);
+    }
+  };
+  for (const [area, entries] of Object.entries(pending)) {
+    const scenarios = areas.find((a) => a.area === area)?.scenarios ?? [];
+    for (const [name, entry] of Object.entries(entries ?? {})) {
+      const where = `pending.yaml: ${area}: "${name}"`;
+      if (!scenarios.some((s) => s.name === name)) errors.push(`${where} is no scenario`);
+      if (entry !== null && isFormEntry(entry)) {
+        for (const [form, ofForm] of Object.entries(entry)) {
+          if ((forms as readonly string[]).includes(form)) namingErrors(`${where} ${form}`, ofForm as NamingEntry);
+          else errors.push(`${where}: ${form} is mixed with a form's entry (give every form its own)`);
+        }
+      } else namingErrors(where, entry);
+    }
+  }
+  return errors;
 }
 
 const stepKeys = new Set(['request', 'headers', 'body', 'raw', 'as', 'groups', 'watch', 'until', 'capture', 'compare', 'mask', 'ignore', 'select', 'omitKeys', 'lines', 'compareHeaders', 'anonymous', 'documented']);
+
+const serverKeys = new Set(['runtimeConfig', 'featureGates', 'kubeApiserverOnly']);
 
 // formatErrors lists what is wrong with an area file, so that a typo fails loudly instead of
 // quietly testing less.
 export function formatErrors(area: AreaFile): string[] {
   const errors: string[] = [];
+  for (const key of Object.keys(area.server ?? {})) if (!serverKeys.has(key)) errors.push(`${area.file}: server: unknown key ${key}`);
   const names = new Set<string>();
   for (const s of area.scenarios) {
     const where = `${area.file}: "${s.name}"`;
@@ -140,8 +204,8 @@ export function formatErrors(area: AreaFile): string[] {
 }
 
 export function loadArea(file: string): AreaFile {
-  const parsed = parse(readFileSync(file, 'utf8')) as { area: string; scenarios: Scenario[] };
-  return { area: parsed.area, file, scenarios: parsed.scenarios ?? [] };
+  const parsed = parse(readFileSync(file, 'utf8')) as { area: string; server?: ServerSettings; scenarios: Scenario[] };
+  return { area: parsed.area, file, server: parsed.server, scenarios: parsed.scenarios ?? [] };
 }
 
 // areaFiles lists the scenario files, all or those named (by area or path).

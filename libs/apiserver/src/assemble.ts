@@ -49,6 +49,7 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
     version: defaultVersion,
     watchCache: options.flags.watchCache,
     watchCacheSize: options.flags.watchCacheSize,
+    deleteCollectionWorkers: options.flags.deleteCollectionWorkers,
   }, auth);
   context.serviceAccountTokens = serviceAccountTokenSigning(options.flags);
   if (options.storageLink) context.storageLink = options.storageLink;

@@ -78,6 +78,9 @@ export function apiResourceList(catalog: ResourceCatalog, group: string, version
     resources.push(mainResource(def));
     for (const sub of listedSubresources(def)) resources.push(subresource(def, sub));
   }
+  // The core group's list carries no apiVersion: kube-apiserver serves it from a struct whose
+  // TypeMeta sets only the kind.
+  if (group === '') return { kind: 'APIResourceList', groupVersion: groupVersion(group, version), resources };
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion(group, version), resources };
 }
 

@@ -33,7 +33,7 @@ import { parseListOptions } from './list-options';
 import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate, routeAccepts, routeProduces } from './negotiation';
 import { methodRouted, NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
 import { UserInfo } from '@plinth/rbac';
-import { authenticateAndImpersonate, authorizeRequest } from './auth/filter';
+import { authenticateAndImpersonate, AuthorizerError, authorizeRequest } from './auth/filter';
 import { RequestScope } from './scope';
 import { ServerContext } from './server-context';
 import { ServerLifecycle } from './http/lifecycle';
@@ -98,7 +98,7 @@ export class ApiServer {
     }
     const query = new URLSearchParams(target.rawQuery);
     const info = parseRequestInfo(method, target.path, query);
-    const observation = this.metrics?.start(req, info, query);
+    const observation = this.metrics?.start(req, info, query, info.isResourceRequest && this.servesResource(info));
     const serveRequest = () => this.serveRequestInTime(req, res, query, info);
     const served = tracingEnabled() ? traceRequest(req, res, info, () => observeTrace(observation, serveRequest)) : serveRequest();
     if (!observation) return served;
@@ -129,7 +129,7 @@ export class ApiServer {
       if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
-      if (err instanceof ImpersonationWithoutUserError) return writeInternalServerError(res, req.url ?? '', err.message);
+      if (err instanceof ImpersonationWithoutUserError || err instanceof AuthorizerError) return writeInternalServerError(res, req.url ?? '', err.message);
       // An error that is not a Status is a fault of the server, which kube-apiserver would have
       // panicked on; a client that went away is not.
       if (!isStatusError(err) && !res.destroyed) this.boundary.report(req, err);
@@ -212,6 +212,13 @@ export class ApiServer {
 
   private servesBuiltinGroup(group: string): boolean {
     return this.context.catalog.all().some((def) => def.group === group && !def.unstructured);
+  }
+
+  // servesResource says whether a resource request names a resource this server serves (under its
+  // group or the group's alias), and a subresource of it when it names one.
+  private servesResource(info: ResourceRequestInfo): boolean {
+    const def = this.context.catalog.lookup(this.servedGroup(info.group), info.version, info.resource);
+    return def !== undefined && servesSubresource(def, info.subresource);
   }
 
   // authenticate runs authentication and impersonation; without an auth context (pipeline
@@ -350,7 +357,12 @@ function checkScope(def: ResourceDefinition, info: ResourceRequestInfo): void {
   if (def.namespaced && info.namespace === '' && !['list', 'watch'].includes(info.verb)) {
     if (info.name !== '' || info.verb === 'create' || info.verb === 'deletecollection') throw notFoundPath();
   }
-  if (info.subresource !== '' && !(def.subresources ?? []).includes(info.subresource)) throw notFoundPath();
+  if (!servesSubresource(def, info.subresource)) throw notFoundPath();
+}
+
+// servesSubresource says whether a path's subresource ('' for the resource itself) is served.
+function servesSubresource(def: ResourceDefinition, subresource: string): boolean {
+  return subresource === '' || (def.subresources ?? []).includes(subresource);
 }
 
 // checkNameSegment refuses a name that cannot be one path segment, as the store's key functions

@@ -67,7 +67,8 @@ export const crdStrategy: ResourceStrategy = {
   prepareForCreate(object) {
     const crd = asCrd(object);
     const stored = storageVersion(crd);
-    crd.status = { acceptedNames: { plural: '', kind: '' }, storedVersions: stored ? [stored] : [] } as CrdObject['status'];
+    // No storage version leaves storedVersions nil, as kube-apiserver's (which validation refuses).
+    crd.status = { acceptedNames: { plural: '', kind: '' }, ...(stored ? { storedVersions: [stored] } : {}) } as CrdObject['status'];
   },
   prepareForUpdate(object, old) {
     const crd = asCrd(object);
@@ -203,6 +204,7 @@ export const customResourceDefinitionDefinition: ResourceDefinition = {
     { required: ['spec'], ref: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition' },
   ),
   strategy: crdStrategy,
+  zeroValue: { spec: { group: '', names: { plural: '', kind: '' }, scope: '', versions: null }, status: { acceptedNames: { plural: '', kind: '' }, storedVersions: null } },
   table: defaultTable,
   nameValidation: 'dns-subdomain',
 };
