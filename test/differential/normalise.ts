@@ -61,14 +61,6 @@ function withoutKeys(value: unknown, patterns: string[] | undefined): unknown {
   return strip(value);
 }
 
-// pointerSegments splits a JSON pointer into its unescaped segments.
-function pointerSegments(pointer: string): string[] {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
 function memberAt(value: unknown, dotPath: string): unknown {
   return dotPath.split('.').reduce<unknown>((v, key) => (isObject(v) ? v[key] : undefined), value);
 }
