@@ -67,9 +67,9 @@ function memberAt(value: unknown, dotPath: string): unknown {
 }
 
 // selectSegments splits a pointer of Step.select, a `[key=value]` segment whole (its value may
-// hold a slash: `[name=jobs/status]`).
+// hold a slash, written as is or escaped: `[name=jobs/status]`, `[name=jobs~1status]`).
 function selectSegments(pointer: string): string[] {
-  return (pointer.match(/\[[^\]]*\]|[^/]+/g) ?? []).map((p) => (p.startsWith('[') ? p : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+  return (pointer.match(/\[[^\]]*\]|[^/]+/g) ?? []).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 // partAt reads a pointer of Step.select: a segment `[key=value]` picks the array element whose
