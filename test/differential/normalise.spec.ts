@@ -19,6 +19,7 @@ const resourceList = {
 
 test('a select pointer picks array elements by a member, whole even when the value holds a slash', () => {
   expect(partAt(resourceList, '/resources/[name=jobs/status]')).toEqual({ name: 'jobs/status', kind: 'Job' });
+  expect(partAt(resourceList, '/resources/[name=jobs~1status]')).toEqual({ name: 'jobs/status', kind: 'Job' });
   expect(partAt(resourceList, '/items/[metadata.name=batch]/versions/0/version')).toBe('v1');
   expect(partAt(resourceList, '/resources/[name=cronjobs]')).toBeUndefined();
   expect(partAt({ paths: { 'apis/batch/v1': 1 } }, '/paths/apis~1batch~1v1')).toBe(1);
