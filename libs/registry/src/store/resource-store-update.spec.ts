@@ -1,67 +1,44 @@
-// ResourceStore.update when another writer comes between its read and its write: a patch (a
-// transform of the current object) is re-run on the new state, as kube-apiserver's
-// GuaranteedUpdate retries it; a resourceVersion the client named is still a precondition.
+// ResourceStore.update of a computed object (a patch, a PUT): when another writer gets in
+// between its read and its write, the object is computed again from the new state, as
+// GuaranteedUpdate retries; the resourceVersion the client named still holds it to its own.
 import { KubeObject } from '@plinth/api';
-import { isStatusError, realClock } from '@plinth/machinery';
-import { EmbeddedObjectStore, KeyValue } from '@plinth/storage';
+import { realClock } from '@plinth/machinery';
+import { EmbeddedObjectStore } from '@plinth/storage';
 import { leaseDefinition } from '../resources/coordination/leases';
 import { ResourceStore } from './resource-store';
 
-// InterleavingStore writes the competitor's change to an object once, right before the next
-// update of it reaches the store, which then fails its compare on the revision read before.
-class InterleavingStore extends EmbeddedObjectStore {
-  competitor: ((stored: KubeObject) => KubeObject) | null = null;
-  updates = 0;
-
-  override async update(key: string, value: Uint8Array, expectedRevision: number): Promise<KeyValue> {
-    this.updates++;
-    const change = this.competitor;
-    if (change) {
-      this.competitor = null;
-      const current = await this.get(key);
-      const stored = JSON.parse(new TextDecoder().decode(current.value)) as KubeObject;
-      await super.update(key, new TextEncoder().encode(JSON.stringify(change(stored))), current.revision);
-    }
-    return super.update(key, value, expectedRevision);
-  }
-}
-
 describe('ResourceStore.update racing another writer', () => {
-  let storage: InterleavingStore;
   let leases: ResourceStore;
-  let created: KubeObject;
 
-  beforeEach(async () => {
-    storage = new InterleavingStore();
-    leases = new ResourceStore(leaseDefinition, storage, realClock, new Map());
-    created = await leases.create('default', { metadata: { name: 'l1' }, spec: { holderIdentity: 'first' } });
-    storage.updates = 0;
-    storage.competitor = (stored) => ({ ...stored, metadata: { ...stored.metadata, labels: { competitor: 'wrote' } } });
+  beforeEach(() => {
+    leases = new ResourceStore(leaseDefinition, new EmbeddedObjectStore(), realClock, new Map());
   });
 
-  it('re-runs a patch on the object the other writer left, keeping both changes', async () => {
-    const patch = (current: KubeObject | null) => ({ ...(current as KubeObject), spec: { ...(current as KubeObject).spec, holderIdentity: 'patched' } });
-    const { object } = await leases.update('default', 'l1', patch);
-    expect(object.spec).toEqual({ holderIdentity: 'patched' });
-    expect(object.metadata.labels).toEqual({ competitor: 'wrote' });
-    expect(storage.updates).toBe(2);
-    expect(await leases.get('default', 'l1')).toEqual(object);
+  // racedOnce is a transform that, the first time it runs, lets another writer change the
+  // lease before it answers; each run sets holderIdentity on the state it was given.
+  function racedOnce(holder: string, keepResourceVersion: (current: KubeObject) => string | undefined) {
+    let runs = 0;
+    const transform = async (current: KubeObject | null): Promise<KubeObject> => {
+      if (!current) throw new Error('the lease is gone');
+      runs++;
+      if (runs === 1) await leases.update('default', 'l1', { ...current, metadata: { ...current.metadata }, spec: { ...(current.spec as object), leaseDurationSeconds: 7 } });
+      return { ...current, metadata: { ...current.metadata, resourceVersion: keepResourceVersion(current) }, spec: { ...(current.spec as object), holderIdentity: holder } };
+    };
+    return { transform, runs: () => runs };
+  }
+
+  it('computes a patch again on the new state when it named no resourceVersion of its own', async () => {
+    await leases.create('default', { metadata: { name: 'l1' }, spec: {} });
+    const patch = racedOnce('a', (current) => current.metadata.resourceVersion);
+    const { object } = await leases.update('default', 'l1', patch.transform);
+    expect(patch.runs()).toBe(2);
+    expect(object.spec).toEqual({ leaseDurationSeconds: 7, holderIdentity: 'a' });
   });
 
-  it('answers 409 Conflict to an update naming the resourceVersion it read, once another writer changed the object', async () => {
-    const refused = await leases.update('default', 'l1', { ...created, spec: { holderIdentity: 'put' } }).catch((err: unknown) => err);
-    expect(isStatusError(refused) && [refused.code, refused.reason]).toEqual([409, 'Conflict']);
-    expect((await leases.get('default', 'l1')).spec).toEqual({ holderIdentity: 'first' });
-  });
-
-  it('answers 409 Conflict to a patch that names the resourceVersion it was written against', async () => {
-    const patch = (current: KubeObject | null) => ({
-      ...(current as KubeObject),
-      metadata: { ...(current as KubeObject).metadata, resourceVersion: created.metadata.resourceVersion },
-      spec: { holderIdentity: 'patched' },
-    });
-    const refused = await leases.update('default', 'l1', patch).catch((err: unknown) => err);
-    expect(isStatusError(refused) && [refused.code, refused.reason]).toEqual([409, 'Conflict']);
-    expect(await leases.get('default', 'l1')).toMatchObject({ metadata: { labels: { competitor: 'wrote' } }, spec: { holderIdentity: 'first' } });
+  it('refuses with 409 when the resourceVersion the client named is no longer current', async () => {
+    const created = await leases.create('default', { metadata: { name: 'l1' }, spec: {} });
+    const put = racedOnce('b', () => created.metadata.resourceVersion);
+    await expect(leases.update('default', 'l1', put.transform)).rejects.toMatchObject({ code: 409, reason: 'Conflict' });
+    expect((await leases.get('default', 'l1')).spec).toEqual({ leaseDurationSeconds: 7 });
   });
 });
