@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     if (watches > 0) for (const line of await scaleBench(watches)) console.log(line);
     const objects = Number(process.env.BENCH_SCALE_OBJECTS ?? (quick ? 2000 : 100000));
     const forms = (process.env.BENCH_SCALE_FORMS ?? 'distributed,all-in-one').split(',');
-    if (objects > 0) for (const line of await scaleObjectsBench(objects, quick ? 32 : 160, forms)) console.log(line);
+    if (objects > 0) await scaleObjectsBench(objects, quick ? 32 : 160, forms, (line) => console.log(line));
   }
 }
 

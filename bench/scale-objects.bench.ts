@@ -40,20 +40,20 @@ interface Tls {
 
 const starters: Record<string, () => Promise<Form>> = { distributed: startDistributedForm, 'all-in-one': startAllInOneForm };
 
-// scaleObjectsBench measures each form named (distributed, all-in-one) in turn.
-export async function scaleObjectsBench(objects: number, lists: number, forms: string[]): Promise<string[]> {
-  const lines = [`scale: ${objects.toLocaleString('en')} Leases in one namespace; ${lists} LISTs of ${pagesPerList} pages of ${pageSize}, ${inFlight} at once; one deletecollection of them all`];
+// scaleObjectsBench measures each form named (distributed, all-in-one) in turn, printing each
+// form's lines as soon as it is measured.
+export async function scaleObjectsBench(objects: number, lists: number, forms: string[], print: (line: string) => void): Promise<void> {
+  print(`scale: ${objects.toLocaleString('en')} Leases in one namespace; ${lists} LISTs of ${pagesPerList} pages of ${pageSize}, ${inFlight} at once; one deletecollection of them all`);
   for (const name of forms) {
     const start = starters[name];
     if (!start) throw new Error(`BENCH_SCALE_FORMS: no form ${name} (distributed, all-in-one)`);
     const form = await start();
     try {
-      lines.push(...(await measureForm(form, objects, lists)));
+      for (const line of await measureForm(form, objects, lists)) print(line);
     } finally {
       await form.stop();
     }
   }
-  return lines;
 }
 
 async function measureForm(form: Form, objects: number, lists: number): Promise<string[]> {

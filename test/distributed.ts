@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { controllerNames } from '@plinth/controller-manager';
 import { natsPermissions, natsServerAuthorization } from '@plinth/authz-nats';
 import {
   etcdClientFlags,
@@ -30,6 +31,8 @@ const root = join(__dirname, '..');
 export interface HttpAnswer {
   status: number;
   body: string;
+  // contentType is the answer's Content-Type header.
+  contentType?: string;
 }
 
 export interface DistributedPlinth {
@@ -47,16 +50,20 @@ export interface DistributedPlinth {
   serviceAccountKey: string;
   // gatewayExited tells whether the gateway process has ended.
   gatewayExited(): boolean;
-  // exited names the apps (storage, authz, gateway) whose process has ended.
+  // exited names the apps (storage, authz, gateway, controllers when started) whose process has
+  // ended.
   exited(): string[];
+  // stopApp ends one app behind the gateway (SIGTERM), for tests of the gateway without it.
+  stopApp(name: 'storage' | 'authz'): Promise<void>;
   stop(): Promise<void>;
 }
 
-// extraArgs are more flags for an app (e.g. --metrics-bind-address for storage and authz);
-// controllers, when given, also runs the controller manager (apps/controllers) with those flags
-// against the gateway, as the gateway's controller-manager kubeconfig names it, without leader
-// election; it has started once its job controller (the last to start) runs.
-export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { storage?: string[]; authz?: string[]; controllers?: string[] } = {}): Promise<DistributedPlinth> {
+// extraArgs are more flags for an app (e.g. --metrics-bind-address for storage and authz, or
+// --runtime-config for the gateway); controllers, when given, also runs the controller manager
+// (apps/controllers) with those flags against the gateway, as the gateway's controller-manager
+// kubeconfig names it, without leader election; it has started once the last controller it
+// starts (the job controller, unless --controllers names fewer) runs.
+export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { storage?: string[]; authz?: string[]; gateway?: string[]; controllers?: string[] } = {}): Promise<DistributedPlinth> {
   const dir = mkdtempSync(join(tmpdir(), 'plinth-distributed-'));
   writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,admin-uid,"system:masters"\nalice-token,alice,alice-uid,"developers"\nbob-token,bob,bob-uid\n');
   const processes: RunningProcess[] = [];
@@ -92,11 +99,13 @@ export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { stor
       '--storage-address', storageAddress, ...storageClientFlags(pki.gatewayClient),
       '--nats-url', nats.url, ...natsClientFlags(pki, 'gateway'),
       '--port', '0', '--data-dir', join(dir, 'gateway'), '--token-auth-file', join(dir, 'tokens.csv'),
+      ...(extraArgs.gateway ?? []),
     ]);
     const port = Number(await waitForOutput(gateway, 'the gateway', /serving on https:\/\/[^\s]*:(\d+)/));
+    const apps: Record<string, RunningProcess> = { storage, authz, gateway };
     if (extraArgs.controllers) {
-      const controllers = run('apps/controllers/src/main.ts', ['--kubeconfig', join(dir, 'gateway', 'controller-manager.kubeconfig'), '--leader-elect=false', ...extraArgs.controllers]);
-      await waitForOutput(controllers, 'the controller manager', /(job) controller running/);
+      apps.controllers = run('apps/controllers/src/main.ts', ['--kubeconfig', join(dir, 'gateway', 'controller-manager.kubeconfig'), '--leader-elect=false', ...extraArgs.controllers]);
+      await waitForOutput(apps.controllers, 'the controller manager', new RegExp(`(${lastController(extraArgs.controllers)}) controller running`));
     }
     const ca = readFileSync(join(dir, 'gateway', 'pki', 'ca.crt'), 'utf8');
     const serviceAccountKey = readFileSync(join(dir, 'gateway', 'pki', 'sa.key'), 'utf8');
@@ -111,15 +120,24 @@ export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { stor
       serviceAccountKey,
       gatewayExited: () => gateway.child.exitCode !== null || gateway.child.signalCode !== null,
       exited: () =>
-        Object.entries({ storage, authz, gateway })
+        Object.entries(apps)
           .filter(([, proc]) => proc.child.exitCode !== null || proc.child.signalCode !== null)
           .map(([name]) => name),
+      stopApp: (name) => ({ storage, authz })[name].stop(),
       stop,
     };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+// lastController is the controller a controller manager with these flags starts last: the last
+// of controllerNames its --controllers list names (all of them by default).
+function lastController(args: string[]): string {
+  const list = args.find((a) => a.startsWith('--controllers='))?.slice('--controllers='.length).split(',');
+  const started = controllerNames.filter((name) => !list || list.includes('*') || list.includes(name));
+  return started[started.length - 1] ?? 'job';
 }
 
 function send(port: number, ca: string, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
@@ -129,7 +147,7 @@ function send(port: number, ca: string, method: string, path: string, token: str
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), contentType: res.headers['content-type'] }));
       },
     );
     req.on('error', reject);

@@ -1,10 +1,12 @@
-// The differential suite against the all-in-one (in the test process, a server per area):
+// The differential suite against the all-in-one (in the test process, a server per area, started
+// with the area's server settings: server-flags.ts):
 // every scenario of scenarios/*.yaml is replayed twice, with the groups renamed (`*.platform.io`)
 // and through the `*.k8s.io` aliases (replay.ts); distributed.spec.ts replays them against the
 // distributed form.
 import { namespaceDeletionGracePeriodMs } from '@plinth/controller-manager';
 import { suiteServer } from '../api/http';
 import { areas, pending, replayArea } from './replay';
+import { plinthFlags } from './server-flags';
 import { formatErrors, pendingErrors } from './scenario';
 
 test('every scenario file is well formed and every scenario is recorded', () => {
@@ -23,7 +25,7 @@ describe('all-in-one', () => {
   describe.each(areas)('differential: $area', (area) => {
     // The garbage collector takes off the orphan finalizer of a delete with the Orphan policy; the
     // namespace controller waits kube-controller-manager's 5 s before it empties a namespace.
-    const server = suiteServer({}, { garbageCollector: true, namespaceDeletionGracePeriodMs });
+    const server = suiteServer(plinthFlags(area.server), { garbageCollector: true, namespaceDeletionGracePeriodMs });
     replayArea(area, 'all-in-one', () => ({ base: server.url, token: 'admin-token' }));
   });
 });

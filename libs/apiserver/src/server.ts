@@ -7,7 +7,8 @@ import { badRequest, goQuote, hasProtobufCodec, isStatusError, isValidPathSegmen
 import { ImpersonationWithoutUserError } from '@plinth/authn';
 import { ResourceDefinition } from '@plinth/registry';
 import { servedGroupOf } from './aliases';
-import { aggregatedDiscovery, aggregatedDiscoveryRequested, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
+import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, coreResourceList, discoveryRepresentation } from './discovery';
+import { writeAggregatedDiscovery } from './discovery-response';
 import { createResource } from './handlers/create';
 import { createReview } from './handlers/reviews';
 import { createToken } from './handlers/token-request';
@@ -32,7 +33,7 @@ import { parseListOptions } from './list-options';
 import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate, routeAccepts, routeProduces } from './negotiation';
 import { methodRouted, NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
 import { UserInfo } from '@plinth/rbac';
-import { authenticateAndImpersonate, authorizeRequest } from './auth/filter';
+import { authenticateAndImpersonate, AuthorizerError, authorizeRequest } from './auth/filter';
 import { RequestScope } from './scope';
 import { ServerContext } from './server-context';
 import { ServerLifecycle } from './http/lifecycle';
@@ -128,7 +129,7 @@ export class ApiServer {
       if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
-      if (err instanceof ImpersonationWithoutUserError) return writeInternalServerError(res, req.url ?? '', err.message);
+      if (err instanceof ImpersonationWithoutUserError || err instanceof AuthorizerError) return writeInternalServerError(res, req.url ?? '', err.message);
       // An error that is not a Status is a fault of the server, which kube-apiserver would have
       // panicked on; a client that went away is not.
       if (!isStatusError(err) && !res.destroyed) this.boundary.report(req, err);
@@ -142,12 +143,12 @@ export class ApiServer {
   }
 
   private async serveNonResource(req: IncomingMessage, res: ServerResponse, info: NonResourceRequestInfo, query: URLSearchParams, response: ResponseOptions): Promise<void> {
-    const [first, second, third] = info.parts;
+    const [first, second] = info.parts;
     const { catalog } = this.context;
     // Health checks answer any method, as kube-apiserver's mux handlers do.
     if (healthEndpoints.has(first) && info.parts.length <= 2) {
       const result = await runHealthChecks(first as HealthEndpoint, this.healthChecks[first as HealthEndpoint], query, second);
-      writeText(res, result.code, result.body);
+      writeText(res, result.code, result.body, undefined, result.nosniff);
       return;
     }
     for (const route of this.extraRoutes) {
@@ -155,27 +156,35 @@ export class ApiServer {
     }
     if (req.method !== 'GET' && req.method !== 'HEAD' && this.onlyReadsDiscovery(info.parts)) throw methodNotAllowed();
     if (first === 'version' && info.parts.length === 1) return writeBody(res, 200, this.context.options.version, response);
-    const aggregated = info.parts.length === 1 && (first === 'api' || first === 'apis') ? aggregatedDiscoveryRequested(req.headers.accept) : null;
-    if (aggregated) {
-      const contentType = `application/json;g=${aggregated.group};v=${aggregated.version};as=APIGroupDiscoveryList`;
-      return writeBody(res, 200, aggregatedDiscovery(catalog, first === 'api', aggregated, this.context.options.aliases), response, contentType);
-    }
-    if (first === 'api' && info.parts.length === 1) return writeBody(res, 200, apiVersions(String(req.headers.host ?? '')), response);
-    if (first === 'api' && second === 'v1' && info.parts.length === 2) return writeBody(res, 200, apiResourceList(catalog, '', 'v1'), response);
-    if (first === 'apis' && info.parts.length === 1) return writeBody(res, 200, apiGroupList(catalog, this.context.options.aliases), response);
-    if (first === 'apis' && info.parts.length === 2) {
+    const body = this.discoveryDocument(req, info.parts);
+    if (body === undefined) return this.pathNotFound(res, info.parts);
+    const wanted = discoveryRepresentation(req.headers.accept, info.parts.length === 1 && (first === 'api' || first === 'apis'));
+    if (!wanted) throw notAcceptable(acceptedMediaTypes(true));
+    if (wanted.aggregated) return writeAggregatedDiscovery(req, res, aggregatedDiscovery(catalog, first === 'api', wanted.aggregated, this.context.options.aliases), wanted.aggregated, response);
+    writeBody(res, 200, body, { ...response, yaml: wanted.yaml });
+  }
+
+  // discoveryDocument is the legacy discovery document of a path (/api, /api/v1, /apis, a group, a
+  // group version), or undefined when the path is none.
+  private discoveryDocument(req: IncomingMessage, parts: string[]): object | undefined {
+    const [first, second, third] = parts;
+    const { catalog } = this.context;
+    if (first === 'api' && parts.length === 1) return apiVersions(String(req.headers.host ?? ''));
+    if (first === 'api' && second === 'v1' && parts.length === 2) return coreResourceList(catalog);
+    if (first === 'apis' && parts.length === 1) return apiGroupList(catalog, this.context.options.aliases);
+    if (first === 'apis' && parts.length === 2) {
       const group = this.servedGroup(second);
       const body = apiGroup(catalog, group);
-      if (body) return writeBody(res, 200, second === group ? body : aliasGroup(body, second), response);
+      if (body) return second === group ? body : aliasGroup(body, second);
     }
-    if (first === 'apis' && info.parts.length === 3) {
+    if (first === 'apis' && parts.length === 3) {
       const group = this.servedGroup(second);
       if (catalog.hasGroupVersion(group, third)) {
         const list = apiResourceList(catalog, group, third);
-        return writeBody(res, 200, second === group ? list : { ...list, groupVersion: `${second}/${third}` }, response);
+        return second === group ? list : { ...list, groupVersion: `${second}/${third}` };
       }
     }
-    this.pathNotFound(res, info.parts);
+    return undefined;
   }
 
   // pathNotFound answers a path nothing serves as kube-apiserver does: a path under /api or
@@ -184,7 +193,7 @@ export class ApiServer {
   // handler to Go's plain-text 404.
   private pathNotFound(res: ServerResponse, parts: string[]): void {
     const [first, second] = parts;
-    if (first === 'api' || (first === 'apis' && second !== undefined && this.servesBuiltinGroup(this.servedGroup(second)))) throw notFoundPath();
+    if (first === 'api' || first === 'version' || (first === 'apis' && second !== undefined && this.servesBuiltinGroup(this.servedGroup(second)))) throw notFoundPath();
     writePageNotFound(res);
   }
 

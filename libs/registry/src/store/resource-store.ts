@@ -17,6 +17,10 @@ export interface WriteOptions {
   // fieldManager records the write in metadata.managedFields (an Update by this manager, in
   // this apiVersion); absent for writes that computed managedFields themselves (apply).
   fieldManager?: { manager: string; apiVersion: string };
+  // admit is the write's mutating admission, run where kube-apiserver runs it: on the defaulted
+  // object once its managedFields are recorded (what admission sets is no manager's), before
+  // the strategy prepares and validates it. old is the stored object of an update.
+  admit?: (object: KubeObject, old: KubeObject | null) => Promise<void>;
 }
 
 export type CreateOptions = WriteOptions;
@@ -90,7 +94,7 @@ export class ResourceStore {
 
   async create(namespace: string | undefined, input: KubeObject, options: CreateOptions = {}): Promise<KubeObject> {
     const ctx = this.context();
-    const object = this.prepareCreate(namespace, input, ctx, options);
+    const object = await this.prepareCreate(namespace, input, ctx, options);
     const key = objectKey(this.def, object.metadata.namespace, object.metadata.name ?? '');
     if (options.dryRun) {
       await this.assertAbsent(key, object.metadata.name ?? '');
@@ -144,7 +148,7 @@ export class ResourceStore {
       if (expected !== undefined && expected !== '' && expected !== current.metadata.resourceVersion) {
         throw conflict(this.qualifiedResource, name, conflictDetail);
       }
-      const object = this.prepareUpdate(namespace, name, proposed, current, options);
+      const object = await this.prepareUpdate(namespace, name, proposed, current, options);
       if (sameObject(object, current)) return { object: current, created: false };
       if (options.dryRun) return { object: { ...object, metadata: { ...object.metadata, resourceVersion: current.metadata.resourceVersion } }, created: false };
       try {
@@ -155,7 +159,10 @@ export class ResourceStore {
         const kv = await withoutManagedFieldsIfTooLarge(object, () => this.storage.update(key, encodeObject(object), currentKv?.revision ?? 0));
         return { object: this.decode(kv), created: false };
       } catch (err) {
-        if (isStorageError(err, StorageErrorCode.Conflict) && (expected === undefined || expected === '')) continue;
+        // Another writer got in between the read and the write. A computed object (a patch, a
+        // PUT's) is computed again from the new current one, whose resourceVersion the check
+        // above holds the client's to, as GuaranteedUpdate retries its tryUpdate.
+        if (isStorageError(err, StorageErrorCode.Conflict) && (typeof input === 'function' || expected === undefined || expected === '')) continue;
         if (isStorageError(err, StorageErrorCode.Conflict)) throw conflict(this.qualifiedResource, name, conflictDetail);
         throw interpretStorageError(err, this.qualifiedResource, name);
       }
@@ -200,9 +207,10 @@ export class ResourceStore {
           const kv = await this.storage.update(key, encodeObject(pending), revision);
           return { object: this.decode(kv), deleted: false };
         }
-        if (options.dryRun) return { object: current, deleted: true };
+        const deleted = this.immediatelyDeleted(current);
+        if (options.dryRun) return { object: deleted, deleted: true };
         const result = await this.storage.delete(key, { revision });
-        return { object: { ...current, metadata: { ...current.metadata, resourceVersion: String(result.revision) } }, deleted: true };
+        return { object: { ...deleted, metadata: { ...deleted.metadata, resourceVersion: String(result.revision) } }, deleted: true };
       } catch (err) {
         if (isStorageError(err, StorageErrorCode.Conflict)) continue;
         throw interpretStorageError(err, this.qualifiedResource, name);
@@ -273,13 +281,14 @@ export class ResourceStore {
     return { featureGates: this.featureGates, now: this.clock.now() };
   }
 
-  private prepareCreate(namespace: string | undefined, input: KubeObject, ctx: StrategyContext, options: WriteOptions): KubeObject {
+  private async prepareCreate(namespace: string | undefined, input: KubeObject, ctx: StrategyContext, options: WriteOptions): Promise<KubeObject> {
     const object = cloneJson(input);
     object.metadata = object.metadata ?? {};
     wipeSystemMetadata(object.metadata);
     this.assignNamespace(object, namespace);
     this.def.strategy.defaults?.(object, ctx);
     this.recordManagedFields(null, object, options, undefined, ctx);
+    await options.admit?.(object, null);
     fillCreateMetadata(object, ctx.now, this.def.tracksGeneration ?? false);
     if (this.def.subresources?.includes('status') && !this.def.statusOnCreate) delete object.status;
     this.def.strategy.prepareForCreate?.(object, ctx);
@@ -289,7 +298,7 @@ export class ResourceStore {
     return object;
   }
 
-  private prepareUpdate(namespace: string | undefined, name: string, proposed: KubeObject, current: KubeObject, options: UpdateOptions): KubeObject {
+  private async prepareUpdate(namespace: string | undefined, name: string, proposed: KubeObject, current: KubeObject, options: UpdateOptions): Promise<KubeObject> {
     const ctx = this.context();
     let object = proposed;
     object.metadata = object.metadata ?? {};
@@ -312,6 +321,7 @@ export class ResourceStore {
     }
     this.def.strategy.defaults?.(object, ctx);
     this.recordManagedFields(current, object, options, options.subresource, ctx);
+    await options.admit?.(object, current);
     const uidChanged = object.metadata.uid !== undefined && object.metadata.uid !== current.metadata.uid;
     if (uidChanged) {
       const detail = `UID in precondition: ${object.metadata.uid}, UID in object meta: ${current.metadata.uid}`;
@@ -365,6 +375,14 @@ export class ResourceStore {
       throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
     object.metadata.namespace = namespace;
+  }
+
+  // immediatelyDeleted is the object a delete without grace answers with: one of a type with
+  // graceful deletion (a pod never scheduled) carries the deletionTimestamp and the grace period
+  // of 0 that rest.BeforeDelete gave it before it went.
+  private immediatelyDeleted(current: KubeObject): KubeObject {
+    if (!this.def.strategy.gracePeriodSeconds || current.metadata.deletionTimestamp) return current;
+    return { ...current, metadata: { ...current.metadata, deletionTimestamp: rfc3339(this.clock.now()), deletionGracePeriodSeconds: 0 } };
   }
 
   // pendingDeletion returns the object as it stays while finalizers (or a grace period) hold
