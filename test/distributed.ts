@@ -31,6 +31,8 @@ const root = join(__dirname, '..');
 export interface HttpAnswer {
   status: number;
   body: string;
+  // contentType is the answer's Content-Type header.
+  contentType?: string;
 }
 
 export interface DistributedPlinth {
@@ -51,6 +53,8 @@ export interface DistributedPlinth {
   // exited names the apps (storage, authz, gateway, controllers when started) whose process has
   // ended.
   exited(): string[];
+  // stopApp ends one app behind the gateway (SIGTERM), for tests of the gateway without it.
+  stopApp(name: 'storage' | 'authz'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -119,6 +123,7 @@ export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { stor
         Object.entries(apps)
           .filter(([, proc]) => proc.child.exitCode !== null || proc.child.signalCode !== null)
           .map(([name]) => name),
+      stopApp: (name) => ({ storage, authz })[name].stop(),
       stop,
     };
   } catch (err) {
@@ -142,7 +147,7 @@ function send(port: number, ca: string, method: string, path: string, token: str
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), contentType: res.headers['content-type'] }));
       },
     );
     req.on('error', reject);

@@ -15,7 +15,7 @@ import { LinkState, realClock } from '@plinth/machinery';
 import { defaultRegistry, registerLinkMetric } from '@plinth/metrics';
 import { AuthzNatsTransport } from '@plinth/nest/authz';
 import { Authorizer } from '@plinth/rbac';
-import { builtinDefinitions } from '@plinth/registry';
+import { rbacDefinitions } from '@plinth/registry/rbac';
 import { ObjectStore } from '@plinth/storage';
 import { AuthzConfig } from './authz-config';
 
@@ -46,7 +46,7 @@ export class AuthzService implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(AUTHZ_LINKS) private readonly links: AuthzLinks,
     @Inject(AUTHZ_TRANSPORT) private readonly transport: AuthzNatsTransport,
   ) {
-    this.authorization = new LocalAuthorization(store, builtinDefinitions(), realClock, this.warn('authorization'), links.storage);
+    this.authorization = new LocalAuthorization(store, rbacDefinitions(), realClock, this.warn('authorization'), links.storage);
   }
 
   get authorizer(): Authorizer {

@@ -33,7 +33,7 @@ import { parseListOptions } from './list-options';
 import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate, routeAccepts, routeProduces } from './negotiation';
 import { methodRouted, NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
 import { UserInfo } from '@plinth/rbac';
-import { authenticateAndImpersonate, authorizeRequest } from './auth/filter';
+import { authenticateAndImpersonate, AuthorizerError, authorizeRequest } from './auth/filter';
 import { RequestScope } from './scope';
 import { ServerContext } from './server-context';
 import { ServerLifecycle } from './http/lifecycle';
@@ -129,7 +129,7 @@ export class ApiServer {
       if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
-      if (err instanceof ImpersonationWithoutUserError) return writeInternalServerError(res, req.url ?? '', err.message);
+      if (err instanceof ImpersonationWithoutUserError || err instanceof AuthorizerError) return writeInternalServerError(res, req.url ?? '', err.message);
       // An error that is not a Status is a fault of the server, which kube-apiserver would have
       // panicked on; a client that went away is not.
       if (!isStatusError(err) && !res.destroyed) this.boundary.report(req, err);

@@ -7,7 +7,7 @@ import { applyObject } from '@plinth/apply';
 import { KubeObject } from '@plinth/api';
 import { Clock, isStatusError } from '@plinth/machinery';
 import { ClusterRole, ClusterRoleAggregationController, pendingAggregations, PolicyRule } from '@plinth/rbac';
-import { ResourceStore } from '@plinth/registry';
+import { ResourceStore } from '@plinth/registry/rbac';
 import { RbacPolicyCache } from './policy-cache';
 
 export class ClusterRoleAggregator {

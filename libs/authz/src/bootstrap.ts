@@ -5,7 +5,7 @@
 import { kubeApiserverManager } from '@plinth/apply';
 import { isStatusError } from '@plinth/machinery';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from '@plinth/rbac';
-import { ResourceStore } from '@plinth/registry';
+import { ResourceStore } from '@plinth/registry/rbac';
 import { KubeObject } from '@plinth/api';
 
 export interface BootstrapPolicyStores {

@@ -4,7 +4,7 @@
 // bootstrap policy is written as soon as storage answers, retrying with backoff meanwhile.
 import { Clock, LinkState, retryUntilDone, unwatchedLink } from '@plinth/machinery';
 import { ObjectStore } from '@plinth/storage';
-import { ResourceDefinition, ResourceStore } from '@plinth/registry';
+import { ResourceDefinition, ResourceStore } from '@plinth/registry/rbac';
 import { ClusterRoleAggregator } from './aggregation-controller';
 import { ensureBootstrapPolicy } from './bootstrap';
 import { LocalAuthorizer } from './local-authorizer';

@@ -4,7 +4,7 @@
 import { KubeObject } from '@plinth/api';
 import { Clock, LinkState } from '@plinth/machinery';
 import { RbacPolicy } from '@plinth/rbac';
-import { ResourceStore, StoreInformer } from '@plinth/registry';
+import { ResourceStore, StoreInformer } from '@plinth/registry/rbac';
 
 export const rbacKinds = ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'] as const;
 export type RbacKind = (typeof rbacKinds)[number];

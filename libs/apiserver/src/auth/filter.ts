@@ -1,9 +1,10 @@
 // The authentication, impersonation and authorization stages of the request pipeline, in
 // kube-apiserver's order: an unauthenticated request is 401; impersonation needs the
-// `impersonate` verb on every target; a request the authorizer does not allow is 403.
+// `impersonate` verb on every target; a request the authorizer does not allow is 403, one it
+// cannot decide on a plain-text 500.
 import { IncomingMessage } from 'node:http';
 import { HeaderMap, hasImpersonationHeaders, impersonatedUser, impersonationChecks, impersonationForbidden, parseImpersonation, unauthorizedError } from '@plinth/authn';
-import { internalError, isStatusError } from '@plinth/machinery';
+import { isStatusError } from '@plinth/machinery';
 import { Attributes, AuthorizationResult, Authorizer, forbiddenError, resourceAttributes, UserInfo } from '@plinth/rbac';
 import { RequestInfo } from '../request-info';
 import { attributesFor } from './attributes';
@@ -23,7 +24,11 @@ export async function authenticateAndImpersonate(req: IncomingMessage, auth: Aut
   if (!requested) return outcome.user;
   for (const check of impersonationChecks(requested)) {
     const attrs = resourceAttributes({ user: outcome.user, ...check });
-    const decision = await askAuthorizer(auth.authorizer, attrs);
+    // The impersonation filter takes an authorizer that fails for a refusal (no reason).
+    const decision = await askAuthorizer(auth.authorizer, attrs).catch((err: unknown) => {
+      if (err instanceof AuthorizerError) return { decision: 'NoOpinion', reason: '', evaluationError: err.message, resolutionErrors: [] } satisfies AuthorizationResult;
+      throw err;
+    });
     if (decision.decision !== 'Allow') throw impersonationForbidden(check, outcome.user.name, decision.reason);
   }
   return impersonatedUser(requested);
@@ -35,13 +40,16 @@ export async function authorizeRequest(info: RequestInfo, user: UserInfo, served
   if (decision.decision !== 'Allow') throw forbiddenError(attrs, decision.reason);
 }
 
-// askAuthorizer answers an authorizer that fails (the authz service out of reach) with
-// 500 InternalError, as kube-apiserver's WithAuthorization does: an expected failure, not a
-// fault of the server.
+// AuthorizerError is an authorizer that could not decide (the authz service out of reach). It is
+// no Status: kube-apiserver's WithAuthorization answers it with responsewriters.InternalError, a
+// plain-text 500 naming the request URI and the error.
+export class AuthorizerError extends Error {}
+
 async function askAuthorizer(authorizer: Authorizer, attrs: Attributes): Promise<AuthorizationResult> {
   try {
     return await authorizer.authorize(attrs);
   } catch (err) {
-    throw isStatusError(err) ? err : internalError(err instanceof Error ? err.message : String(err));
+    if (isStatusError(err)) throw err;
+    throw new AuthorizerError(err instanceof Error ? err.message : String(err));
   }
 }

@@ -3,8 +3,8 @@
 // access reviews ask the authorizer.
 import { KubeObject } from '@plinth/api';
 import { updateManagedFields } from '@plinth/apply';
-import { badRequest, internalError, invalid, methodNotSupported, rfc3339 } from '@plinth/machinery';
-import { Attributes, nonResourceAttributes, resourceAttributes, UserInfo } from '@plinth/rbac';
+import { badRequest, internalError, invalid, isStatusError, methodNotSupported, rfc3339 } from '@plinth/machinery';
+import { Attributes, AuthorizationResult, nonResourceAttributes, resourceAttributes, UserInfo } from '@plinth/rbac';
 import { localSubjectAccessReviewBadRequest, selfSubjectRulesReviewBadRequest, tokenReviewBadRequest } from '@plinth/registry';
 import { decodeBody } from '../decode';
 import { writeResult } from '../output';
@@ -129,11 +129,19 @@ function attributesOf(user: UserInfo, spec: ReviewSpec): Attributes {
 }
 
 // decide is the status of an access review: allowed, denied only on an explicit Deny, the
-// reason (where RBAC names the bindings it could not resolve), and the authorizer's error.
+// reason (where RBAC names the bindings it could not resolve), and the authorizer's error; an
+// authorizer that cannot decide (the authz service out of reach) is not allowed, its error the
+// evaluationError, as kube-apiserver's review REST answers it.
 async function decide(scope: RequestScope, attrs: Attributes): Promise<Record<string, unknown>> {
   const auth = scope.server.auth;
   if (!auth) return { allowed: true };
-  const result = await auth.authorizer.authorize(attrs);
+  let result: AuthorizationResult;
+  try {
+    result = await auth.authorizer.authorize(attrs);
+  } catch (err) {
+    if (isStatusError(err)) throw err;
+    return { allowed: false, evaluationError: err instanceof Error ? err.message : String(err) };
+  }
   const status: Record<string, unknown> = { allowed: result.decision === 'Allow' };
   if (result.decision === 'Deny') status.denied = true;
   if (result.reason) status.reason = result.reason;
