@@ -1,10 +1,11 @@
 // npm run bench: performance figures, printed as tables. BENCH_QUICK=1 runs fewer operations.
 // `npm run bench -- --vs-kubeconfig FILE` (or BENCH_VS_KUBECONFIG) runs the vs section beside
-// the kube-apiserver of that kubeconfig instead of the default sections.
+// the kube-apiserver of that kubeconfig instead of the default sections. BENCH_SECTIONS=scale
+// runs the scale section (BENCH_SCALE_WATCHES watches, BENCH_SCALE_FORMS=distributed,all-in-one).
 import { gatewayBench } from './gateway.bench';
 import { jobsBench } from './jobs.bench';
 import { buildApps } from './processes';
-import { scaleBench } from './scale.bench';
+import { ScaleForm, scaleBench } from './scale.bench';
 import { storageBench } from './storage.bench';
 import { vsBench } from './vs.bench';
 
@@ -35,7 +36,8 @@ async function main(): Promise<void> {
   // scale runs only when asked for (BENCH_SECTIONS=scale): it opens thousands of connections.
   if (sections.includes('scale')) {
     console.log('');
-    for (const line of await scaleBench(Number(process.env.BENCH_SCALE_WATCHES ?? (quick ? 1000 : 10000)))) console.log(line);
+    const forms = (process.env.BENCH_SCALE_FORMS ?? 'distributed,all-in-one').split(',') as ScaleForm[];
+    for (const line of await scaleBench(Number(process.env.BENCH_SCALE_WATCHES ?? (quick ? 1000 : 10000)), forms)) console.log(line);
   }
 }
 

@@ -1,69 +1,172 @@
-// The scale section: N watches open on one distributed gateway (gateway → storage service →
-// etcd), then 50 creates at 10/s, each create timed from when it was sent; every watch should
-// see every create. Prints create → event latency over all (watch, event) pairs, the events
-// lost, and the creates' own latency under that load. BENCH_SCALE_WATCHES sets N.
+// The scale section: N watches open on one API server (the distributed gateway → storage service
+// → etcd, and the all-in-one), then 50 creates at 10/s, each create timed from when it was sent;
+// every watch should see every create. Prints create → event latency over all (watch, event)
+// pairs, the events lost (and the watches the server cut, which would explain them), the
+// creates' own latency under that load, the CPU the servers and the load generator spent per
+// delivered event, and the servers' memory per thousand watches. BENCH_SCALE_WATCHES sets N,
+// BENCH_SCALE_FORMS the forms (distributed,all-in-one).
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 import { startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool } from './lean-https';
-import { startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
+import { cpuSecondsOf, residentMiB, ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
 import { percentile } from './stats';
 
 const creates = 50;
 const createIntervalMs = 100;
+const collection = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
 
-export async function scaleBench(watches: number): Promise<string[]> {
+export type ScaleForm = 'distributed' | 'all-in-one';
+
+// ScaleTarget is a started API server: its port and data directory (for the admin's
+// credentials), the processes that serve (the first is the one the watches reach) and the rest
+// that run beside them (etcd, NATS: stopped, not measured).
+interface ScaleTarget {
+  port: number;
+  dataDir: string;
+  services: [string, ServiceProcess][];
+  stop(): Promise<void>;
+}
+
+async function startDistributedTarget(): Promise<ScaleTarget> {
   const etcdServer = await startEtcd({ progressNotifyInterval: '5s' });
   const nats = await startNats();
   const storage = await startStorageService(etcdServer.endpoint);
   const authz = await startAuthz(storage.address, nats.url);
   const gateway = await startGateway(storage.address, nats.url);
-  const pki = (name: string) => readFileSync(join(gateway.dataDir, 'pki', name), 'utf8');
+  return {
+    port: gateway.port,
+    dataDir: gateway.dataDir,
+    services: [
+      ['gateway', gateway],
+      ['storage', storage],
+      ['authz', authz],
+    ],
+    async stop() {
+      await gateway.stop();
+      await authz.stop();
+      await storage.stop();
+      await nats.stop();
+      await etcdServer.stop();
+    },
+  };
+}
+
+async function startAllInOneTarget(): Promise<ScaleTarget> {
+  const plinth = await startAllInOne();
+  return { port: plinth.port, dataDir: plinth.dataDir, services: [['plinth', plinth]], stop: () => plinth.stop() };
+}
+
+// WatchStreams are the open watches: each line that names a create is timed against when that
+// create was sent; a stream that ends before the bench closes it counts as cut.
+class WatchStreams {
+  readonly latencies: number[] = [];
+  readonly sentAt = new Map<string, bigint>();
+  cut = 0;
+  private readonly closers: (() => void)[] = [];
+  private closing = false;
+
+  onLine(line: string, arrived: bigint): void {
+    const name = /"name":"([^"]+)"/.exec(line)?.[1];
+    const sent = name === undefined ? undefined : this.sentAt.get(name);
+    if (sent !== undefined) this.latencies.push(Number(arrived - sent) / 1e6);
+  }
+
+  opened(close: () => void): void {
+    this.closers.push(close);
+  }
+
+  ended(): void {
+    if (!this.closing) this.cut++;
+  }
+
+  closeAll(): void {
+    this.closing = true;
+    for (const close of this.closers) close();
+  }
+}
+
+// openHttp1Watch opens one watch on its own HTTP/1.1 connection (node:https), as a client
+// without HTTP/2 does.
+function openHttp1Watch(target: ScaleTarget, agent: Agent, path: string, streams: WatchStreams): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let buffer = '';
+    const req = request({ host: '127.0.0.1', port: target.port, path, agent }, (res) => {
+      if (res.statusCode !== 200) reject(new Error(`watch answered ${res.statusCode}`));
+      resolve();
+      res.on('data', (chunk: Buffer) => {
+        const arrived = process.hrtime.bigint();
+        buffer += chunk.toString();
+        for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+          streams.onLine(buffer.slice(0, nl), arrived);
+          buffer = buffer.slice(nl + 1);
+        }
+      });
+      res.on('end', () => streams.ended());
+      res.on('aborted', () => streams.ended());
+    });
+    req.on('error', reject);
+    req.end();
+    streams.opened(() => req.destroy());
+  });
+}
+
+function serverCpuSeconds(target: ScaleTarget): number {
+  return target.services.reduce((sum, [, service]) => sum + cpuSecondsOf(service.pid), 0);
+}
+
+function clientCpuSeconds(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+}
+
+// terminatedWatchers reads apiserver_terminated_watchers_total (all resources) from /metrics.
+async function terminatedWatchers(pool: LeanHttpsPool): Promise<number> {
+  const metrics = (await pool.call('GET', '/metrics')).body;
+  let total = 0;
+  for (const match of metrics.matchAll(/^apiserver_terminated_watchers_total\{[^}]*\} (\d+)/gm)) total += Number(match[1]);
+  return total;
+}
+
+export async function scaleBench(watches: number, forms: ScaleForm[]): Promise<string[]> {
+  const lines: string[] = [];
+  for (const form of forms) {
+    if (lines.length > 0) lines.push('');
+    lines.push(...(await scaleRun(form, watches)));
+  }
+  return lines;
+}
+
+async function scaleRun(form: ScaleForm, watches: number): Promise<string[]> {
+  const target = form === 'distributed' ? await startDistributedTarget() : await startAllInOneTarget();
+  const [front] = target.services;
+  const pki = (name: string) => readFileSync(join(target.dataDir, 'pki', name), 'utf8');
   const tls = { ca: pki('ca.crt'), cert: pki('admin.crt'), key: pki('admin.key') };
   // The pool that lists is not the one that creates: opening thousands of watches takes longer
-  // than the gateway keeps an idle connection.
-  let pool = new LeanHttpsPool(gateway.port, tls, {});
+  // than the server keeps an idle connection.
+  let pool = new LeanHttpsPool(target.port, tls, {});
   const agent = new Agent({ maxSockets: Infinity, keepAlive: false, ...tls });
-  const sentAt = new Map<string, bigint>();
-  const latencies: number[] = [];
-  const streams: (() => void)[] = [];
+  const streams = new WatchStreams();
   try {
-    const collection = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
     const listed = JSON.parse((await pool.call('GET', collection)).body) as { metadata: { resourceVersion: string } };
-    const open = () =>
-      new Promise<void>((resolve, reject) => {
-        let buffer = '';
-        const req = request({ host: '127.0.0.1', port: gateway.port, path: `${collection}?watch=1&resourceVersion=${listed.metadata.resourceVersion}`, agent }, (res) => {
-          if (res.statusCode !== 200) reject(new Error(`watch answered ${res.statusCode}`));
-          resolve();
-          res.on('data', (chunk: Buffer) => {
-            const arrived = process.hrtime.bigint();
-            buffer += chunk.toString();
-            for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
-              const name = /"name":"([^"]+)"/.exec(buffer.slice(0, nl))?.[1];
-              buffer = buffer.slice(nl + 1);
-              const sent = name === undefined ? undefined : sentAt.get(name);
-              if (sent !== undefined) latencies.push(Number(arrived - sent) / 1e6);
-            }
-          });
-        });
-        req.on('error', reject);
-        req.end();
-        streams.push(() => req.destroy());
-      });
+    const path = `${collection}?watch=1&resourceVersion=${listed.metadata.resourceVersion}`;
+    const rssBefore = residentMiB(front[1].pid);
     const opening = process.hrtime.bigint();
-    for (let opened = 0; opened < watches; opened += 200) await Promise.all(Array.from({ length: Math.min(200, watches - opened) }, open));
+    for (let opened = 0; opened < watches; opened += 200) await Promise.all(Array.from({ length: Math.min(200, watches - opened) }, () => openHttp1Watch(target, agent, path, streams)));
     const openSeconds = Number(process.hrtime.bigint() - opening) / 1e9;
+    const rssAfter = residentMiB(front[1].pid);
     pool.close();
-    pool = new LeanHttpsPool(gateway.port, tls, {});
+    pool = new LeanHttpsPool(target.port, tls, {});
     const createLatencies: number[] = [];
     let failedCreates = 0;
     const writes: Promise<void>[] = [];
+    const serverCpu = serverCpuSeconds(target);
+    const clientCpu = clientCpuSeconds();
     for (let i = 0; i < creates; i++) {
       const name = `scale-${i}`;
       const sent = process.hrtime.bigint();
-      sentAt.set(name, sent);
+      streams.sentAt.set(name, sent);
       writes.push(
         pool.call('POST', collection, JSON.stringify({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name } }), 'application/json').then((res) => {
           if (res.status !== 201) throw new Error(`create answered ${res.status}: ${res.body.slice(0, 200)}`);
@@ -77,30 +180,28 @@ export async function scaleBench(watches: number): Promise<string[]> {
     }
     await Promise.all(writes);
     // Events still in flight get up to 30 s to arrive.
-    const deadline = Date.now() + 30_000;
-    while (latencies.length < watches * (creates - failedCreates) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    const sorted = [...latencies].sort((a, b) => a - b);
-    const createsSorted = [...createLatencies].sort((a, b) => a - b);
     const expected = watches * (creates - failedCreates);
-    const lost = expected - latencies.length;
+    const deadline = Date.now() + 30_000;
+    while (streams.latencies.length < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    const serverCpuUs = (serverCpuSeconds(target) - serverCpu) * 1e6;
+    const clientCpuUs = (clientCpuSeconds() - clientCpu) * 1e6;
+    const delivered = Math.max(1, streams.latencies.length);
+    const terminated = await terminatedWatchers(pool);
+    const sorted = [...streams.latencies].sort((a, b) => a - b);
+    const createsSorted = [...createLatencies].sort((a, b) => a - b);
+    const lost = expected - streams.latencies.length;
     return [
-      `scale: ${watches} watches on the distributed gateway (opened in ${openSeconds.toFixed(1)} s), ${creates} creates at ${1000 / createIntervalMs}/s`,
-      `  create → event: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms; events lost ${lost} of ${expected} (${((100 * lost) / Math.max(1, expected)).toFixed(1)}%)`,
+      `scale: ${watches} watches on the ${form === 'distributed' ? 'distributed gateway' : 'all-in-one'} over HTTP/1.1 (opened in ${openSeconds.toFixed(1)} s), ${creates} creates at ${1000 / createIntervalMs}/s`,
+      `  create → event: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms; events lost ${lost} of ${expected} (${((100 * lost) / Math.max(1, expected)).toFixed(1)}%); watches cut ${streams.cut} (server's terminated watchers ${terminated})`,
       `  creates under that load: p50 ${percentile(createsSorted, 50).toFixed(1)} ms, p99 ${percentile(createsSorted, 99).toFixed(1)} ms, ${failedCreates} failed`,
+      `  CPU per delivered event: servers ${(serverCpuUs / delivered).toFixed(1)} µs (${target.services.map(([name]) => name).join(' + ')}), load generator ${(clientCpuUs / delivered).toFixed(1)} µs`,
+      `  ${front[0]} memory: ${rssBefore.toFixed(0)} MiB before the watches, ${rssAfter.toFixed(0)} MiB with them (${(((rssAfter - rssBefore) * 1000) / watches).toFixed(1)} MiB per thousand)`,
     ];
   } finally {
-    for (const stop of streams) stop();
+    streams.closeAll();
     agent.destroy();
     pool.close();
-    await writeHeapSnapshots([
-      ['gateway', gateway],
-      ['storage', storage],
-      ['authz', authz],
-    ]);
-    await gateway.stop();
-    await authz.stop();
-    await storage.stop();
-    await nats.stop();
-    await etcdServer.stop();
+    await writeHeapSnapshots(target.services);
+    await target.stop();
   }
 }

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { readKubeconfig } from '@plinth/nest';
 import { etcdBinary, findBinary, startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool, LeanResponse } from './lean-https';
-import { ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
+import { cpuSecondsOf, residentMiB, ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
 import { combine, Figures, runConcurrent, summarize } from './stats';
 
 const inFlight = 16;
@@ -75,16 +75,6 @@ function target(name: string, endpoint: Endpoint, processes: [string, number][],
       await stop();
     },
   };
-}
-
-function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function residentMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:')) ?? 'VmRSS: 0 kB';
-  return Number(line.replace(/\D+/g, '')) / 1024;
 }
 
 function localEndpoint(port: number, dataDir: string): Endpoint {

@@ -160,7 +160,7 @@ export class ApiServer {
       const contentType = `application/json;g=${aggregated.group};v=${aggregated.version};as=APIGroupDiscoveryList`;
       return writeBody(res, 200, aggregatedDiscovery(catalog, first === 'api', aggregated, this.context.options.aliases), response, contentType);
     }
-    if (first === 'api' && info.parts.length === 1) return writeBody(res, 200, apiVersions(String(req.headers.host ?? '')), response);
+    if (first === 'api' && info.parts.length === 1) return writeBody(res, 200, apiVersions(String(req.headers.host ?? req.headers[':authority'] ?? '')), response);
     if (first === 'api' && second === 'v1' && info.parts.length === 2) return writeBody(res, 200, apiResourceList(catalog, '', 'v1'), response);
     if (first === 'apis' && info.parts.length === 1) return writeBody(res, 200, apiGroupList(catalog, this.context.options.aliases), response);
     if (first === 'apis' && info.parts.length === 2) {

@@ -171,13 +171,13 @@ function watchTimeoutMs(scope: RequestScope, options: ListOptions): number {
 // while a thousand stalled watches cannot hold more than about 4 GiB.
 const watcherBufferBytes = 4 * 1024 * 1024;
 
-// EventStream writes events on a chunked 200 response: newline-delimited JSON, or with protobuf
-// negotiated, length-prefixed frames of enveloped WatchEvents. While the response's buffer is
-// full (res.write answered false) events wait in `pending` until it drains; when they would go
-// past bufferLimit bytes the client is not keeping up: they are dropped and onOverflow ends the
-// watch, so that the client sees its stream end and watches again from the last event it read.
-// The initial events (up to boundFromHere) are not bounded, as a list's answer is not: they wait
-// ahead of the rest and do not count against the bound.
+// EventStream writes events on a streamed 200 response (chunked over HTTP/1.1): newline-delimited
+// JSON, or with protobuf negotiated, length-prefixed frames of enveloped WatchEvents. While the
+// response's buffer is full (res.write answered false) events wait in `pending` until it drains;
+// when they would go past bufferLimit bytes the client is not keeping up: they are dropped and
+// onOverflow ends the watch, so that the client sees its stream end and watches again from the
+// last event it read. The initial events (up to boundFromHere) are not bounded, as a list's
+// answer is not: they wait ahead of the rest and do not count against the bound.
 class EventStream {
   private started = false;
   private pending: Uint8Array[] = [];
@@ -199,7 +199,8 @@ class EventStream {
     res.statusCode = 200;
     res.setHeader('Content-Type', this.protobuf ? 'application/vnd.kubernetes.protobuf;stream=watch' : 'application/json');
     res.setHeader('Cache-Control', 'no-cache, private');
-    res.setHeader('Transfer-Encoding', 'chunked');
+    // Without a length, node:http sends an HTTP/1.1 body chunked (Transfer-Encoding: chunked,
+    // as kube-apiserver's watch); HTTP/2 frames it and forbids the header.
     res.flushHeaders();
     this.started = true;
   }
