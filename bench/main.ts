@@ -1,11 +1,12 @@
 // npm run bench: performance figures, printed as tables. BENCH_QUICK=1 runs fewer operations.
 // `npm run bench -- --vs-kubeconfig FILE` (or BENCH_VS_KUBECONFIG) runs the vs section beside
 // the kube-apiserver of that kubeconfig instead of the default sections. BENCH_SECTIONS=scale
-// runs the scale section (BENCH_SCALE_WATCHES watches, BENCH_SCALE_FORMS=distributed,all-in-one).
+// runs the scale section (BENCH_SCALE_WATCHES watches,
+// BENCH_SCALE_FORMS=distributed,all-in-one, BENCH_SCALE_TRANSPORTS=h2,http1).
 import { gatewayBench } from './gateway.bench';
 import { jobsBench } from './jobs.bench';
 import { buildApps } from './processes';
-import { ScaleForm, scaleBench } from './scale.bench';
+import { ScaleForm, scaleBench, ScaleTransport } from './scale.bench';
 import { storageBench } from './storage.bench';
 import { vsBench } from './vs.bench';
 
@@ -37,7 +38,8 @@ async function main(): Promise<void> {
   if (sections.includes('scale')) {
     console.log('');
     const forms = (process.env.BENCH_SCALE_FORMS ?? 'distributed,all-in-one').split(',') as ScaleForm[];
-    for (const line of await scaleBench(Number(process.env.BENCH_SCALE_WATCHES ?? (quick ? 1000 : 10000)), forms)) console.log(line);
+    const transports = (process.env.BENCH_SCALE_TRANSPORTS ?? 'h2,http1').split(',') as ScaleTransport[];
+    for (const line of await scaleBench(Number(process.env.BENCH_SCALE_WATCHES ?? (quick ? 1000 : 10000)), forms, transports)) console.log(line);
   }
 }
 

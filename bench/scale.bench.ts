@@ -3,9 +3,12 @@
 // every watch should see every create. Prints create → event latency over all (watch, event)
 // pairs, the events lost (and the watches the server cut, which would explain them), the
 // creates' own latency under that load, the CPU the servers and the load generator spent per
-// delivered event, and the servers' memory per thousand watches. BENCH_SCALE_WATCHES sets N,
-// BENCH_SCALE_FORMS the forms (distributed,all-in-one).
+// delivered event, and the servers' memory per thousand watches. The watches are opened as
+// client-go opens them, multiplexed on HTTP/2 sessions of up to 1,000 streams, and over
+// HTTP/1.1, a connection each. BENCH_SCALE_WATCHES sets N, BENCH_SCALE_FORMS the forms
+// (distributed,all-in-one), BENCH_SCALE_TRANSPORTS the transports (h2,http1).
 import { readFileSync } from 'node:fs';
+import { ClientHttp2Session, connect as connectHttp2 } from 'node:http2';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 import { startEtcd, startNats } from '@plinth/testing';
@@ -18,6 +21,11 @@ const createIntervalMs = 100;
 const collection = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
 
 export type ScaleForm = 'distributed' | 'all-in-one';
+export type ScaleTransport = 'h2' | 'http1';
+
+// streamsPerSession is how many watches share an HTTP/2 session: the server's limit
+// (kube-apiserver's 1,000), beyond which client-go's transport opens another connection.
+const streamsPerSession = 1000;
 
 // ScaleTarget is a started API server: its port and data directory (for the admin's
 // credentials), the processes that serve (the first is the one the watches reach) and the rest
@@ -112,6 +120,56 @@ function openHttp1Watch(target: ScaleTarget, agent: Agent, path: string, streams
   });
 }
 
+// Http2Sessions opens watches as client-go does: streams on a shared session, a new session
+// once one carries streamsPerSession.
+class Http2Sessions {
+  private readonly sessions: ClientHttp2Session[] = [];
+  private streams = 0;
+
+  constructor(
+    private readonly target: ScaleTarget,
+    private readonly tls: { ca: string; cert: string; key: string },
+  ) {}
+
+  openWatch(path: string, streams: WatchStreams): Promise<void> {
+    const session = this.session();
+    return new Promise<void>((resolve, reject) => {
+      let buffer = '';
+      const stream = session.request({ ':path': path });
+      stream.on('response', (headers) => {
+        if (headers[':status'] !== 200) reject(new Error(`watch answered ${headers[':status']}`));
+        resolve();
+      });
+      stream.on('data', (chunk: Buffer) => {
+        const arrived = process.hrtime.bigint();
+        buffer += chunk.toString();
+        for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+          streams.onLine(buffer.slice(0, nl), arrived);
+          buffer = buffer.slice(nl + 1);
+        }
+      });
+      stream.on('end', () => streams.ended());
+      stream.on('error', reject);
+      streams.opened(() => stream.close());
+    });
+  }
+
+  close(): void {
+    for (const session of this.sessions) session.destroy();
+  }
+
+  private session(): ClientHttp2Session {
+    if (this.streams++ % streamsPerSession === 0) {
+      // Go's HTTP/2 transport's flow-control windows: 4 MiB a stream, 1 GiB the connection.
+      const session = connectHttp2(`https://127.0.0.1:${this.target.port}`, { ...this.tls, settings: { initialWindowSize: 4 << 20 } });
+      session.once('connect', () => session.setLocalWindowSize(1 << 30));
+      session.on('error', () => undefined);
+      this.sessions.push(session);
+    }
+    return this.sessions[this.sessions.length - 1];
+  }
+}
+
 function serverCpuSeconds(target: ScaleTarget): number {
   return target.services.reduce((sum, [, service]) => sum + cpuSecondsOf(service.pid), 0);
 }
@@ -129,16 +187,18 @@ async function terminatedWatchers(pool: LeanHttpsPool): Promise<number> {
   return total;
 }
 
-export async function scaleBench(watches: number, forms: ScaleForm[]): Promise<string[]> {
+export async function scaleBench(watches: number, forms: ScaleForm[], transports: ScaleTransport[]): Promise<string[]> {
   const lines: string[] = [];
   for (const form of forms) {
-    if (lines.length > 0) lines.push('');
-    lines.push(...(await scaleRun(form, watches)));
+    for (const transport of transports) {
+      if (lines.length > 0) lines.push('');
+      lines.push(...(await scaleRun(form, transport, watches)));
+    }
   }
   return lines;
 }
 
-async function scaleRun(form: ScaleForm, watches: number): Promise<string[]> {
+async function scaleRun(form: ScaleForm, transport: ScaleTransport, watches: number): Promise<string[]> {
   const target = form === 'distributed' ? await startDistributedTarget() : await startAllInOneTarget();
   const [front] = target.services;
   const pki = (name: string) => readFileSync(join(target.dataDir, 'pki', name), 'utf8');
@@ -147,13 +207,15 @@ async function scaleRun(form: ScaleForm, watches: number): Promise<string[]> {
   // than the server keeps an idle connection.
   let pool = new LeanHttpsPool(target.port, tls, {});
   const agent = new Agent({ maxSockets: Infinity, keepAlive: false, ...tls });
+  const sessions = new Http2Sessions(target, tls);
+  const open = (path: string, streams: WatchStreams) => (transport === 'h2' ? sessions.openWatch(path, streams) : openHttp1Watch(target, agent, path, streams));
   const streams = new WatchStreams();
   try {
     const listed = JSON.parse((await pool.call('GET', collection)).body) as { metadata: { resourceVersion: string } };
     const path = `${collection}?watch=1&resourceVersion=${listed.metadata.resourceVersion}`;
     const rssBefore = residentMiB(front[1].pid);
     const opening = process.hrtime.bigint();
-    for (let opened = 0; opened < watches; opened += 200) await Promise.all(Array.from({ length: Math.min(200, watches - opened) }, () => openHttp1Watch(target, agent, path, streams)));
+    for (let opened = 0; opened < watches; opened += 200) await Promise.all(Array.from({ length: Math.min(200, watches - opened) }, () => open(path, streams)));
     const openSeconds = Number(process.hrtime.bigint() - opening) / 1e9;
     const rssAfter = residentMiB(front[1].pid);
     pool.close();
@@ -191,7 +253,7 @@ async function scaleRun(form: ScaleForm, watches: number): Promise<string[]> {
     const createsSorted = [...createLatencies].sort((a, b) => a - b);
     const lost = expected - streams.latencies.length;
     return [
-      `scale: ${watches} watches on the ${form === 'distributed' ? 'distributed gateway' : 'all-in-one'} over HTTP/1.1 (opened in ${openSeconds.toFixed(1)} s), ${creates} creates at ${1000 / createIntervalMs}/s`,
+      `scale: ${watches} watches on the ${form === 'distributed' ? 'distributed gateway' : 'all-in-one'} over ${transport === 'h2' ? `HTTP/2 (${Math.ceil(watches / streamsPerSession)} connections)` : 'HTTP/1.1'} (opened in ${openSeconds.toFixed(1)} s), ${creates} creates at ${1000 / createIntervalMs}/s`,
       `  create → event: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms; events lost ${lost} of ${expected} (${((100 * lost) / Math.max(1, expected)).toFixed(1)}%); watches cut ${streams.cut} (server's terminated watchers ${terminated})`,
       `  creates under that load: p50 ${percentile(createsSorted, 50).toFixed(1)} ms, p99 ${percentile(createsSorted, 99).toFixed(1)} ms, ${failedCreates} failed`,
       `  CPU per delivered event: servers ${(serverCpuUs / delivered).toFixed(1)} µs (${target.services.map(([name]) => name).join(' + ')}), load generator ${(clientCpuUs / delivered).toFixed(1)} µs`,
@@ -199,6 +261,7 @@ async function scaleRun(form: ScaleForm, watches: number): Promise<string[]> {
     ];
   } finally {
     streams.closeAll();
+    sessions.close();
     agent.destroy();
     pool.close();
     await writeHeapSnapshots(target.services);
