@@ -32,7 +32,7 @@ async function take(watcher: CacheWatcher, count: number): Promise<CachedWatchIt
 }
 
 function names(items: CachedWatchItem[]): [string, string | undefined][] {
-  return items.map((item) => [item.type, item.type === 'BOOKMARK' ? undefined : item.event.object.metadata.name]);
+  return items.map((item) => [item.type, item.type === 'BOOKMARK' ? undefined : item.object.metadata.name]);
 }
 
 const watchAll = { namespace: 'default', predicate: everything, bookmarks: false, deadline: Number.MAX_SAFE_INTEGER };
@@ -151,8 +151,8 @@ describe('WatchCache', () => {
     expect(names(c)).toEqual([['ADDED', 'before-bookmark'], ['ADDED', 'after-bookmark'], ['ADDED', 'long-after']]);
     expect(names(d)).toEqual([['ADDED', 'after-bookmark'], ['ADDED', 'long-after']]);
     if (a[1].type !== 'BOOKMARK' || b[1].type !== 'BOOKMARK') throw new Error('expected bookmarks');
-    expect(b[1].bookmark).toBe(a[1].bookmark);
-    expect(a[1].bookmark.revision).toBe(written);
+    expect(b[1].shared).toBe(a[1].shared);
+    expect(a[1].revision).toBe(written);
   });
 
   it('sends a long watch a bookmark every minute, carrying the events since', async () => {
@@ -172,8 +172,8 @@ describe('WatchCache', () => {
     const items = await take(watcher, 4);
     expect(names(items)).toEqual([['ADDED', 'second'], ['BOOKMARK', undefined], ['ADDED', 'third'], ['BOOKMARK', undefined]]);
     if (items[1].type !== 'BOOKMARK' || items[3].type !== 'BOOKMARK') throw new Error('expected bookmarks');
-    expect(items[1].bookmark.revision).toBe(second);
-    expect(items[3].bookmark.revision).toBe(third);
+    expect(items[1].revision).toBe(second);
+    expect(items[3].revision).toBe(third);
   });
 
   it('cuts a first page from its sorted keys and counts the rest without a selector', async () => {

@@ -7,7 +7,7 @@ import { KubeObject } from '@plinth/api';
 import { encodeProtobufObject, encodeProtobufStatus, encodeWatchFrame, isStatusError, resourceExpired, Status, stringifyJson } from '@plinth/machinery';
 import { ListPredicate } from '@plinth/registry';
 import { isStorageError, StorageErrorCode, WatchEvent } from '@plinth/storage';
-import { CacheEvent, CacheEventType, CacheWatcher } from '../cache/cache-watcher';
+import { atRevision, CacheWatcher } from '../cache/cache-watcher';
 import { toStatusError } from '../http/respond';
 import { ListOptions, parseResourceVersion } from '../list-options';
 import { clientApiVersion, namespaceOf, present, RequestScope } from '../scope';
@@ -93,13 +93,7 @@ async function watchCached(scope: RequestScope, options: ListOptions, predicate:
 }
 
 function cachedSource(watcher: CacheWatcher, initial: KubeObject[], startRevision: number): WatchSource {
-  async function* items(): AsyncIterable<WatchItem> {
-    for await (const item of watcher) {
-      if (item.type === 'BOOKMARK') yield { type: 'BOOKMARK', revision: item.bookmark.revision, shared: item.bookmark.encoded };
-      else yield { type: item.type, object: leftSelection(item.type, item.event) ?? item.event.object, shared: item.event.encoded };
-    }
-  }
-  return { initial, startRevision, items: items(), close: () => watcher.close() };
+  return { initial, startRevision, items: watcher, close: () => watcher.close() };
 }
 
 // watchStorage serves the watch from a watch of storage. As kube-apiserver's direct etcd watch,
@@ -136,18 +130,6 @@ function translate(scope: RequestScope, event: WatchEvent, predicate: ListPredic
   if (matches) return { type: 'ADDED', object };
   if (matched && previous) return { type: 'DELETED', object: atRevision(previous, event.revision) };
   return null;
-}
-
-// leftSelection is the object of a change a watcher sees as DELETED because the object left its
-// selection: the state it last saw, at the change's revision (as kube-apiserver's cacheWatcher
-// sends it); undefined for any other event.
-function leftSelection(type: CacheEventType, event: CacheEvent): KubeObject | undefined {
-  if (type !== 'DELETED' || event.type !== 'MODIFIED' || !event.previous) return undefined;
-  return atRevision(event.previous, event.revision);
-}
-
-function atRevision(object: KubeObject, revision: number): KubeObject {
-  return { ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } };
 }
 
 function watchError(err: unknown, startRevision: number): Status {
@@ -187,12 +169,17 @@ class EventStream {
   private bounded = false;
   private waitingForDrain = false;
   private overflowed = false;
+  // encodingKeys name this watch's format and apiVersion in the shared encodings, by event type.
+  private readonly encodingKeys: Record<ApiWatchEventType, string>;
 
   constructor(
     private readonly scope: RequestScope,
     private readonly bufferLimit: number,
     private readonly onOverflow: () => void,
-  ) {}
+  ) {
+    const prefix = `${this.protobuf ? 'protobuf' : 'json'} ${clientApiVersion(scope)}`;
+    this.encodingKeys = { ADDED: `${prefix} ADDED`, MODIFIED: `${prefix} MODIFIED`, DELETED: `${prefix} DELETED`, BOOKMARK: `${prefix} BOOKMARK`, ERROR: `${prefix} ERROR` };
+  }
 
   start(): void {
     const { res } = this.scope;
@@ -266,7 +253,7 @@ class EventStream {
   // sharedEncoding is the event's encoding in this watch's format and apiVersion, made by the
   // first watcher that sends it and kept in `shared` for the others.
   private sharedEncoding(shared: Map<string, Uint8Array>, type: ApiWatchEventType, event: () => ApiWatchEvent): Uint8Array {
-    const key = `${this.protobuf ? 'protobuf' : 'json'} ${clientApiVersion(this.scope)} ${type}`;
+    const key = this.encodingKeys[type];
     let encoded = shared.get(key);
     if (!encoded) {
       encoded = this.encode(event());
