@@ -53,6 +53,9 @@ function http2Server(handle: (req: IncomingMessage, res: ServerResponse) => void
       allowHTTP1: true,
       // Go reads up to 1 MiB of header block whatever the number of fields.
       maxHeaderListPairs: 1 << 16,
+      // What a session may hold in node:http2's buffers before it refuses new streams (10 MiB by
+      // default): a thousand watches' events in flight on one connection.
+      maxSessionMemory: 64,
       settings: { maxConcurrentStreams: maxStreamsPerConnection, maxHeaderListSize: maxHeaderBytes },
     },
     ((req: IncomingMessage, res: ServerResponse) => {
