@@ -137,9 +137,12 @@ export class LeanHttpsPool {
     this.idle.length = 0;
   }
 
+  // take reuses an idle connection the server has not closed meanwhile (its keep-alive timeout).
   private take(): LeanConnection {
-    const connection = this.idle.pop();
-    if (connection) return connection;
+    for (let connection = this.idle.pop(); connection; connection = this.idle.pop()) {
+      if (!connection.broken) return connection;
+      this.all.delete(connection);
+    }
     const opened = new LeanConnection(this.host, this.port, this.tls);
     this.all.add(opened);
     return opened;

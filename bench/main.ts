@@ -1,12 +1,11 @@
 // npm run bench: performance figures, printed as tables. BENCH_QUICK=1 runs fewer operations.
 // `npm run bench -- --vs-kubeconfig FILE` (or BENCH_VS_KUBECONFIG) runs the vs section beside
-// the kube-apiserver of that kubeconfig instead of the default sections. BENCH_SECTIONS=scale
-// runs the scale section (BENCH_SCALE_WATCHES watches,
-// BENCH_SCALE_FORMS=distributed,all-in-one, BENCH_SCALE_TRANSPORTS=h2,http1).
+// the kube-apiserver of that kubeconfig instead of the default sections.
 import { gatewayBench } from './gateway.bench';
 import { jobsBench } from './jobs.bench';
 import { buildApps } from './processes';
-import { ScaleForm, scaleBench, ScaleTransport } from './scale.bench';
+import { scaleBench, ScaleForm, ScaleTransport } from './scale.bench';
+import { scaleObjectsBench } from './scale-objects.bench';
 import { storageBench } from './storage.bench';
 import { vsBench } from './vs.bench';
 
@@ -37,9 +36,12 @@ async function main(): Promise<void> {
   // scale runs only when asked for (BENCH_SECTIONS=scale): it opens thousands of connections.
   if (sections.includes('scale')) {
     console.log('');
-    const forms = (process.env.BENCH_SCALE_FORMS ?? 'distributed,all-in-one').split(',') as ScaleForm[];
+    const watches = Number(process.env.BENCH_SCALE_WATCHES ?? (quick ? 1000 : 10000));
+    const forms = (process.env.BENCH_SCALE_FORMS ?? 'distributed,all-in-one').split(',');
     const transports = (process.env.BENCH_SCALE_TRANSPORTS ?? 'h2,http1').split(',') as ScaleTransport[];
-    for (const line of await scaleBench(Number(process.env.BENCH_SCALE_WATCHES ?? (quick ? 1000 : 10000)), forms, transports)) console.log(line);
+    if (watches > 0) for (const line of await scaleBench(watches, forms as ScaleForm[], transports)) console.log(line);
+    const objects = Number(process.env.BENCH_SCALE_OBJECTS ?? (quick ? 2000 : 100000));
+    if (objects > 0) await scaleObjectsBench(objects, quick ? 32 : 160, forms, (line) => console.log(line));
   }
 }
 

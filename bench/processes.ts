@@ -1,13 +1,15 @@
 // Starting the Plinth processes for a benchmark: the storage service over etcd and the gateway
 // over the storage service, each a separate node process as in production, or the all-in-one.
-// They run compiled, as the image runs them (buildApps first): the sources through
-// tools/register.js would carry the TypeScript compiler and swc in every process's memory.
+// They run compiled, as the image runs them (buildApps first), with the node flags of the
+// image's ENTRYPOINT: the sources through tools/register.js would carry the TypeScript compiler
+// and swc in every process's memory.
 // BENCH_PROFILE_DIR=DIR writes a CPU profile of each into DIR/<name> when it stops, and a heap
 // snapshot when the bench asks for one (heapSnapshot) after its run.
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { imageNodeFlags } from '@plinth/build-tools';
 
 const root = join(__dirname, '..');
 
@@ -44,7 +46,7 @@ export function buildApps(): void {
 // startNode runs the compiled entry point of an app (apps/<name>/src/main.ts → dist/…/main.js).
 function startNode(app: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, profile?: string): Promise<BenchProcess> {
   const script = `dist/apps/${app}/src/main.js`;
-  const child: ChildProcess = spawn(process.execPath, [...profileFlags(profile), join(root, script), ...args], {
+  const child: ChildProcess = spawn(process.execPath, [...imageNodeFlags(root), ...profileFlags(profile), join(root, script), ...args], {
     cwd: root,
     env: { ...process.env, ...env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -144,10 +146,4 @@ export async function startAllInOne(): Promise<ServiceProcess & { port: number; 
 export function cpuSecondsOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-// residentMiB is a process's resident memory (MiB).
-export function residentMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:')) ?? 'VmRSS: 0 kB';
-  return Number(line.replace(/\D+/g, '')) / 1024;
 }

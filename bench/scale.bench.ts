@@ -3,7 +3,8 @@
 // every watch should see every create. Prints create → event latency over all (watch, event)
 // pairs, the events lost (and the watches the server cut, which would explain them), the
 // creates' own latency under that load, the CPU the servers and the load generator spent per
-// delivered event, and the servers' memory per thousand watches. The watches are opened as
+// delivered event, and the RSS the open watches added to the server processes, per thousand
+// (bench/memory.ts). The watches are opened as
 // client-go opens them, multiplexed on HTTP/2 sessions of up to 1,000 streams, and over
 // HTTP/1.1, a connection each. BENCH_SCALE_WATCHES sets N, BENCH_SCALE_FORMS the forms
 // (distributed,all-in-one), BENCH_SCALE_TRANSPORTS the transports (h2,http1).
@@ -13,7 +14,8 @@ import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 import { startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool } from './lean-https';
-import { cpuSecondsOf, residentMiB, ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
+import { memoryPerThousand, sampleRss } from './memory';
+import { cpuSecondsOf, ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
 import { percentile } from './stats';
 
 const creates = 50;
@@ -200,7 +202,6 @@ export async function scaleBench(watches: number, forms: ScaleForm[], transports
 
 async function scaleRun(form: ScaleForm, transport: ScaleTransport, watches: number): Promise<string[]> {
   const target = form === 'distributed' ? await startDistributedTarget() : await startAllInOneTarget();
-  const [front] = target.services;
   const pki = (name: string) => readFileSync(join(target.dataDir, 'pki', name), 'utf8');
   const tls = { ca: pki('ca.crt'), cert: pki('admin.crt'), key: pki('admin.key') };
   // The pool that lists is not the one that creates: opening thousands of watches takes longer
@@ -213,11 +214,11 @@ async function scaleRun(form: ScaleForm, transport: ScaleTransport, watches: num
   try {
     const listed = JSON.parse((await pool.call('GET', collection)).body) as { metadata: { resourceVersion: string } };
     const path = `${collection}?watch=1&resourceVersion=${listed.metadata.resourceVersion}`;
-    const rssBefore = residentMiB(front[1].pid);
+    const beforeWatches = sampleRss(target.services);
     const opening = process.hrtime.bigint();
     for (let opened = 0; opened < watches; opened += 200) await Promise.all(Array.from({ length: Math.min(200, watches - opened) }, () => open(path, streams)));
     const openSeconds = Number(process.hrtime.bigint() - opening) / 1e9;
-    const rssAfter = residentMiB(front[1].pid);
+    const watchesMemory = memoryPerThousand('open watches', watches, beforeWatches, sampleRss(target.services));
     pool.close();
     pool = new LeanHttpsPool(target.port, tls, {});
     const createLatencies: number[] = [];
@@ -257,7 +258,7 @@ async function scaleRun(form: ScaleForm, transport: ScaleTransport, watches: num
       `  create → event: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms; events lost ${lost} of ${expected} (${((100 * lost) / Math.max(1, expected)).toFixed(1)}%); watches cut ${streams.cut} (server's terminated watchers ${terminated})`,
       `  creates under that load: p50 ${percentile(createsSorted, 50).toFixed(1)} ms, p99 ${percentile(createsSorted, 99).toFixed(1)} ms, ${failedCreates} failed`,
       `  CPU per delivered event: servers ${(serverCpuUs / delivered).toFixed(1)} µs (${target.services.map(([name]) => name).join(' + ')}), load generator ${(clientCpuUs / delivered).toFixed(1)} µs`,
-      `  ${front[0]} memory: ${rssBefore.toFixed(0)} MiB before the watches, ${rssAfter.toFixed(0)} MiB with them (${(((rssAfter - rssBefore) * 1000) / watches).toFixed(1)} MiB per thousand)`,
+      watchesMemory,
     ];
   } finally {
     streams.closeAll();

@@ -47,13 +47,17 @@ export interface DistributedPlinth {
   serviceAccountKey: string;
   // gatewayExited tells whether the gateway process has ended.
   gatewayExited(): boolean;
-  // exited names the apps (storage, authz, gateway) whose process has ended.
+  // exited names the apps (storage, authz, gateway, controllers when started) whose process has
+  // ended.
   exited(): string[];
   stop(): Promise<void>;
 }
 
-// extraArgs are more flags for an app (e.g. --metrics-bind-address for storage and authz).
-export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { storage?: string[]; authz?: string[] } = {}): Promise<DistributedPlinth> {
+// extraArgs are more flags for an app (e.g. --metrics-bind-address for storage and authz);
+// controllers, when given, also runs the controller manager (apps/controllers) with those flags
+// against the gateway, as the gateway's controller-manager kubeconfig names it, without leader
+// election; it has started once its job controller (the last to start) runs.
+export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { storage?: string[]; authz?: string[]; controllers?: string[] } = {}): Promise<DistributedPlinth> {
   const dir = mkdtempSync(join(tmpdir(), 'plinth-distributed-'));
   writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,admin-uid,"system:masters"\nalice-token,alice,alice-uid,"developers"\nbob-token,bob,bob-uid\n');
   const processes: RunningProcess[] = [];
@@ -91,6 +95,11 @@ export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { stor
       '--port', '0', '--data-dir', join(dir, 'gateway'), '--token-auth-file', join(dir, 'tokens.csv'),
     ]);
     const port = Number(await waitForOutput(gateway, 'the gateway', /serving on https:\/\/[^\s]*:(\d+)/));
+    const apps: Record<string, RunningProcess> = { storage, authz, gateway };
+    if (extraArgs.controllers) {
+      apps.controllers = run('apps/controllers/src/main.ts', ['--kubeconfig', join(dir, 'gateway', 'controller-manager.kubeconfig'), '--leader-elect=false', ...extraArgs.controllers]);
+      await waitForOutput(apps.controllers, 'the controller manager', /(job) controller running/);
+    }
     const ca = readFileSync(join(dir, 'gateway', 'pki', 'ca.crt'), 'utf8');
     const serviceAccountKey = readFileSync(join(dir, 'gateway', 'pki', 'sa.key'), 'utf8');
     return {
@@ -104,7 +113,7 @@ export async function startDistributed(env: NodeJS.ProcessEnv, extraArgs: { stor
       serviceAccountKey,
       gatewayExited: () => gateway.child.exitCode !== null || gateway.child.signalCode !== null,
       exited: () =>
-        Object.entries({ storage, authz, gateway })
+        Object.entries(apps)
           .filter(([, proc]) => proc.child.exitCode !== null || proc.child.signalCode !== null)
           .map(([name]) => name),
       stop,

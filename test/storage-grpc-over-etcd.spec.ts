@@ -4,7 +4,7 @@
 import { ObjectStore } from '@plinth/storage';
 import { runObjectStoreConformance } from '@plinth/storage/conformance';
 import { EtcdObjectStore } from '@plinth/storage-etcd';
-import { startStorageServer, StorageServer } from '@plinth/nest';
+import { startStorageServer, StorageServer } from '@plinth/nest/storage';
 import { GrpcObjectStore } from '@plinth/storage-grpc';
 import { EtcdServer, startEtcd } from '@plinth/testing';
 

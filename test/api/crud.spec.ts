@@ -348,9 +348,11 @@ describe('API server: pods/binding', () => {
       const pod = (await request('GET', '/api/v1/namespaces/default/pods/p1')).json;
       expect(pod.spec.nodeName).toBe('n1');
       expect(pod.status.conditions).toContainEqual(expect.objectContaining({ type: 'PodScheduled', status: 'True' }));
-      const again = await request('POST', '/api/v1/namespaces/default/pods/p1/binding', { body: { target: { kind: 'Node', name: 'n2' } } });
+      const again = await request('POST', '/api/v1/namespaces/default/pods/p1/binding', { body: { metadata: { name: 'p1' }, target: { kind: 'Node', name: 'n2' } } });
       expect(again.status).toBe(409);
-      expect(again.json.message).toBe('Operation cannot be fulfilled on pods "p1": pod p1 is already assigned to node "n1"');
+      expect(again.json.message).toBe('Operation cannot be fulfilled on pods/binding "p1": pod p1 is already assigned to node "n1"');
+      const otherName = await request('POST', '/api/v1/namespaces/default/pods/p1/binding', { body: { metadata: { name: 'p2' }, target: { kind: 'Node', name: 'n2' } } });
+      expect([otherName.status, otherName.json.message]).toEqual([400, 'name in URL does not match name in Binding object']);
     } finally {
       await server.stop();
     }

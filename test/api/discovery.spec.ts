@@ -27,6 +27,9 @@ describe('API server: discovery and health', () => {
     const api = await request('GET', '/api');
     expect(api.json).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
     const v1 = await request('GET', '/api/v1');
+    // kube-apiserver's core resource list has a kind and no apiVersion; a named group's has both.
+    expect(v1.json).toMatchObject({ kind: 'APIResourceList', groupVersion: 'v1' });
+    expect(v1.json).not.toHaveProperty('apiVersion');
     const names = v1.json.resources.map((r: { name: string }) => r.name);
     expect(names).toEqual(expect.arrayContaining(['namespaces', 'namespaces/status', 'pods', 'pods/status', 'nodes', 'serviceaccounts']));
     const pods = v1.json.resources.find((r: { name: string }) => r.name === 'pods');
@@ -34,6 +37,7 @@ describe('API server: discovery and health', () => {
     expect(pods.verbs).toEqual(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
     const batch = await request('GET', '/apis/batch/v1');
     expect(batch.json.resources.map((r: { name: string }) => r.name)).toEqual(['jobs', 'jobs/status']);
+    expect(batch.json).toMatchObject({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'batch/v1' });
   });
 
   // The values are kube-apiserver 1.28's for the same types: the hash is of the Kubernetes name.

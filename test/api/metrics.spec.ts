@@ -83,6 +83,23 @@ describe('API server: /metrics', () => {
     expect(sample(text, 'process_start_time_seconds')).toBeGreaterThan(1.7e9);
   });
 
+  it('adds no series for a path nothing serves, nor for a method kube-apiserver does not report', async () => {
+    // kube-apiserver instruments the routes it installed: a client naming a group, resource,
+    // subresource or health check that does not exist must not grow the registry.
+    for (const path of ['/apis/batch/v1/plinthprobes', '/apis/batch/v1/namespaces/default/jobs/x/plinthprobe', '/apis/plinthprobe.io/v1/foos', '/api/v1/namespaces/default/plinthprobes', '/healthz/plinthprobe', '/openapi/plinthprobe']) {
+      expect([path, (await admin('GET', path)).status]).toEqual([path, 404]);
+    }
+    const baseline = (await admin('GET', '/metrics')).text;
+    expect((await admin('HEAD', '/readyz')).status).toBe(200);
+    expect((await admin('PLINTHPROBE', '/api/v1/namespaces/default/serviceaccounts')).status).toBe(405);
+    const text = (await admin('GET', '/metrics')).text;
+    expect(text.toLowerCase()).not.toContain('plinthprobe');
+    expect(text).not.toContain('verb="HEAD"');
+    const counted = (series: string) => (sample(text, series) ?? 0) - (sample(baseline, series) ?? 0);
+    expect(counted('apiserver_request_total{code="200",component="",dry_run="",group="",resource="",scope="",subresource="/readyz",verb="other",version=""}')).toBe(1);
+    expect(counted('apiserver_request_total{code="405",component="apiserver",dry_run="",group="",resource="serviceaccounts",scope="namespace",subresource="",verb="other",version="v1"}')).toBe(1);
+  });
+
   it('gauges watches as long-running requests', async () => {
     const controller = new AbortController();
     const watch = await fetch(`${server.url}/api/v1/namespaces/default/serviceaccounts?watch=true`, { headers: { authorization: 'Bearer admin-token' }, signal: controller.signal });

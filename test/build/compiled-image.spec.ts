@@ -18,9 +18,9 @@ describe('the compiled all-in-one, as the image runs it', () => {
   beforeAll(async () => {
     image = assembleImageTree();
     dataDir = mkdtempSync(join(tmpdir(), 'plinth-image-data-'));
-    // The image's ENTRYPOINT is node and its CMD the all-in-one's main.js; here on a free port.
+    // The image's ENTRYPOINT is node with its flags and its CMD the all-in-one's main.js; here on a free port.
     const env = { PATH: process.env.PATH, HOME: dataDir, NODE_ENV: 'production', NO_COLOR: '1' };
-    plinth = startProcess(process.execPath, ['apps/plinth/src/main.js', '--bind-address', '127.0.0.1', '--port', '0', '--data-dir', dataDir], env, { cwd: image.root });
+    plinth = startProcess(process.execPath, [...image.nodeFlags, 'apps/plinth/src/main.js', '--bind-address', '127.0.0.1', '--port', '0', '--data-dir', dataDir], env, { cwd: image.root });
     await waitForOutput(plinth, 'compiled plinth', /serving on https:\/\/127\.0\.0\.1:(\d+)/);
   }, 120000);
 

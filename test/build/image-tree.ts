@@ -6,7 +6,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { compileProject, copyRuntimeFiles, imageEntryPoints } from '@plinth/build-tools';
+import { compileProject, copyRuntimeFiles, imageEntryPoints, imageNodeFlags } from '@plinth/build-tools';
 
 const workspaceRoot = resolve(__dirname, '../..');
 
@@ -14,6 +14,8 @@ export interface ImageTree {
   // root is the image's working directory (/opt/plinth): run `node ENTRY_POINT ...` there.
   readonly root: string;
   readonly entryPoints: readonly string[];
+  // nodeFlags are the flags of the image's ENTRYPOINT (`node FLAGS ENTRY_POINT ...`).
+  readonly nodeFlags: readonly string[];
   readonly files: readonly string[];
   remove(): void;
 }
@@ -28,7 +30,7 @@ export function assembleImageTree(): ImageTree {
     const files = copyRuntimeFiles(build, entryPoints, root);
     for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(workspaceRoot, file), join(root, file));
     linkProductionDependencies(root);
-    return { root, entryPoints, files, remove: () => rmSync(root, { recursive: true, force: true }) };
+    return { root, entryPoints, nodeFlags: imageNodeFlags(workspaceRoot), files, remove: () => rmSync(root, { recursive: true, force: true }) };
   } finally {
     rmSync(build, { recursive: true, force: true });
   }

@@ -25,17 +25,78 @@ export interface Volatiles {
   masks?: string[];
   // ignored are JSON pointers of members to remove.
   ignored?: string[];
+  // selected are the pointers of the body's parts kept (see Step.select); lines the patterns of
+  // the text lines kept; headers the response headers compared besides keptHeaders.
+  selected?: string[];
+  // omitted are patterns of member names removed at any depth of the selected parts.
+  omitted?: string[];
+  lines?: string[];
+  headers?: string[];
 }
 
-// withoutIgnored removes the members that JSON pointers name (`/metadata/annotations/a~1b`).
+// withoutIgnored removes the members (or array elements) that JSON pointers name
+// (`/metadata/annotations/a~1b`, `/x-kubernetes-group-version-kind/1`).
 function withoutIgnored(value: unknown, pointers: string[] = []): unknown {
   for (const pointer of pointers) {
     const path = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     let parent: unknown = value;
     for (const key of path.slice(0, -1)) parent = isObject(parent) || Array.isArray(parent) ? (parent as Record<string, unknown>)[key] : undefined;
-    if (isObject(parent)) delete parent[path[path.length - 1]];
+    const last = path[path.length - 1];
+    if (isObject(parent)) delete parent[last];
+    else if (Array.isArray(parent) && /^\d+$/.test(last)) parent.splice(Number(last), 1);
   }
   return value;
+}
+
+// withoutKeys removes, at any depth, the members whose names match one of the patterns (`*`
+// standing for any characters).
+function withoutKeys(value: unknown, patterns: string[] | undefined): unknown {
+  if (!patterns) return value;
+  const omitted = patterns.map((p) => new RegExp(`^${p.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`));
+  const strip = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(strip);
+    if (!isObject(v)) return v;
+    return Object.fromEntries(Object.entries(v).filter(([k]) => !omitted.some((re) => re.test(k))).map(([k, x]) => [k, strip(x)]));
+  };
+  return strip(value);
+}
+
+// pointerSegments splits a JSON pointer into its unescaped segments.
+function pointerSegments(pointer: string): string[] {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function memberAt(value: unknown, dotPath: string): unknown {
+  return dotPath.split('.').reduce<unknown>((v, key) => (isObject(v) ? v[key] : undefined), value);
+}
+
+// partAt reads a pointer of Step.select: a segment `[key=value]` picks the array element whose
+// member at the dot path key equals value.
+export function partAt(value: unknown, pointer: string): unknown {
+  return pointerSegments(pointer).reduce<unknown>((v, segment) => {
+    const filter = /^\[([^=\]]+)=(.*)\]$/.exec(segment);
+    if (filter) return Array.isArray(v) ? v.find((element) => String(memberAt(element, filter[1])) === filter[2]) : undefined;
+    if (Array.isArray(v)) return /^\d+$/.test(segment) ? v[Number(segment)] : undefined;
+    return isObject(v) ? v[segment] : undefined;
+  }, value);
+}
+
+// selectedParts keeps the parts a step selects, each under its pointer.
+function selectedParts(value: unknown, pointers: string[] | undefined, omitted: string[] | undefined): unknown {
+  if (!pointers) return withoutKeys(value, omitted);
+  return Object.fromEntries(pointers.map((p) => [p, withoutKeys(partAt(value, p), omitted)]));
+}
+
+function selectedLines(text: string, patterns: string[] | undefined): string {
+  if (!patterns) return text;
+  const kept = patterns.map((p) => new RegExp(p));
+  return text
+    .split('\n')
+    .filter((line) => kept.some((re) => re.test(line)))
+    .join('\n');
 }
 
 const time = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)/g;
@@ -45,6 +106,8 @@ const serviceAccountVolume = /\bkube-api-access-[a-z0-9]{5}\b/g;
 const goTime = /time\.Date\(\d+, time\.\w+, [\d, ]+, time\.(UTC|Local)\)/g;
 const goPointer = /\(0xc[0-9a-f]+\)/g;
 const embeddedResourceVersion = /(resourceVersion\\?"\s*:\s*\\?"|ResourceVersion:\\?")\d+/g;
+// A precondition's conflict names the stored object's resourceVersion.
+const recordedResourceVersion = /(the ResourceVersion in record \()\d+\)/g;
 
 // volatileKeys map a key to its placeholder when it holds a non-empty value.
 const volatileKeys: Record<string, string> = {
@@ -64,7 +127,8 @@ export function normaliseString(s: string, v: Volatiles): string {
     .replace(serviceAccountVolume, 'kube-api-access-<gen>')
     .replace(goTime, 'time.Date(<time>)')
     .replace(goPointer, '(<ptr>)')
-    .replace(embeddedResourceVersion, '$1<rv>');
+    .replace(embeddedResourceVersion, '$1<rv>')
+    .replace(recordedResourceVersion, '$1<rv>)');
 }
 
 function isObject(x: unknown): x is Record<string, unknown> {
@@ -91,7 +155,7 @@ export function normaliseValue(value: unknown, v: Volatiles): unknown {
 
 function headerValues(raw: RawAnswer, v: Volatiles): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const name of keptHeaders) {
+  for (const name of [...keptHeaders, ...(v.headers ?? []).map((h) => h.toLowerCase())]) {
     const values = raw.headers[name];
     if (!values) continue;
     const normalised = values.map((x) => normaliseString(x, v));
@@ -124,13 +188,13 @@ export function normaliseAnswer(raw: RawAnswer, v: Volatiles): Answer {
   if (type.includes('yaml')) {
     const docs = parseAllDocuments(text);
     if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) answer.text = normaliseString(text, v);
-    else answer.yaml = normaliseValue(withoutIgnored(docs.length === 1 ? docs[0].toJSON() : docs.map((d) => d.toJSON()), v.ignored), v);
+    else answer.yaml = normaliseValue(selectedParts(withoutIgnored(docs.length === 1 ? docs[0].toJSON() : docs.map((d) => d.toJSON()), v.ignored), v.selected, v.omitted), v);
     return answer;
   }
   try {
-    answer.json = normaliseValue(withoutIgnored(JSON.parse(text), v.ignored), v);
+    answer.json = normaliseValue(selectedParts(withoutIgnored(JSON.parse(text), v.ignored), v.selected, v.omitted), v);
   } catch {
-    answer.text = normaliseString(text, v);
+    answer.text = normaliseString(selectedLines(text, v.lines), v);
   }
   return answer;
 }

@@ -1,9 +1,10 @@
 // rename.ts maps Kubernetes' names onto Plinth's: `*.k8s.io` groups become `*.platform.io`, and
 // `kubernetes.io/` key prefixes (labels, annotations, finalizers, taints: `kubernetes.io/…`,
 // `batch.kubernetes.io/…`) become `platform.io/…`. Links (https://kubernetes.io/docs/…,
-// https://git.k8s.io/…) stay as they are.
+// https://git.k8s.io/…) stay as they are, and so do paths that are not keys (the token mount
+// /var/run/secrets/kubernetes.io/serviceaccount).
 
-const keyPrefix = /(https?:\/\/[^\s"'<>]*)|kubernetes\.io\//g;
+const keyPrefix = /(https?:\/\/[^\s"'<>]*|\/var\/run\/secrets\/kubernetes\.io\/)|kubernetes\.io\//g;
 const group = /(https?:\/\/[^\s"'<>]*)|\bk8s\.io\b/g;
 
 export function renameKeyPrefixes(text: string): string {

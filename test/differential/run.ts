@@ -119,6 +119,17 @@ async function sendUntil(target: Target, req: OutgoingRequest, step: Step): Prom
   }
 }
 
+// captured is the value a capture path names: a header (`header:etag`) or a dot path of the body.
+function captured(raw: RawAnswer, path: string): string {
+  if (path.startsWith('header:')) return raw.headers[path.slice('header:'.length).toLowerCase()]?.[0] ?? '';
+  return String(pick(jsonOf(raw), path) ?? '');
+}
+
+// anonymously is the target without the administrator's credentials (its CA kept).
+function anonymously(target: Target): Target {
+  return { base: target.base, ca: target.ca };
+}
+
 export interface ScenarioRun {
   answers: Answer[];
   // unique is the run's ${u}, for messages.
@@ -135,11 +146,13 @@ export async function runScenario(target: Target, scenario: Scenario, naming: Na
   try {
     for (const step of scenario.steps) {
       const req = buildRequest(step, vars, naming);
-      const raw = await sendUntil(target, req, step);
+      const raw = await sendUntil(step.anonymous ? anonymously(target) : target, req, step);
       const created = createdClusterObject(req, raw);
       if (created) cleanup.push(created);
-      for (const [name, path] of Object.entries(step.capture ?? {})) vars[name] = String(pick(jsonOf(raw), path) ?? '');
-      answers.push(actualAnswer(normaliseAnswer(raw, { ns, u, masks: step.mask, ignored: step.ignore }), naming));
+      for (const [name, path] of Object.entries(step.capture ?? {})) vars[name] = captured(raw, path);
+      const selected = step.select?.map((pointer) => requestNames[naming](substitute(pointer, vars)));
+      const volatiles = { ns, u, masks: step.mask, ignored: step.ignore, selected, omitted: step.omitKeys, lines: step.lines, headers: step.compareHeaders };
+      answers.push(actualAnswer(normaliseAnswer(raw, volatiles), naming));
     }
   } finally {
     for (const path of cleanup.reverse()) await send(target, { method: 'DELETE', path, headers: {} }).catch(() => undefined);

@@ -15,7 +15,7 @@ export interface WatchRead {
 }
 
 export interface Step {
-  // request is "METHOD /path?query".
+  // request is "METHOD /path?query" (or "METHOD ${captured}", a path a step captured).
   request: string;
   headers?: Record<string, string>;
   // body is encoded as JSON, or as YAML when the Content-Type says YAML; raw is sent as written.
@@ -29,7 +29,8 @@ export interface Step {
   // equals the given one, or 10 s passed: the real server's authorizer sees new RBAC objects
   // through an informer, a moment after they are written.
   until?: { path: string; equals: unknown };
-  // capture names values of the answer's body (dot paths, [i] for items) for later steps: ${name}.
+  // capture names values of the answer's body (dot paths, [i] for items), or a header
+  // (`header:etag`), for later steps: ${name}.
   capture?: Record<string, string>;
   // compare: "status" checks only the status code (a setup step whose answer is not the point).
   compare?: 'all' | 'status';
@@ -40,6 +41,23 @@ export interface Step {
   // real server's controllers write at their own pace (a Node's TTL annotation); they are
   // removed from both answers.
   ignore?: string[];
+  // select keeps only these parts of a JSON or YAML body, each under its own pointer as key: JSON
+  // pointers in which a segment `[key=value]` names the element of an array whose member at
+  // `key` (a dot path) equals value (`/resources/[name=jobs]`, `/items/[metadata.name=batch]`).
+  // For documents where Plinth serves less than kube-apiserver (discovery, OpenAPI) the parts
+  // both serve are compared.
+  select?: string[];
+  // omitKeys removes, at any depth of the (selected) body, the members whose names match these
+  // patterns (`*` for any characters): prose Plinth words otherwise (`description`) and the
+  // x-platform-* twins Document 1 names beside kube-apiserver's x-kubernetes-* extensions.
+  omitKeys?: string[];
+  // lines keeps only the lines of a text body that match one of these regular expressions
+  // (health checks both servers run, in their order).
+  lines?: string[];
+  // headers names response headers compared besides the kept ones (ETag, Cache-Control, Vary).
+  compareHeaders?: string[];
+  // anonymous sends the request without credentials.
+  anonymous?: boolean;
   // documented replaces the recorded answer of a step of a `known` scenario: what Documents 1/2
   // require where they say otherwise than Kubernetes.
   documented?: Partial<Answer>;
@@ -53,9 +71,25 @@ export interface Scenario {
   steps: Step[];
 }
 
+// ServerSettings are the flags an area's server runs with, the same on both sides: the real
+// kube-apiserver its recording was made against, and the Plinth the suite starts for it
+// (server-flags.ts). An area without them runs against servers with default flags.
+export interface ServerSettings {
+  // runtimeConfig are --runtime-config entries (`batch/v1`, `api/all`, `apps/v1/daemonsets`),
+  // with Kubernetes' group names; true serves, false does not.
+  runtimeConfig?: Record<string, boolean>;
+  // featureGates are --feature-gates entries.
+  featureGates?: Record<string, boolean>;
+  // kubeApiserverOnly are flags only the real kube-apiserver is given: what it cannot start
+  // without for parts Plinth does not have (priority and fairness, the groups its own
+  // controllers need), which no answer of the area may depend on.
+  kubeApiserverOnly?: string[];
+}
+
 export interface AreaFile {
   area: string;
   file: string;
+  server?: ServerSettings;
   scenarios: Scenario[];
 }
 
@@ -77,10 +111,18 @@ export interface Answer {
 
 export type Recording = Record<string, Answer[]>;
 
+// Form is the form of Plinth a scenario runs against: the all-in-one, or the distributed one
+// (gateway, storage over etcd, authz over NATS, controller manager).
+export type Form = 'all-in-one' | 'distributed';
+export const forms: readonly Form[] = ['all-in-one', 'distributed'];
+
 // Pending lists, per area, the scenarios Plinth still answers otherwise than kube-apiserver,
-// each with the class of the difference: for the naming(s) given (a reason alone: both), the
-// suite asserts that they still differ, so that a fix has to take them off the list.
-export type PendingEntry = string | Partial<Record<'platform' | 'alias', string>>;
+// each with the class of the difference: for the naming(s) given (a reason alone: both), in the
+// form(s) given (`{all-in-one: ..., distributed: ...}` around the reason for one form only;
+// without it, both), the suite asserts that they still differ, so that a fix has to take them
+// off the list.
+export type NamingEntry = string | Partial<Record<'platform' | 'alias', string>>;
+export type PendingEntry = NamingEntry | Partial<Record<Form, NamingEntry>>;
 export type Pending = Record<string, Record<string, PendingEntry>>;
 
 export const pendingPath = join(__dirname, 'pending.yaml');
@@ -89,19 +131,59 @@ export function loadPending(): Pending {
   return existsSync(pendingPath) ? ((parse(readFileSync(pendingPath, 'utf8')) as Pending | null) ?? {}) : {};
 }
 
-// pendingReason is why a scenario still differs under a naming, or undefined when it must match.
-export function pendingReason(pending: Pending, area: string, scenario: string, naming: string): string | undefined {
-  const entry = pending[area]?.[scenario];
-  if (entry === undefined) return undefined;
-  return typeof entry === 'string' ? entry : entry[naming as 'platform' | 'alias'];
+const namingKeys = ['platform', 'alias'];
+
+function isFormEntry(entry: PendingEntry): entry is Partial<Record<Form, NamingEntry>> {
+  return typeof entry === 'object' && Object.keys(entry).some((key) => (forms as readonly string[]).includes(key));
 }
 
-const stepKeys = new Set(['request', 'headers', 'body', 'raw', 'as', 'groups', 'watch', 'until', 'capture', 'compare', 'mask', 'ignore', 'documented']);
+// pendingReason is why a scenario still differs in a form under a naming, or undefined when it
+// must match.
+export function pendingReason(pending: Pending, area: string, scenario: string, form: Form, naming: string): string | undefined {
+  const entry = pending[area]?.[scenario];
+  if (entry === undefined) return undefined;
+  const ofForm = isFormEntry(entry) ? entry[form] : entry;
+  if (ofForm === undefined || typeof ofForm === 'string') return ofForm;
+  return ofForm[naming as 'platform' | 'alias'];
+}
+
+// pendingErrors lists what is wrong with pending.yaml: a scenario that does not exist, a key
+// that is neither a form nor a naming, a reason that is not text.
+export function pendingErrors(pending: Pending, areas: AreaFile[]): string[] {
+  const errors: string[] = [];
+  const namingErrors = (where: string, entry: NamingEntry) => {
+    if (typeof entry === 'string') return;
+    if (entry === null || typeof entry !== 'object') return errors.push(`${where}: not a reason`);
+    for (const [key, reason] of Object.entries(entry)) {
+      if (!namingKeys.includes(key)) errors.push(`${where}: ${key} is neither a form (${forms.join(', ')}) nor a naming (${namingKeys.join(', ')})`);
+      else if (typeof reason !== 'string') errors.push(`${where}: the ${key} reason is not text`);
+    }
+  };
+  for (const [area, entries] of Object.entries(pending)) {
+    const scenarios = areas.find((a) => a.area === area)?.scenarios ?? [];
+    for (const [name, entry] of Object.entries(entries ?? {})) {
+      const where = `pending.yaml: ${area}: "${name}"`;
+      if (!scenarios.some((s) => s.name === name)) errors.push(`${where} is no scenario`);
+      if (entry !== null && isFormEntry(entry)) {
+        for (const [form, ofForm] of Object.entries(entry)) {
+          if ((forms as readonly string[]).includes(form)) namingErrors(`${where} ${form}`, ofForm as NamingEntry);
+          else errors.push(`${where}: ${form} is mixed with a form's entry (give every form its own)`);
+        }
+      } else namingErrors(where, entry);
+    }
+  }
+  return errors;
+}
+
+const stepKeys = new Set(['request', 'headers', 'body', 'raw', 'as', 'groups', 'watch', 'until', 'capture', 'compare', 'mask', 'ignore', 'select', 'omitKeys', 'lines', 'compareHeaders', 'anonymous', 'documented']);
+
+const serverKeys = new Set(['runtimeConfig', 'featureGates', 'kubeApiserverOnly']);
 
 // formatErrors lists what is wrong with an area file, so that a typo fails loudly instead of
 // quietly testing less.
 export function formatErrors(area: AreaFile): string[] {
   const errors: string[] = [];
+  for (const key of Object.keys(area.server ?? {})) if (!serverKeys.has(key)) errors.push(`${area.file}: server: unknown key ${key}`);
   const names = new Set<string>();
   for (const s of area.scenarios) {
     const where = `${area.file}: "${s.name}"`;
@@ -114,7 +196,7 @@ export function formatErrors(area: AreaFile): string[] {
     if (s.known === undefined && documented) errors.push(`${where}: a documented answer without known`);
     for (const [i, step] of (s.steps ?? []).entries()) {
       for (const key of Object.keys(step)) if (!stepKeys.has(key)) errors.push(`${where} step ${i + 1}: unknown key ${key}`);
-      if (!/^[A-Z]+ \/\S*$/.test(step.request ?? '')) errors.push(`${where} step ${i + 1}: request must be "METHOD /path"`);
+      if (!/^[A-Z]+ (\/|\$\{)\S*$/.test(step.request ?? '')) errors.push(`${where} step ${i + 1}: request must be "METHOD /path"`);
       if (step.body !== undefined && step.raw !== undefined) errors.push(`${where} step ${i + 1}: body and raw both given`);
     }
   }
@@ -122,8 +204,8 @@ export function formatErrors(area: AreaFile): string[] {
 }
 
 export function loadArea(file: string): AreaFile {
-  const parsed = parse(readFileSync(file, 'utf8')) as { area: string; scenarios: Scenario[] };
-  return { area: parsed.area, file, scenarios: parsed.scenarios ?? [] };
+  const parsed = parse(readFileSync(file, 'utf8')) as { area: string; server?: ServerSettings; scenarios: Scenario[] };
+  return { area: parsed.area, file, server: parsed.server, scenarios: parsed.scenarios ?? [] };
 }
 
 // areaFiles lists the scenario files, all or those named (by area or path).

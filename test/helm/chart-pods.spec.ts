@@ -90,7 +90,9 @@ describe('helm/plinth pods, run as processes', () => {
       return mount ? `${containerPath(mount)}${value.slice(mount.length)}` : value;
     };
     const env = Object.fromEntries((container.env ?? []).filter((e: Manifest) => 'value' in e).map((e: Manifest) => [e.name, inPod(localHosts(e.value))]));
-    const proc = startProcess(process.execPath, args, { ...process.env, ...env }, { cwd: image.root });
+    // The container gives arguments only: the image's ENTRYPOINT (node and its flags) runs them.
+    expect(container.command).toBeUndefined();
+    const proc = startProcess(process.execPath, [...image.nodeFlags, ...args], { ...process.env, ...env }, { cwd: image.root });
     processes.push(proc);
     return proc;
   }

@@ -1,2 +1,3 @@
 export { compileProject, readProject, ProjectInfo } from './compile-project';
 export { copyRuntimeFiles, imageEntryPoints } from './runtime-files';
+export { imageNodeFlags, nodeFlagsOfEntrypoint } from './node-flags';

@@ -6,7 +6,7 @@ import { ObjectStore } from '@plinth/storage';
 import { authorizerAnswers, checkNatsLink, connectNats } from '@plinth/authz-nats';
 import { LinkState } from '@plinth/machinery';
 import { defaultRegistry } from '@plinth/metrics';
-import { AUTHORIZER_ANSWERS, AuthorizerController, AuthzNatsTransport } from '@plinth/nest';
+import { AUTHORIZER_ANSWERS, AuthorizerController, AuthzNatsTransport } from '@plinth/nest/authz';
 import { GrpcObjectStore, StorageLinkMetrics, storageLinkCredentials } from '@plinth/storage-grpc';
 import { AuthzConfig } from './authz-config';
 import { AUTHZ_CONFIG, AUTHZ_LINKS, AUTHZ_STORE, AUTHZ_TRANSPORT, AuthzLinks, AuthzService } from './authz.service';

@@ -13,7 +13,7 @@ import { LocalAuthorization } from '@plinth/authz';
 import { PolicyChangedPublisher, publishPolicyChanged } from '@plinth/authz-nats';
 import { LinkState, realClock } from '@plinth/machinery';
 import { defaultRegistry, registerLinkMetric } from '@plinth/metrics';
-import { AuthzNatsTransport } from '@plinth/nest';
+import { AuthzNatsTransport } from '@plinth/nest/authz';
 import { Authorizer } from '@plinth/rbac';
 import { builtinDefinitions } from '@plinth/registry';
 import { ObjectStore } from '@plinth/storage';

@@ -7,7 +7,8 @@
 import 'reflect-metadata';
 import { DynamicModule, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AuthzNatsTransport, installLastResortLogging, withMetrics, withTracing } from '@plinth/nest';
+import { installLastResortLogging, withMetrics, withTracing } from '@plinth/nest';
+import { AuthzNatsTransport } from '@plinth/nest/authz';
 import { startTracing } from '@plinth/telemetry';
 import { NatsLinkError } from '@plinth/authz-nats';
 import { StorageLinkError } from '@plinth/storage-grpc';
@@ -31,7 +32,7 @@ async function bootstrap(): Promise<void> {
     }
     throw err;
   }
-  const app = await NestFactory.createMicroservice(withMetrics(withTracing(authz, startTracing('plinth-authz')), metricsBindAddress), {
+  const app = await NestFactory.createMicroservice(withMetrics(withTracing(authz, await startTracing('plinth-authz')), metricsBindAddress), {
     strategy: transport,
     logger: ['log', 'warn', 'error', 'fatal'],
   });

@@ -3,7 +3,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ControllerManagerFlags } from '@plinth/config';
 import { LeaderMigrationConfig } from '@plinth/controller-manager';
-import { CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, controllerManagerSettings, ControllersHost, kubeconfigCredentials, LEADER_MIGRATION } from '@plinth/nest';
+import { CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, controllerManagerSettings, ControllersHost, kubeconfigCredentials, LEADER_MIGRATION } from '@plinth/nest/controllers';
 
 @Module({})
 export class ControllersModule {

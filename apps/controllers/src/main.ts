@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     }
   }
   const module = ControllersModule.forFlags(flags, files.kubeconfig, migrationEnabled ? migration : null);
-  const app = await NestFactory.createApplicationContext(withMetrics(withTracing(module, startTracing('plinth-controllers')), flags.metricsBindAddress), { logger: ['log', 'warn', 'error'] });
+  const app = await NestFactory.createApplicationContext(withMetrics(withTracing(module, await startTracing('plinth-controllers')), flags.metricsBindAddress), { logger: ['log', 'warn', 'error'] });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   // The process runs until signalled, even while a standby instance has no connection open

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const app = await NestFactory.createApplicationContext(withTracing(gateway, startTracing('plinth-gateway')), { logger: ['log', 'warn', 'error'] });
+  const app = await NestFactory.createApplicationContext(withTracing(gateway, await startTracing('plinth-gateway')), { logger: ['log', 'warn', 'error'] });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 }

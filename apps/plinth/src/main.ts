@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const app = await NestFactory.createApplicationContext(withMetrics(withTracing(PlinthModule.forFlags(server.flags, controllers.flags), startTracing('plinth'))), { logger: ['log', 'warn', 'error'] });
+  const app = await NestFactory.createApplicationContext(withMetrics(withTracing(PlinthModule.forFlags(server.flags, controllers.flags), await startTracing('plinth'))), { logger: ['log', 'warn', 'error'] });
   // useProcessExit ends the process with status 0 once the shutdown hooks ran.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
 }

@@ -4,7 +4,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServerFlags } from '@plinth/apiserver';
 import { ControllerManagerFlags } from '@plinth/config';
-import { ApiServerHost, CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, controllerManagerSettings, ControllersHost, inProcessCredentials, OBJECT_STORE, SERVER_FLAGS } from '@plinth/nest';
+import { OBJECT_STORE } from '@plinth/nest';
+import { ApiServerHost, SERVER_FLAGS } from '@plinth/nest/apiserver';
+import { CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, controllerManagerSettings, ControllersHost, inProcessCredentials } from '@plinth/nest/controllers';
 import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
 import { join } from 'node:path';
 

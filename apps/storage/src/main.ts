@@ -5,7 +5,8 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { installLastResortLogging, StorageGrpcTransport, withMetrics, withTracing } from '@plinth/nest';
+import { installLastResortLogging, withMetrics, withTracing } from '@plinth/nest';
+import { StorageGrpcTransport } from '@plinth/nest/storage';
 import { startTracing } from '@plinth/telemetry';
 import { describeServing, FlagError, parseStorageConfig } from './storage-config';
 import { StorageModule } from './storage.module';
@@ -23,7 +24,7 @@ async function bootstrap(): Promise<void> {
     throw err;
   }
   const transport = new StorageGrpcTransport({ address: config.address, tls: config.tls });
-  const app = await NestFactory.createMicroservice(withMetrics(withTracing(StorageModule.forConfig(config, transport), startTracing('plinth-storage')), config.metricsBindAddress), {
+  const app = await NestFactory.createMicroservice(withMetrics(withTracing(StorageModule.forConfig(config, transport), await startTracing('plinth-storage')), config.metricsBindAddress), {
     strategy: transport,
     logger: ['log', 'warn', 'error', 'fatal'],
   });

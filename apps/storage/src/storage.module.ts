@@ -2,7 +2,7 @@
 // ObjectStoreServiceModule over the microservice's StorageGrpcTransport, and StorageService
 // keeping it.
 import { DynamicModule, Module } from '@nestjs/common';
-import { ObjectStoreServiceModule, StorageGrpcTransport } from '@plinth/nest';
+import { ObjectStoreServiceModule, StorageGrpcTransport } from '@plinth/nest/storage';
 import { StorageConfig, openStorageBackend } from './storage-config';
 import { STORAGE_CONFIG, StorageService } from './storage.service';
 

@@ -38,7 +38,8 @@ export const s = {
   int64: (description?: string): Schema => ({ type: 'integer', format: 'int64', ...(description ? { description } : {}) }),
   number: (): Schema => ({ type: 'number', format: 'double' }),
   bool: (description?: string): Schema => ({ type: 'boolean', ...(description ? { description } : {}) }),
-  time: (description?: string): Schema => ({ type: 'string', format: 'date-time', ...(description ? { description } : {}) }),
+  // time is a metav1.Time, published as a reference to its definition.
+  time: (description?: string): Schema => ({ type: 'string', format: 'date-time', ref: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time', ...(description ? { description } : {}) }),
   bytes: (): Schema => ({ type: 'string', format: 'byte' }),
   intOrString: (description?: string): Schema => ({ intOrString: true, format: 'int-or-string', ...(description ? { description } : {}) }),
   quantity: (): Schema => ({ intOrString: true, format: 'quantity', ref: 'io.k8s.apimachinery.pkg.api.resource.Quantity' }),
@@ -47,6 +48,10 @@ export const s = {
   map: (values: Schema, options: Partial<Schema> = {}): Schema => ({ type: 'object', additionalProperties: values, ...options }),
   stringMap: (description?: string): Schema => ({ type: 'object', additionalProperties: { type: 'string' }, ...(description ? { description } : {}) }),
   array: (items: Schema, options: Partial<Schema> = {}): Schema => ({ type: 'array', items, ...options }),
+  // list is a list without a list-type marker, which server-side apply treats as atomic (unless
+  // strategic-merge-patch markers say otherwise), as most Kubernetes lists are published.
+  list: (items: Schema, description?: string): Schema => ({ type: 'array', items, ...(description ? { description } : {}) }),
+  // atomicList is a list marked `+listType=atomic` in Kubernetes' types, published with the marker.
   atomicList: (items: Schema, description?: string): Schema => ({ type: 'array', items, listType: 'atomic', ...(description ? { description } : {}) }),
   setOf: (items: Schema, description?: string): Schema => ({ type: 'array', items, listType: 'set', ...(description ? { description } : {}) }),
   // mapList is a list whose entries are identified by key fields (list-type map).

@@ -49,6 +49,7 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
     version: defaultVersion,
     watchCache: options.flags.watchCache,
     watchCacheSize: options.flags.watchCacheSize,
+    deleteCollectionWorkers: options.flags.deleteCollectionWorkers,
   }, auth);
   context.serviceAccountTokens = serviceAccountTokenSigning(options.flags);
   if (options.storageLink) context.storageLink = options.storageLink;
@@ -74,10 +75,8 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
 function healthChecks(options: AssembleOptions, lifecycle: ServerLifecycle): Record<HealthEndpoint, HealthCheck[]> {
   const ok = async () => undefined;
   const storage: HealthCheck = { name: 'etcd', check: async () => void (await options.storage.currentRevision()) };
-  const common: HealthCheck[] = [
-    { name: 'ping', check: ok },
-    { name: 'log', check: ok },
-    storage,
+  const basic: HealthCheck[] = [{ name: 'ping', check: ok }, { name: 'log', check: ok }, storage];
+  const postStartHooks: HealthCheck[] = [
     { name: 'poststarthook/start-apiserver-admission-initializer', check: ok },
     { name: 'poststarthook/generic-apiserver-start-informers', check: ok },
     {
@@ -87,12 +86,16 @@ function healthChecks(options: AssembleOptions, lifecycle: ServerLifecycle): Rec
       },
     },
   ];
+  // The checks run in kube-apiserver's order: readyz adds etcd-readiness and informer-sync before
+  // the post-start hooks, and shutdown last.
   return {
-    healthz: common,
-    livez: common,
+    healthz: [...basic, ...postStartHooks],
+    livez: [...basic, ...postStartHooks],
     readyz: [
-      ...common,
+      ...basic,
+      { name: 'etcd-readiness', check: storage.check },
       { name: 'informer-sync', check: ok },
+      ...postStartHooks,
       ...(options.readyChecks ?? []),
       {
         name: 'shutdown',

@@ -31,9 +31,9 @@ const supportedPolicies = ['Foreground', 'Background', 'Orphan', 'nil'];
 export async function parseDeleteOptions(scope: RequestScope): Promise<DeleteOptions> {
   const options = (await readDeleteBody(scope)) ?? deleteOptionsFromQuery(scope.query);
   const errs: FieldError[] = [];
-  for (const value of options.dryRun ?? []) {
-    if (value !== 'All') errs.push(field.notSupported(field.newPath('dryRun'), value, ['All']));
-  }
+  // ValidateDryRun refuses the whole list once when any value is not All.
+  const dryRun = options.dryRun ?? [];
+  if (dryRun.some((value) => value !== 'All')) errs.push(field.notSupported(field.newPath('dryRun'), dryRun, ['All']));
   const { gracePeriodSeconds, orphanDependents } = options;
   let propagationPolicy = options.propagationPolicy;
   if (orphanDependents !== undefined && propagationPolicy !== undefined) {
@@ -53,15 +53,19 @@ export async function parseDeleteOptions(scope: RequestScope): Promise<DeleteOpt
 }
 
 // deleteOptionsFromQuery is the parameter codec's DeleteOptions: gracePeriodSeconds an int64,
-// orphanDependents false only for "0" and "false" (any case).
+// orphanDependents false only for "0" and "false" (any case), and a non-empty uid or
+// resourceVersion a precondition (Convert_url_Values_To_v1_DeleteOptions).
 function deleteOptionsFromQuery(query: URLSearchParams): DeleteOptionsBody {
   const orphan = query.get('orphanDependents');
   const dryRun = query.getAll('dryRun');
+  const uid = query.get('uid') || undefined;
+  const resourceVersion = query.get('resourceVersion') || undefined;
   return {
     gracePeriodSeconds: integer(query, 'gracePeriodSeconds'),
     propagationPolicy: query.get('propagationPolicy') ?? undefined,
     orphanDependents: orphan === null ? undefined : orphan !== '0' && orphan.toLowerCase() !== 'false',
     dryRun: dryRun.length > 0 ? dryRun : undefined,
+    ...(uid || resourceVersion ? { preconditions: { ...(uid ? { uid } : {}), ...(resourceVersion ? { resourceVersion } : {}) } } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { GroupVersions, ResourceCatalog, ResourceDefinition } from '@plinth/registry';
 import { k8sAliasOf } from './aliases';
 import { aggregatedDiscoveryOrder, legacyDiscoveryOrder } from './discovery-order';
+import { parseAccept } from './negotiation';
 
 export interface ApiResource {
   name: string;
@@ -65,12 +66,21 @@ export function apiGroupList(catalog: ResourceCatalog, aliases = false) {
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
+// coreResourceList is /api/v1's document, which kube-apiserver writes without an apiVersion.
+export function coreResourceList(catalog: ResourceCatalog) {
+  const { apiVersion: _omitted, ...list } = apiResourceList(catalog, '', 'v1');
+  return list;
+}
+
 export function apiResourceList(catalog: ResourceCatalog, group: string, version: string) {
   const resources: ApiResource[] = [];
   for (const def of [...catalog.resources(group, version)].sort((a, b) => (a.resource < b.resource ? -1 : 1))) {
     resources.push(mainResource(def));
     for (const sub of listedSubresources(def)) resources.push(subresource(def, sub));
   }
+  // The core group's list carries no apiVersion: kube-apiserver serves it from a struct whose
+  // TypeMeta sets only the kind.
+  if (group === '') return { kind: 'APIResourceList', groupVersion: groupVersion(group, version), resources };
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion(group, version), resources };
 }
 
@@ -145,22 +155,27 @@ export interface DiscoveryMediaType {
 
 const discoveryGroups = new Set(['apidiscovery.k8s.io', 'apidiscovery.platform.io']);
 
-// aggregatedDiscoveryRequested picks the aggregated form from an Accept header, if asked for in
-// a version served (v2beta1); null means the legacy documents.
-export function aggregatedDiscoveryRequested(accept: string | undefined): DiscoveryMediaType | null {
-  for (const clause of (accept ?? '').split(',')) {
-    const params = Object.fromEntries(
-      clause
-        .split(';')
-        .slice(1)
-        .map((p) => p.trim().split('=').map((x) => x.trim()))
-        .filter((kv) => kv.length === 2),
-    ) as Record<string, string>;
-    const type = clause.split(';')[0].trim();
-    if (type === 'application/json' && params.as === undefined) return null;
-    if (type === 'application/json' && params.as === 'APIGroupDiscoveryList' && discoveryGroups.has(params.g) && params.v === 'v2beta1') {
-      return { group: params.g, version: params.v };
+// DiscoveryRepresentation is what an Accept header asks of a discovery path: the aggregated
+// document (JSON), or the legacy one as JSON or YAML.
+export interface DiscoveryRepresentation {
+  aggregated?: DiscoveryMediaType;
+  yaml: boolean;
+}
+
+// discoveryRepresentation negotiates a discovery path's answer as kube-apiserver 1.28 does
+// (aggregated.WrappedHandler, then the legacy handler): clauses by quality, then in order; a
+// clause asking for APIGroupDiscoveryList in a version served (v2beta1) picks the aggregated
+// document where it is served (/api and /apis), any other transformation is skipped, and so is
+// protobuf, which Plinth does not encode discovery in. null: nothing acceptable (406).
+export function discoveryRepresentation(accept: string | undefined, aggregatedServed: boolean): DiscoveryRepresentation | null {
+  for (const { type, subtype, params } of parseAccept(accept)) {
+    if (params.as !== undefined || params.g !== undefined || params.v !== undefined) {
+      const aggregated = params.as === 'APIGroupDiscoveryList' && discoveryGroups.has(params.g) && params.v === 'v2beta1';
+      if (aggregated && aggregatedServed && type === 'application' && subtype === 'json') return { aggregated: { group: params.g, version: params.v }, yaml: false };
+      continue;
     }
+    if ((type === '*' && subtype === '*') || (type === 'application' && (subtype === '*' || subtype === 'json'))) return { yaml: false };
+    if (type === 'application' && subtype === 'yaml') return { yaml: true };
   }
   return null;
 }

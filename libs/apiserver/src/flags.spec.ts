@@ -28,6 +28,12 @@ describe('server flags', () => {
     expect(parseServerFlags([]).k8sAliases).toBe(true);
   });
 
+  it('reads --delete-collection-workers as the deletes one deletecollection runs at once', () => {
+    expect(parseServerFlags([]).deleteCollectionWorkers).toBe(16);
+    expect(parseServerFlags(['--delete-collection-workers=1']).deleteCollectionWorkers).toBe(1);
+    expect(() => parseServerFlags(['--delete-collection-workers', 'many'])).toThrow('invalid argument "many" for "--delete-collection-workers" flag');
+  });
+
   it('reads --default-watch-cache-size as the events each watch cache keeps', () => {
     expect(parseServerFlags([]).watchCacheSize).toBe(2048);
     expect(parseServerFlags(['--default-watch-cache-size=100']).watchCacheSize).toBe(100);

@@ -35,6 +35,9 @@ export interface ServerFlags {
   // watchCacheSize is how many recent events each watch cache keeps for watches starting in
   // the past (kube-apiserver's --default-watch-cache-size); an older start goes to storage.
   watchCacheSize: number;
+  // deleteCollectionWorkers is how many deletes one deletecollection runs at once
+  // (kube-apiserver's --delete-collection-workers, whose default is 1; 0 runs one, as there).
+  deleteCollectionWorkers: number;
   // etcdCountMetricPollPeriodMs is how often apiserver_storage_objects is counted in storage
   // (kube-apiserver's --etcd-count-metric-poll-period); 0: never.
   etcdCountMetricPollPeriodMs: number;
@@ -92,6 +95,7 @@ export const defaultServerFlags: ServerFlags = {
   natsInsecure: false,
   watchCache: true,
   watchCacheSize: 2048,
+  deleteCollectionWorkers: 16,
   etcdCountMetricPollPeriodMs: 60_000,
   tokenAuthFile: '',
   clientCAFile: '',
@@ -138,6 +142,7 @@ const setters: Record<string, FlagSetter<ServerFlags>> = {
   'nats-insecure': (f, v) => (f.natsInsecure = bool('nats-insecure', v)),
   'watch-cache': (f, v) => (f.watchCache = bool('watch-cache', v)),
   'default-watch-cache-size': (f, v) => (f.watchCacheSize = int('default-watch-cache-size', v)),
+  'delete-collection-workers': (f, v) => (f.deleteCollectionWorkers = int('delete-collection-workers', v)),
   'etcd-count-metric-poll-period': (f, v) => (f.etcdCountMetricPollPeriodMs = nonNegativeDuration('etcd-count-metric-poll-period', v)),
   'token-auth-file': (f, v) => (f.tokenAuthFile = v),
   'client-ca-file': (f, v) => (f.clientCAFile = v),

@@ -19,11 +19,17 @@ const requestLabels = ['verb', 'dry_run', 'group', 'version', 'resource', 'subre
 // and discovery handlers); other paths are not, so that a scan of random URLs adds no series.
 const instrumentedPaths = new Set(['api', 'apis', 'healthz', 'livez', 'readyz', 'metrics', 'version', 'openapi']);
 
+// reportedVerbs are kube-apiserver's validRequestMethods; any other verb is reported as "other".
+const reportedVerbs = new Set(['APPLY', 'CONNECT', 'CREATE', 'DELETE', 'DELETECOLLECTION', 'GET', 'LIST', 'PATCH', 'POST', 'PROXY', 'PUT', 'UPDATE', 'WATCH', 'WATCHLIST']);
+
 // RequestObservation is one request being measured.
 export interface RequestObservation {
   labels: string[];
   started: number;
   gauge: GaugeChild;
+  // resource says the request names a served resource; a non-resource request is counted only
+  // when something serves its path (not 404).
+  resource: boolean;
   // traceId is the request's sampled trace, kept as the latency's exemplar.
   traceId?: string | null;
 }
@@ -86,8 +92,12 @@ export class ApiServerMetrics {
     );
   }
 
-  // start counts a request in flight; null for a path that is not instrumented.
-  start(req: IncomingMessage, info: RequestInfo, query: URLSearchParams): RequestObservation | null {
+  // start counts a request in flight; null for a path that is not instrumented. served says
+  // whether a resource request names a resource (and subresource) this server serves: as
+  // kube-apiserver instruments only the routes it installed, one that names none is not
+  // counted, so that the labels a client writes into its path add no series.
+  start(req: IncomingMessage, info: RequestInfo, query: URLSearchParams, served: boolean): RequestObservation | null {
+    if (info.isResourceRequest && !served) return null;
     const labels = requestLabelValues(req, info, query);
     if (!labels) return null;
     const longRunning = labels[0] === 'WATCH';
@@ -97,13 +107,14 @@ export class ApiServerMetrics {
         ? this.readOnly
         : this.mutating;
     gauge.inc();
-    return { labels, started: performance.now(), gauge };
+    return { labels, started: performance.now(), gauge, resource: info.isResourceRequest };
   }
 
   // finish measures the answered request; terminated says the server refused it in
   // self-defense (the in-flight limit's 429, the request timeout's 504).
   finish(observation: RequestObservation, code: number, terminated = false): void {
     observation.gauge.dec();
+    if (!observation.resource && code === 404) return;
     const { labels } = observation;
     this.duration.labels(...labels).observeInTrace((performance.now() - observation.started) / 1000, observation.traceId);
     this.requests.labels(...labels, String(code)).inc();
@@ -117,9 +128,15 @@ export class ApiServerMetrics {
 export function requestLabelValues(req: IncomingMessage, info: RequestInfo, query: URLSearchParams): string[] | null {
   if (!info.isResourceRequest) {
     if (!instrumentedPaths.has(info.parts[0] ?? '')) return null;
-    return [(req.method ?? 'GET').toUpperCase(), '', '', '', '', info.path, '', ''];
+    return [cleanVerb((req.method ?? 'GET').toUpperCase()), '', '', '', '', info.path, '', ''];
   }
-  return [reportedVerb(req, info.verb), dryRunValue(query), info.group, info.version, info.resource, info.subresource, requestScope(info), 'apiserver'];
+  return [cleanVerb(reportedVerb(req, info.verb)), dryRunValue(query), info.group, info.version, info.resource, info.subresource, requestScope(info), 'apiserver'];
+}
+
+// cleanVerb is kube-apiserver's: a verb outside validRequestMethods (HEAD, a method Node does
+// not know) is reported as "other".
+function cleanVerb(verb: string): string {
+  return reportedVerbs.has(verb) ? verb : 'other';
 }
 
 // reportedVerb is the verb kube-apiserver reports for a resource request (CleanVerb).

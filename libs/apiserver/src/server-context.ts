@@ -30,6 +30,8 @@ export interface ServerOptions {
   watchCache: boolean;
   // watchCacheSize is how many recent events each watch cache keeps for watches.
   watchCacheSize?: number;
+  // deleteCollectionWorkers is how many deletes a deletecollection runs at once (1 when absent).
+  deleteCollectionWorkers?: number;
 }
 
 // ServiceAccountTokenSigning is what TokenRequest signs with (--service-account-issuer,

@@ -7,7 +7,8 @@ import { badRequest, goQuote, hasProtobufCodec, isStatusError, isValidPathSegmen
 import { ImpersonationWithoutUserError } from '@plinth/authn';
 import { ResourceDefinition } from '@plinth/registry';
 import { servedGroupOf } from './aliases';
-import { aggregatedDiscovery, aggregatedDiscoveryRequested, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
+import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, coreResourceList, discoveryRepresentation } from './discovery';
+import { writeAggregatedDiscovery } from './discovery-response';
 import { createResource } from './handlers/create';
 import { createReview } from './handlers/reviews';
 import { createToken } from './handlers/token-request';
@@ -97,7 +98,7 @@ export class ApiServer {
     }
     const query = new URLSearchParams(target.rawQuery);
     const info = parseRequestInfo(method, target.path, query);
-    const observation = this.metrics?.start(req, info, query);
+    const observation = this.metrics?.start(req, info, query, info.isResourceRequest && this.servesResource(info));
     const serveRequest = () => this.serveRequestInTime(req, res, query, info);
     const served = tracingEnabled() ? traceRequest(req, res, info, () => observeTrace(observation, serveRequest)) : serveRequest();
     if (!observation) return served;
@@ -142,12 +143,12 @@ export class ApiServer {
   }
 
   private async serveNonResource(req: IncomingMessage, res: ServerResponse, info: NonResourceRequestInfo, query: URLSearchParams, response: ResponseOptions): Promise<void> {
-    const [first, second, third] = info.parts;
+    const [first, second] = info.parts;
     const { catalog } = this.context;
     // Health checks answer any method, as kube-apiserver's mux handlers do.
     if (healthEndpoints.has(first) && info.parts.length <= 2) {
       const result = await runHealthChecks(first as HealthEndpoint, this.healthChecks[first as HealthEndpoint], query, second);
-      writeText(res, result.code, result.body);
+      writeText(res, result.code, result.body, undefined, result.nosniff);
       return;
     }
     for (const route of this.extraRoutes) {
@@ -155,27 +156,35 @@ export class ApiServer {
     }
     if (req.method !== 'GET' && req.method !== 'HEAD' && this.onlyReadsDiscovery(info.parts)) throw methodNotAllowed();
     if (first === 'version' && info.parts.length === 1) return writeBody(res, 200, this.context.options.version, response);
-    const aggregated = info.parts.length === 1 && (first === 'api' || first === 'apis') ? aggregatedDiscoveryRequested(req.headers.accept) : null;
-    if (aggregated) {
-      const contentType = `application/json;g=${aggregated.group};v=${aggregated.version};as=APIGroupDiscoveryList`;
-      return writeBody(res, 200, aggregatedDiscovery(catalog, first === 'api', aggregated, this.context.options.aliases), response, contentType);
-    }
-    if (first === 'api' && info.parts.length === 1) return writeBody(res, 200, apiVersions(String(req.headers.host ?? req.headers[':authority'] ?? '')), response);
-    if (first === 'api' && second === 'v1' && info.parts.length === 2) return writeBody(res, 200, apiResourceList(catalog, '', 'v1'), response);
-    if (first === 'apis' && info.parts.length === 1) return writeBody(res, 200, apiGroupList(catalog, this.context.options.aliases), response);
-    if (first === 'apis' && info.parts.length === 2) {
+    const body = this.discoveryDocument(req, info.parts);
+    if (body === undefined) return this.pathNotFound(res, info.parts);
+    const wanted = discoveryRepresentation(req.headers.accept, info.parts.length === 1 && (first === 'api' || first === 'apis'));
+    if (!wanted) throw notAcceptable(acceptedMediaTypes(true));
+    if (wanted.aggregated) return writeAggregatedDiscovery(req, res, aggregatedDiscovery(catalog, first === 'api', wanted.aggregated, this.context.options.aliases), wanted.aggregated, response);
+    writeBody(res, 200, body, { ...response, yaml: wanted.yaml });
+  }
+
+  // discoveryDocument is the legacy discovery document of a path (/api, /api/v1, /apis, a group, a
+  // group version), or undefined when the path is none.
+  private discoveryDocument(req: IncomingMessage, parts: string[]): object | undefined {
+    const [first, second, third] = parts;
+    const { catalog } = this.context;
+    if (first === 'api' && parts.length === 1) return apiVersions(String(req.headers.host ?? req.headers[':authority'] ?? ''));
+    if (first === 'api' && second === 'v1' && parts.length === 2) return coreResourceList(catalog);
+    if (first === 'apis' && parts.length === 1) return apiGroupList(catalog, this.context.options.aliases);
+    if (first === 'apis' && parts.length === 2) {
       const group = this.servedGroup(second);
       const body = apiGroup(catalog, group);
-      if (body) return writeBody(res, 200, second === group ? body : aliasGroup(body, second), response);
+      if (body) return second === group ? body : aliasGroup(body, second);
     }
-    if (first === 'apis' && info.parts.length === 3) {
+    if (first === 'apis' && parts.length === 3) {
       const group = this.servedGroup(second);
       if (catalog.hasGroupVersion(group, third)) {
         const list = apiResourceList(catalog, group, third);
-        return writeBody(res, 200, second === group ? list : { ...list, groupVersion: `${second}/${third}` }, response);
+        return second === group ? list : { ...list, groupVersion: `${second}/${third}` };
       }
     }
-    this.pathNotFound(res, info.parts);
+    return undefined;
   }
 
   // pathNotFound answers a path nothing serves as kube-apiserver does: a path under /api or
@@ -184,7 +193,7 @@ export class ApiServer {
   // handler to Go's plain-text 404.
   private pathNotFound(res: ServerResponse, parts: string[]): void {
     const [first, second] = parts;
-    if (first === 'api' || (first === 'apis' && second !== undefined && this.servesBuiltinGroup(this.servedGroup(second)))) throw notFoundPath();
+    if (first === 'api' || first === 'version' || (first === 'apis' && second !== undefined && this.servesBuiltinGroup(this.servedGroup(second)))) throw notFoundPath();
     writePageNotFound(res);
   }
 
@@ -203,6 +212,13 @@ export class ApiServer {
 
   private servesBuiltinGroup(group: string): boolean {
     return this.context.catalog.all().some((def) => def.group === group && !def.unstructured);
+  }
+
+  // servesResource says whether a resource request names a resource this server serves (under its
+  // group or the group's alias), and a subresource of it when it names one.
+  private servesResource(info: ResourceRequestInfo): boolean {
+    const def = this.context.catalog.lookup(this.servedGroup(info.group), info.version, info.resource);
+    return def !== undefined && servesSubresource(def, info.subresource);
   }
 
   // authenticate runs authentication and impersonation; without an auth context (pipeline
@@ -341,7 +357,12 @@ function checkScope(def: ResourceDefinition, info: ResourceRequestInfo): void {
   if (def.namespaced && info.namespace === '' && !['list', 'watch'].includes(info.verb)) {
     if (info.name !== '' || info.verb === 'create' || info.verb === 'deletecollection') throw notFoundPath();
   }
-  if (info.subresource !== '' && !(def.subresources ?? []).includes(info.subresource)) throw notFoundPath();
+  if (!servesSubresource(def, info.subresource)) throw notFoundPath();
+}
+
+// servesSubresource says whether a path's subresource ('' for the resource itself) is served.
+function servesSubresource(def: ResourceDefinition, subresource: string): boolean {
+  return subresource === '' || (def.subresources ?? []).includes(subresource);
 }
 
 // checkNameSegment refuses a name that cannot be one path segment, as the store's key functions

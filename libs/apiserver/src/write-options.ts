@@ -53,10 +53,13 @@ const fieldManagerMaxLength = 128;
 
 // printable is unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+const printableAscii = /^[\x20-\x7e]*$/;
 
 // validateFieldManager is ValidateFieldManager: at most 128 bytes, every character printable
 // (reported as %#U at its byte offset).
 export function validateFieldManager(fieldManager: string): FieldError[] {
+  // Most managers (and every absent one) are short printable ASCII: nothing to report.
+  if (fieldManager.length <= fieldManagerMaxLength && printableAscii.test(fieldManager)) return [];
   const errs: FieldError[] = [];
   const path = field.newPath('fieldManager');
   if (Buffer.byteLength(fieldManager, 'utf8') > fieldManagerMaxLength) errs.push(field.tooLong(path, '', fieldManagerMaxLength));

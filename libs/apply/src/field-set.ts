@@ -33,18 +33,21 @@ export class FieldSet {
   // insert adds a path; the empty path is not a member of anything and is ignored.
   insert(path: Path): void {
     if (path.length === 0) return;
-    const [head, ...rest] = path;
-    const key = serializePathElement(head);
-    if (rest.length === 0) {
-      this.members.set(key, head);
-      return;
+    let children = this.children;
+    let members = this.members;
+    for (let i = 0; i < path.length - 1; i++) {
+      const pe = path[i];
+      const key = serializePathElement(pe);
+      let child = children.get(key);
+      if (!child) {
+        child = { pe, set: new FieldSet() };
+        children.set(key, child);
+      }
+      children = child.set.children;
+      members = child.set.members;
     }
-    let child = this.children.get(key);
-    if (!child) {
-      child = { pe: head, set: new FieldSet() };
-      this.children.set(key, child);
-    }
-    child.set.insert(rest);
+    const last = path[path.length - 1];
+    members.set(serializePathElement(last), last);
   }
 
   has(path: Path): boolean {

@@ -183,14 +183,15 @@ export function stripManager(managed: Managed, id: string): void {
 }
 
 // comparable is an object as the field manager compares it: without managedFields, with the
-// zero values Go decoding would give it.
-export function comparable(object: unknown, schema: Schema): unknown {
+// zero values Go decoding would give it (none for an unstructured object, a custom resource, so
+// that a map its first write adds is owned itself too: `f:spec: {".": {}, ...}`).
+export function comparable(object: unknown, schema: Schema, unstructured = false): unknown {
   const copy: Record<string, unknown> = { ...(isObject(object) ? object : {}) };
   if (isObject(copy.metadata)) {
     const { managedFields: _managedFields, ...metadata } = copy.metadata;
     copy.metadata = metadata;
   }
-  return withGoZeroValues(copy, schema);
+  return unstructured ? copy : withGoZeroValues(copy, schema);
 }
 
 // ConflictSets are, per other manager, the fields a write changed that it owned.
@@ -291,6 +292,8 @@ export interface UpdateManagedFieldsOptions {
   subresource?: string;
   now: Date;
   schema: Schema;
+  // unstructured says the object is a custom resource, compared without Go's zero values.
+  unstructured?: boolean;
   // resetFields are fields the strategy resets (see statusResetFields); no one owns them here.
   resetFields?: FieldSet;
 }
@@ -306,7 +309,7 @@ export function updateManagedFields(options: UpdateManagedFieldsOptions): Manage
   try {
     const managed = reconcileWithSchema(decodeLiveOrNew(live, updated, Boolean(options.subresource)), schema);
     if (skipsTracking(live, managed)) return undefined;
-    const comparison = updateOwners(comparable(live, schema), comparable(updated, schema), schema, managed, currentOperation, true, resetFields);
+    const comparison = updateOwners(comparable(live, schema, options.unstructured), comparable(updated, schema, options.unstructured), schema, managed, currentOperation, true, resetFields);
     let current = comparison.modified.union(comparison.added).difference(comparison.removed);
     if (resetFields) current = current.recursiveDifference(resetFields);
     current = current.difference(stripSet);

@@ -32,34 +32,39 @@ export function compare(lhs: unknown, rhs: unknown, schema: Schema | undefined):
   return c;
 }
 
+// compareNode walks one node; path is the node's path, extended and restored around each child
+// (a FieldSet keeps the elements of a path it inserts, not the array).
 function compareNode(lhs: unknown, rhs: unknown, schema: Schema | undefined, path: PathElement[], c: Comparison): void {
   const kind = kindOf(schema, rhs !== undefined ? rhs : lhs);
-  const leaf = (): void => {
+  if (!descends(kind, lhs, rhs)) {
     if (lhs === undefined) c.added.insert(path);
     else if (rhs === undefined) c.removed.insert(path);
     else if (!jsonEqual(lhs, rhs)) c.modified.insert(path);
-  };
-  if (!descends(kind, lhs, rhs)) {
-    leaf();
     return;
   }
   if (kind.type === 'list') {
     const l = indexItems(kind as ListKind, lhs);
     const r = indexItems(kind as ListKind, rhs);
-    for (const [key, { pe, item }] of l) compareNode(item, r.get(key)?.item, kind.items, [...path, pe], c);
-    for (const [key, { pe, item }] of r) if (!l.has(key)) compareNode(undefined, item, kind.items, [...path, pe], c);
+    for (const [key, { pe, item }] of l) compareChild(item, r.get(key)?.item, kind.items, path, pe, c);
+    for (const [key, { pe, item }] of r) if (!l.has(key)) compareChild(undefined, item, kind.items, path, pe, c);
   } else {
     const l = isObject(lhs) ? lhs : {};
     const r = isObject(rhs) ? rhs : {};
     for (const name of Object.keys(l)) {
-      compareNode(l[name], hasOwn(r, name) ? r[name] : undefined, childSchema(kind, name), [...path, fieldElement(name)], c);
+      compareChild(l[name], hasOwn(r, name) ? r[name] : undefined, childSchema(kind, name), path, fieldElement(name), c);
     }
     for (const name of Object.keys(r)) {
-      if (!hasOwn(l, name)) compareNode(undefined, r[name], childSchema(kind, name), [...path, fieldElement(name)], c);
+      if (!hasOwn(l, name)) compareChild(undefined, r[name], childSchema(kind, name), path, fieldElement(name), c);
     }
   }
   if (lhs === undefined) c.added.insert(path);
   else if (rhs === undefined) c.removed.insert(path);
+}
+
+function compareChild(lhs: unknown, rhs: unknown, schema: Schema | undefined, path: PathElement[], pe: PathElement, c: Comparison): void {
+  path.push(pe);
+  compareNode(lhs, rhs, schema, path, c);
+  path.pop();
 }
 
 type ListKind = Kind & { type: 'list' };

@@ -7,7 +7,7 @@ import { bearerToken, invalidBearerTokenMessage } from './bearer-token';
 import { AuthenticationError } from './errors';
 import { HeaderMap } from './headers';
 import { authenticateRequestHeader, RequestHeaderConfig } from './request-header';
-import { verifyServiceAccountToken, VerifyServiceAccountTokenOptions } from './service-account-token';
+import { authenticateServiceAccountToken, VerifyServiceAccountTokenOptions } from './service-account-token';
 import { StaticTokens } from './token-file';
 import { anonymousUser, UserInfo, withAuthenticatedGroup } from './user';
 import { authenticateClientCertificate, CertPool, PeerCertificateChain } from './x509';
@@ -17,6 +17,8 @@ export interface AuthenticationRequest {
   headers: HeaderMap;
   // the client's certificate chain, leaf first, e.g. tlsSocket.getPeerCertificate(true).
   peerCertificate?: PeerCertificateChain;
+  // audiences are those the request is for (a TokenReview's); the API audiences by default.
+  audiences?: readonly string[];
 }
 
 export interface AuthenticationConfig {
@@ -25,6 +27,9 @@ export interface AuthenticationConfig {
   clientCA?: CertPool | string | readonly string[];
   tokenFile?: StaticTokens;
   serviceAccountTokens?: Omit<VerifyServiceAccountTokenOptions, 'now'>;
+  // apiAudiences (--api-audiences) are the audiences of the tokens that name none: the token
+  // file's are good only for a request for one of them.
+  apiAudiences?: readonly string[];
   anonymous?: boolean;
   clock?: Clock;
 }
@@ -38,6 +43,9 @@ export interface AuthenticationResult {
   errors: Error[];
   // warnings go to the response's Warning headers.
   warnings: string[];
+  // audiences are those among the request's the token authenticated for (none for a user that
+  // no token authenticated).
+  audiences?: string[];
 }
 
 // authenticate returns the authenticated user, or null for a 401 `Unauthorized`.
@@ -50,11 +58,12 @@ export async function authenticateRequest(request: AuthenticationRequest, config
   const now = (config.clock ?? realClock).now();
   const errors: Error[] = [];
   const warnings: string[] = [];
-  const done = (user: UserInfo, authenticator: AuthenticatorName): AuthenticationResult => ({
+  const done = (user: UserInfo, authenticator: AuthenticatorName, audiences?: string[]): AuthenticationResult => ({
     user: withAuthenticatedGroup(user),
     authenticator,
     errors,
     warnings,
+    ...(audiences ? { audiences } : {}),
   });
 
   const attempt = async (fn: () => UserInfo | null | Promise<UserInfo | null>): Promise<UserInfo | null> => {
@@ -80,31 +89,37 @@ export async function authenticateRequest(request: AuthenticationRequest, config
     const { token, warning } = bearerToken(request.headers);
     if (warning) warnings.push(warning);
     if (token !== undefined) {
-      const found = await authenticateToken(token, config, now);
-      if (found.user) return done(found.user, found.authenticator);
+      const found = await authenticateToken(token, config, now, request.audiences);
+      if (found.user) return done(found.user, found.authenticator, found.audiences);
       errors.push(found.error);
     }
   }
   if (config.anonymous && errors.length === 0) {
-    return { user: anonymousUser(), authenticator: 'anonymous', errors, warnings };
+    // The anonymous user is good for whatever audiences the request is for.
+    return { user: anonymousUser(), authenticator: 'anonymous', errors, warnings, ...(request.audiences ? { audiences: [...request.audiences] } : {}) };
   }
   return { user: null, errors, warnings };
 }
 
 // authenticateToken is the union of token authenticators behind the bearer token authenticator:
-// a token no authenticator recognised and none rejected is an `invalid bearer token`.
+// a token no authenticator recognised and none rejected is an `invalid bearer token`. The token
+// file knows no audiences: it is audience-agnostic (WrapAudienceAgnosticToken), good for the
+// API audiences among those requested.
 async function authenticateToken(
   token: string,
   config: AuthenticationConfig,
   now: number,
-): Promise<{ user: UserInfo; authenticator: AuthenticatorName } | { user?: undefined; error: Error }> {
+  requested: readonly string[] | undefined,
+): Promise<{ user: UserInfo; authenticator: AuthenticatorName; audiences?: string[] } | { user?: undefined; error: Error }> {
   const failures: Error[] = [];
-  const fromFile = config.tokenFile?.authenticateToken(token);
-  if (fromFile) return { user: fromFile, authenticator: 'tokenfile' };
+  const implicit = config.apiAudiences ?? [];
+  const fileAudiences = implicit.length > 0 ? implicit.filter((a) => (requested ?? implicit).includes(a)) : undefined;
+  const fromFile = fileAudiences?.length === 0 ? null : config.tokenFile?.authenticateToken(token);
+  if (fromFile) return { user: fromFile, authenticator: 'tokenfile', audiences: fileAudiences };
   if (config.serviceAccountTokens) {
     try {
-      const user = await verifyServiceAccountToken(token, { ...config.serviceAccountTokens, now });
-      if (user) return { user, authenticator: 'serviceaccount' };
+      const found = await authenticateServiceAccountToken(token, { ...config.serviceAccountTokens, now, ...(requested ? { requestedAudiences: requested } : {}) });
+      if (found) return { user: found.user, authenticator: 'serviceaccount', audiences: found.audiences };
     } catch (e) {
       failures.push(e as Error);
     }

@@ -250,6 +250,19 @@ function quoteList(list: readonly string[]): string {
 // authenticator may own it), the service account's user when it verifies, and throws an
 // AuthenticationError otherwise.
 export async function verifyServiceAccountToken(token: string, opts: VerifyServiceAccountTokenOptions): Promise<UserInfo | null> {
+  return (await authenticateServiceAccountToken(token, opts))?.user ?? null;
+}
+
+// ServiceAccountAuthentication is who a service-account token authenticated, and for which of
+// the requested audiences.
+export interface ServiceAccountAuthentication {
+  user: UserInfo;
+  audiences: string[];
+}
+
+// authenticateServiceAccountToken is verifyServiceAccountToken with the audiences the token is
+// good for among those requested (authenticator.Response's Audiences).
+export async function authenticateServiceAccountToken(token: string, opts: VerifyServiceAccountTokenOptions): Promise<ServiceAccountAuthentication | null> {
   const iss = unverifiedIssuer(token);
   if (iss === undefined || !opts.issuers.includes(iss)) return null;
   const jws = parseJws(token);
@@ -286,7 +299,7 @@ export async function verifyServiceAccountToken(token: string, opts: VerifyServi
     extra[PodNameKey] = [pod.name];
     extra[PodUIDKey] = [pod.uid];
   }
-  return newUserInfo(makeServiceAccountUsername(namespace, sa.name), { uid: sa.uid, groups: makeServiceAccountGroupNames(namespace), extra });
+  return { user: newUserInfo(makeServiceAccountUsername(namespace, sa.name), { uid: sa.uid, groups: makeServiceAccountGroupNames(namespace), extra }), audiences: intersection };
 }
 
 function deletedBefore(state: ObjectState, cutoff: number): boolean {

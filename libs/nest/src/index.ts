@@ -1,16 +1,8 @@
+// @plinth/nest: what every app's root module takes (tracing, metrics, last-resort logging, the
+// object store's injection token). Each host has its own entry point, @plinth/nest/storage,
+// /authz, /apiserver and /controllers, so that an app loads the libraries of its own part only
+// (the storage service neither the API server nor the controllers, and so on).
 export { OBJECT_STORE } from './storage/object-store.token';
-export { ApiServerHost, SERVER_FLAGS } from './apiserver/api-server.host';
-export { controllerManagerSettings } from './controllers/controller-manager-settings';
-export { ControllersHost, CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, ControllerCredentials, LEADER_MIGRATION } from './controllers/controllers.host';
-export { inProcessCredentials } from './controllers/in-process-credentials';
-export { kubeconfigCredentials, readKubeconfig } from './controllers/kubeconfig-credentials';
 export { clientSpans, syncSpans, withTracing } from './telemetry/tracing.module';
 export { withMetrics, MetricsHost } from './telemetry/metrics.module';
 export { installLastResortLogging } from './process/last-resort';
-export { ObjectStoreController, OBJECT_STORE_HANDLERS, StorageStatusFilter } from './storage/object-store.controller';
-export { ObjectStoreServiceModule } from './storage/object-store-service.module';
-export { StorageGrpcTransport, StorageServerOptions, defaultShutdownGraceMs } from './storage/storage-grpc.transport';
-export { startStorageServer, StorageServer } from './storage/storage-server';
-export { AuthorizerController, AUTHORIZER_ANSWERS, ReplyWithError } from './authz/authorizer.controller';
-export { AuthzNatsTransport, AuthzNatsTransportOptions } from './authz/authz-nats.transport';
-export { serveAuthorizer, ServeAuthorizerOptions, AuthorizerService } from './authz/serve-authorizer';

@@ -20,6 +20,7 @@ export { interpretStorageError } from './store/interpret-storage-error';
 export { builtinDefinitions } from './resources';
 export { StoreInformer, InformerHandler } from './store/informer';
 export { localSubjectAccessReviewBadRequest, selfSubjectRulesReviewBadRequest } from './resources/authorization';
+export { tokenReviewBadRequest } from './resources/authentication';
 export { addDefaultTolerations, admitPriority, admitRuntimeClass, keepPriority, mergeTolerations } from './resources/core';
 export { formatQuantity, parseQuantity } from './resources/core';
 export {

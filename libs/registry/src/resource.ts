@@ -112,6 +112,11 @@ export interface ResourceDefinition {
   stability?: 'alpha' | 'beta' | 'stable';
   // schema is the OpenAPI v3 schema of the kind (metadata, apiVersion and kind included).
   schema: Schema;
+  // zeroValue is what Go's encoding/json writes of the kind's zero value beside its type and
+  // object meta (a struct member is never omitted, a nil slice or pointer without omitempty is
+  // null), and metadata.annotations its conversion writes: the body of a BOOKMARK's object.
+  // Absent: nothing beside them.
+  zeroValue?: Readonly<Record<string, unknown>>;
   strategy: ResourceStrategy;
   table?: TableDefinition;
   // deleteReturnsObject: delete answers with the object instead of a Status.

@@ -20,6 +20,7 @@ import {
 } from '@plinth/storage';
 import { SpanKind, WithSpanOptions, injectContext, withSpan } from '@plinth/telemetry';
 import { clientChannelOptions } from './channel-options';
+import { ObjectStoreClient } from './codecs';
 import { StorageLinkMetrics } from './metrics';
 import { fromWireEvent, requiredKv } from './convert';
 import { MethodName, isFailure, spanAttributes, spanNames } from './service';
@@ -50,7 +51,7 @@ export class GrpcObjectStore implements ObjectStore {
   private closed = false;
 
   constructor(options: GrpcObjectStoreOptions) {
-    this.client = new storagev1.ObjectStoreClient(options.address, options.credentials ?? credentials.createInsecure(), {
+    this.client = new ObjectStoreClient(options.address, options.credentials ?? credentials.createInsecure(), {
       ...clientChannelOptions,
       ...options.channelOptions,
     });
@@ -155,6 +156,9 @@ export class GrpcObjectStore implements ObjectStore {
     return {
       [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator](),
       close: () => channel.close(),
+      get queued() {
+        return channel.queued;
+      },
     };
   }
 

@@ -1,7 +1,7 @@
 // The package definition Nest's gRPC transport reads: storage.proto's service under its proto
 // package, with the methods named as the .proto names them and ts-proto's codecs.
 import { GrpcObject, loadPackageDefinition, ServiceClientConstructor } from '@grpc/grpc-js';
-import { storagev1 } from '@plinth/proto';
+import { objectStoreService } from './codecs';
 import { objectStorePackage, objectStorePackageDefinition, objectStoreServiceName } from './package-definition';
 
 describe('objectStorePackageDefinition', () => {
@@ -15,11 +15,11 @@ describe('objectStorePackageDefinition', () => {
     expect([service.Exchange.requestStream, service.Exchange.responseStream]).toEqual([true, true]);
   });
 
-  it('carries the codecs ts-proto generated, so both ends encode alike', () => {
+  it('carries the codecs GrpcObjectStore uses, so both ends encode alike', () => {
     const loaded = loadPackageDefinition(objectStorePackageDefinition());
     const v1 = ((loaded.plinth as GrpcObject).storage as GrpcObject).v1 as GrpcObject;
     const client = v1.ObjectStore as ServiceClientConstructor;
-    expect(client.service.Get.requestSerialize).toBe(storagev1.ObjectStoreService.get.requestSerialize);
-    expect(client.service.Exchange.responseDeserialize).toBe(storagev1.ObjectStoreService.exchange.responseDeserialize);
+    expect(client.service.Get.requestSerialize).toBe(objectStoreService.get.requestSerialize);
+    expect(client.service.Exchange.responseDeserialize).toBe(objectStoreService.exchange.responseDeserialize);
   });
 });

@@ -160,11 +160,21 @@ function watchResponses(store: ObjectStore, request: storagev1.WatchRequest, met
   });
 }
 
+// maxWatchBatch bounds the events one Watch response carries.
+const maxWatchBatch = 256;
+
 // forwardEvents resolves when the client has gone, and throws when the watch ended otherwise.
+// The events that arrived together (one etcd watch response, the writes of one event-loop turn)
+// leave as one message: a message costs each end far more than an event in it. The last one
+// queued leaves at once, so batching never holds an event back.
 async function forwardEvents(watch: Watch, subscriber: Subscriber<storagev1.WatchResponse>, call: WatchCall, signal: AbortSignal | undefined): Promise<void> {
+  let events: storagev1.WatchEvent[] = [];
   for await (const event of watch) {
     if (subscriber.closed || call.cancelled) return;
-    subscriber.next({ events: [toWireEvent(event)] });
+    events.push(toWireEvent(event));
+    if ((watch.queued ?? 0) > 0 && events.length < maxWatchBatch) continue;
+    subscriber.next({ events });
+    events = [];
     if (call.writableNeedDrain) await writable(call);
   }
   if (subscriber.closed || call.cancelled) return;

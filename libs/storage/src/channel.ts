@@ -15,6 +15,11 @@ export class Channel<T> implements AsyncIterable<T> {
     return this.closed;
   }
 
+  // queued counts the items pushed and not yet handed out.
+  get queued(): number {
+    return this.queue.length - this.head;
+  }
+
   push(item: T): void {
     if (this.closed || this.error) return;
     if (this.waiter) {

@@ -81,6 +81,9 @@ export interface WatchOptions {
 // close().
 export interface Watch extends AsyncIterable<WatchEvent> {
   close(): void;
+  // queued counts the events that have arrived and that the iterator has not handed out yet
+  // (absent: unknown), so that a reader may gather them into one message.
+  readonly queued?: number;
 }
 
 export interface ObjectStore {

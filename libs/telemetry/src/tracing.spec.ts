@@ -24,7 +24,7 @@ describe('startTracing', () => {
   // Export itself is tested on the real apps (test/telemetry/trace-export.spec.ts): the
   // exporter loads node:http with a dynamic import, which Jest's module system refuses.
   it('installs nothing without an endpoint', async () => {
-    const tracing = startTracing('plinth-test', {});
+    const tracing = await startTracing('plinth-test', {});
     expect(tracing.enabled).toBe(false);
     expect(tracingEnabled()).toBe(false);
     await withSpan('unrecorded', {}, (span) => expect(span.isRecording()).toBe(false));

@@ -1,20 +1,16 @@
 // startTracing installs the OpenTelemetry SDK for one process when an OTLP endpoint is
 // configured (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT): a tracer
 // provider whose batch processor exports over OTLP/HTTP (JSON), the async-hooks context manager
-// and the W3C trace-context and baggage propagators. Without an endpoint it installs nothing, so
-// spans stay the API's no-op spans and no context crosses a process boundary.
+// and the W3C trace-context and baggage propagators (export-sdk.ts). Without an endpoint it
+// installs nothing and does not even load the SDK, so spans stay the API's no-op spans and no
+// context crosses a process boundary.
 //
 // The SDK reads the standard variables itself: OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES
 // (over the app's default service.name), OTEL_EXPORTER_OTLP_{,TRACES_}{ENDPOINT,HEADERS,TIMEOUT,
 // COMPRESSION}, OTEL_TRACES_SAMPLER{,_ARG}, OTEL_BSP_* and the span limits; OTEL_SDK_DISABLED=true
 // and OTEL_TRACES_EXPORTER=none turn export off. OTEL_LOG_LEVEL (error, warn, info, debug...)
 // prints the SDK's own diagnostics, failed exports included, on the console.
-import { context, diag, DiagConsoleLogger, DiagLogLevel, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { DiagLogLevel } from '@opentelemetry/api';
 import { tracingOn } from './span';
 
 export interface Tracing {
@@ -44,29 +40,17 @@ export function exportConfigured(env: NodeJS.ProcessEnv): boolean {
 }
 
 // startTracing sets up export for the process named serviceName (plinth-gateway, ...), once.
-export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Tracing {
+export async function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Promise<Tracing> {
   if (installed || !exportConfigured(env)) return tracingOff;
-  const logLevel = diagLogLevel(env.OTEL_LOG_LEVEL);
-  if (logLevel !== null) diag.setLogger(new DiagConsoleLogger(), logLevel);
-  const resource = defaultResource()
-    .merge(resourceFromAttributes({ 'service.name': serviceName }))
-    .merge(detectResources({ detectors: [envDetector] }));
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
-  const contextManager = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(contextManager);
-  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
-  trace.setGlobalTracerProvider(provider);
   installed = true;
+  const { installExportSdk } = await import('./export-sdk');
+  const stopSdk = installExportSdk(serviceName, diagLogLevel(env.OTEL_LOG_LEVEL));
   let stopped: Promise<void> | null = null;
   return {
     enabled: true,
     shutdown() {
-      stopped ??= provider.shutdown().finally(() => {
+      stopped ??= stopSdk().finally(() => {
         installed = false;
-        diag.disable();
-        trace.disable();
-        propagation.disable();
-        context.disable();
       });
       return stopped;
     },

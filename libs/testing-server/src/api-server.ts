@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ApiServer, defaultServerFlags, NonResourceRoute, ServerFlags } from '@plinth/apiserver';
 import { KubeObject } from '@plinth/api';
 import { ApiClient } from '@plinth/client';
-import { NamespaceController, ServiceAccountClients, ServiceAccountsController } from '@plinth/controller-manager';
+import { GarbageCollector, NamespaceController, ServiceAccountClients, ServiceAccountsController } from '@plinth/controller-manager';
 import { startApiServer } from '@plinth/kube-apiserver';
 import { Clock, realClock } from '@plinth/machinery';
 import { eventually } from '@plinth/testing';
@@ -58,6 +58,12 @@ export interface TestApiServerOptions {
   https?: boolean;
   // extraRoutes are served before the OpenAPI routes (tests that inject a failing route).
   extraRoutes?: NonResourceRoute[];
+  // namespaceDeletionGracePeriodMs is how long the namespace controller lets a terminating
+  // namespace be before it empties it (0 by default; Kubernetes waits 5 s).
+  namespaceDeletionGracePeriodMs?: number;
+  // garbageCollector runs the garbage collector too (over the resources served at start), as
+  // its own service account.
+  garbageCollector?: boolean;
 }
 
 // startTestApiServer starts the API server as the apps do (@plinth/kube-apiserver's
@@ -66,7 +72,8 @@ export interface TestApiServerOptions {
 // controllers run against it as clients (their service accounts, obtained with the admin token),
 // so that deleted namespaces are emptied and go away and every namespace gets its "default"
 // ServiceAccount (which new pods run as); the namespace controller starts work on a terminating
-// namespace at once, without Kubernetes' 5 s grace period, and both run on the real clock
+// namespace at once, without Kubernetes' 5 s grace period (unless options ask for it), and both
+// run on the real clock
 // whatever clock the server has.
 export async function startTestApiServer(flags: Partial<ServerFlags> = {}, options: TestApiServerOptions = {}): Promise<TestApiServer> {
   const store = options.store ?? new EmbeddedObjectStore({ progressNotifyIntervalMs: 200 });
@@ -86,10 +93,12 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
   const ca = server.pki?.ca.cert ?? '';
   const root = new ApiClient({ server: url, caPem: ca, token: testTokens.admin, userAgent: 'kube-controller-manager/v1.28.0' });
   const identities = new ServiceAccountClients(root, { server: url, caPem: ca, userAgent: 'kube-controller-manager/v1.28.0' }, realClock);
-  const namespaces = new NamespaceController(await identities.clientFor('namespace-controller'), realClock, { deletionGracePeriodMs: 0 });
+  const namespaces = new NamespaceController(await identities.clientFor('namespace-controller'), realClock, { deletionGracePeriodMs: options.namespaceDeletionGracePeriodMs ?? 0 });
   await namespaces.start();
   const serviceAccounts = new ServiceAccountsController(await identities.clientFor('service-account-controller'), realClock, { informerClient: root });
   await serviceAccounts.start();
+  const garbageCollector = options.garbageCollector ? new GarbageCollector(await identities.clientFor('generic-garbage-collector'), realClock, { workers: 2 }) : undefined;
+  await garbageCollector?.start();
   await defaultServiceAccountsMade(root);
   return {
     url,
@@ -100,6 +109,7 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
     async stop() {
       await namespaces.stop();
       await serviceAccounts.stop();
+      await garbageCollector?.stop();
       identities.stop();
       root.close();
       await server.stop();

@@ -1,6 +1,6 @@
 // Requests every user may make, and subresources with bodies of their own: access and subject
-// reviews by a user without grants (the first crash of issue 11 needed no more), TokenRequests,
-// evictions and bindings of the fixtures, each with a damaged body.
+// reviews by a user without grants (the first crash of issue 11 needed no more), TokenReviews,
+// TokenRequests, evictions and bindings of the fixtures, each with a damaged body.
 import { CaseDraft, Credential } from '../hostile-case';
 import { collections, fixtureName } from '../fixtures';
 import { fromPlain, toJson } from '../json-tree';
@@ -54,6 +54,13 @@ const targets: Target[] = [
     body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'alice', groups: ['g'], extra: { scopes: ['a'] }, resourceAttributes: { verb: 'list', resource: 'pods' } } },
     credential: admin,
     snapshot: collections.pods,
+  },
+  {
+    name: 'tokenreview',
+    path: '/apis/authentication.k8s.io/v1/tokenreviews',
+    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'not-a-token', audiences: ['a'] } },
+    credential: admin,
+    snapshot: collections.serviceaccounts,
   },
   {
     name: 'tokenrequest',

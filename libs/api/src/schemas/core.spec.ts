@@ -48,9 +48,11 @@ describe('core schemas', () => {
 });
 
 describe('meta schemas', () => {
-  it('keys ownerReferences by uid and keeps finalizers a set', () => {
-    expect(prop(objectMetaSchema, 'ownerReferences')).toMatchObject({ listType: 'map', listMapKeys: ['uid'], patchMergeKey: 'uid' });
-    expect(prop(objectMetaSchema, 'finalizers')).toMatchObject({ listType: 'set', patchStrategy: 'merge' });
+  it('keys ownerReferences by uid and keeps finalizers a set, by their strategic-merge-patch markers alone as 1.28 publishes them', () => {
+    expect(prop(objectMetaSchema, 'ownerReferences')).toMatchObject({ patchMergeKey: 'uid', patchStrategy: 'merge' });
+    expect(prop(objectMetaSchema, 'ownerReferences')?.listType).toBeUndefined();
+    expect(prop(objectMetaSchema, 'finalizers')).toMatchObject({ patchStrategy: 'merge' });
+    expect(prop(objectMetaSchema, 'finalizers')?.listType).toBeUndefined();
     expect(props(objectMetaSchema)).toHaveLength(15);
   });
 

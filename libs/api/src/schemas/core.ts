@@ -18,7 +18,7 @@ function mergeList(items: Schema, key: string, strategy = 'merge'): Schema {
   return s.array(items, { patchMergeKey: key, patchStrategy: strategy });
 }
 
-const strings = (): Schema => s.atomicList(s.string());
+const strings = (): Schema => s.list(s.string());
 const plainStrings = (): Schema => s.array(s.string());
 const resourceList = (): Schema => s.map(s.quantity());
 
@@ -110,7 +110,7 @@ const httpGetActionSchema = obj(
     port: s.intOrString(),
     host: s.string(),
     scheme: s.enumOf(['HTTP', 'HTTPS']),
-    httpHeaders: s.atomicList(obj('HTTPHeader', { name: s.string(), value: s.string() }, { required: ['name', 'value'] })),
+    httpHeaders: s.list(obj('HTTPHeader', { name: s.string(), value: s.string() }, { required: ['name', 'value'] })),
   },
   { required: ['port'] },
 );
@@ -156,7 +156,7 @@ export const securityContextSchema = obj('SecurityContext', {
   runAsNonRoot: s.bool(),
   readOnlyRootFilesystem: s.bool(),
   allowPrivilegeEscalation: s.bool(),
-  procMount: s.string(),
+  procMount: s.enumOf(['Default', 'Unmasked']),
   seccompProfile: seccompProfileSchema,
 });
 
@@ -166,9 +166,9 @@ export const podSecurityContextSchema = obj('PodSecurityContext', {
   runAsUser: s.int64(),
   runAsGroup: s.int64(),
   runAsNonRoot: s.bool(),
-  supplementalGroups: s.atomicList(s.int64()),
+  supplementalGroups: s.list(s.int64()),
   fsGroup: s.int64(),
-  sysctls: s.atomicList(obj('Sysctl', { name: s.string(), value: s.string() }, { required: ['name', 'value'] })),
+  sysctls: s.list(obj('Sysctl', { name: s.string(), value: s.string() }, { required: ['name', 'value'] })),
   fsGroupChangePolicy: s.enumOf(['Always', 'OnRootMismatch']),
   seccompProfile: seccompProfileSchema,
 });
@@ -181,7 +181,7 @@ const containerFields: Props = {
   args: strings(),
   workingDir: s.string(),
   ports: s.mapList(containerPortSchema, ['containerPort', 'protocol']),
-  envFrom: s.atomicList(envFromSourceSchema),
+  envFrom: s.list(envFromSourceSchema),
   env: mergeList(envVarSchema, 'name'),
   resources: resourceRequirementsSchema,
   resizePolicy: s.atomicList(obj('ContainerResizePolicy', { resourceName: s.string(), restartPolicy: s.string() }, { required: ['resourceName', 'restartPolicy'] })),
@@ -206,7 +206,7 @@ export const ephemeralContainerSchema = obj('EphemeralContainer', { ...container
 
 // Volume sources.
 const keyToPathSchema = obj('KeyToPath', { key: s.string(), path: s.string(), mode: s.int32() }, { required: ['key', 'path'] });
-const keyToPaths = (): Schema => s.atomicList(keyToPathSchema);
+const keyToPaths = (): Schema => s.list(keyToPathSchema);
 const downwardAPIVolumeFileSchema = obj(
   'DownwardAPIVolumeFile',
   { path: s.string(), fieldRef: objectFieldSelectorSchema, resourceFieldRef: resourceFieldSelectorSchema, mode: s.int32() },
@@ -235,7 +235,7 @@ export const persistentVolumeClaimSpecSchema = obj('PersistentVolumeClaimSpec', 
 });
 
 export const volumeSourceFields: Props = {
-  hostPath: obj('HostPathVolumeSource', { path: s.string(), type: s.string() }, { required: ['path'] }),
+  hostPath: obj('HostPathVolumeSource', { path: s.string(), type: s.enumOf(['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket']) }, { required: ['path'] }),
   emptyDir: obj('EmptyDirVolumeSource', { medium: s.string(), sizeLimit: s.quantity() }),
   gcePersistentDisk: obj(
     'GCEPersistentDiskVolumeSource',
@@ -299,7 +299,7 @@ export const volumeSourceFields: Props = {
     { required: ['monitors'] },
   ),
   flocker: obj('FlockerVolumeSource', { datasetName: s.string(), datasetUUID: s.string() }),
-  downwardAPI: obj('DownwardAPIVolumeSource', { items: s.atomicList(downwardAPIVolumeFileSchema), defaultMode: s.int32() }),
+  downwardAPI: obj('DownwardAPIVolumeSource', { items: s.list(downwardAPIVolumeFileSchema), defaultMode: s.int32() }),
   fc: obj('FCVolumeSource', { targetWWNs: strings(), lun: s.int32(), fsType: s.string(), readOnly: s.bool(), wwids: strings() }),
   azureFile: obj('AzureFileVolumeSource', { secretName: s.string(), shareName: s.string(), readOnly: s.bool() }, { required: ['secretName', 'shareName'] }),
   configMap: obj('ConfigMapVolumeSource', { name: s.string(), items: keyToPaths(), defaultMode: s.int32(), optional: s.bool() }),
@@ -315,15 +315,15 @@ export const volumeSourceFields: Props = {
   ),
   azureDisk: obj(
     'AzureDiskVolumeSource',
-    { diskName: s.string(), diskURI: s.string(), cachingMode: s.string(), fsType: s.string(), readOnly: s.bool(), kind: s.string() },
+    { diskName: s.string(), diskURI: s.string(), cachingMode: s.enumOf(['None', 'ReadOnly', 'ReadWrite']), fsType: s.string(), readOnly: s.bool(), kind: s.enumOf(['Dedicated', 'Managed', 'Shared']) },
     { required: ['diskName', 'diskURI'] },
   ),
   photonPersistentDisk: obj('PhotonPersistentDiskVolumeSource', { pdID: s.string(), fsType: s.string() }, { required: ['pdID'] }),
   projected: obj('ProjectedVolumeSource', {
-    sources: s.atomicList(
+    sources: s.list(
       obj('VolumeProjection', {
         secret: obj('SecretProjection', { name: s.string(), items: keyToPaths(), optional: s.bool() }),
-        downwardAPI: obj('DownwardAPIProjection', { items: s.atomicList(downwardAPIVolumeFileSchema) }),
+        downwardAPI: obj('DownwardAPIProjection', { items: s.list(downwardAPIVolumeFileSchema) }),
         configMap: obj('ConfigMapProjection', { name: s.string(), items: keyToPaths(), optional: s.bool() }),
         serviceAccountToken: obj(
           'ServiceAccountTokenProjection',
@@ -378,12 +378,12 @@ const nodeSelectorRequirementSchema = obj(
 );
 export const nodeSelectorTermSchema = obj(
   'NodeSelectorTerm',
-  { matchExpressions: s.atomicList(nodeSelectorRequirementSchema), matchFields: s.atomicList(nodeSelectorRequirementSchema) },
+  { matchExpressions: s.list(nodeSelectorRequirementSchema), matchFields: s.list(nodeSelectorRequirementSchema) },
   { mapType: 'atomic' },
 );
 export const nodeSelectorSchema = obj(
   'NodeSelector',
-  { nodeSelectorTerms: s.atomicList(nodeSelectorTermSchema) },
+  { nodeSelectorTerms: s.list(nodeSelectorTermSchema) },
   { required: ['nodeSelectorTerms'], mapType: 'atomic' },
 );
 
@@ -401,17 +401,17 @@ const weightedPodAffinityTermSchema = obj(
 export const affinitySchema = obj('Affinity', {
   nodeAffinity: obj('NodeAffinity', {
     requiredDuringSchedulingIgnoredDuringExecution: nodeSelectorSchema,
-    preferredDuringSchedulingIgnoredDuringExecution: s.atomicList(
+    preferredDuringSchedulingIgnoredDuringExecution: s.list(
       obj('PreferredSchedulingTerm', { weight: s.int32(), preference: nodeSelectorTermSchema }, { required: ['weight', 'preference'] }),
     ),
   }),
   podAffinity: obj('PodAffinity', {
-    requiredDuringSchedulingIgnoredDuringExecution: s.atomicList(podAffinityTermSchema),
-    preferredDuringSchedulingIgnoredDuringExecution: s.atomicList(weightedPodAffinityTermSchema),
+    requiredDuringSchedulingIgnoredDuringExecution: s.list(podAffinityTermSchema),
+    preferredDuringSchedulingIgnoredDuringExecution: s.list(weightedPodAffinityTermSchema),
   }),
   podAntiAffinity: obj('PodAntiAffinity', {
-    requiredDuringSchedulingIgnoredDuringExecution: s.atomicList(podAffinityTermSchema),
-    preferredDuringSchedulingIgnoredDuringExecution: s.atomicList(weightedPodAffinityTermSchema),
+    requiredDuringSchedulingIgnoredDuringExecution: s.list(podAffinityTermSchema),
+    preferredDuringSchedulingIgnoredDuringExecution: s.list(weightedPodAffinityTermSchema),
   }),
 });
 

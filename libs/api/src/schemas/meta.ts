@@ -41,8 +41,10 @@ export const objectMetaSchema: Schema = s.object(
     deletionGracePeriodSeconds: s.int64('Number of seconds allowed for this object to gracefully terminate before it will be removed from the system.'),
     labels: s.stringMap('Map of string keys and values that can be used to organize and categorize (scope and select) objects.'),
     annotations: s.stringMap('Annotations is an unstructured key value map stored with a resource.'),
-    ownerReferences: s.mapList(ownerReferenceSchema, ['uid'], { description: 'List of objects depended by this object.' }),
-    finalizers: { ...s.setOf(s.string(), 'Must be empty before the object is deleted from the registry.'), patchStrategy: 'merge' },
+    // ownerReferences and finalizers carry strategic-merge-patch markers alone in 1.28 (no
+    // list-type), which server-side apply reads as a list keyed by uid and a set.
+    ownerReferences: { ...s.list(ownerReferenceSchema, 'List of objects depended by this object.'), patchMergeKey: 'uid', patchStrategy: 'merge' },
+    finalizers: { ...s.list(s.string(), 'Must be empty before the object is deleted from the registry.'), patchStrategy: 'merge' },
     managedFields: s.array(managedFieldsEntrySchema, { description: 'ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow.' }),
   },
   { ref: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
@@ -62,7 +64,7 @@ export const labelSelectorRequirementSchema: Schema = s.object(
   {
     key: s.string('key is the label key that the selector applies to.'),
     operator: s.string("operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist."),
-    values: s.atomicList(s.string(), 'values is an array of string values.'),
+    values: s.list(s.string(), 'values is an array of string values.'),
   },
   { required: ['key', 'operator'], ref: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement' },
 );
@@ -70,7 +72,7 @@ export const labelSelectorRequirementSchema: Schema = s.object(
 export const labelSelectorSchema: Schema = s.object(
   {
     matchLabels: s.stringMap('matchLabels is a map of {key,value} pairs.'),
-    matchExpressions: s.atomicList(labelSelectorRequirementSchema, 'matchExpressions is a list of label selector requirements. The requirements are ANDed.'),
+    matchExpressions: s.list(labelSelectorRequirementSchema, 'matchExpressions is a list of label selector requirements. The requirements are ANDed.'),
   },
   { mapType: 'atomic', ref: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector' },
 );
@@ -96,7 +98,7 @@ export const deleteOptionsSchema: Schema = s.object(
     preconditions: s.object({ uid: s.uid(), resourceVersion: s.string() }, { ref: 'io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions' }),
     orphanDependents: s.bool(),
     propagationPolicy: s.string(),
-    dryRun: s.atomicList(s.string()),
+    dryRun: s.list(s.string()),
   },
   { ref: 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions' },
 );

@@ -11,7 +11,7 @@ export const tokenRequestSchema: Schema = kindSchema(
   {
     spec: s.object(
       {
-        audiences: s.atomicList(s.string()),
+        audiences: s.list(s.string()),
         expirationSeconds: s.int64(),
         boundObjectRef: s.object({ kind: s.string(), apiVersion: s.string(), name: s.string(), uid: s.uid() }, { ref: 'io.k8s.api.authentication.v1.BoundObjectReference' }),
       },

@@ -2,8 +2,9 @@
 // client certificate chain the TLS socket received.
 import { IncomingMessage } from 'node:http';
 import { TLSSocket } from 'node:tls';
-import { AuthenticationConfig, authenticateRequest, HeaderMap } from '@plinth/authn';
-import { AuthenticationOutcome, Authenticator } from './ports';
+import { aggregateMessage } from '@plinth/machinery';
+import { AuthenticationConfig, authenticateRequest, bearerToken, HeaderMap, invalidBearerTokenMessage } from '@plinth/authn';
+import { AuthenticationOutcome, Authenticator, TokenReviewOutcome } from './ports';
 
 export class AuthnAuthenticator implements Authenticator {
   // certificateUsers remembers, per TLS connection, who its client certificate authenticated:
@@ -25,6 +26,23 @@ export class AuthnAuthenticator implements Authenticator {
     const outcome = await this.authenticateUncached(req, socket);
     if (certificateOnly && outcome.user) this.certificateUsers.set(connection, outcome);
     return outcome;
+  }
+
+  // reviewToken is a TokenReview's authentication: a request without a client certificate (so
+  // neither request-header nor x509 authentication answers), the token as its bearer token,
+  // anonymous when no authenticator failed, as kube-apiserver's union.NewFailOnError. Before
+  // them all kube-apiserver asks its loopback token authenticator, which a review's token never
+  // matches: its `invalid bearer token` leads the errors.
+  async reviewToken(token: string, audiences: readonly string[]): Promise<TokenReviewOutcome> {
+    const targetAudiences = [...(audiences.length > 0 ? audiences : (this.config.apiAudiences ?? []))];
+    const headers = { authorization: [`Bearer ${token}`] };
+    const result = await authenticateRequest(
+      { headers, ...(targetAudiences.length > 0 ? { audiences: targetAudiences } : {}) },
+      { ...this.config, requestHeader: undefined, clientCA: undefined },
+    );
+    const loopbackFailure = bearerToken(headers).token === undefined ? [] : [invalidBearerTokenMessage];
+    const error = result.user ? undefined : aggregateMessage([...loopbackFailure, ...result.errors.map((e) => e.message)]);
+    return { user: result.user, targetAudiences, ...(result.audiences ? { audiences: result.audiences } : {}), ...(error ? { error } : {}) };
   }
 
   private async authenticateUncached(req: IncomingMessage, socket: TLSSocket): Promise<AuthenticationOutcome> {

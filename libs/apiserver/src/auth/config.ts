@@ -17,8 +17,9 @@ export function authenticationConfig(flags: ServerFlags): AuthenticationConfig {
   if (publicKeys.length === 0 && flags.serviceAccountSigningKeyFile) publicKeys.push(publicKeyPem(read(flags.serviceAccountSigningKeyFile)));
   if (publicKeys.length > 0) {
     const issuers = flags.serviceAccountIssuers.length ? flags.serviceAccountIssuers : [defaultServiceAccountIssuer];
-    config.serviceAccountTokens = { publicKeys, issuers, audiences: flags.apiAudiences.length ? flags.apiAudiences : [issuers[0]] };
+    config.serviceAccountTokens = { publicKeys, issuers, audiences: apiAudiences(flags) };
   }
+  config.apiAudiences = apiAudiences(flags);
   if (flags.requestHeaderClientCAFile) {
     config.requestHeader = {
       clientCA: read(flags.requestHeaderClientCAFile),
@@ -31,10 +32,15 @@ export function authenticationConfig(flags: ServerFlags): AuthenticationConfig {
   return config;
 }
 
+// apiAudiences is --api-audiences, the first service-account issuer when unset.
+function apiAudiences(flags: ServerFlags): string[] {
+  return flags.apiAudiences.length ? flags.apiAudiences : [flags.serviceAccountIssuers[0] ?? defaultServiceAccountIssuer];
+}
+
 export function serviceAccountTokenSigning(flags: ServerFlags): ServiceAccountTokenSigning | null {
   if (!flags.serviceAccountSigningKeyFile) return null;
   const issuer = flags.serviceAccountIssuers[0] ?? defaultServiceAccountIssuer;
-  return { issuer, privateKey: readFileSync(flags.serviceAccountSigningKeyFile, 'utf8'), apiAudiences: flags.apiAudiences.length ? flags.apiAudiences : [issuer] };
+  return { issuer, privateKey: readFileSync(flags.serviceAccountSigningKeyFile, 'utf8'), apiAudiences: apiAudiences(flags) };
 }
 
 // publicKeyPem accepts a public key or a private key (whose public half verifies).

@@ -10,6 +10,19 @@ export interface AuthenticationOutcome {
   warnings: string[];
 }
 
+// TokenReviewOutcome is what the authenticators say of a token alone: the user (or null), the
+// audiences it is good for among the target audiences (those asked, or the API audiences), and
+// why it failed.
+export interface TokenReviewOutcome {
+  user: UserInfo | null;
+  targetAudiences: string[];
+  audiences?: string[];
+  error?: string;
+}
+
 export interface Authenticator {
   authenticate(req: IncomingMessage): Promise<AuthenticationOutcome>;
+  // reviewToken authenticates a request carrying nothing but the token, for the audiences given
+  // (the API audiences when none), as a TokenReview asks.
+  reviewToken(token: string, audiences: readonly string[]): Promise<TokenReviewOutcome>;
 }

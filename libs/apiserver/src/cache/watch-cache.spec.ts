@@ -211,4 +211,33 @@ describe('WatchCache', () => {
     await cache.list('default', everything, 1, await store.currentRevision());
     expect(cache.continuePage('default', everything, 2, first.continue!)).toBeNull();
   });
+
+  it("serves a continue token's page while only keys outside it changed: another namespace, or before the page", async () => {
+    const { store, cache } = await startCache();
+    running = cache;
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await store.create('default', lease(name));
+    const last = await store.create('other', lease('z'));
+    const first = (await cache.list('default', everything, 2, Number(last.metadata.resourceVersion)))!;
+    await store.update('other', 'z', (current) => ({ ...current!, spec: { holderIdentity: 'renewed' } }));
+    await store.delete('default', 'a');
+    await cache.list('default', everything, 1, await store.currentRevision());
+    const fromCache = cache.continuePage('default', everything, 2, first.continue!);
+    expect(fromCache).toEqual(await store.list('default', { limit: 2, continue: first.continue }));
+    expect(fromCache!.items.map((o) => o.metadata.name)).toEqual(['c', 'd']);
+    expect(fromCache!.remainingItemCount).toBe(1);
+    // A change after the token's position is the page's: storage serves it.
+    await store.delete('default', 'e');
+    await cache.list('default', everything, 1, await store.currentRevision());
+    expect(cache.continuePage('default', everything, 2, first.continue!)).toBeNull();
+  });
+
+  it("leaves a continue token's page to storage once the window no longer holds every event after its revision", async () => {
+    const { store, cache } = await startCache({ windowSize: 2 });
+    running = cache;
+    for (const name of ['a', 'b', 'c']) await store.create('default', lease(name));
+    const first = (await cache.list('default', everything, 1, await store.currentRevision()))!;
+    for (const name of ['x', 'y', 'z']) await store.create('other', lease(name));
+    await cache.list('default', everything, 1, await store.currentRevision());
+    expect(cache.continuePage('default', everything, 1, first.continue!)).toBeNull();
+  });
 });

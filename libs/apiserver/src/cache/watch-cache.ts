@@ -4,10 +4,10 @@
 // given revision (the API server's own last write), so a client always reads its writes; when
 // the cache cannot catch up in time, the caller falls back to storage.
 //
-// A continue token's page is served from the cache too when the resource has not changed since
-// the token's revision (the cached objects are then those of that snapshot; the list handler
-// still asks storage whether the snapshot is compacted); otherwise storage serves it, at that
-// revision.
+// A continue token's page is served from the cache too when nothing after the token's position
+// changed since its revision (the cached objects there are then those of that snapshot; the list
+// handler still asks storage whether the snapshot is compacted); otherwise storage serves it, at
+// that revision.
 //
 // Watches: the cache keeps a window of the resource's recent events. A watcher starts from any
 // revision inside the window (or from the revision of a list the cache served, which always is),
@@ -19,9 +19,8 @@
 import { KubeObject } from '@plinth/api';
 import { Clock, LinkState, Timer } from '@plinth/machinery';
 import { collectionPrefix, InformerHandler, ListPredicate, objectKey, ResourceStore, StoreInformer } from '@plinth/registry';
-import { ContinuePosition, decodeContinue, encodeContinue, keyAfter } from '@plinth/storage';
+import { ContinuePosition, decodeContinue, encodeContinue, keyAfter, prefixEnd, SortedKeys } from '@plinth/storage';
 import { CacheBookmark, CacheEvent, CacheEventType, CacheWatcher } from './cache-watcher';
-import { SortedKeys } from './sorted-keys';
 
 export interface CachedPage {
   items: KubeObject[];
@@ -146,8 +145,22 @@ export class WatchCache {
     } catch {
       return null;
     }
-    if (!this.ready || this.revision < position.revision || this.lastRecorded > position.revision) return null;
+    if (!this.ready || this.revision < position.revision) return null;
+    if (this.lastRecorded > position.revision && !this.unchangedSince(position.revision, position.startKey, collectionEnd(this.store.def, namespace))) return null;
     return this.page(namespace, predicate, limit, position);
+  }
+
+  // unchangedSince tells whether no event after revision touched a key in [start, end): the
+  // cached objects there are then those of that revision, however much the resource changed
+  // elsewhere (Leases renewed in another namespace, or before the page). It needs the window to
+  // hold every event after the revision.
+  private unchangedSince(revision: number, start: string, end: string): boolean {
+    if (revision < this.oldestRevision) return false;
+    for (let index = this.firstAfter(revision); index < this.window.length; index++) {
+      const key = this.window[index].key;
+      if (key >= start && key < end) return false;
+    }
+    return true;
   }
 
   // watch starts a watcher after startRevision, or answers null when the cache cannot serve it:
@@ -374,6 +387,11 @@ function handOut(watcher: CacheWatcher, items: (CacheEvent | CacheBookmark)[], n
     if (isEvent(item)) watcher.deliver(item);
     else if (watcher.bookmarkDue(now)) watcher.bookmark(item, now);
   }
+}
+
+// collectionEnd is the smallest key after every key of the collection.
+function collectionEnd(def: ResourceStore['def'], namespace: string | undefined): string {
+  return prefixEnd(collectionPrefix(def, namespace));
 }
 
 function yieldToEventLoop(): Promise<void> {

@@ -1,4 +1,4 @@
-// POST to a collection: decode, admit, default and validate (in the store), then store unless
+// POST to a collection: decode, default, admit and validate (in the store), then store unless
 // dryRun. Answers 201 with the created object.
 import { admitNamespacedCreate, admitPod, admitRbacWrite } from '../admission';
 import { decodeBody } from '../decode';
@@ -11,10 +11,10 @@ export async function createResource(scope: RequestScope): Promise<void> {
   const object = await decodeBody(scope, 'CreateOptions');
   await admitNamespacedCreate(scope, object.metadata.name ?? '');
   await admitRbacWrite(scope, object, null);
-  await admitPod(scope, object, null);
   const created = await scope.store.create(namespaceOf(scope), object, {
     dryRun: options.dryRun,
     fieldManager: fieldManagerOf(scope, options.fieldManager),
+    admit: (pod, old) => admitPod(scope, pod, old),
   });
   writeResult(scope, 201, created);
 }

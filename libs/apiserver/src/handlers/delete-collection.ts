@@ -1,28 +1,62 @@
-// DELETE of a collection: every object the selectors pick (one page when limit is set) is
-// deleted with the same options; the answer is the list of what was deleted.
+// DELETE of a collection, as kube-apiserver's Store.DeleteCollection does it: the objects the
+// selectors pick are listed in pages (of 10,000 when no limit is set; only the first page when
+// one is) and deleted by --delete-collection-workers at once, each with the same options as a
+// DELETE of it would take (finalizers, grace periods, preconditions, dryRun), an object gone
+// meanwhile skipped. The answer is the list as it was read: the first page's metadata and every
+// item listed, not their deleted states. The first error a delete meets stops the deletes not
+// yet started and is the answer once those under way have ended.
+import { KubeList, KubeObject } from '@plinth/api';
 import { isStatusError } from '@plinth/machinery';
+import { DeleteOptions } from '@plinth/registry';
 import { parseDeleteOptions, warnOfDefaultOrphaning } from '../delete-options';
 import { ListOptions, parseResourceVersion } from '../list-options';
 import { writeList } from '../output';
 import { namespaceOf, RequestScope } from '../scope';
 import { listObjects } from './list';
 
+// deleteCollectionPageSize is the page a deletecollection without a limit lists at a time.
+export const deleteCollectionPageSize = 10_000;
+
 export async function deleteCollection(scope: RequestScope, listOptions: ListOptions): Promise<void> {
   const options = await parseDeleteOptions(scope);
   warnOfDefaultOrphaning(scope, options);
-  // Kubernetes lists what it deletes in pages (of 10000 when no limit is set), so a malformed
-  // resourceVersion is refused as a paged list refuses it: 400, not the plain list's 500.
+  // A malformed resourceVersion is refused as a paged list refuses it: 400, not the plain
+  // list's 500.
   parseResourceVersion(listOptions.resourceVersion, true);
-  const list = await listObjects(scope, listOptions);
-  const deleted = [];
-  for (const object of list.items) {
-    try {
-      const result = await scope.store.delete(namespaceOf(scope), object.metadata.name ?? '', options);
-      deleted.push(result.object);
-    } catch (err) {
-      if (isStatusError(err) && err.code === 404) continue;
-      throw err;
-    }
+  const paged = listOptions.limit <= 0;
+  const first = await listObjects(scope, paged ? { ...listOptions, limit: deleteCollectionPageSize } : listOptions);
+  const items = [...first.items];
+  let page: KubeList = first;
+  for (;;) {
+    const token = paged ? page.metadata.continue : undefined;
+    // The next page is read while this one is deleted.
+    const next = token ? listObjects(scope, { ...listOptions, limit: deleteCollectionPageSize, continue: token, resourceVersion: '', resourceVersionMatch: '' }) : null;
+    next?.catch(() => undefined);
+    await deleteEach(scope, page.items, options);
+    if (!next) break;
+    page = await next;
+    items.push(...page.items);
   }
-  writeList(scope, { ...list, items: deleted });
+  writeList(scope, { ...first, items });
+}
+
+// deleteEach deletes the listed objects with scope.server's deleteCollectionWorkers at once.
+async function deleteEach(scope: RequestScope, objects: KubeObject[], options: DeleteOptions): Promise<void> {
+  const namespace = namespaceOf(scope);
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const worker = async () => {
+    while (failure === null && next < objects.length) {
+      const object = objects[next++];
+      try {
+        await scope.store.delete(namespace, object.metadata.name ?? '', options, object);
+      } catch (err) {
+        if (isStatusError(err) && err.code === 404) continue;
+        failure ??= { error: err };
+      }
+    }
+  };
+  const workers = Math.max(1, Math.min(scope.server.options.deleteCollectionWorkers ?? 1, objects.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  if (failure !== null) throw (failure as { error: unknown }).error;
 }

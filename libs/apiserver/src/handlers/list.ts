@@ -16,7 +16,8 @@ export async function listResource(scope: RequestScope, options: ListOptions): P
   writeList(scope, list);
 }
 
-export async function listObjects(scope: RequestScope, options: ListOptions): Promise<KubeList> {
+export async function listObjects(scope: RequestScope, requested: ListOptions): Promise<KubeList> {
+  const options = pagingOptions(scope, requested);
   const predicate = buildPredicate(scope.def, options.labelSelector, options.fieldSelector);
   const tokenError = options.continue ? continueSyntaxError(options.continue) : null;
   if (tokenError) throw badRequest(`invalid continue token: ${tokenError}`);
@@ -24,14 +25,14 @@ export async function listObjects(scope: RequestScope, options: ListOptions): Pr
     throw badRequest('specifying resource version is not allowed when using continue');
   }
   const exact = options.resourceVersionMatch === 'Exact' || (options.resourceVersionMatch === '' && options.limit > 0 && options.resourceVersion !== '' && options.resourceVersion !== '0');
-  const requested = parseResourceVersion(options.resourceVersion, options.limit > 0);
-  const revision = exact && requested > 0 ? requested : undefined;
+  const minimum = parseResourceVersion(options.resourceVersion, options.limit > 0);
+  const revision = exact && minimum > 0 ? minimum : undefined;
   const cache = revision === undefined ? scope.server.cacheFor(scope.def) : null;
   try {
     if (cache) {
       const page = options.continue
         ? await cachedContinuePage(scope, options.continue, predicate, options.limit)
-        : await cache.list(namespaceOf(scope), predicate, cachedLimit(options), Math.max(requested, scope.server.lastWrittenRevision(scope.def)));
+        : await cache.list(namespaceOf(scope), predicate, cachedLimit(options), Math.max(minimum, scope.server.lastWrittenRevision(scope.def)));
       if (page) return listOf(scope, page);
       if (!options.continue) assertReachable(options.resourceVersion, cache.currentRevision);
     }
@@ -48,14 +49,21 @@ export async function listObjects(scope: RequestScope, options: ListOptions): Pr
   }
 }
 
+// pagingOptions are the list options as served: with the APIListChunking feature gate off,
+// limit and continue are ignored and the whole list is answered, as kube-apiserver's storage
+// does without paging.
+function pagingOptions(scope: RequestScope, options: ListOptions): ListOptions {
+  return scope.server.gate('APIListChunking') ? options : { ...options, limit: 0, continue: '' };
+}
+
 // cachedContinuePage serves a continue token's page from the watch cache when the cached objects
 // are the token's snapshot; the snapshot must still be in storage's history all the same (a
-// token past its compaction is expired, 410 Gone, as kube-apiserver answers), which one item read
+// token past its compaction is expired, 410 Gone, as kube-apiserver answers), which one key read
 // at that revision proves.
 async function cachedContinuePage(scope: RequestScope, token: string, predicate: ReturnType<typeof buildPredicate>, limit: number): Promise<Page | null> {
   const cache = scope.server.cacheFor(scope.def);
   const page = cache?.continuePage(namespaceOf(scope), predicate, limit, token) ?? null;
-  if (page) await scope.store.list(namespaceOf(scope), { predicate, limit: 1, continue: token });
+  if (page) await scope.store.assertRevisionKept(namespaceOf(scope), page.revision);
   return page;
 }
 
@@ -74,7 +82,9 @@ interface Page {
 
 function listOf(scope: RequestScope, page: Page): KubeList {
   const metadata: KubeList['metadata'] = { resourceVersion: String(page.revision) };
-  if (page.continue) metadata.continue = page.continue;
+  // An unstructured list (custom resources) always carries continue, "" on the last page, as
+  // kube-apiserver's UnstructuredList.SetContinue writes it.
+  if (page.continue || scope.def.unstructured) metadata.continue = page.continue ?? '';
   if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
   return { kind: scope.def.listKind, apiVersion: scope.store.apiVersion, metadata, items: page.items };
 }

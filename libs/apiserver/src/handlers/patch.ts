@@ -73,10 +73,9 @@ export async function patchResource(scope: RequestScope): Promise<void> {
       const patched = type === 'strategic' ? decodeText(scope, patchedText, mode) : decodePatchedText(scope, patchedText, mode, type === 'merge' ? patch : undefined, patchStrictErrors);
       checkName(scope, patched);
       await admitRbacWrite(scope, patched, current);
-      await admitPod(scope, patched, current);
       return patched;
     },
-    { dryRun: options.dryRun, subresource, fieldManager: fieldManagerOf(scope, options.fieldManager) },
+    { dryRun: options.dryRun, subresource, fieldManager: fieldManagerOf(scope, options.fieldManager), admit: (pod, old) => admitPod(scope, pod, old) },
     false,
   );
   writeResult(scope, 200, result.object);

@@ -1,10 +1,11 @@
 // The virtual review types: POST answers the same kind with status filled, never stored.
-// SelfSubjectReview tells who the requester is; the access reviews ask the authorizer.
+// SelfSubjectReview tells who the requester is, TokenReview whom a token authenticates; the
+// access reviews ask the authorizer.
 import { KubeObject } from '@plinth/api';
 import { updateManagedFields } from '@plinth/apply';
-import { badRequest, invalid, methodNotSupported, rfc3339 } from '@plinth/machinery';
+import { badRequest, internalError, invalid, methodNotSupported, rfc3339 } from '@plinth/machinery';
 import { Attributes, nonResourceAttributes, resourceAttributes, UserInfo } from '@plinth/rbac';
-import { localSubjectAccessReviewBadRequest, selfSubjectRulesReviewBadRequest } from '@plinth/registry';
+import { localSubjectAccessReviewBadRequest, selfSubjectRulesReviewBadRequest, tokenReviewBadRequest } from '@plinth/registry';
 import { decodeBody } from '../decode';
 import { writeResult } from '../output';
 import { fieldManagerOf, RequestScope } from '../scope';
@@ -18,6 +19,9 @@ interface ReviewSpec {
   uid?: string;
   extra?: Record<string, string[]>;
   namespace?: string;
+  // token and audiences are a TokenReview's.
+  token?: string;
+  audiences?: string[];
 }
 
 export async function createReview(scope: RequestScope): Promise<void> {
@@ -26,6 +30,10 @@ export async function createReview(scope: RequestScope): Promise<void> {
   const spec = (review.spec ?? {}) as ReviewSpec;
   if (scope.def.kind === 'LocalSubjectAccessReview' && !review.metadata.namespace) review.metadata.namespace = scope.info.namespace;
   const ctx = scope.store.context();
+  if (scope.def.kind === 'TokenReview') {
+    const problem = tokenReviewBadRequest(review);
+    if (problem) throw badRequest(problem);
+  }
   recordReviewManagedFields(scope, review, options.fieldManager, ctx.now);
   const errs = scope.def.strategy.validate(review, ctx);
   // The review REST refuses with the zero kind and name: `.authorization.k8s.io "" is invalid`.
@@ -76,9 +84,27 @@ async function reviewStatus(scope: RequestScope, review: KubeObject, spec: Revie
       return decide(scope, attributesOf(subjectOf(spec), spec));
     case 'SelfSubjectAccessReview':
       return decide(scope, attributesOf(scope.user, spec));
+    case 'TokenReview':
+      return tokenReviewStatus(scope, spec);
     default:
       throw methodNotSupported(scope.store.qualifiedResource, 'create');
   }
+}
+
+// tokenReviewStatus is whom the server's authenticators take the token for; a user whose
+// audiences are none of those the review was for is a 500, as kube-apiserver answers it.
+async function tokenReviewStatus(scope: RequestScope, spec: ReviewSpec): Promise<Record<string, unknown>> {
+  const auth = scope.server.auth;
+  if (!auth) return { user: {} };
+  const outcome = await auth.authenticator.reviewToken(spec.token ?? '', spec.audiences ?? []);
+  const audiences = outcome.audiences ?? [];
+  if (outcome.user && outcome.targetAudiences.length > 0 && !audiences.some((a) => outcome.targetAudiences.includes(a))) throw internalError('error validating audiences');
+  return {
+    ...(outcome.user ? { authenticated: true } : {}),
+    user: outcome.user ? userInfoStatus(outcome.user) : {},
+    ...(outcome.user && audiences.length > 0 ? { audiences } : {}),
+    ...(outcome.error ? { error: outcome.error } : {}),
+  };
 }
 
 function subjectOf(spec: ReviewSpec): UserInfo {

@@ -17,11 +17,9 @@ export async function updateResource(scope: RequestScope): Promise<void> {
     async (current) => {
       if (!current) await admitNamespacedCreate(scope, scope.info.name);
       await admitRbacWrite(scope, object, current);
-      const proposed = cloneJson(object);
-      await admitPod(scope, proposed, current);
-      return proposed;
+      return cloneJson(object);
     },
-    { dryRun: options.dryRun, subresource, fieldManager: fieldManagerOf(scope, options.fieldManager) },
+    { dryRun: options.dryRun, subresource, fieldManager: fieldManagerOf(scope, options.fieldManager), admit: (pod, old) => admitPod(scope, pod, old) },
   );
   writeResult(scope, result.created ? 201 : 200, result.object);
 }

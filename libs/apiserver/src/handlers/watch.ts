@@ -4,7 +4,7 @@
 // sendInitialEvents adds the initial-events-end bookmark. Objects moving into or out of a
 // selector arrive as ADDED and DELETED.
 import { KubeObject } from '@plinth/api';
-import { encodeProtobufObject, encodeProtobufStatus, encodeWatchFrame, isStatusError, resourceExpired, Status, stringifyJson } from '@plinth/machinery';
+import { cloneJson, encodeProtobufObject, encodeProtobufStatus, encodeWatchFrame, isStatusError, resourceExpired, Status, stringifyJson } from '@plinth/machinery';
 import { ListPredicate } from '@plinth/registry';
 import { isStorageError, StorageErrorCode, WatchEvent } from '@plinth/storage';
 import { atRevision, CacheWatcher } from '../cache/cache-watcher';
@@ -214,12 +214,18 @@ class EventStream {
   // sendBookmark writes a bookmark; one of progress (not the initial-events-end) is encoded once
   // per format and apiVersion, shared through `shared` as a change's is.
   sendBookmark(resourceVersion: string, initialEventsEnd: boolean, shared?: Map<string, Uint8Array>): void {
+    // The object is the kind's zero value as Go writes it (annotations its conversion sets
+    // included), with the bookmark's revision.
+    const { metadata: zeroMetadata, ...zero } = cloneJson(this.scope.def.zeroValue ?? {}) as { metadata?: { annotations?: Record<string, string> } };
     const metadata: Record<string, unknown> = { resourceVersion, creationTimestamp: null };
+    const annotations: Record<string, string> = { ...zeroMetadata?.annotations };
     if (initialEventsEnd) {
       const domain = this.scope.clientGroup.endsWith('k8s.io') ? 'k8s.io' : 'platform.io';
-      metadata.annotations = { [`${domain}/initial-events-end`]: 'true' };
+      annotations[`${domain}/initial-events-end`] = 'true';
     }
-    const event: ApiWatchEvent = { type: 'BOOKMARK', object: { kind: this.scope.def.kind, apiVersion: clientApiVersion(this.scope), metadata } };
+    if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
+    const object = { kind: this.scope.def.kind, apiVersion: clientApiVersion(this.scope), metadata, ...zero };
+    const event: ApiWatchEvent = { type: 'BOOKMARK', object };
     if (!shared || initialEventsEnd) {
       this.write(event);
       return;

@@ -14,23 +14,57 @@ export const decodableMediaTypes = ['application/json', 'application/yaml', 'app
 
 const protobufBodyTypes = new Set(['application/vnd.kubernetes.protobuf', 'application/vnd.platform.protobuf']);
 
-export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Promise<Buffer> {
+// readBody reads a request's body whole, refusing it (413) once past limit. It listens to the
+// stream's events: an async iterator over it costs several times as much per request.
+export function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) {
     req.resume();
-    throw requestEntityTooLarge(`limit is ${limit}`);
+    return Promise.reject(requestEntityTooLarge(`limit is ${limit}`));
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      req.resume();
-      throw requestEntityTooLarge(`limit is ${limit}`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  if (req.destroyed) return Promise.reject(prematureClose());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stop();
+        req.resume();
+        reject(requestEntityTooLarge(`limit is ${limit}`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      stop();
+      reject(err);
+    };
+    // A body cut off (the client went away) closes the request before its end.
+    const onClose = () => {
+      stop();
+      reject(prematureClose());
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+function prematureClose(): Error {
+  return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 
 export function mediaTypeOf(req: IncomingMessage): string {

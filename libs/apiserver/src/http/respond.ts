@@ -54,17 +54,20 @@ export function writeBody(res: ServerResponse, code: number, body: unknown, opti
 // writeEncoded answers with an already encoded body (JSON or YAML text, or protobuf bytes). A
 // text body goes out with the headers in one write (one TLS record), as Node sends a string
 // body together with the header block.
-export function writeEncoded(res: ServerResponse, code: number, encoded: string | Uint8Array, options: ResponseOptions, contentType: string): void {
+// headers, when given, are set after the defaults (a cacheable document's Cache-Control, ETag
+// and Vary).
+export function writeEncoded(res: ServerResponse, code: number, encoded: string | Uint8Array, options: ResponseOptions, contentType: string, headers: Record<string, string> = {}): void {
   let data = encoded;
   if (writeWarnings(res, options.warnings) && typeof data === 'string') data = Buffer.from(data);
   res.setHeader('Content-Type', contentType);
   res.setHeader('Cache-Control', 'no-cache, private');
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   let length = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
   if (options.gzip && length > gzipThresholdBytes) {
     data = gzipSync(data);
     length = data.length;
     res.setHeader('Content-Encoding', 'gzip');
-    res.setHeader('Vary', 'Accept-Encoding');
+    res.setHeader('Vary', [...(headers['Vary'] ? [headers['Vary']] : []), 'Accept-Encoding']);
   }
   res.setHeader('Content-Length', length);
   res.statusCode = code;
@@ -90,10 +93,12 @@ export function writeError(res: ServerResponse, err: unknown, options: ResponseO
   else writeBody(res, status.code || 500, status, options);
 }
 
-export function writeText(res: ServerResponse, code: number, text: string, contentType = 'text/plain; charset=utf-8'): void {
+// writeText answers plain text. nosniff is false for what Go writes without http.Error or a
+// handler's own headers (a single health check's "ok"), which carries no X-Content-Type-Options.
+export function writeText(res: ServerResponse, code: number, text: string, contentType = 'text/plain; charset=utf-8', nosniff = true): void {
   res.statusCode = code;
   res.setHeader('Content-Type', contentType);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
+  if (nosniff) res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Cache-Control', 'no-cache, private');
   res.end(text);
 }

@@ -40,6 +40,34 @@ function writeMarkers(out: JsonObject, markers: [MarkerName, unknown][]): void {
 
 export const gvkExtension = 'x-kubernetes-group-version-kind';
 
+// kube-openapi's OpenAPI 3 documents give the members Go holds by value (not behind a pointer)
+// their zero value as default: {} for a struct (metav1.Time, IntOrString and Quantity included),
+// "" for a string, 0 for a number, false for a boolean, nothing for a slice or map. The Schemas
+// do not say which members are pointers; valueMembers and the elements of lists and maps are
+// those Kubernetes holds by value: a kind's metadata, spec and status, and the required members
+// of a type (optional ones are mostly pointers or omitted zero values).
+function valueMembers(schema: Schema): Set<string> {
+  const members = new Set(schema.required ?? []);
+  const properties = schema.properties ?? {};
+  if (properties['apiVersion'] && properties['kind'] && properties['metadata']) for (const name of ['metadata', 'spec', 'status']) members.add(name);
+  return members;
+}
+
+function zeroValueOf(schema: Schema, named: boolean): unknown {
+  if (named || schema.properties) return {};
+  switch (schema.type) {
+    case 'string':
+      return '';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    default:
+      return undefined;
+  }
+}
+
 export class DefinitionWriter {
   private readonly definitions = new Map<string, JsonObject>();
   private readonly scalars: Record<string, JsonObject>;
@@ -60,16 +88,22 @@ export class DefinitionWriter {
     return this.dialect === 'v3' ? { ...siblings, allOf: [ref] } : { ...ref, ...siblings };
   }
 
-  // convert writes a Schema as used by a field, defining the shared types it names.
-  convert(schema: Schema): JsonObject {
+  // convert writes a Schema as used by a field, defining the shared types it names; zeroDefault
+  // gives the field its Go zero value as default (OpenAPI 3 only, see zeroDefaultOf).
+  convert(schema: Schema, zeroDefault = false): JsonObject {
     const name = schema.ref ?? (schema.intOrString && schema.format === 'int-or-string' ? names.intOrString : undefined);
-    if (name === undefined) return this.body(schema);
+    const zero = zeroDefault && this.dialect === 'v3' && schema.default === undefined ? zeroValueOf(schema, name !== undefined) : undefined;
+    if (name === undefined) {
+      const body = this.body(schema);
+      return zero === undefined ? body : { ...body, default: zero };
+    }
     const definition = this.define(name, schema);
     // The field carries a description as kube-openapi's fields do (kubectl explain prints the
     // field's own): the Schema's, else the type's.
     const siblings: JsonObject = {};
     const description = schema.description ?? definition['description'];
     if (typeof description === 'string' && description !== '') siblings['description'] = description;
+    if (zero !== undefined) siblings['default'] = zero;
     writeMarkers(siblings, patchMarkers(schema));
     return this.reference(name, siblings);
   }
@@ -125,10 +159,11 @@ export class DefinitionWriter {
     if (schema.default !== undefined) out['default'] = structuredClone(schema.default);
     if (schema.required?.length) out['required'] = [...schema.required];
     if (schema.properties) {
-      out['properties'] = Object.fromEntries(Object.entries(schema.properties).map(([key, value]) => [key, this.convert(value)]));
+      const valued = valueMembers(schema);
+      out['properties'] = Object.fromEntries(Object.entries(schema.properties).map(([key, value]) => [key, this.convert(value, valued.has(key))]));
     }
-    if (schema.items) out['items'] = this.convert(schema.items);
-    if (schema.additionalProperties) out['additionalProperties'] = this.convert(schema.additionalProperties);
+    if (schema.items) out['items'] = this.convert(schema.items, true);
+    if (schema.additionalProperties) out['additionalProperties'] = this.convert(schema.additionalProperties, true);
     // An int-or-string without a type is written as a structural schema writes it (anyOf);
     // Swagger 2.0 has no anyOf and keeps only the marker.
     if (schema.intOrString && !schema.type && this.dialect === 'v3') out['anyOf'] = [{ type: 'integer' }, { type: 'string' }];

@@ -107,11 +107,23 @@ describe('OpenAPI v3 documents', () => {
     ]);
   });
 
+  it('gives the members Kubernetes holds by value their zero value as default, as kube-openapi 3 does', () => {
+    const job = schemas['io.k8s.api.batch.v1.Job']['properties'];
+    expect(job['metadata']).toMatchObject({ default: {}, allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }] });
+    expect(job['apiVersion']).not.toHaveProperty('default');
+    const meta = schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']['properties'];
+    expect(meta['labels']['additionalProperties']).toEqual({ type: 'string', default: '' });
+    expect(meta['finalizers']['items']).toEqual({ type: 'string', default: '' });
+    expect(meta['creationTimestamp']['allOf']).toEqual([{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time' }]);
+    expect(meta['name']).not.toHaveProperty('default');
+  });
+
   it('writes list, map and patch markers as x-kubernetes-* and x-platform-* extensions', () => {
     const containers = schemas['io.k8s.api.core.v1.PodSpec']['properties']['containers'];
     expect(containers).toMatchObject({ type: 'array', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge', 'x-platform-patch-merge-key': 'name' });
     const owners = schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']['properties']['ownerReferences'];
-    expect(owners).toMatchObject({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['uid'], 'x-platform-list-type': 'map', 'x-platform-list-map-keys': ['uid'] });
+    expect(owners).toMatchObject({ 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge', 'x-platform-patch-merge-key': 'uid' });
+    expect(owners).not.toHaveProperty('x-kubernetes-list-type');
     expect(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector']).toMatchObject({ 'x-kubernetes-map-type': 'atomic', 'x-platform-map-type': 'atomic' });
     expect(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry']['properties']['fieldsV1']['allOf']).toEqual([{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1' }]);
     expect(schemas['io.k8s.api.core.v1.HTTPGetAction']['properties']['port']['allOf']).toEqual([{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString' }]);

@@ -57,7 +57,9 @@ describe('OpenAPI routes', () => {
   it('serves the v3 root and immutable group version documents behind their hashes', async () => {
     const root = await get(`${server.url}/openapi/v3`);
     expect(root.status).toBe(200);
-    expect(root.headers['content-type']).toBe('application/json');
+    // kube-apiserver's root goes through Go's content sniffing, which calls it text.
+    expect(root.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(root.headers['etag']).toBeUndefined();
     const url = JSON.parse(root.body.toString())['paths']['apis/batch/v1']['serverRelativeURL'] as string;
     const hash = new URL(url, server.url).searchParams.get('hash');
 
@@ -134,14 +136,14 @@ describe('OpenAPI routes', () => {
   });
 
   it('notices a changed catalog and rebuilds after invalidate()', async () => {
-    const before = (await get(`${server.url}/openapi/v3`)).headers['etag'];
+    const before = (await get(`${server.url}/openapi/v3`)).body.toString();
     catalog.add(configMapDefinition);
     const after = await get(`${server.url}/openapi/v3`);
-    expect(after.headers['etag']).not.toBe(before);
+    expect(after.body.toString()).not.toBe(before);
     expect(Object.keys(JSON.parse(after.body.toString())['paths'])).toContain('api/v1');
     const generation = server.route.documents.generation;
     server.route.invalidate();
-    expect((await get(`${server.url}/openapi/v3`)).headers['etag']).toBe(after.headers['etag']);
+    expect((await get(`${server.url}/openapi/v3`)).body.toString()).toBe(after.body.toString());
     expect(server.route.documents.generation).toBe(generation + 1);
   });
 });

@@ -42,16 +42,17 @@ export function openApiRoutes(catalog: CatalogView, options: OpenApiOptions = {}
   const documents = new OpenApiDocuments(catalog, options.info ?? defaultInfo, options.aliases ?? false);
   const clock = options.clock ?? realClock;
 
+  // Every method is answered as GET: kube-openapi's handlers sit on the mux, which routes by path.
   const route = async (req: IncomingMessage, res: ServerResponse, info: NonResourceRequestInfo, query: URLSearchParams): Promise<boolean> => {
     const [first, version, ...rest] = info.parts;
-    if (first !== 'openapi' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    if (first !== 'openapi') return false;
     if (version === 'v2' && rest.length === 0) {
       serveV2(req, res, documents);
       return true;
     }
     if (version !== 'v3') return false;
     if (rest.length === 0) {
-      send(req, res, documents.v3Root(), { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+      serveV3Root(req, res, documents);
       return true;
     }
     serveGroupVersion(req, res, documents, rest.join('/'), query.get('hash'), clock);
@@ -61,60 +62,78 @@ export function openApiRoutes(catalog: CatalogView, options: OpenApiOptions = {}
 }
 
 function serveV2(req: IncomingMessage, res: ServerResponse, documents: OpenApiDocuments): void {
-  const headers = { Vary: 'Accept', 'Cache-Control': 'no-cache, private' };
+  // kube-apiserver sends two Vary headers here, its compression filter's and kube-openapi's.
+  const headers = { Vary: ['Accept-Encoding', 'Accept'], 'Cache-Control': 'no-cache, private' };
   for (const clause of parseAccept(req.headers.accept)) {
     const mediaType = `${clause.type}/${clause.subtype}`;
     if (mediaType === v2ProtobufMediaType || mediaType === v2ProtobufMediaTypeDeprecated) {
-      send(req, res, documents.v2Protobuf(), { ...headers, 'Content-Type': v2ProtobufMediaType });
+      send(req, res, documents.v2Protobuf(), v2ProtobufMediaType, headers);
       return;
     }
     if (acceptsJson(clause.type, clause.subtype)) {
-      send(req, res, documents.v2(), { ...headers, 'Content-Type': 'application/json' });
+      send(req, res, documents.v2(), 'application/json', headers);
       return;
     }
   }
-  notAcceptable(res);
+  notAcceptable(res, headers);
+}
+
+// serveV3Root answers the /openapi/v3 discovery document as kube-openapi's handler3 does, through
+// Go's http.ServeContent: no ETag, and the Content-Type Go sniffs from its first bytes.
+function serveV3Root(req: IncomingMessage, res: ServerResponse, documents: OpenApiDocuments): void {
+  const body = documents.v3Root().body;
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache, private');
+  res.setHeader('Content-Length', body.length);
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 function serveGroupVersion(req: IncomingMessage, res: ServerResponse, documents: OpenApiDocuments, path: string, hash: string | null, clock: Pick<Clock, 'now'>): void {
   const doc = documents.v3(path);
   if (!doc) {
+    // handler3 answers a group version it does not have with an empty 404.
     res.statusCode = 404;
-    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, private');
-    res.end('404 page not found\n');
+    res.setHeader('Content-Length', 0);
+    res.end();
     return;
   }
   if (!parseAccept(req.headers.accept).some((c) => acceptsJson(c.type, c.subtype))) {
-    notAcceptable(res);
+    notAcceptable(res, {});
     return;
   }
   if (hash && hash !== doc.hash) {
     res.statusCode = 301;
-    res.setHeader('Location', `/openapi/v3/${path}?hash=${doc.hash}`);
     res.setHeader('Cache-Control', 'no-cache, private');
+    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('ETag', `"${doc.hash}"`);
+    res.setHeader('Location', `/openapi/v3/${path}?hash=${doc.hash}`);
+    res.setHeader('Vary', 'Accept');
+    res.setHeader('Content-Length', 0);
     res.end();
     return;
   }
   const cache: Record<string, string> = hash
     ? { 'Cache-Control': 'public, immutable', Expires: new Date(clock.now() + year).toUTCString() }
     : { 'Cache-Control': 'no-cache, private' };
-  send(req, res, doc, { 'Content-Type': 'application/json', Vary: 'Accept', ...cache });
+  send(req, res, doc, 'application/json', { Vary: ['Accept'], ...cache });
 }
 
 function acceptsJson(type: string, subtype: string): boolean {
   return (type === '*' || type === 'application') && (subtype === '*' || subtype === 'json');
 }
 
-function notAcceptable(res: ServerResponse): void {
+function notAcceptable(res: ServerResponse, headers: Record<string, string | string[]>): void {
   res.statusCode = 406;
   res.setHeader('Cache-Control', 'no-cache, private');
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.end();
 }
 
-// send writes a document with its ETag, answering 304 to a matching If-None-Match and
-// compressing for clients that accept gzip.
-function send(req: IncomingMessage, res: ServerResponse, doc: Body, headers: Record<string, string>): void {
+// send writes a document with its ETag, answering 304 (without a Content-Type) to a matching
+// If-None-Match and compressing for clients that accept gzip.
+function send(req: IncomingMessage, res: ServerResponse, doc: Body, contentType: string, headers: Record<string, string | string[]>): void {
   const etag = `"${doc.hash}"`;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('ETag', etag);
@@ -124,11 +143,13 @@ function send(req: IncomingMessage, res: ServerResponse, doc: Body, headers: Rec
     res.end();
     return;
   }
+  res.setHeader('Content-Type', contentType);
   let body = doc.body;
   if (body.length >= minGzipBytes && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
     body = doc.gzip();
     res.setHeader('Content-Encoding', 'gzip');
-    res.setHeader('Vary', headers['Vary'] ? `${headers['Vary']}, Accept-Encoding` : 'Accept-Encoding');
+    const vary = [headers['Vary'] ?? []].flat();
+    res.setHeader('Vary', vary.includes('Accept-Encoding') ? vary : [...vary, 'Accept-Encoding']);
   }
   res.statusCode = 200;
   res.setHeader('Content-Length', body.length);

@@ -36,7 +36,7 @@ const statusCauseSchema = s.object(
 
 const statusDetailsSchema = s.object(
   {
-    causes: s.atomicList(statusCauseSchema, 'The Causes array includes more details associated with the StatusReason failure.'),
+    causes: s.list(statusCauseSchema, 'The Causes array includes more details associated with the StatusReason failure.'),
     group: s.string('The group attribute of the resource associated with the status StatusReason.'),
     kind: s.string('The kind attribute of the resource associated with the status StatusReason.'),
     name: s.string('The name attribute of the resource associated with the status StatusReason (when there is a single name which can be described).'),
@@ -71,7 +71,7 @@ const preconditionsSchema = s.object(
 export const deleteOptionsSchema: Schema = s.object(
   {
     apiVersion: apiVersion(),
-    dryRun: s.atomicList(s.string(), 'When present, indicates that modifications should not be persisted. Valid values are: - All: all dry run stages will be processed'),
+    dryRun: s.list(s.string(), 'When present, indicates that modifications should not be persisted. Valid values are: - All: all dry run stages will be processed'),
     gracePeriodSeconds: s.int64('The duration in seconds before the object should be deleted.'),
     kind: kind(),
     orphanDependents: s.bool('Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7.'),

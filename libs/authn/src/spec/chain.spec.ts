@@ -61,6 +61,21 @@ describe('the authentication chain', () => {
     });
   });
 
+  it('says which of the requested audiences a token is good for', async () => {
+    const { token } = issueServiceAccountToken({ namespace: 'ci', name: 'runner', uid: 'u1', issuer, audiences: ['a', 'b'], privateKey: signing.privateKey, now: clock.now() });
+    expect((await authenticateRequest({ ...bearer(token), audiences: ['b', 'c'] }, config)).audiences).toEqual(['b']);
+    const elsewhere = await authenticateRequest({ ...bearer(token), audiences: ['c'] }, config);
+    expect({ user: elsewhere.user, errors: elsewhere.errors.map((e) => e.message) }).toEqual({ user: null, errors: ['token audiences ["a" "b"] is invalid for the target audiences ["c"]'] });
+  });
+
+  it('takes a static token for the API audiences among those requested, and for no others', async () => {
+    const withAudiences = { ...config, apiAudiences: [issuer] };
+    const asked = await authenticateRequest({ ...bearer('plain-token'), audiences: ['x', issuer] }, withAudiences);
+    expect({ name: asked.user?.name, audiences: asked.audiences }).toEqual({ name: 'carol', audiences: [issuer] });
+    const other = await authenticateRequest({ ...bearer('plain-token'), audiences: ['x'] }, withAudiences);
+    expect({ user: other.user, errors: other.errors.map((e) => e.message) }).toEqual({ user: null, errors: ['invalid bearer token'] });
+  });
+
   it('uses the injected clock for token expiry', async () => {
     const { token } = issueServiceAccountToken({ namespace: 'ci', name: 'runner', uid: 'u1', issuer, privateKey: signing.privateKey, now: clock.now(), expirationSeconds: 600 });
     const later = new FakeClock(clock.now() + 3600_000);

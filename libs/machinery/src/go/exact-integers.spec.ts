@@ -25,6 +25,29 @@ describe('exact integers of unstructured JSON', () => {
     expect(stringifyJson({ items: [copy] }, null, 1)).toContain('"b": 9007199254740993');
   });
 
+  it('clones a JSON value deep, "__proto__" members as data, other objects as structuredClone does', () => {
+    const value = JSON.parse('{"a":{"b":[1,{"c":null}],"u":"x"},"__proto__":{"polluted":true},"n":-0.5}') as Record<string, unknown>;
+    value.missing = undefined;
+    value.when = new Date(0);
+    value.bytes = new Uint8Array([1, 2]);
+    const copy = cloneJson(value);
+    expect(Object.keys(copy)).toEqual(Object.keys(value));
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(copy.a).toEqual(value.a);
+    expect([copy.n, 'missing' in copy, copy.missing]).toEqual([-0.5, true, undefined]);
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).toEqual({ polluted: true });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(copy.a).not.toBe(value.a);
+    expect((copy.a as { b: unknown[] }).b[1]).not.toBe((value.a as { b: unknown[] }).b[1]);
+    // (structuredClone's copies are of the outer realm's classes under jest)
+    expect(Object.prototype.toString.call(copy.when)).toBe('[object Date]');
+    expect((copy.when as Date).getTime()).toBe(0);
+    expect(copy.when).not.toBe(value.when);
+    expect([...(copy.bytes as Uint8Array)]).toEqual([1, 2]);
+    expect(copy.bytes).not.toBe(value.bytes);
+    expect(Object.isFrozen(cloneJson(Object.freeze({ f: Object.freeze([1]) })).f)).toBe(false);
+  });
+
   it('carries literals into an object made anew from the sources, where the number is the same', () => {
     const applied = parseJsonExact('{"spec":{"a":9007199254740993,"l":[9007199254740995]}}') as { spec: { a: number; l: number[] } };
     const merged = { spec: { a: applied.spec.a, l: [...applied.spec.l], b: 9007199254740992 } };

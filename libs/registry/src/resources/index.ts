@@ -2,7 +2,7 @@
 import { ResourceDefinition } from '../resource';
 import { customResourceDefinitionDefinition } from './apiextensions';
 import { controllerRevisionDefinition, daemonSetDefinition } from './apps';
-import { selfSubjectReviewDefinitions } from './authentication';
+import { selfSubjectReviewDefinitions, tokenReviewDefinition } from './authentication';
 import {
   localSubjectAccessReviewDefinition,
   selfSubjectAccessReviewDefinition,
@@ -30,6 +30,7 @@ export function builtinDefinitions(): ResourceDefinition[] {
     selfSubjectAccessReviewDefinition,
     selfSubjectRulesReviewDefinition,
     ...selfSubjectReviewDefinitions,
+    tokenReviewDefinition,
     clusterRoleDefinition,
     clusterRoleBindingDefinition,
     roleDefinition,

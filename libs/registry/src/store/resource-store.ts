@@ -17,6 +17,10 @@ export interface WriteOptions {
   // fieldManager records the write in metadata.managedFields (an Update by this manager, in
   // this apiVersion); absent for writes that computed managedFields themselves (apply).
   fieldManager?: { manager: string; apiVersion: string };
+  // admit is the write's mutating admission, run where kube-apiserver runs it: on the defaulted
+  // object once its managedFields are recorded (what admission sets is no manager's), before
+  // the strategy prepares and validates it. old is the stored object of an update.
+  admit?: (object: KubeObject, old: KubeObject | null) => Promise<void>;
 }
 
 export type CreateOptions = WriteOptions;
@@ -90,7 +94,7 @@ export class ResourceStore {
 
   async create(namespace: string | undefined, input: KubeObject, options: CreateOptions = {}): Promise<KubeObject> {
     const ctx = this.context();
-    const object = this.prepareCreate(namespace, input, ctx, options);
+    const object = await this.prepareCreate(namespace, input, ctx, options);
     const key = objectKey(this.def, object.metadata.namespace, object.metadata.name ?? '');
     if (options.dryRun) {
       await this.assertAbsent(key, object.metadata.name ?? '');
@@ -144,7 +148,7 @@ export class ResourceStore {
       if (expected !== undefined && expected !== '' && expected !== current.metadata.resourceVersion) {
         throw conflict(this.qualifiedResource, name, conflictDetail);
       }
-      const object = this.prepareUpdate(namespace, name, proposed, current, options);
+      const object = await this.prepareUpdate(namespace, name, proposed, current, options);
       if (sameObject(object, current)) return { object: current, created: false };
       if (options.dryRun) return { object: { ...object, metadata: { ...object.metadata, resourceVersion: current.metadata.resourceVersion } }, created: false };
       try {
@@ -170,22 +174,40 @@ export class ResourceStore {
     return invalid({ group: this.def.group, kind: this.def.resource }, name, [field.invalid(path, new GoLiteral('0x0'), 'must be specified for an update')]);
   }
 
-  async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
+  // delete removes an object, or marks it for deletion while finalizers (or a grace period) hold
+  // it. listed, when given, is the object as a list just read it (a deletecollection's): the
+  // first attempt takes it for the current state and writes with a compare on its
+  // resourceVersion, saving a read per object, as kube-apiserver's etcd3 store deletes with a
+  // cached object; when it proves stale (the compare or a precondition fails) or would mean
+  // writing nothing, the object is read afresh.
+  async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}, listed?: KubeObject): Promise<DeleteResult> {
     const key = objectKey(this.def, namespace, name);
+    let guess = options.dryRun ? undefined : listed;
     for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
-      const currentKv = await this.read(key, name);
-      const current = this.decode(currentKv);
-      checkPreconditions(this.def, name, current, options.preconditions);
+      const current = guess ?? this.decode(await this.read(key, name));
+      const revision = Number(current.metadata.resourceVersion);
+      const fromList = guess !== undefined;
+      guess = undefined;
+      try {
+        checkPreconditions(this.def, name, current, options.preconditions);
+      } catch (err) {
+        if (fromList) continue;
+        throw err;
+      }
       const pending = this.pendingDeletion(current, options);
       try {
         if (pending) {
-          if (options.dryRun || sameObject(pending, current)) return { object: pending, deleted: false };
-          const kv = await this.storage.update(key, encodeObject(pending), currentKv.revision);
+          if (options.dryRun || sameObject(pending, current)) {
+            if (fromList) continue;
+            return { object: pending, deleted: false };
+          }
+          const kv = await this.storage.update(key, encodeObject(pending), revision);
           return { object: this.decode(kv), deleted: false };
         }
-        if (options.dryRun) return { object: current, deleted: true };
-        const result = await this.storage.delete(key, { revision: currentKv.revision });
-        return { object: { ...current, metadata: { ...current.metadata, resourceVersion: String(result.revision) } }, deleted: true };
+        const deleted = this.immediatelyDeleted(current);
+        if (options.dryRun) return { object: deleted, deleted: true };
+        const result = await this.storage.delete(key, { revision });
+        return { object: { ...deleted, metadata: { ...deleted.metadata, resourceVersion: String(result.revision) } }, deleted: true };
       } catch (err) {
         if (isStorageError(err, StorageErrorCode.Conflict)) continue;
         throw interpretStorageError(err, this.qualifiedResource, name);
@@ -224,6 +246,18 @@ export class ResourceStore {
     return { items, revision: revision ?? 0, continue: token, remainingItemCount: token ? remainingItemCount : undefined };
   }
 
+  // assertRevisionKept fails with 410 Expired when storage has compacted the revision away. It
+  // reads the collection's prefix, where no object lives, at that revision: one key looked up,
+  // where a page read there would count every key after it for remainingItemCount.
+  async assertRevisionKept(namespace: string | undefined, revision: number): Promise<void> {
+    try {
+      await this.storage.get(collectionPrefix(this.def, namespace), { revision });
+    } catch (err) {
+      if (isStorageError(err, StorageErrorCode.KeyNotFound)) return;
+      throw interpretStorageError(err, this.qualifiedResource, '', revision);
+    }
+  }
+
   // currentRevision is storage's current revision (of every resource).
   currentRevision(): Promise<number> {
     return this.storage.currentRevision();
@@ -244,13 +278,14 @@ export class ResourceStore {
     return { featureGates: this.featureGates, now: this.clock.now() };
   }
 
-  private prepareCreate(namespace: string | undefined, input: KubeObject, ctx: StrategyContext, options: WriteOptions): KubeObject {
+  private async prepareCreate(namespace: string | undefined, input: KubeObject, ctx: StrategyContext, options: WriteOptions): Promise<KubeObject> {
     const object = cloneJson(input);
     object.metadata = object.metadata ?? {};
     wipeSystemMetadata(object.metadata);
     this.assignNamespace(object, namespace);
     this.def.strategy.defaults?.(object, ctx);
     this.recordManagedFields(null, object, options, undefined, ctx);
+    await options.admit?.(object, null);
     fillCreateMetadata(object, ctx.now, this.def.tracksGeneration ?? false);
     if (this.def.subresources?.includes('status') && !this.def.statusOnCreate) delete object.status;
     this.def.strategy.prepareForCreate?.(object, ctx);
@@ -260,7 +295,7 @@ export class ResourceStore {
     return object;
   }
 
-  private prepareUpdate(namespace: string | undefined, name: string, proposed: KubeObject, current: KubeObject, options: UpdateOptions): KubeObject {
+  private async prepareUpdate(namespace: string | undefined, name: string, proposed: KubeObject, current: KubeObject, options: UpdateOptions): Promise<KubeObject> {
     const ctx = this.context();
     let object = proposed;
     object.metadata = object.metadata ?? {};
@@ -283,6 +318,7 @@ export class ResourceStore {
     }
     this.def.strategy.defaults?.(object, ctx);
     this.recordManagedFields(current, object, options, options.subresource, ctx);
+    await options.admit?.(object, current);
     const uidChanged = object.metadata.uid !== undefined && object.metadata.uid !== current.metadata.uid;
     if (uidChanged) {
       const detail = `UID in precondition: ${object.metadata.uid}, UID in object meta: ${current.metadata.uid}`;
@@ -320,6 +356,7 @@ export class ResourceStore {
       subresource,
       now: new Date(ctx.now),
       schema: this.def.schema,
+      unstructured: this.def.unstructured,
       resetFields: this.def.subresources?.includes('status') ? statusResetFields(subresource) : undefined,
     });
     if (managedFields && managedFields.length > 0) object.metadata.managedFields = managedFields;
@@ -337,14 +374,20 @@ export class ResourceStore {
     object.metadata.namespace = namespace;
   }
 
+  // immediatelyDeleted is the object a delete without grace answers with: one of a type with
+  // graceful deletion (a pod never scheduled) carries the deletionTimestamp and the grace period
+  // of 0 that rest.BeforeDelete gave it before it went.
+  private immediatelyDeleted(current: KubeObject): KubeObject {
+    if (!this.def.strategy.gracePeriodSeconds || current.metadata.deletionTimestamp) return current;
+    return { ...current, metadata: { ...current.metadata, deletionTimestamp: rfc3339(this.clock.now()), deletionGracePeriodSeconds: 0 } };
+  }
+
   // pendingDeletion returns the object as it stays while finalizers (or a grace period) hold
   // its deletion, or null when it can be removed now.
   private pendingDeletion(current: KubeObject, options: DeleteOptions): KubeObject | null {
-    const object = cloneJson(current);
-    const meta = object.metadata;
     const policy = options.propagationPolicy ?? this.def.defaultPropagationPolicy ?? 'Background';
-    const finalizers = new Set(meta.finalizers ?? []);
-    if (!meta.deletionTimestamp) {
+    const finalizers = new Set(current.metadata.finalizers ?? []);
+    if (!current.metadata.deletionTimestamp) {
       if (policy === 'Orphan') finalizers.add('orphan');
       if (policy === 'Foreground') finalizers.add('foregroundDeletion');
     } else if (options.propagationPolicy === 'Orphan') {
@@ -360,6 +403,9 @@ export class ResourceStore {
     const grace = this.def.strategy.gracePeriodSeconds?.(current, options.gracePeriodSeconds) ?? 0;
     const held = this.def.strategy.holdsDeletion?.(current) ?? false;
     if (finalizers.size === 0 && grace === 0 && !held) return null;
+    // Only an object that stays is copied: most deletes remove theirs.
+    const object = cloneJson(current);
+    const meta = object.metadata;
     if (finalizers.size > 0) meta.finalizers = [...finalizers];
     else delete meta.finalizers;
     if (!meta.deletionTimestamp) {

@@ -50,20 +50,31 @@ export function validateObjectMeta(object: KubeObject, def: ResourceDefinition):
   return errs;
 }
 
+// validateObjectMetaUpdate is what kube-apiserver checks of an update's metadata: the object's
+// metadata as on a create, then ValidateObjectMetaAccessorUpdate twice, as kube-apiserver runs it
+// once for every type (rest.BeforeUpdate's validateCommonFields) and again in the type's own
+// ValidateUpdate, so that each of its errors is a cause twice.
 export function validateObjectMetaUpdate(object: KubeObject, old: KubeObject, def: ResourceDefinition): FieldError[] {
-  const errs = validateObjectMeta(object, def);
+  const updateErrors = validateObjectMetaAccessorUpdate(object, old);
+  return [...validateObjectMeta(object, def), ...updateErrors, ...updateErrors];
+}
+
+// validateObjectMetaAccessorUpdate is ValidateObjectMetaAccessorUpdate's checks of what may not
+// change (the rest of it repeats the create checks).
+function validateObjectMetaAccessorUpdate(object: KubeObject, old: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
   const meta = object.metadata;
-  if (meta.name !== old.metadata.name) errs.push(field.invalid(metadataPath.child('name'), meta.name, 'field is immutable'));
-  if ((meta.namespace ?? '') !== (old.metadata.namespace ?? '')) {
-    errs.push(field.invalid(metadataPath.child('namespace'), meta.namespace, 'field is immutable'));
-  }
   // Once deletion started, finalizers may only be removed.
   if (old.metadata.deletionTimestamp) {
     const before = new Set(old.metadata.finalizers ?? []);
-    const added = (meta.finalizers ?? []).filter((f) => !before.has(f));
+    const added = [...new Set((meta.finalizers ?? []).filter((f) => !before.has(f)))].sort();
     if (added.length > 0) {
-      errs.push(field.forbidden(metadataPath.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers ${goList(added)}`));
+      errs.push(field.forbidden(metadataPath.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map(goQuote).join(', ')}}`));
     }
+  }
+  if (meta.name !== old.metadata.name) errs.push(field.invalid(metadataPath.child('name'), meta.name, 'field is immutable'));
+  if ((meta.namespace ?? '') !== (old.metadata.namespace ?? '')) {
+    errs.push(field.invalid(metadataPath.child('namespace'), meta.namespace, 'field is immutable'));
   }
   return errs;
 }
@@ -133,8 +144,4 @@ function validateFinalizers(finalizers: string[]): FieldError[] {
     errs.push(field.invalid(path, finalizers, 'finalizer orphan and foregroundDeletion cannot be both set'));
   }
   return errs;
-}
-
-function goList(values: string[]): string {
-  return `[${values.join(' ')}]`;
 }

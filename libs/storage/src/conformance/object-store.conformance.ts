@@ -439,6 +439,9 @@ export function runObjectStoreConformance(name: string, factory: ObjectStoreFact
 
         await expectStorageError(store.list({ prefix, limit: 2, continue: page.continue }), StorageErrorCode.Expired);
         await expectStorageError(store.get(`${prefix}item-0`, { revision: old.revision }), StorageErrorCode.Expired);
+        // A key that never existed tells a compacted revision (Expired) from a kept one (KeyNotFound).
+        await expectStorageError(store.get(`${prefix}absent`, { revision: old.revision }), StorageErrorCode.Expired);
+        await expectStorageError(store.get(`${prefix}absent`, { revision: current }), StorageErrorCode.KeyNotFound);
         await expectStorageError(store.list({ prefix, revision: old.revision }), StorageErrorCode.Expired);
 
         const watch = store.watch({ prefix, revision: old.revision });

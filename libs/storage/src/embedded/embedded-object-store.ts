@@ -21,7 +21,7 @@ import {
 import { checkDeletePreconditions } from '../preconditions';
 import { decodeValue, encodeValue, Journal, JournalContents } from './journal';
 import { KeyHistory, toKeyValue, Version } from './key-history';
-import { SortedKeys } from './sorted-keys';
+import { SortedKeys } from '../sorted-keys';
 
 export interface EmbeddedObjectStoreOptions {
   // dataDir persists the store; without it the store lives in memory only.
@@ -80,11 +80,15 @@ export class EmbeddedObjectStore implements ObjectStore {
     const limit = options.limit && options.limit > 0 ? options.limit : Infinity;
     const items: KeyValue[] = [];
     let remaining = 0;
-    for (const key of this.keys.range(startKey, prefixEnd(prefix))) {
-      const kv = this.histories.get(key)?.liveAt(revision);
-      if (!kv) continue;
-      if (items.length < limit) items.push(kv);
-      else remaining++;
+    for (const key of this.keys.between(startKey, prefixEnd(prefix))) {
+      const history = this.histories.get(key);
+      if (items.length < limit) {
+        const kv = history?.liveAt(revision);
+        if (kv) items.push(kv);
+      } else if (history?.at(revision)?.value) {
+        // The keys after a full page are only counted (remainingItemCount), not copied out.
+        remaining++;
+      }
     }
     if (remaining === 0) return { items, revision };
     const last = items[items.length - 1];
@@ -199,7 +203,7 @@ export class EmbeddedObjectStore implements ObjectStore {
     if (!history) {
       history = new KeyHistory(key);
       this.histories.set(key, history);
-      this.keys.insert(key);
+      this.keys.add(key);
     }
     this.revision = version.revision;
     history.append(version);
@@ -238,7 +242,7 @@ export class EmbeddedObjectStore implements ObjectStore {
     if (!history) {
       history = new KeyHistory(key);
       this.histories.set(key, history);
-      this.keys.insert(key);
+      this.keys.add(key);
     }
     const previous = history.latest;
     const version: Version = value === undefined
@@ -271,6 +275,9 @@ function watchOf(channel: Channel<WatchEvent>): Watch {
   return {
     [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator](),
     close: () => channel.close(),
+    get queued() {
+      return channel.queued;
+    },
   };
 }
 

@@ -31,7 +31,32 @@ describe('CustomResourceDefinition validation', () => {
       change: (c) => (c.spec.versions[0].name = 'V1'),
       want: [
         "spec.versions[0].name: Invalid value: \"V1\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+        'status.storedVersions: Invalid value: []string{"v1"}: must have the storage version V1',
         'status.storedVersions[0]: Invalid value: "v1": must appear in spec.versions',
+      ],
+    },
+    {
+      name: 'no storage version, printed as the internal versions with their schemas moved up to the spec',
+      change: (c) => ((c.spec.versions[0].storage = false), delete c.status?.storedVersions),
+      want: [
+        'spec.versions: Invalid value: []apiextensions.CustomResourceDefinitionVersion{apiextensions.CustomResourceDefinitionVersion{Name:"v1", Served:true, Storage:false, Deprecated:false, DeprecationWarning:(*string)(nil), Schema:(*apiextensions.CustomResourceValidation)(nil), Subresources:(*apiextensions.CustomResourceSubresources)(nil), AdditionalPrinterColumns:[]apiextensions.CustomResourceColumnDefinition(nil)}}: must have exactly one version marked as storage version',
+        'status.storedVersions: Invalid value: []string(nil): must have at least one stored version',
+      ],
+    },
+    {
+      name: 'two storage versions whose schemas and columns differ',
+      change: (c) =>
+        c.spec.versions.push({
+          name: 'v2',
+          served: false,
+          storage: true,
+          deprecationWarning: 'old',
+          schema: { openAPIV3Schema: { type: 'object', properties: { a: { type: 'string' } } } },
+          additionalPrinterColumns: [{ name: 'A', type: 'string', jsonPath: '.a' }],
+        }),
+      want: [
+        'spec.versions: Invalid value: []apiextensions.CustomResourceDefinitionVersion{apiextensions.CustomResourceDefinitionVersion{Name:"v1", Served:true, Storage:true, Deprecated:false, DeprecationWarning:(*string)(nil), Schema:(*apiextensions.CustomResourceValidation)(0xc000000000), Subresources:(*apiextensions.CustomResourceSubresources)(nil), AdditionalPrinterColumns:[]apiextensions.CustomResourceColumnDefinition(nil)}, apiextensions.CustomResourceDefinitionVersion{Name:"v2", Served:false, Storage:true, Deprecated:false, DeprecationWarning:(*string)(0xc000000000), Schema:(*apiextensions.CustomResourceValidation)(0xc000000000), Subresources:(*apiextensions.CustomResourceSubresources)(nil), AdditionalPrinterColumns:[]apiextensions.CustomResourceColumnDefinition{apiextensions.CustomResourceColumnDefinition{Name:"A", Type:"string", Format:"", Description:"", Priority:0, JSONPath:".a"}}}}: must have exactly one version marked as storage version',
+        'status.storedVersions: Invalid value: []string{"v1"}: must have the storage version v2',
       ],
     },
     {

@@ -2,6 +2,7 @@
 // pkg/apis/apiextensions/validation/validation.go (v1 rules: schemas required and structural).
 import { findPreexistingExpressions, JSONSchemaProps, noPreexistingExpressions, PreexistingExpressions, validateRuleDefinitions } from '@plinth/cel';
 import { field, FieldError, FieldPath, isDNS1035Label, isDNS1123Subdomain } from '@plinth/machinery';
+import { crdVersionsLiteral, storedVersionsLiteral } from './crd-go-literals';
 import { CrdObject, CrdNames, CrdVersion, PrinterColumn } from './crd-types';
 import { validateValue } from './schema-validation';
 
@@ -20,8 +21,21 @@ export function validateCrd(crd: CrdObject, old?: CrdObject): FieldError[] {
   }
   errs.push(...validateSpec(spec, preexisting));
   errs.push(...validateNames(crd.status?.acceptedNames ?? ({} as CrdNames), field.newPath('status', 'acceptedNames')));
-  (crd.status?.storedVersions ?? []).forEach((v, i) => {
-    if (!(spec.versions ?? []).some((version) => version.name === v)) errs.push(field.invalid(field.newPath('status', 'storedVersions').index(i), v, 'must appear in spec.versions'));
+  errs.push(...validateStoredVersions(crd.status?.storedVersions, spec.versions ?? []));
+  return errs;
+}
+
+// validateStoredVersions is ValidateCustomResourceDefinitionStoredVersions: at least one, the
+// storage version among them, and each a version of the spec.
+function validateStoredVersions(storedVersions: string[] | undefined, versions: CrdVersion[]): FieldError[] {
+  const path = field.newPath('status', 'storedVersions');
+  if (!storedVersions || storedVersions.length === 0) return [field.invalid(path, storedVersionsLiteral(storedVersions), 'must have at least one stored version')];
+  const errs: FieldError[] = [];
+  for (const version of versions) {
+    if (version.storage && !storedVersions.includes(version.name)) errs.push(field.invalid(path, storedVersionsLiteral(storedVersions), `must have the storage version ${version.name}`));
+  }
+  storedVersions.forEach((v, i) => {
+    if (!versions.some((version) => version.name === v)) errs.push(field.invalid(path.index(i), v, 'must appear in spec.versions'));
   });
   return errs;
 }
@@ -60,8 +74,8 @@ function validateSpec(spec: CrdObject['spec'], preexisting: PreexistingExpressio
     if (errors.length) errs.push(field.invalid(specPath.child('versions').index(i).child('name'), version.name ?? '', errors.join(',')));
     errs.push(...validateVersion(version, specPath.child('versions').index(i), preexisting));
   });
-  if (!unique) errs.push(field.invalid(specPath.child('versions'), versionsLiteral(versions), 'must contain unique version names'));
-  if (versions.filter((v) => v.storage).length !== 1) errs.push(field.invalid(specPath.child('versions'), versionsLiteral(versions), 'must have exactly one version marked as storage version'));
+  if (!unique) errs.push(field.invalid(specPath.child('versions'), crdVersionsLiteral(versions), 'must contain unique version names'));
+  if (versions.filter((v) => v.storage).length !== 1) errs.push(field.invalid(specPath.child('versions'), crdVersionsLiteral(versions), 'must have exactly one version marked as storage version'));
 
   const names = spec.names ?? ({} as CrdNames);
   if (!names.plural) errs.push(field.required(specPath.child('names', 'plural'), ''));
@@ -95,11 +109,6 @@ function validateConversion(conversion: CrdObject['spec']['conversion']): FieldE
     errs.push(field.invalid(path.child('conversionReviewVersions'), reviewVersions, 'must include at least one of v1, v1beta1'));
   }
   return errs;
-}
-
-// versionsLiteral stands for the Go slice a versions error prints; it is too long to be useful.
-function versionsLiteral(versions: CrdVersion[]): unknown {
-  return versions.map((v) => v.name);
 }
 
 function validateVersion(version: CrdVersion, path: FieldPath, preexisting: PreexistingExpressions): FieldError[] {

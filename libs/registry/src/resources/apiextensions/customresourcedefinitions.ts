@@ -67,7 +67,8 @@ export const crdStrategy: ResourceStrategy = {
   prepareForCreate(object) {
     const crd = asCrd(object);
     const stored = storageVersion(crd);
-    crd.status = { acceptedNames: { plural: '', kind: '' }, storedVersions: stored ? [stored] : [] } as CrdObject['status'];
+    // No storage version leaves storedVersions nil, as kube-apiserver's (which validation refuses).
+    crd.status = { acceptedNames: { plural: '', kind: '' }, ...(stored ? { storedVersions: [stored] } : {}) } as CrdObject['status'];
   },
   prepareForUpdate(object, old) {
     const crd = asCrd(object);
@@ -101,10 +102,10 @@ const names = s.object(
   {
     plural: s.string('plural is the plural name of the resource to serve.'),
     singular: s.string('singular is the singular name of the resource. It must be all lowercase. Defaults to lowercased `kind`.'),
-    shortNames: s.atomicList(s.string(), 'shortNames are short names for the resource, exposed in API discovery documents.'),
+    shortNames: s.list(s.string(), 'shortNames are short names for the resource, exposed in API discovery documents.'),
     kind: s.string('kind is the serialized kind of the resource. It is normally CamelCase and singular.'),
     listKind: s.string('listKind is the serialized kind of the list for this resource. Defaults to "`kind`List".'),
-    categories: s.atomicList(s.string(), 'categories is a list of grouped resources this custom resource belongs to (e.g. \'all\').'),
+    categories: s.list(s.string(), 'categories is a list of grouped resources this custom resource belongs to (e.g. \'all\').'),
   },
   { required: ['plural', 'kind'], ref: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames' },
 );
@@ -142,7 +143,7 @@ const version = s.object(
       },
       { description: 'subresources specify what subresources this version of the defined custom resource have.' },
     ),
-    additionalPrinterColumns: s.atomicList(printerColumn, 'additionalPrinterColumns specifies additional columns returned in Table output.'),
+    additionalPrinterColumns: s.list(printerColumn, 'additionalPrinterColumns specifies additional columns returned in Table output.'),
   },
   { required: ['name', 'served', 'storage'], ref: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion' },
 );
@@ -181,7 +182,7 @@ export const customResourceDefinitionDefinition: ResourceDefinition = {
           group: s.string('group is the API group of the defined custom resource.'),
           names,
           scope: s.string('scope indicates whether the defined custom resource is cluster- or namespace-scoped. Allowed values are `Cluster` and `Namespaced`.'),
-          versions: s.atomicList(version, 'versions is the list of all API versions of the defined custom resource.'),
+          versions: s.list(version, 'versions is the list of all API versions of the defined custom resource.'),
           conversion: s.object(
             { strategy: s.string('strategy specifies how custom resources are converted between versions. Allowed values are: - `"None"`: The converter only change the apiVersion and would not touch any other field in the custom resource. - `"Webhook"`: API Server will call to an external webhook to do the conversion.'), webhook: s.any() },
             { required: ['strategy'], description: 'conversion defines conversion settings for the CRD.' },
@@ -194,7 +195,7 @@ export const customResourceDefinitionDefinition: ResourceDefinition = {
         {
           conditions: s.mapList(condition, ['type'], { description: 'conditions indicate state for particular aspects of a CustomResourceDefinition' }),
           acceptedNames: { ...names, description: 'acceptedNames are the names that are actually being used to serve discovery.' },
-          storedVersions: s.atomicList(s.string(), 'storedVersions lists all versions of CustomResources that were ever persisted.'),
+          storedVersions: s.list(s.string(), 'storedVersions lists all versions of CustomResources that were ever persisted.'),
         },
         { description: 'status indicates the actual state of the CustomResourceDefinition', ref: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus' },
       ),
@@ -203,6 +204,7 @@ export const customResourceDefinitionDefinition: ResourceDefinition = {
     { required: ['spec'], ref: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition' },
   ),
   strategy: crdStrategy,
+  zeroValue: { spec: { group: '', names: { plural: '', kind: '' }, scope: '', versions: null }, status: { acceptedNames: { plural: '', kind: '' }, storedVersions: null } },
   table: defaultTable,
   nameValidation: 'dns-subdomain',
 };

@@ -69,6 +69,7 @@ export const controllerRevisionDefinition: ResourceDefinition = {
   verbs: objectVerbs,
   hasStatus: false,
   schema: controllerRevisionSchema,
+  zeroValue: { data: null, revision: 0 },
   strategy: controllerRevisionStrategy,
   table: controllerRevisionTable,
   nameValidation: 'dns-subdomain',

@@ -13,7 +13,7 @@ const rollingUpdateDaemonSetSchema: Schema = s.object(
 
 export const daemonSetUpdateStrategySchema: Schema = s.object(
   {
-    type: s.string('Type of daemon set update. Can be "RollingUpdate" or "OnDelete". Default is RollingUpdate.'),
+    type: s.enumOf(['OnDelete', 'RollingUpdate'], 'Type of daemon set update. Can be "RollingUpdate" or "OnDelete". Default is RollingUpdate.'),
     rollingUpdate: { ...rollingUpdateDaemonSetSchema, description: 'Rolling update config params. Present only if type = "RollingUpdate".' },
   },
   { ref: ref('DaemonSetUpdateStrategy') },

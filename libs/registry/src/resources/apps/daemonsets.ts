@@ -149,6 +149,7 @@ export const daemonSetDefinition: ResourceDefinition = {
   tracksGeneration: true,
   hasStatus: true,
   schema: daemonSetSchema,
+  zeroValue: { metadata: { annotations: { 'deprecated.daemonset.template.generation': '0' } }, spec: { selector: null, template: { metadata: { creationTimestamp: null }, spec: { containers: null } }, updateStrategy: {} }, status: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 } },
   strategy: daemonSetStrategy,
   table: daemonSetTable,
   nameValidation: 'dns-subdomain',

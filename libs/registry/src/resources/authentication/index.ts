@@ -5,3 +5,4 @@ export {
   selfSubjectReviewV1alpha1Definition,
   userInfoSchema,
 } from './selfsubjectreviews';
+export { tokenReviewBadRequest, tokenReviewDefinition } from './tokenreviews';

@@ -9,8 +9,8 @@ export const userInfoSchema: Schema = s.object(
   {
     username: s.string('The name that uniquely identifies this user among all active users.'),
     uid: s.string('A unique value that identifies this user across time.'),
-    groups: s.atomicList(s.string(), 'The names of groups this user is a part of.'),
-    extra: s.map(s.atomicList(s.string()), { description: 'Any additional information provided by the authenticator.' }),
+    groups: s.list(s.string(), 'The names of groups this user is a part of.'),
+    extra: s.map(s.list(s.string()), { description: 'Any additional information provided by the authenticator.' }),
   },
   { ref: 'io.k8s.api.authentication.v1.UserInfo' },
 );

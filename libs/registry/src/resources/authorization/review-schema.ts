@@ -30,8 +30,8 @@ export const subjectAccessReviewSpecSchema: Schema = s.object(
     resourceAttributes: { ...resourceAttributesSchema, description: 'ResourceAuthorizationAttributes describes information for a resource access request' },
     nonResourceAttributes: { ...nonResourceAttributesSchema, description: 'NonResourceAttributes describes information for a non-resource access request' },
     user: s.string('User is the user you\'re testing for.'),
-    groups: s.atomicList(s.string(), 'Groups is the groups you\'re testing for.'),
-    extra: s.map(s.atomicList(s.string()), { description: 'Extra corresponds to the user.Info.GetExtra() method from the authenticator.' }),
+    groups: s.list(s.string(), 'Groups is the groups you\'re testing for.'),
+    extra: s.map(s.list(s.string()), { description: 'Extra corresponds to the user.Info.GetExtra() method from the authenticator.' }),
     uid: s.string('UID information about the requesting user.'),
   },
   { ref: ref('SubjectAccessReviewSpec') },
@@ -89,26 +89,26 @@ export const selfSubjectAccessReviewSchema: Schema = kindSchema(
 
 const resourceRuleSchema: Schema = s.object(
   {
-    verbs: s.atomicList(s.string(), 'Verb is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "*" means all.'),
-    apiGroups: s.atomicList(s.string(), 'APIGroups is the name of the APIGroup that contains the resources.'),
-    resources: s.atomicList(s.string(), 'Resources is a list of resources this rule applies to.  "*" means all in the specified apiGroups.'),
-    resourceNames: s.atomicList(s.string(), 'ResourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.  "*" means all.'),
+    verbs: s.list(s.string(), 'Verb is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "*" means all.'),
+    apiGroups: s.list(s.string(), 'APIGroups is the name of the APIGroup that contains the resources.'),
+    resources: s.list(s.string(), 'Resources is a list of resources this rule applies to.  "*" means all in the specified apiGroups.'),
+    resourceNames: s.list(s.string(), 'ResourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.  "*" means all.'),
   },
   { required: ['verbs'], ref: ref('ResourceRule') },
 );
 
 const nonResourceRuleSchema: Schema = s.object(
   {
-    verbs: s.atomicList(s.string(), 'Verb is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "*" means all.'),
-    nonResourceURLs: s.atomicList(s.string(), 'NonResourceURLs is a set of partial urls that a user should have access to.'),
+    verbs: s.list(s.string(), 'Verb is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "*" means all.'),
+    nonResourceURLs: s.list(s.string(), 'NonResourceURLs is a set of partial urls that a user should have access to.'),
   },
   { required: ['verbs'], ref: ref('NonResourceRule') },
 );
 
 export const subjectRulesReviewStatusSchema: Schema = s.object(
   {
-    resourceRules: s.atomicList(resourceRuleSchema, 'ResourceRules is the list of actions the subject is allowed to perform on resources.'),
-    nonResourceRules: s.atomicList(nonResourceRuleSchema, 'NonResourceRules is the list of actions the subject is allowed to perform on non-resources.'),
+    resourceRules: s.list(resourceRuleSchema, 'ResourceRules is the list of actions the subject is allowed to perform on resources.'),
+    nonResourceRules: s.list(nonResourceRuleSchema, 'NonResourceRules is the list of actions the subject is allowed to perform on non-resources.'),
     incomplete: s.bool('Incomplete is true when the rules returned by this call are incomplete.'),
     evaluationError: s.string('EvaluationError can appear in combination with Rules.'),
   },

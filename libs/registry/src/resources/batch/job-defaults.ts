@@ -58,6 +58,19 @@ export function defaultJob(job: Job, ctx: StrategyContext): void {
 // before storing keeps what clients see, and validation never sees those labels.
 export function canonicalizeJob(job: Job): void {
   copyTemplateLabelsIfUnlabeled(job);
+  writeUnsetPolicyMembersAsNull(job);
+}
+
+// writeUnsetPolicyMembersAsNull writes what Go writes of a pod failure policy rule: its unset
+// onExitCodes and onPodConditions, and an unset containerName, as null (their JSON tags have no
+// omitempty). It runs after validation, which reads an unset member and a null one alike.
+function writeUnsetPolicyMembersAsNull(job: Job): void {
+  for (const rule of job.spec?.podFailurePolicy?.rules ?? []) {
+    if (!rule || typeof rule !== 'object') continue;
+    rule.onExitCodes ??= null;
+    rule.onPodConditions ??= null;
+    if (rule.onExitCodes && typeof rule.onExitCodes === 'object') rule.onExitCodes.containerName ??= null;
+  }
 }
 
 // copyTemplateLabelsIfUnlabeled gives an unlabeled Job the labels of its pod template, as

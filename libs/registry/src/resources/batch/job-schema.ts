@@ -7,7 +7,7 @@ const ref = (name: string): string => `io.k8s.api.batch.v1.${name}`;
 const onExitCodesSchema: Schema = s.object(
   {
     containerName: s.string('Restricts the check for exit codes to the container with the specified name.'),
-    operator: s.string('Represents the relationship between the container exit code(s) and the specified values. Possible values are: In, NotIn.'),
+    operator: s.enumOf(['In', 'NotIn'], 'Represents the relationship between the container exit code(s) and the specified values. Possible values are: In, NotIn.'),
     values: s.setOf(s.int32(), 'Specifies the set of values. Each returned container exit code (might be multiple in case of multiple containers) is checked against this set of values with respect to the operator.'),
   },
   { required: ['operator', 'values'], ref: ref('PodFailurePolicyOnExitCodesRequirement') },
@@ -23,7 +23,7 @@ const onPodConditionsPatternSchema: Schema = s.object(
 
 const podFailurePolicyRuleSchema: Schema = s.object(
   {
-    action: s.string('Specifies the action taken on a pod failure when the requirements are satisfied. Possible values are: FailJob, FailIndex, Ignore, Count.'),
+    action: s.enumOf(['Count', 'FailIndex', 'FailJob', 'Ignore'], 'Specifies the action taken on a pod failure when the requirements are satisfied. Possible values are: FailJob, FailIndex, Ignore, Count.'),
     onExitCodes: onExitCodesSchema,
     onPodConditions: s.atomicList(onPodConditionsPatternSchema, 'Represents the requirement on the pod conditions. The requirement is represented as a list of pod condition patterns.'),
   },
@@ -34,7 +34,7 @@ export const podFailurePolicySchema: Schema = s.object(
   {
     rules: s.atomicList(podFailurePolicyRuleSchema, 'A list of pod failure policy rules. The rules are evaluated in order.'),
   },
-  { required: ['rules'], ref: ref('PodFailurePolicy') },
+  { required: ['rules'], description: 'PodFailurePolicy describes how failed pods influence the backoffLimit.', ref: ref('PodFailurePolicy') },
 );
 
 export const jobSpecSchema: Schema = s.object(
@@ -50,9 +50,9 @@ export const jobSpecSchema: Schema = s.object(
     manualSelector: s.bool('manualSelector controls generation of pod labels and pod selectors.'),
     template: { ...podTemplateSpecSchema, description: 'Describes the pod that will be created when executing a job.' },
     ttlSecondsAfterFinished: s.int32('ttlSecondsAfterFinished limits the lifetime of a Job that has finished execution (either Complete or Failed).'),
-    completionMode: s.string('completionMode specifies how Pod completions are tracked. It can be `NonIndexed` (default) or `Indexed`.'),
+    completionMode: s.enumOf(['Indexed', 'NonIndexed'], 'completionMode specifies how Pod completions are tracked. It can be `NonIndexed` (default) or `Indexed`.'),
     suspend: s.bool('suspend specifies whether the Job controller should create Pods or not.'),
-    podReplacementPolicy: s.string('podReplacementPolicy specifies when to create replacement Pods. Possible values are: TerminatingOrFailed, Failed.'),
+    podReplacementPolicy: s.enumOf(['Failed', 'TerminatingOrFailed'], 'podReplacementPolicy specifies when to create replacement Pods. Possible values are: TerminatingOrFailed, Failed.'),
   },
   { required: ['template'], ref: ref('JobSpec') },
 );

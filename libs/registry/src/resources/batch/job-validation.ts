@@ -1,8 +1,8 @@
 // Job validation with the field paths and messages of pkg/apis/batch/validation (v1.28):
 // ValidateJob, ValidateJobSpecUpdate and the status checks.
-import { field, FieldError, FieldPath, GoLiteral, labelSelectorAsSelector, LabelsSelector, newPath, semanticEqual, validateLabelSelector, validation } from '@plinth/machinery';
+import { field, FieldError, FieldPath, GoLiteral, goQuote, labelSelectorAsSelector, LabelsSelector, newPath, semanticEqual, validateLabelSelector, validation } from '@plinth/machinery';
 import { goPodTemplateSpec } from '../shared/go-pod-template';
-import { goInt32Slice, goLabelSelector, goNull, goStringMap } from '../shared/go-values';
+import { goInt32Slice, goLabelSelector, goNull, goStringMap, goStructText } from '../shared/go-values';
 import { validatePodTemplateSpec } from '../core/pod-validation';
 import {
   ControllerUidLabel,
@@ -301,6 +301,21 @@ function immutable(value: unknown, old: unknown, path: FieldPath, rendered: unkn
   return semanticEqual(value, old) ? [] : [field.invalid(path, rendered, 'field is immutable')];
 }
 
+// goPodFailurePolicyText is %#v of the internal batch.PodFailurePolicy (a non-nil pointer prints
+// an address, any address: the differential suite reads it as volatile).
+export function goPodFailurePolicyText(policy: NonNullable<JobSpec['podFailurePolicy']>): string {
+  const slice = <T>(type: string, items: T[] | null | undefined, item: (x: T) => string) => (isSet(items) ? `[]${type}{${items.map(item).join(', ')}}` : `[]${type}(nil)`);
+  const onExitCodes = (r: NonNullable<PodFailurePolicyRule['onExitCodes']> | null | undefined) =>
+    `(*batch.PodFailurePolicyOnExitCodesRequirement)(${isSet(r) ? '0xc000010000' : 'nil'})`;
+  const rule = (r: PodFailurePolicyRule) =>
+    goStructText('batch.PodFailurePolicyRule', [
+      ['Action', goQuote(r.action ?? '')],
+      ['OnExitCodes', onExitCodes(r.onExitCodes)],
+      ['OnPodConditions', slice('batch.PodFailurePolicyOnPodConditionsPattern', r.onPodConditions, (c) => goStructText('batch.PodFailurePolicyOnPodConditionsPattern', [['Type', goQuote(c.type ?? '')], ['Status', goQuote(c.status ?? '')]]))],
+    ]);
+  return goStructText('batch.PodFailurePolicy', [['Rules', slice('batch.PodFailurePolicyRule', policy.rules, rule)]]);
+}
+
 function pointerValue(value: number | string | null | undefined): unknown {
   return isSet(value) ? value : goNull;
 }
@@ -317,7 +332,7 @@ export function validateJobSpecUpdate(spec: JobSpec, oldSpec: JobSpec, path: Fie
       spec.podFailurePolicy,
       oldSpec.podFailurePolicy,
       path.child('podFailurePolicy'),
-      isSet(spec.podFailurePolicy) ? new GoLiteral('batch.PodFailurePolicy{...}') : goNull,
+      isSet(spec.podFailurePolicy) ? new GoLiteral(goPodFailurePolicyText(spec.podFailurePolicy)) : goNull,
     ),
   );
   errs.push(

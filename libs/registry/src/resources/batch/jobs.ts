@@ -87,6 +87,7 @@ export const jobDefinition: ResourceDefinition = {
   tracksGeneration: true,
   hasStatus: true,
   schema: jobSchema,
+  zeroValue: { spec: { template: { metadata: { creationTimestamp: null }, spec: { containers: null } } }, status: {} },
   strategy: jobStrategy,
   table: jobTable,
   defaultPropagationPolicy: 'Orphan',

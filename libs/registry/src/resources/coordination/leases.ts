@@ -61,6 +61,7 @@ export const leaseDefinition: ResourceDefinition = {
     { ref: 'io.k8s.api.coordination.v1.Lease' },
   ),
   strategy: leaseStrategy,
+  zeroValue: { spec: {} },
   table: {
     columns: [nameColumn, column('Holder', 'string', holderDescription), ageColumn],
     row: (lease, now) => [lease.metadata.name ?? '', typeof spec(lease).holderIdentity === 'string' ? spec(lease).holderIdentity : '', age(lease, now)],

@@ -127,6 +127,7 @@ export const namespaceDefinition: ResourceDefinition = {
   tracksGeneration: false,
   hasStatus: true,
   schema: namespaceSchema,
+  zeroValue: { spec: {}, status: {} },
   strategy: namespaceStrategy,
   table: {
     columns: [nameColumn, column('Status', 'string', 'The status of the namespace'), ageColumn],

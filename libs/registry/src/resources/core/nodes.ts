@@ -210,6 +210,7 @@ export const nodeDefinition: ResourceDefinition = {
     { ref: 'io.k8s.api.core.v1.Node' },
   ),
   strategy: nodeStrategy,
+  zeroValue: { spec: {}, status: { daemonEndpoints: { kubeletEndpoint: { Port: 0 } }, nodeInfo: Object.fromEntries(nodeSystemInfoFields.map((f) => [f, ''])) } },
   table: {
     columns: [
       nameColumn,

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- these specs reach into untyped JSON objects */
-import { defaultPod, defaultPodSpec, defaultPodTemplateSpec, dropDisabledPodSpecFields, imageTag } from './pod-defaults';
+import { convertPod, defaultPod, defaultPodSpec, defaultPodTemplateSpec, dropDisabledPodSpecFields, imageTag } from './pod-defaults';
 
 describe('defaultPodSpec', () => {
   it('fills SetDefaults_PodSpec and container defaults', () => {
@@ -161,5 +161,29 @@ describe('imageTag', () => {
   it('parses references', () => {
     expect(imageTag('localhost:5000/a/b:c')).toBe('c');
     expect(imageTag('a/b')).toBe('latest');
+  });
+});
+
+describe('convertPod', () => {
+  const converted = (pod: Record<string, any>) => {
+    convertPod(pod);
+    return pod;
+  };
+
+  it('makes a negative terminationGracePeriodSeconds 1', () => {
+    expect(converted({ spec: { terminationGracePeriodSeconds: -5 } }).spec.terminationGracePeriodSeconds).toBe(1);
+    expect(converted({ spec: { terminationGracePeriodSeconds: 0 } }).spec.terminationGracePeriodSeconds).toBe(0);
+  });
+
+  it('keeps podIP and podIPs together, podIP winning', () => {
+    expect(converted({ spec: {}, status: { podIP: '10.0.0.1' } }).status.podIPs).toEqual([{ ip: '10.0.0.1' }]);
+    expect(converted({ spec: {}, status: { podIP: '10.0.0.1', podIPs: [{ ip: '10.0.0.2' }, { ip: 'fd00::1' }] } }).status.podIPs).toEqual([{ ip: '10.0.0.1' }]);
+    expect(converted({ spec: {}, status: { podIP: '10.0.0.1', podIPs: [{ ip: '10.0.0.1' }, { ip: 'fd00::1' }] } }).status.podIPs).toHaveLength(2);
+    expect(converted({ spec: {}, status: { podIPs: [{ ip: '10.0.0.3' }] } }).status.podIP).toBe('10.0.0.3');
+  });
+
+  it("writes a condition's unset times as null", () => {
+    const pod = converted({ spec: {}, status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2024-01-01T00:00:00Z' }] } });
+    expect(pod.status.conditions[0]).toEqual({ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2024-01-01T00:00:00Z' });
   });
 });

@@ -164,11 +164,32 @@ export function defaultPodTemplateSpec(template: Record<string, unknown> | undef
   defaultPodSpec(template.spec as Obj);
 }
 
+// convertPod is what kube-apiserver's v1 → internal → v1 conversion of a Pod changes: a
+// negative terminationGracePeriodSeconds becomes 1, status.podIPs follows status.podIP (which
+// wins where both are given and differ) and podIP the first of podIPs, and a condition's unset
+// times are written as Go writes a zero time, null.
+export function convertPod(pod: Record<string, unknown>): void {
+  const spec = pod.spec as Obj;
+  if (typeof spec.terminationGracePeriodSeconds === 'number' && spec.terminationGracePeriodSeconds < 0) spec.terminationGracePeriodSeconds = 1;
+  if (!isObj(pod.status)) return;
+  const status = pod.status;
+  const podIP = typeof status.podIP === 'string' ? status.podIP : '';
+  const podIPs = objects(status.podIPs);
+  if (podIP && (podIPs.length === 0 || podIPs[0].ip !== podIP)) status.podIPs = [{ ip: podIP }];
+  else if (!podIP && podIPs.length > 0 && typeof podIPs[0].ip === 'string' && podIPs[0].ip) status.podIP = podIPs[0].ip;
+  for (const condition of objects(status.conditions)) {
+    condition.lastProbeTime ??= null;
+    condition.lastTransitionTime ??= null;
+  }
+}
+
 // defaultPod is SetDefaults_Pod after SetDefaults_PodSpec: requests default to limits, service
-// links are enabled, and host-network pods publish their container ports on the host.
+// links are enabled, and host-network pods publish their container ports on the host; then
+// the conversion's changes (convertPod).
 export function defaultPod(pod: Record<string, unknown>): void {
   if (!isObj(pod.spec)) pod.spec = {};
   const spec = pod.spec as Obj;
+  convertPod(pod);
   defaultPodSpec(spec);
   for (const c of [...objects(spec.containers), ...objects(spec.initContainers)]) {
     const resources = c.resources;

@@ -84,6 +84,7 @@ export const podDefinition: ResourceDefinition = {
   tracksGeneration: false,
   hasStatus: true,
   schema: podSchema,
+  zeroValue: { spec: { containers: null }, status: {} },
   strategy: podStrategy,
   table: podTable,
   deleteReturnsObject: true,

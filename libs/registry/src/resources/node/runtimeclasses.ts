@@ -82,6 +82,7 @@ export const runtimeClassDefinition: ResourceDefinition = {
     { required: ['handler'], ref: 'io.k8s.api.node.v1.RuntimeClass' },
   ),
   strategy: runtimeClassStrategy,
+  zeroValue: { handler: '' },
   table: {
     // Handler's description is empty: printers.go looks "handler" up in ObjectMeta's SwaggerDoc.
     columns: [nameColumn, column('Handler', 'string', ''), ageColumn],

@@ -105,6 +105,7 @@ export const roleBindingDefinition: ResourceDefinition = {
   listKind: 'RoleBindingList',
   namespaced: true,
   schema: roleBindingSchema,
+  zeroValue: { roleRef: { apiGroup: '', kind: '', name: '' } },
   strategy: roleBindingStrategy,
   table: roleBindingTable,
 };
@@ -118,6 +119,7 @@ export const clusterRoleBindingDefinition: ResourceDefinition = {
   listKind: 'ClusterRoleBindingList',
   namespaced: false,
   schema: clusterRoleBindingSchema,
+  zeroValue: { roleRef: { apiGroup: '', kind: '', name: '' } },
   strategy: clusterRoleBindingStrategy,
   table: clusterRoleBindingTable,
 };

@@ -5,18 +5,18 @@ const ref = (name: string): string => `io.k8s.api.rbac.v1.${name}`;
 
 export const policyRuleSchema: Schema = s.object(
   {
-    verbs: s.atomicList(s.string(), "Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '*' represents all verbs."),
-    apiGroups: s.atomicList(s.string(), 'APIGroups is the name of the APIGroup that contains the resources.'),
-    resources: s.atomicList(s.string(), "Resources is a list of resources this rule applies to. '*' represents all resources."),
-    resourceNames: s.atomicList(s.string(), 'ResourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.'),
-    nonResourceURLs: s.atomicList(s.string(), 'NonResourceURLs is a set of partial urls that a user should have access to.'),
+    verbs: s.list(s.string(), "Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '*' represents all verbs."),
+    apiGroups: s.list(s.string(), 'APIGroups is the name of the APIGroup that contains the resources.'),
+    resources: s.list(s.string(), "Resources is a list of resources this rule applies to. '*' represents all resources."),
+    resourceNames: s.list(s.string(), 'ResourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.'),
+    nonResourceURLs: s.list(s.string(), 'NonResourceURLs is a set of partial urls that a user should have access to.'),
   },
   { required: ['verbs'], ref: ref('PolicyRule') },
 );
 
 export const aggregationRuleSchema: Schema = s.object(
   {
-    clusterRoleSelectors: s.atomicList(labelSelectorSchema, 'ClusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules.'),
+    clusterRoleSelectors: s.list(labelSelectorSchema, 'ClusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules.'),
   },
   { ref: ref('AggregationRule') },
 );
@@ -40,7 +40,7 @@ export const roleRefSchema: Schema = s.object(
   { required: ['apiGroup', 'kind', 'name'], mapType: 'atomic', ref: ref('RoleRef') },
 );
 
-const rules = (): Schema => s.atomicList(policyRuleSchema, 'Rules holds all the PolicyRules for this Role');
+const rules = (): Schema => s.list(policyRuleSchema, 'Rules holds all the PolicyRules for this Role');
 
 export const roleSchema: Schema = kindSchema(
   { rules: rules() },
@@ -60,7 +60,7 @@ export const clusterRoleSchema: Schema = kindSchema(
   { ref: ref('ClusterRole') },
 );
 
-const subjects = (): Schema => s.atomicList(subjectSchema, 'Subjects holds references to the objects the role applies to.');
+const subjects = (): Schema => s.list(subjectSchema, 'Subjects holds references to the objects the role applies to.');
 
 export const roleBindingSchema: Schema = kindSchema(
   {

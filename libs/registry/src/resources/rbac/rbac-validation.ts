@@ -114,11 +114,18 @@ export function validateSubjects(subjects: Subject[] | null | undefined, isNames
   return errs;
 }
 
+// sameApiGroup says two roleRef apiGroups name the same group: the RBAC group's two spellings
+// (a binding written through the alias and updated through the platform group, or the other
+// way round, or with apiGroup left to its default) are one group.
+function sameApiGroup(a: string | undefined, b: string | undefined): boolean {
+  return (a ?? '') === (b ?? '') || (isRbacGroup(a) && isRbacGroup(b));
+}
+
 // validateRoleRefUpdate: a binding's roleRef cannot change; delete and recreate instead.
 export function validateRoleRefUpdate(roleRef: RoleRef | null | undefined, oldRoleRef: RoleRef | null | undefined): FieldError[] {
   const next = roleRef ?? {};
   const prev = oldRoleRef ?? {};
-  if ((next.apiGroup ?? '') === (prev.apiGroup ?? '') && (next.kind ?? '') === (prev.kind ?? '') && (next.name ?? '') === (prev.name ?? '')) return [];
+  if (sameApiGroup(next.apiGroup, prev.apiGroup) && (next.kind ?? '') === (prev.kind ?? '') && (next.name ?? '') === (prev.name ?? '')) return [];
   const value = goStruct('rbac.RoleRef', [
     ['APIGroup', goQuote(next.apiGroup ?? '')],
     ['Kind', goQuote(next.kind ?? '')],

@@ -189,6 +189,16 @@ describe('bindings', () => {
     );
   });
 
+  it('takes the RBAC group under either name as the same roleRef', async () => {
+    const s = store(clusterRoleBindingDefinition);
+    const out = await s.create(undefined, obj('ClusterRoleBinding', false, binding({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' })));
+    const respelled = { ...structuredClone(out), roleRef: { apiGroup: 'rbac.authorization.platform.io', kind: 'ClusterRole', name: 'view' } };
+    const updated = (await s.update(undefined, 'reader', respelled)).object;
+    expect(updated.roleRef).toEqual(respelled.roleRef);
+    const elsewhere = { ...structuredClone(updated), roleRef: { apiGroup: 'example.com', kind: 'ClusterRole', name: 'view' } };
+    expect((await rejected(s.update(undefined, 'reader', elsewhere))).errStatus.message).toContain('cannot change roleRef');
+  });
+
   it('creates on update (PUT to a missing binding)', async () => {
     const s = store(roleBindingDefinition);
     const result = await s.update('team', 'reader', obj('RoleBinding', true, binding({ kind: 'ClusterRole', name: 'view' })));

@@ -71,6 +71,7 @@ export const roleDefinition: ResourceDefinition = {
   listKind: 'RoleList',
   namespaced: true,
   schema: roleSchema,
+  zeroValue: { rules: null },
   strategy: roleStrategy,
 };
 
@@ -83,5 +84,6 @@ export const clusterRoleDefinition: ResourceDefinition = {
   listKind: 'ClusterRoleList',
   namespaced: false,
   schema: clusterRoleSchema,
+  zeroValue: { rules: null },
   strategy: clusterRoleStrategy,
 };

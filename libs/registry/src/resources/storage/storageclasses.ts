@@ -168,6 +168,7 @@ export const storageClassDefinition: ResourceDefinition = {
     { required: ['provisioner'], ref: 'io.k8s.api.storage.v1.StorageClass' },
   ),
   strategy: storageClassStrategy,
+  zeroValue: { provisioner: '' },
   table: {
     columns: [
       nameColumn,
