@@ -1,6 +1,6 @@
 import { KubeObject } from '@plinth/api';
 import { Clock, realClock } from '@plinth/machinery';
-import { builtinDefinitions, everything, ResourceDefinition, ResourceStore } from '@plinth/registry';
+import { builtinDefinitions, everything, InformerHandler, ResourceDefinition, ResourceStore } from '@plinth/registry';
 import { EmbeddedObjectStore } from '@plinth/storage';
 import { FakeClock } from '@plinth/testing';
 import { buildPredicate } from '../selectors';
@@ -127,6 +127,41 @@ describe('WatchCache', () => {
     expect(receivedWhenOtherWorkRan).toBeGreaterThan(0);
     expect(receivedWhenOtherWorkRan).toBeLessThan(1000);
     expect(cache.watcherCount).toBe(0);
+  });
+
+  it('hands a watcher every event pending when a round began at once, so that its connection writes them together', async () => {
+    const { cache } = await startCache({ dispatchBatch: 1 }, quietStorage());
+    running = cache;
+    const start = cache.currentRevision;
+    const watchers = [(await cache.watch(start, watchAll))!, (await cache.watch(start, watchAll))!];
+    // turn counts the event loop's turns: what a watcher gets in one turn, its connection writes at once.
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const turnsOf = async (watcher: CacheWatcher) => {
+      const turns: number[] = [];
+      for await (const item of watcher) {
+        if (item.type !== 'BOOKMARK') turns.push(turn);
+        if (turns.length === 3) break;
+      }
+      return turns;
+    };
+    const received = Promise.all(watchers.map(turnsOf));
+    // Three changes at once: the first round hands out the first; the two others wait for the
+    // next round, which hands both to each watcher.
+    const handler = (cache as unknown as { handler(): InformerHandler }).handler();
+    ['a', 'b', 'c'].forEach((name, index) => {
+      const revision = start + index + 1;
+      handler.upsert({ ...lease(name), metadata: { name, namespace: 'default', resourceVersion: String(revision) } } as KubeObject, revision);
+    });
+    const [, second] = await received;
+    ticking = false;
+    expect(second[0]).toBeLessThan(second[1]);
+    expect(second[1]).toBe(second[2]);
   });
 
   it('sends each watcher asking for bookmarks one bookmark 2 s before its deadline, with the last revision processed, encoded once for all', async () => {
