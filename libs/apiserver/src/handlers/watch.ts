@@ -52,9 +52,7 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
   scope.req.on('close', onClose);
   const termination = scope.server.watches;
   termination.watching(scope.res);
-  const ended = termination.ended;
-  ended.addEventListener('abort', onClose);
-  if (ended.aborted) source.close();
+  const cancelEnd = termination.onEnded(onClose);
   stream.start();
   try {
     for (const object of source.initial) stream.send('ADDED', object);
@@ -69,9 +67,9 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
   } finally {
     timer.cancel();
     scope.req.off('close', onClose);
-    ended.removeEventListener('abort', onClose);
+    cancelEnd();
     source.close();
-    if (ended.aborted) await termination.released();
+    if (termination.ended.aborted) await termination.released();
     stream.end();
   }
 }

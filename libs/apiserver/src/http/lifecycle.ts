@@ -58,6 +58,9 @@ export interface ShutdownTiming {
 export interface WatchTermination {
   // ended aborts when open watches must end (at the next event boundary).
   readonly ended: AbortSignal;
+  // onEnded calls end when open watches must end (at once if they already must), and returns
+  // what cancels that call (the watch ended first).
+  onEnded(end: () => void): () => void;
   // watching marks a response as an open watch, which the shutdown ends on its own terms.
   watching(res: ServerResponse): void;
   // released resolves when an ended watch may close its stream (paced during the grace period).
@@ -79,10 +82,18 @@ export class ServerLifecycle implements WatchTermination {
   private draining = false;
   private refusing = false;
   private onClosed: (() => void) | null = null;
+  // watchEnds are the open watches' onEnded calls: a Set rather than listeners of the signal,
+  // each of which node's EventTarget adds after walking those already there (quadratic in ten
+  // thousand watches).
+  private readonly watchEnds = new Set<() => void>();
 
   constructor(private readonly clock: Clock) {
-    // Every open watch listens on the signal.
     setMaxListeners(0, this.watchesEnd.signal);
+    this.watchesEnd.signal.addEventListener('abort', () => {
+      const ends = [...this.watchEnds];
+      this.watchEnds.clear();
+      for (const end of ends) end();
+    });
   }
 
   // shutdownRequested is true from the signal on: /readyz's shutdown check fails.
@@ -92,6 +103,15 @@ export class ServerLifecycle implements WatchTermination {
 
   get ended(): AbortSignal {
     return this.watchesEnd.signal;
+  }
+
+  onEnded(end: () => void): () => void {
+    if (this.watchesEnd.signal.aborted) {
+      end();
+      return () => undefined;
+    }
+    this.watchEnds.add(end);
+    return () => this.watchEnds.delete(end);
   }
 
   watching(res: ServerResponse): void {
