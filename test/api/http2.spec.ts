@@ -1,7 +1,9 @@
 // HTTP/2 on the API server's TLS listener, as kube-apiserver offers it by ALPN: client-go and
 // kubectl multiplex requests and watches on one connection. Requests, watches (many streams on
-// one session, each getting every event), repeated headers (impersonation) and the end of a
-// watch whose stream the client cancels, over node:http2's client; HTTP/1.1 stays served.
+// one session, each getting every event), repeated headers (impersonation), the end of a watch
+// whose stream the client cancels, and of one whose stream it stops reading (terminated as a
+// slow watcher, the other streams of its connection unaffected), over node:http2's client;
+// HTTP/1.1 stays served.
 import { ClientHttp2Session, ClientHttp2Stream, connect, constants, IncomingHttpHeaders } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
 import { eventually } from '@plinth/testing';
@@ -54,11 +56,14 @@ describe('API server over HTTP/2', () => {
   let session: ClientHttp2Session;
 
   beforeAll(async () => {
-    session = connect(server.url, { ca: server.ca });
+    // client-go's flow-control windows: 4 MiB a stream, 1 GiB the connection, so that a stream
+    // it stops reading holds up no other.
+    session = connect(server.url, { ca: server.ca, settings: { initialWindowSize: 4 << 20 } });
     await new Promise<void>((resolve, reject) => {
       session.once('connect', () => resolve());
       session.once('error', reject);
     });
+    session.setLocalWindowSize(1 << 30);
   });
   afterAll(() => session.destroy());
 
@@ -101,6 +106,42 @@ describe('API server over HTTP/2', () => {
     await eventually(async () => (await watchRequests()) === before, { what: `${before} serviceaccounts watches open`, timeoutMs: 10_000 });
     expect((await h2Request(session, 'GET', `${serviceAccounts}/h2-a`)).headers[':status']).toBe(200);
   });
+
+  it('ends the watch of a stream the client stops reading, counting it; a watch reading on the same connection gets every event', async () => {
+    const terminated = async () => {
+      const metrics = await h2Request(session, 'GET', '/metrics');
+      const line = metrics.body.split('\n').find((l) => l.startsWith('apiserver_terminated_watchers_total{resource="serviceaccounts"}'));
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const listed = JSON.parse((await h2Request(session, 'GET', serviceAccounts)).body) as { metadata: { resourceVersion: string } };
+    const path = `${serviceAccounts}?watch=1&resourceVersion=${listed.metadata.resourceVersion}`;
+    const reader = h2Watch(session, path);
+    const stalled = session.request({ ':path': path, authorization: `Bearer ${adminToken}` });
+    stalled.pause();
+    const stalledEnded = new Promise<void>((resolve) => stalled.once('end', resolve));
+    const stalledChunks: Buffer[] = [];
+    expect((await reader.headers)[':status']).toBe(200);
+    // 200 KiB a ServiceAccount: past the stream's flow-control window, the server holds the
+    // events (4 MiB at most), then drops them and ends that watch.
+    const payload = 'x'.repeat(200 * 1024);
+    let created = 0;
+    while (created < 300 && (await terminated()) === 0) {
+      const answer = await h2Request(session, 'POST', serviceAccounts, {}, { metadata: { name: `h2-big-${created}`, annotations: { payload } } });
+      expect(answer.headers[':status']).toBe(201);
+      created++;
+    }
+    expect(await terminated()).toBe(1);
+    expect(created).toBeLessThan(300);
+    stalled.on('data', (chunk: Buffer) => stalledChunks.push(chunk));
+    stalled.resume();
+    await stalledEnded;
+    const seen = Buffer.concat(stalledChunks).toString('utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line).object.metadata.name);
+    expect(seen.length).toBeLessThan(created);
+    expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => `h2-big-${i}`));
+    await eventually(() => reader.events.length >= created, { what: () => `${created} events on the reading watch (got ${reader.events.length})`, timeoutMs: 20_000 });
+    expect(reader.events.map((event) => event.object.metadata.name)).toEqual(Array.from({ length: created }, (_, i) => `h2-big-${i}`));
+    reader.stream.close(constants.NGHTTP2_CANCEL);
+  }, 60_000);
 
   it('keeps repeated headers apart (an Impersonate-Group each)', async () => {
     const review = { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'delete', resource: 'nodes' } } };
