@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { randomBytes } from 'node:crypto';
-import { controllerManagerKubeconfig, ensureClusterPki } from '@plinth/apiserver';
+import { controllerManagerKubeconfig, ensureClusterPki, ensureServiceAccountKey } from '@plinth/apiserver';
 import { natsPermissions, natsServerAuthorization } from '@plinth/authz-nats';
 import { issueCertificate, newCertificateAuthority } from '@plinth/pki';
 
@@ -35,7 +35,7 @@ export interface PkiValuesOptions {
   extraNames: string[];
 }
 
-export function pkiValues(options: PkiValuesOptions): { pki: Record<string, string> } {
+export async function pkiValues(options: PkiValuesOptions): Promise<{ pki: Record<string, string> }> {
   const service = `${options.release}-gateway`;
   const dns = ['localhost', service, `${service}.${options.namespace}`, `${service}.${options.namespace}.svc`, `${service}.${options.namespace}.svc.cluster.local`, ...options.extraNames];
   const dir = mkdtempSync(join(tmpdir(), 'plinth-pki-'));
@@ -49,12 +49,11 @@ export function pkiValues(options: PkiValuesOptions): { pki: Record<string, stri
       apiserverKey: pki.server.key,
       adminCrt: pki.admin.cert,
       adminKey: pki.admin.key,
-      serviceAccountKey: readFileSync(pki.files.serviceAccountKey, 'utf8'),
+      serviceAccountKey: readFileSync(await ensureServiceAccountKey(dir), 'utf8'),
       controllersKubeconfig: controllerManagerKubeconfig(`https://${service}.${options.namespace}.svc${port}`, pki),
       ...linkValues(options),
     };
-    // node-forge writes PEM with CRLF; plain newlines keep the values file readable.
-    return { pki: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.replace(/\r\n/g, '\n')])) };
+    return { pki: values };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -146,7 +145,7 @@ function writeFiles(dir: string, values: Record<string, string>): void {
   writeFileSync(join(dir, 'nats.conf'), `listen: "127.0.0.1:4222"\ntls: ${JSON.stringify(tls)}\n${authorization}`, { mode: 0o600 });
 }
 
-function main(argv: string[]): void {
+async function main(argv: string[]): Promise<void> {
   const options: PkiValuesOptions = { release: 'plinth', namespace: 'default', servicePort: 443, extraNames: [] };
   let outDir = '';
   for (let i = 0; i < argv.length; i += 2) {
@@ -159,16 +158,14 @@ function main(argv: string[]): void {
     else if (flag === '--out-dir') outDir = value;
     else throw new Error(`unknown flag ${flag}`);
   }
-  const values = pkiValues(options);
+  const values = await pkiValues(options);
   if (outDir) writeFiles(outDir, values.pki);
   else process.stdout.write(stringify(values));
 }
 
 if (require.main === module) {
-  try {
-    main(process.argv.slice(2));
-  } catch (err) {
-    console.error(`Error: ${(err as Error).message}`);
+  main(process.argv.slice(2)).catch((err: Error) => {
+    console.error(`Error: ${err.message}`);
     process.exit(2);
-  }
+  });
 }

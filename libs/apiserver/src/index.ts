@@ -8,7 +8,7 @@ export { ensureSystemNamespaces, systemNamespaces } from './bootstrap';
 export { listenHttps } from './https';
 export { httpServerOptions, serveHttpAsGo } from './http/framing';
 export { RequestBoundary } from './http/request-boundary';
-export { ensureClusterPki, adminKubeconfig, controllerManagerKubeconfig, ClusterPki, KeyPairPem } from './pki';
+export { ensureClusterPki, ensureServiceAccountKey, adminKubeconfig, controllerManagerKubeconfig, ClusterPki, KeyPairPem } from './pki';
 export { parseServerFlags, defaultServerFlags, serverFlagSet, ServerFlags } from './flags';
 export { FlagError } from '@plinth/config';
 export { parseFeatureGates, defaultFeatureGates, FeatureGateError } from './feature-gates';

@@ -1,8 +1,9 @@
 // The all-in-one's PKI: a cluster CA, a serving certificate for the API server, an admin
 // client certificate (group system:masters) and the controller manager's client certificate
 // (user system:kube-controller-manager, as kubeadm's controller-manager.conf), created on first
-// start under <dataDir>/pki and reused after; and the admin kubeconfig that points kubectl at
-// the server.
+// start under <dataDir>/pki and reused after; the service-account signing key, made there only
+// when no --service-account-signing-key-file names one; and the admin kubeconfig that points
+// kubectl at the server.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueCertificate, KeyPairPem, newCertificateAuthority, newPrivateKeyPem } from '@plinth/pki';
@@ -14,8 +15,8 @@ export interface ClusterPki {
   server: KeyPairPem;
   admin: KeyPairPem;
   controllerManager: KeyPairPem;
-  // files are the paths of the CA certificate and the service-account signing key.
-  files: { ca: string; serviceAccountKey: string };
+  // files are the paths of the CA certificate.
+  files: { ca: string };
 }
 
 function readPair(dir: string, name: string): KeyPairPem | null {
@@ -45,11 +46,19 @@ export function ensureClusterPki(dataDir: string, serverNames: { dns: string[]; 
   const server = ensure('apiserver', () => issueCertificate(ca, { commonName: 'plinth-apiserver', usage: 'server', ...serverNames }));
   const admin = ensure('admin', () => issueCertificate(ca, { commonName: 'plinth-admin', organizations: ['system:masters'], usage: 'client' }));
   const controllerManager = ensure('controller-manager', () => issueCertificate(ca, { commonName: 'system:kube-controller-manager', usage: 'client' }));
-  const serviceAccountKey = join(dir, 'sa.key');
-  if (!existsSync(serviceAccountKey)) {
-    writeFileSync(serviceAccountKey, newPrivateKeyPem(), { mode: 0o600 });
-  }
-  return { ca, server, admin, controllerManager, files: { ca: join(dir, 'ca.crt'), serviceAccountKey } };
+  return { ca, server, admin, controllerManager, files: { ca: join(dir, 'ca.crt') } };
+}
+
+// ensureServiceAccountKey is the path of dataDir/pki/sa.key, an RSA key made on first use
+// (RS256, as the OIDC discovery document and its JWKS publish) and reused after.
+export async function ensureServiceAccountKey(dataDir: string): Promise<string> {
+  const dir = join(dataDir, 'pki');
+  const path = join(dir, 'sa.key');
+  if (existsSync(path)) return path;
+  const pem = await newPrivateKeyPem();
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path, pem, { mode: 0o600 });
+  return path;
 }
 
 export function adminKubeconfig(server: string, clusterPki: ClusterPki): string {

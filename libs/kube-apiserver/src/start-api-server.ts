@@ -18,6 +18,7 @@ import {
   ClusterPki,
   controllerManagerKubeconfig,
   ensureClusterPki,
+  ensureServiceAccountKey,
   ensureSystemNamespaces,
   httpServerOptions,
   listenHttps,
@@ -82,7 +83,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ru
   const dataDir = resolve(options.flags.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const pki = options.transport === 'http' ? null : ensureClusterPki(dataDir, { dns: ['localhost', 'plinth'], ips: uniqueIps(['127.0.0.1', '::1', options.flags.bindAddress]) });
-  const flags = pki ? withPkiDefaults(options.flags, pki) : options.flags;
+  const flags = pki ? await withPkiDefaults(options.flags, dataDir, pki) : options.flags;
   const links = { storage: new LinkState('storage', log.warn.bind(log)), nats: new LinkState('nats', log.warn.bind(log)) };
   const metrics = options.metrics ?? processRegistry();
   registerLinkMetric(metrics, flags.natsUrl ? [links.storage, links.nats] : [links.storage]);
@@ -175,12 +176,13 @@ function uniqueIps(ips: string[]): string[] {
 }
 
 // withPkiDefaults points the authentication flags the operator left unset at the generated
-// PKI: client certificates signed by the cluster CA, service-account tokens signed by its key.
-function withPkiDefaults(flags: ServerFlags, pki: ClusterPki): ServerFlags {
+// PKI: client certificates signed by the cluster CA, service-account tokens signed by its key
+// (made only when no flag names one).
+async function withPkiDefaults(flags: ServerFlags, dataDir: string, pki: ClusterPki): Promise<ServerFlags> {
   return {
     ...flags,
     clientCAFile: flags.clientCAFile || pki.files.ca,
-    serviceAccountSigningKeyFile: flags.serviceAccountSigningKeyFile || pki.files.serviceAccountKey,
+    serviceAccountSigningKeyFile: flags.serviceAccountSigningKeyFile || (await ensureServiceAccountKey(dataDir)),
   };
 }
 

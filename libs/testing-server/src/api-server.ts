@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { startApiServer } from '@plinth/kube-apiserver';
 import { Clock, realClock } from '@plinth/machinery';
 import { eventually } from '@plinth/testing';
 import { EmbeddedObjectStore, ObjectStore } from '@plinth/storage';
+import { newPrivateKeyPem } from '@plinth/pki';
 
 // testTokens are the bearer tokens of the static token file every test server reads: an
 // administrator (system:masters) and two plain users.
@@ -79,7 +79,7 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
   const store = options.store ?? new EmbeddedObjectStore({ progressNotifyIntervalMs: 200 });
   const dir = mkdtempSync(join(tmpdir(), 'plinth-test-server-'));
   writeFileSync(join(dir, 'tokens.csv'), tokenFile);
-  const serviceAccountKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  const serviceAccountKey = await newPrivateKeyPem();
   writeFileSync(join(dir, 'sa.key'), serviceAccountKey);
   const server = await startApiServer({
     flags: { ...defaultServerFlags, dataDir: dir, bindAddress: '127.0.0.1', securePort: 0, tokenAuthFile: join(dir, 'tokens.csv'), serviceAccountSigningKeyFile: join(dir, 'sa.key'), ...flags },
