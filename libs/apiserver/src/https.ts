@@ -3,13 +3,17 @@
 // and client-go multiplex their requests and watches on one connection (up to 1,000 streams
 // each, kube-apiserver's --http2-max-streams-per-connection), so that thousands of watches
 // share a few connections and each event costs a frame, not a TLS write of its own. A client
-// that does not offer h2 is served HTTP/1.1, framed as Go's server frames it.
+// that does not offer h2 is served HTTP/1.1, framed as Go's server frames it. Idle connections
+// close after kube-apiserver's IdleTimeout (90 s): an HTTP/2 session without an open stream
+// (closeSessionWhenIdle), an HTTP/1.1 connection waiting for its next request (keep-alive).
 import { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { createSecureServer, Http2SecureServer, ServerHttp2Session } from 'node:http2';
 import { AddressInfo } from 'node:net';
+import { Clock } from '@plinth/machinery';
 import { ApiServer } from './server';
 import { ClusterPki } from './pki';
 import { distinctHeaders, httpServerOptions, maxHeaderBytes, serveHttpAsGo } from './http/framing';
+import { closeSessionWhenIdle, idleConnectionTimeoutMs } from './http/idle-sessions';
 import { Listener } from './http/lifecycle';
 
 // maxStreamsPerConnection is kube-apiserver's --http2-max-streams-per-connection default.
@@ -20,13 +24,17 @@ export const maxStreamsPerConnection = 1000;
 export type HttpsListener = Http2SecureServer & Listener;
 
 export async function listenHttps(server: ApiServer, clusterPki: ClusterPki, host: string, port: number): Promise<{ server: HttpsListener; port: number }> {
-  const https = http2Server(server.handle, {
-    cert: clusterPki.server.cert,
-    key: clusterPki.server.key,
-    ca: clusterPki.ca.cert,
-    requestCert: true,
-    rejectUnauthorized: false,
-  });
+  const https = http2Server(
+    server.handle,
+    {
+      cert: clusterPki.server.cert,
+      key: clusterPki.server.key,
+      ca: clusterPki.ca.cert,
+      requestCert: true,
+      rejectUnauthorized: false,
+    },
+    { idleTimeoutMs: idleConnectionTimeoutMs, clock: server.context.clock },
+  );
   await new Promise<void>((resolve, reject) => {
     https.once('error', reject);
     https.listen(port, host, () => resolve());
@@ -34,7 +42,14 @@ export async function listenHttps(server: ApiServer, clusterPki: ClusterPki, hos
   return { server: https, port: (https.address() as AddressInfo).port };
 }
 
-interface TlsFiles {
+// IdleTimeout is when an idle connection closes, on the clock its HTTP/2 sessions wait on
+// (HTTP/1.1 keep-alive waits on node:http's own timer).
+export interface IdleTimeout {
+  idleTimeoutMs: number;
+  clock: Clock;
+}
+
+export interface TlsFiles {
   cert: string;
   key: string;
   ca: string;
@@ -46,7 +61,7 @@ interface TlsFiles {
 // requests through node:http2's compatibility API, which has node:http's request and response
 // shape, completed with the headersDistinct it lacks). Its HTTP/1.1 connections read the node:http options (header size, keep-alive) from
 // the server, as node:http2 hands them to node:http's connection handling.
-function http2Server(handle: (req: IncomingMessage, res: ServerResponse) => void, tls: TlsFiles): HttpsListener {
+export function http2Server(handle: (req: IncomingMessage, res: ServerResponse) => void, tls: TlsFiles, idle: IdleTimeout): HttpsListener {
   const h2 = createSecureServer(
     {
       ...tls,
@@ -63,7 +78,7 @@ function http2Server(handle: (req: IncomingMessage, res: ServerResponse) => void
       handle(req, res);
     }) as unknown as Parameters<typeof createSecureServer>[1],
   );
-  Object.assign(h2, httpServerOptions, { keepAliveTimeout: 65_000 });
+  Object.assign(h2, httpServerOptions, { keepAliveTimeout: idle.idleTimeoutMs });
   serveHttpAsGo(h2 as unknown as HttpServer, handle);
   const sessions = new Set<ServerHttp2Session>();
   h2.on('session', (session: ServerHttp2Session) => {
@@ -71,6 +86,7 @@ function http2Server(handle: (req: IncomingMessage, res: ServerResponse) => void
     session.once('close', () => sessions.delete(session));
     // A session's failure is its own (the streams on it end); it must not reach the process.
     session.on('error', () => session.destroy());
+    closeSessionWhenIdle(session, idle.idleTimeoutMs, idle.clock);
   });
   return Object.assign(h2, {
     closeIdleConnections(): void {
