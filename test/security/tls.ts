@@ -1,12 +1,11 @@
-// TLS helpers for the security tests: certificates made with node-forge (signed by the cluster CA
-// that plinth generated, or by CAs the tests make up) and HTTPS requests over real TLS
+// TLS helpers for the security tests: certificates made with @plinth/pki (signed by the cluster
+// CA that plinth generated, or by CAs the tests make up) and HTTPS requests over real TLS
 // connections that trust the server's CA and present whatever credentials the test gives.
-import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 import { join } from 'node:path';
-import { md, pki } from 'node-forge';
+import { issueCertificate, KeyPairPem, newCertificateAuthority as newCa } from '@plinth/pki';
 
 export interface KeyPair {
   certPem: string;
@@ -14,63 +13,26 @@ export interface KeyPair {
 }
 
 // CertificateAuthority can sign client certificates.
-export interface CertificateAuthority extends KeyPair {
-  cert: pki.Certificate;
-  key: pki.rsa.PrivateKey;
-}
+export type CertificateAuthority = KeyPair;
 
-const hour = 3600_000;
-let serial = 0x5000;
-
-function newKey(): { pem: string; key: pki.rsa.PrivateKey } {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-  return { pem, key: pki.privateKeyFromPem(pem) };
-}
-
-function build(subject: { cn: string; orgs?: string[] }, issuer: CertificateAuthority | null, ca: boolean): CertificateAuthority {
-  const { pem, key } = newKey();
-  const cert = pki.createCertificate();
-  cert.publicKey = pki.setRsaPublicKey(key.n, key.e);
-  cert.serialNumber = (serial++).toString(16);
-  cert.validity.notBefore = new Date(Date.now() - hour);
-  cert.validity.notAfter = new Date(Date.now() + 24 * hour);
-  const attrs = [{ name: 'commonName', value: subject.cn }, ...(subject.orgs ?? []).map((value) => ({ name: 'organizationName', value }))];
-  cert.setSubject(attrs);
-  cert.setIssuer(issuer ? issuer.cert.subject.attributes : attrs);
-  cert.setExtensions(
-    ca
-      ? [
-          { name: 'basicConstraints', cA: true, critical: true },
-          { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-        ]
-      : [
-          { name: 'basicConstraints', cA: false },
-          { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-          { name: 'extKeyUsage', clientAuth: true },
-        ],
-  );
-  cert.sign(issuer ? issuer.key : key, md.sha256.create());
-  return { cert, key, certPem: pki.certificateToPem(cert), keyPem: pem };
+function keyPair(pair: KeyPairPem): KeyPair {
+  return { certPem: pair.cert, keyPem: pair.key };
 }
 
 // newCertificateAuthority makes a self-signed CA that plinth knows nothing about (until a flag
 // names its file).
 export function newCertificateAuthority(cn: string): CertificateAuthority {
-  return build({ cn }, null, true);
+  return keyPair(newCa(cn));
 }
 
 // clusterCertificateAuthority loads the CA plinth generated under <dataDir>/pki.
 export function clusterCertificateAuthority(dataDir: string): CertificateAuthority {
-  const certPem = readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8');
-  const keyPem = readFileSync(join(dataDir, 'pki', 'ca.key'), 'utf8');
-  return { certPem, keyPem, cert: pki.certificateFromPem(certPem), key: pki.privateKeyFromPem(keyPem) };
+  return { certPem: readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8'), keyPem: readFileSync(join(dataDir, 'pki', 'ca.key'), 'utf8') };
 }
 
 // issueClientCertificate signs a client certificate: CN is the user, each O a group.
 export function issueClientCertificate(issuer: CertificateAuthority, cn: string, orgs: string[] = []): KeyPair {
-  const { certPem, keyPem } = build({ cn, orgs }, issuer, false);
-  return { certPem, keyPem };
+  return keyPair(issueCertificate({ cert: issuer.certPem, key: issuer.keyPem }, { commonName: cn, organizations: orgs, usage: 'client' }));
 }
 
 export function writePem(path: string, pem: string): string {
