@@ -28,6 +28,7 @@ export interface CallLimits {
   // maxPendingCalls bounds the calls awaiting their answers on one Exchange stream; a call
   // beyond it fails at once with Unreachable (503) instead of queueing behind them.
   maxPendingCalls: number;
+  // clock times the Exchange stream's deadlines.
   clock: Clock;
 }
 
@@ -247,9 +248,10 @@ export class UnaryCalls implements Transport {
   }
 }
 
-// deadlineOf is the grpc call option that ends a unary call at its deadline.
+// deadlineOf is the grpc call option that ends a unary call at its deadline. grpc-js keeps the
+// time itself, on the wall clock.
 export function deadlineOf(limits: CallLimits): CallOptions {
-  return { deadline: new Date(limits.clock.now() + limits.callTimeoutMs) };
+  return { deadline: new Date(Date.now() + limits.callTimeoutMs) };
 }
 
 export type Callback<Res> = (err: ServiceError | null, response: Res) => void;
