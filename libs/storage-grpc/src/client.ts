@@ -1,7 +1,7 @@
 // GrpcObjectStore is the ObjectStore of a remote storage service: the gateway and authz use it
 // exactly as they would use a local store. Each request runs in a client span whose context
 // travels with it, and a failed request throws the StorageError the service's store threw
-// (Unreachable when no answer came back, or none by the call's deadline).
+// (Unreachable when no answer came back, Timeout when none came by the call's deadline).
 import { ChannelCredentials, ChannelOptions, ServiceError, credentials } from '@grpc/grpc-js';
 import { storagev1 } from '@plinth/proto';
 import {

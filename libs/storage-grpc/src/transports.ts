@@ -22,8 +22,8 @@ export interface Transport {
 
 // CallLimits bound what a transport holds for a storage service that does not answer.
 export interface CallLimits {
-  // callTimeoutMs is each call's deadline: past it the call fails with Unreachable, as a call
-  // of the etcd store does past its request timeout; its late answer is dropped.
+  // callTimeoutMs is each call's deadline: past it the call fails with Timeout (kube-apiserver's
+  // 504 for a storage call that outlived its request's context); its late answer is dropped.
   callTimeoutMs: number;
   // maxPendingCalls bounds the calls awaiting their answers on one Exchange stream; a call
   // beyond it fails at once with Unreachable (503) instead of queueing behind them.
@@ -154,9 +154,8 @@ class OpenExchange {
   }
 }
 
-// deadlineExceeded reads as grpc's own DEADLINE_EXCEEDED status does through toStorageError.
 function deadlineExceeded(timeoutMs: number): StorageError {
-  return StorageError.unreachable(`DEADLINE_EXCEEDED: no answer within ${timeoutMs} ms`);
+  return StorageError.timeout(`no answer within ${timeoutMs} ms`);
 }
 
 function batchRequests(batch: storagev1.ExchangeRequest[]): storagev1.ExchangeRequest {

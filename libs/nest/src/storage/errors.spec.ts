@@ -313,8 +313,8 @@ describe('the Exchange stream', () => {
       await eventually(() => backend.gets === 2);
       clock.advance(1);
       const err = await held;
-      expect(err.code).toBe(StorageErrorCode.Unreachable);
-      expect(err.message).toBe('storage unreachable: DEADLINE_EXCEEDED: no answer within 5000 ms');
+      expect(err.code).toBe(StorageErrorCode.Timeout);
+      expect(err.message).toBe('storage timeout: no answer within 5000 ms');
       clock.advance(5_000);
       expect((await later).message).toBe(err.message);
       backend.hold = undefined;
@@ -350,8 +350,8 @@ describe('the Exchange stream', () => {
     backend.hold = new Promise<void>((resolve) => (release = resolve));
     try {
       const err = await failure(timed.list({ prefix: '/' }));
-      expect(err.code).toBe(StorageErrorCode.Unreachable);
-      expect(err.message).toMatch(/^storage unreachable: DEADLINE_EXCEEDED/);
+      expect(err.code).toBe(StorageErrorCode.Timeout);
+      expect(err.message).toMatch(/^storage timeout: Deadline exceeded/);
     } finally {
       release();
       await timed.close();
