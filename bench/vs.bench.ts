@@ -12,7 +12,7 @@ import { readKubeconfig } from '@plinth/nest/controllers';
 import { etcdBinary, findBinary, startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool, LeanResponse } from './lean-https';
 import { residentMiB } from './memory';
-import { ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
+import { cpuSecondsOf, ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
 import { combine, Figures, runConcurrent, summarize } from './stats';
 
 const inFlight = 16;
@@ -76,11 +76,6 @@ function target(name: string, endpoint: Endpoint, processes: [string, number][],
       await stop();
     },
   };
-}
-
-function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function localEndpoint(port: number, dataDir: string): Endpoint {
@@ -238,6 +233,8 @@ async function watchLatency(t: Target, round: number, samples: number): Promise<
 }
 
 interface Work {
+  // key names the work in BENCH_VS_WORKS: get, list, create, watch.
+  key: string;
   name: string;
   // ratioBy: the figure the ratio compares (a rate, or p50 latency).
   ratioBy: 'rate' | 'latency';
@@ -247,8 +244,9 @@ interface Work {
 function works(counts: VsCounts): Work[] {
   const per = (n: number) => Math.max(1, Math.floor(n / rounds));
   return [
-    { name: 'GET one object', ratioBy: 'rate', run: (t) => runConcurrent(per(counts.reads), inFlight, (i) => t.call('GET', `${collection}/perf-vs-l-${i % listSize}`).then(expect2xx)) },
+    { key: 'get', name: 'GET one object', ratioBy: 'rate', run: (t) => runConcurrent(per(counts.reads), inFlight, (i) => t.call('GET', `${collection}/perf-vs-l-${i % listSize}`).then(expect2xx)) },
     {
+      key: 'list',
       name: `LIST ${listSize.toLocaleString('en')} in pages of ${pageSize}, ${inFlight} at once`,
       ratioBy: 'latency',
       run: (t) =>
@@ -257,9 +255,20 @@ function works(counts: VsCounts): Work[] {
           if (count !== listSize) throw new Error(`${t.name} listed ${count} of ${listSize}`);
         }),
     },
-    { name: 'POST create', ratioBy: 'rate', run: (t, round) => runConcurrent(per(counts.writes), inFlight, (i) => t.call('POST', collection, storageClass(`perf-vs-c${round}-${i}`)).then(expect2xx)) },
-    { name: 'create → watch event', ratioBy: 'latency', run: (t, round) => watchLatency(t, round, per(counts.watches)) },
+    { key: 'create', name: 'POST create', ratioBy: 'rate', run: (t, round) => runConcurrent(per(counts.writes), inFlight, (i) => t.call('POST', collection, storageClass(`perf-vs-c${round}-${i}`)).then(expect2xx)) },
+    { key: 'watch', name: 'create → watch event', ratioBy: 'latency', run: (t, round) => watchLatency(t, round, per(counts.watches)) },
   ];
+}
+
+// selectedWorks are the works BENCH_VS_WORKS names (get, list, create, watch; all by default),
+// to keep a run that looks at one path short.
+function selectedWorks(counts: VsCounts): Work[] {
+  const keys = process.env.BENCH_VS_WORKS?.split(',').filter(Boolean);
+  const all = works(counts);
+  if (!keys?.length) return all;
+  const unknown = keys.filter((key) => !all.some((work) => work.key === key));
+  if (unknown.length > 0) throw new Error(`BENCH_VS_WORKS: no work named ${unknown.join(', ')} (get, list, create, watch)`);
+  return all.filter((work) => keys.includes(work.key));
 }
 
 function ratio(work: Work, plinth: Figures, kube: Figures): number {
@@ -279,7 +288,7 @@ export async function vsBench(kubeconfig: string, counts: VsCounts): Promise<str
       await runConcurrent(inFlight, inFlight, () => listAll(t, parsedPage));
     }
     const figures = new Map<string, Map<string, Measured>>();
-    for (const work of works(counts)) {
+    for (const work of selectedWorks(counts)) {
       const byTarget = new Map<string, Measured>(targets.map((t) => [t.name, { runs: [], cpuSeconds: 0 }]));
       figures.set(work.name, byTarget);
       for (let round = 0; round < rounds; round++) {

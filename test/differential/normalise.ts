@@ -61,22 +61,15 @@ function withoutKeys(value: unknown, patterns: string[] | undefined): unknown {
   return strip(value);
 }
 
-// pointerSegments splits a JSON pointer into its unescaped segments.
-function pointerSegments(pointer: string): string[] {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
+// memberAt reads a dot path of a value.
 function memberAt(value: unknown, dotPath: string): unknown {
   return dotPath.split('.').reduce<unknown>((v, key) => (isObject(v) ? v[key] : undefined), value);
 }
 
 // selectSegments splits a pointer of Step.select, a `[key=value]` segment whole (its value may
-// hold a slash: `[name=jobs/status]`).
+// hold a slash, written as is or escaped: `[name=jobs/status]`, `[name=jobs~1status]`).
 function selectSegments(pointer: string): string[] {
-  return (pointer.match(/\[[^\]]*\]|[^/]+/g) ?? []).map((p) => (p.startsWith('[') ? p : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+  return (pointer.match(/\[[^\]]*\]|[^/]+/g) ?? []).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 // partAt reads a pointer of Step.select: a segment `[key=value]` picks the array element whose

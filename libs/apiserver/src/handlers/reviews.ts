@@ -4,7 +4,7 @@
 import { KubeObject } from '@plinth/api';
 import { updateManagedFields } from '@plinth/apply';
 import { badRequest, internalError, invalid, isStatusError, methodNotSupported, rfc3339 } from '@plinth/machinery';
-import { Attributes, nonResourceAttributes, resourceAttributes, UserInfo } from '@plinth/rbac';
+import { Attributes, AuthorizationResult, nonResourceAttributes, resourceAttributes, UserInfo } from '@plinth/rbac';
 import { localSubjectAccessReviewBadRequest, selfSubjectRulesReviewBadRequest, tokenReviewBadRequest } from '@plinth/registry';
 import { decodeBody } from '../decode';
 import { writeResult } from '../output';
@@ -135,7 +135,7 @@ function attributesOf(user: UserInfo, spec: ReviewSpec): Attributes {
 async function decide(scope: RequestScope, attrs: Attributes): Promise<Record<string, unknown>> {
   const auth = scope.server.auth;
   if (!auth) return { allowed: true };
-  let result: Awaited<ReturnType<typeof auth.authorizer.authorize>>;
+  let result: AuthorizationResult;
   try {
     result = await auth.authorizer.authorize(attrs);
   } catch (err) {

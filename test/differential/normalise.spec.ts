@@ -1,0 +1,48 @@
+// The normaliser's ways of comparing the parts of a document both servers serve: select,
+// omitKeys, lines, extra headers and array elements in ignore.
+import { normaliseAnswer, partAt, RawAnswer } from './normalise';
+
+const volatiles = { ns: 'diff-ns', u: 'uuuuuu' };
+
+function raw(body: unknown, headers: Record<string, string[]> = { 'content-type': ['application/json'] }): RawAnswer {
+  return { status: 200, headers, body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)) };
+}
+
+const resourceList = {
+  kind: 'APIResourceList',
+  resources: [
+    { name: 'jobs', kind: 'Job' },
+    { name: 'jobs/status', kind: 'Job' },
+  ],
+  items: [{ metadata: { name: 'batch' }, versions: [{ version: 'v1' }] }],
+};
+
+test('a select pointer picks array elements by a member, whole even when the value holds a slash', () => {
+  expect(partAt(resourceList, '/resources/[name=jobs/status]')).toEqual({ name: 'jobs/status', kind: 'Job' });
+  expect(partAt(resourceList, '/resources/[name=jobs~1status]')).toEqual({ name: 'jobs/status', kind: 'Job' });
+  expect(partAt(resourceList, '/items/[metadata.name=batch]/versions/0/version')).toBe('v1');
+  expect(partAt(resourceList, '/resources/[name=cronjobs]')).toBeUndefined();
+  expect(partAt({ paths: { 'apis/batch/v1': 1 } }, '/paths/apis~1batch~1v1')).toBe(1);
+});
+
+test('a selected body keeps each part under its pointer, without the omitted keys at any depth', () => {
+  const schema = { definitions: { Job: { description: 'x', 'x-platform-list-type': 'atomic', 'x-kubernetes-list-type': 'atomic', properties: { a: { description: 'y', type: 'string' } } } } };
+  const answer = normaliseAnswer(raw(schema), { ...volatiles, selected: ['/definitions/Job', '/definitions/Nothing'], omitted: ['description', 'x-platform-*'] });
+  expect(answer.json).toEqual({ '/definitions/Job': { 'x-kubernetes-list-type': 'atomic', properties: { a: { type: 'string' } } } });
+});
+
+test('lines keeps the matching lines of a text body, and headers adds the named ones', () => {
+  const text = '[+]ping ok\n[+]poststarthook/x ok\n[+]shutdown ok\nreadyz check passed\n';
+  const answer = normaliseAnswer(raw(text, { 'content-type': ['text/plain; charset=utf-8'], etag: ['"AB"'], vary: ['Accept'] }), {
+    ...volatiles,
+    lines: ['^\\[.\\](ping|shutdown) ', 'check passed$'],
+    headers: ['ETag'],
+  });
+  expect(answer.text).toBe('[+]ping ok\n[+]shutdown ok\nreadyz check passed');
+  expect(answer.headers).toEqual({ 'content-type': 'text/plain; charset=utf-8', etag: '"AB"' });
+});
+
+test('ignore removes array elements as well as members', () => {
+  const gvks = { gvk: [{ group: 'a.platform.io' }, { group: 'a.k8s.io' }], other: 1 };
+  expect(normaliseAnswer(raw(gvks), { ...volatiles, ignored: ['/gvk/1', '/other'] }).json).toEqual({ gvk: [{ group: 'a.platform.io' }] });
+});
