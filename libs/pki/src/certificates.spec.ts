@@ -1,4 +1,4 @@
-import { generateKeyPairSync, X509Certificate } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { AddressInfo } from 'node:net';
 import { connect, createServer, TLSSocket } from 'node:tls';
 import { md, pki } from 'node-forge';
@@ -95,9 +95,6 @@ describe('certificates', () => {
   it('makes the service-account signing key RSA 2048 (RS256), in PKCS#1 PEM', async () => {
     const pem = await newPrivateKeyPem();
     expect(pem).toMatch(/^-----BEGIN RSA PRIVATE KEY-----\n/);
-    const details = new X509Certificate(ca.cert).publicKey.asymmetricKeyDetails;
-    expect(details?.namedCurve).toBe('prime256v1');
-    const { createPrivateKey } = await import('node:crypto');
     expect(createPrivateKey(pem).asymmetricKeyDetails?.modulusLength).toBe(2048);
   });
 });
