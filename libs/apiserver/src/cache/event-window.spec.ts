@@ -93,6 +93,31 @@ describe('EventWindow', () => {
     expect(revisions(window)).toEqual([2, 3]);
   });
 
+  it('drops its oldest events while their stored bytes and the new event\'s pass the byte bound', () => {
+    const window = new EventWindow(new FakeClock(), defaultUpperBound, 1000);
+    window.push({ revision: 1 }, 400);
+    window.push({ revision: 2 }, 400);
+    expect(window.storedBytes).toBe(800);
+    expect(window.push({ revision: 3 }, 300)).toEqual({ revision: 1 });
+    expect(revisions(window)).toEqual([2, 3]);
+    expect(window.storedBytes).toBe(700);
+    // An event larger than the bound is kept alone.
+    expect(window.push({ revision: 4 }, 5000)).toEqual({ revision: 3 });
+    expect(revisions(window)).toEqual([4]);
+    expect(window.push({ revision: 5 }, 10)).toEqual({ revision: 4 });
+    expect(window.storedBytes).toBe(10);
+  });
+
+  it('counts no bytes of the events a shrink or a full window drops', () => {
+    const clock = new FakeClock();
+    const window = new EventWindow(clock, defaultUpperBound, 1_000_000);
+    for (let revision = 1; revision <= 200; revision++) window.push({ revision }, 10);
+    clock.advance(eventFreshMs + 1);
+    window.push({ revision: 201 }, 10);
+    expect(window.capacity).toBe(100);
+    expect(window.storedBytes).toBe(1000);
+  });
+
   it('keeps nothing with an upper bound of 0', () => {
     const window = new EventWindow(new FakeClock(), 0);
     expect(window.push({ revision: 7 })).toEqual({ revision: 7 });

@@ -5,6 +5,8 @@
 // oldest of the newest quarter is older than that; otherwise the oldest event is dropped.
 // A burst of writes thus keeps every event of the last 75 s (at most the upper bound), so a
 // watcher falling behind resumes from the cache, while a quiet resource keeps a small window.
+// Unlike kube-apiserver's, the window is also bounded by the stored bytes of its events
+// (maxBytes), so that a burst of large objects cannot hold 102,400 of them.
 import { Clock } from '@plinth/machinery';
 
 // eventFreshMs is how long the window means to keep events (kube-apiserver's
@@ -14,6 +16,9 @@ export const eventFreshMs = 75_000;
 // defaultUpperBoundCapacity); a window starts at the lower one.
 export const defaultLowerBound = 100;
 export const defaultUpperBound = 100 * 1024;
+// defaultMaxBytes bounds the stored bytes of the events kept (their objects as storage holds
+// them; in memory each costs some 3 times that, with its encodings).
+export const defaultMaxBytes = 64 * 1024 * 1024;
 
 export interface WindowEvent {
   readonly revision: number;
@@ -22,6 +27,8 @@ export interface WindowEvent {
 export class EventWindow<T extends WindowEvent> {
   private ring: (T | undefined)[];
   private times: number[];
+  private sizes: number[];
+  private bytes = 0;
   // start and end count the events ever pushed since the last clear: the window holds those
   // from start (inclusive) to end, at index (count % capacity).
   private start = 0;
@@ -32,10 +39,12 @@ export class EventWindow<T extends WindowEvent> {
   constructor(
     private readonly clock: Clock,
     private readonly upperBound = defaultUpperBound,
+    private readonly maxBytes = defaultMaxBytes,
   ) {
     this.lowerBound = Math.min(defaultLowerBound, upperBound);
     this.ring = new Array(this.lowerBound);
     this.times = new Array(this.lowerBound);
+    this.sizes = new Array(this.lowerBound);
   }
 
   get capacity(): number {
@@ -51,19 +60,24 @@ export class EventWindow<T extends WindowEvent> {
     return this.ring[(this.start + index) % this.capacity] as T;
   }
 
-  // push keeps an event, resizing first as above, and returns the newest event it dropped to
-  // make room (undefined when none).
-  push(event: T): T | undefined {
+  // storedBytes is the stored size of the events kept.
+  get storedBytes(): number {
+    return this.bytes;
+  }
+
+  // push keeps an event of the given stored size, resizing first as above, then dropping the
+  // oldest events while the window is full or over maxBytes (keeping the new one), and returns
+  // the newest event it dropped (undefined when none).
+  push(event: T, size = 0): T | undefined {
     const now = this.clock.now();
     let dropped = this.resize(now);
     if (this.capacity === 0) return event;
-    if (this.full) {
-      dropped = this.at(0);
-      this.ring[this.start % this.capacity] = undefined;
-      this.start++;
-    }
-    this.ring[this.end % this.capacity] = event;
-    this.times[this.end % this.capacity] = now;
+    while (this.length > 0 && (this.full || this.bytes + size > this.maxBytes)) dropped = this.dropOldest();
+    const index = this.end % this.capacity;
+    this.ring[index] = event;
+    this.times[index] = now;
+    this.sizes[index] = size;
+    this.bytes += size;
     this.end++;
     return dropped;
   }
@@ -85,8 +99,19 @@ export class EventWindow<T extends WindowEvent> {
   clear(): void {
     this.ring = new Array(this.lowerBound);
     this.times = new Array(this.lowerBound);
+    this.sizes = new Array(this.lowerBound);
+    this.bytes = 0;
     this.start = 0;
     this.end = 0;
+  }
+
+  private dropOldest(): T {
+    const index = this.start % this.capacity;
+    const dropped = this.ring[index] as T;
+    this.ring[index] = undefined;
+    this.bytes -= this.sizes[index];
+    this.start++;
+    return dropped;
   }
 
   private get full(): boolean {
@@ -104,8 +129,8 @@ export class EventWindow<T extends WindowEvent> {
     if (now - this.timeAt(this.length - Math.floor(this.capacity / 4)) > eventFreshMs) {
       const shrunk = Math.max(Math.floor(this.capacity / 2), this.lowerBound);
       if (shrunk < this.capacity) {
-        const dropped = this.at(this.length - shrunk - 1);
-        this.start = this.end - shrunk;
+        let dropped: T | undefined;
+        while (this.length > shrunk) dropped = this.dropOldest();
         this.reallocate(shrunk);
         return dropped;
       }
@@ -121,11 +146,14 @@ export class EventWindow<T extends WindowEvent> {
   private reallocate(capacity: number): void {
     const ring: (T | undefined)[] = new Array(capacity);
     const times: number[] = new Array(capacity);
+    const sizes: number[] = new Array(capacity);
     for (let count = this.start; count < this.end; count++) {
       ring[count % capacity] = this.ring[count % this.capacity];
       times[count % capacity] = this.times[count % this.capacity];
+      sizes[count % capacity] = this.sizes[count % this.capacity];
     }
     this.ring = ring;
     this.times = times;
+    this.sizes = sizes;
   }
 }

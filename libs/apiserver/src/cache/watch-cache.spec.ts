@@ -156,7 +156,7 @@ describe('WatchCache', () => {
     const handler = (cache as unknown as { handler(): InformerHandler }).handler();
     ['a', 'b', 'c'].forEach((name, index) => {
       const revision = start + index + 1;
-      handler.upsert({ ...lease(name), metadata: { name, namespace: 'default', resourceVersion: String(revision) } } as KubeObject, revision);
+      handler.upsert({ ...lease(name), metadata: { name, namespace: 'default', resourceVersion: String(revision) } } as KubeObject, revision, 0);
     });
     const [, second] = await received;
     ticking = false;

@@ -10,7 +10,8 @@
 // that revision.
 //
 // Watches: the cache keeps a window of the resource's recent events, sized as kube-apiserver's
-// (EventWindow: the events of the last 75 s, 100 to 102,400 of them). A watcher starts from any
+// (EventWindow: the events of the last 75 s, 100 to 102,400 of them, and at most 64 MiB of
+// stored objects). A watcher starts from any
 // revision inside the window (or from the revision of a list the cache served, which always is),
 // replays the events after it, then gets each new event: one storage watch per resource feeds
 // every watcher. Events are handed out in order, yielding to the event loop every
@@ -254,18 +255,18 @@ export class WatchCache {
         for (const watcher of [...this.watchers]) watcher.close();
         this.watchers.clear();
       },
-      upsert: (object, revision) => {
+      upsert: (object, revision, size) => {
         const key = this.keyOf(object);
         const previous = this.objects.get(key);
         if (!previous) this.keys.add(key);
         this.objects.set(key, Object.freeze(object));
-        this.record(previous ? 'MODIFIED' : 'ADDED', key, object, revision, previous);
+        this.record(previous ? 'MODIFIED' : 'ADDED', key, object, revision, size, previous);
       },
-      remove: (object, revision) => {
+      remove: (object, revision, size) => {
         const key = this.keyOf(object);
         this.objects.delete(key);
         this.keys.remove(key);
-        this.record('DELETED', key, Object.freeze(object), revision);
+        this.record('DELETED', key, Object.freeze(object), revision, size);
       },
       progress: (revision) => {
         this.revision = Math.max(this.revision, revision);
@@ -275,11 +276,11 @@ export class WatchCache {
     };
   }
 
-  private record(type: CacheEventType, key: string, object: KubeObject, revision: number, previous?: KubeObject): void {
+  private record(type: CacheEventType, key: string, object: KubeObject, revision: number, size: number, previous?: KubeObject): void {
     const event: CacheEvent = { type, key, revision, object, previous, encoded: new Map() };
     this.lastRecorded = revision;
     this.processedRevision = Math.max(this.processedRevision, revision);
-    const dropped = this.window.push(event);
+    const dropped = this.window.push(event, size);
     if (dropped) this.oldestRevision = dropped.revision;
     this.enqueue(event);
   }
