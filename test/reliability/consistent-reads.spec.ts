@@ -4,6 +4,7 @@
 // cache has seen storage's current revision, or reads storage), and a watch from such a list's
 // resourceVersion misses nothing written after it.
 import { request as httpsRequest } from 'node:https';
+import { eventually } from '@plinth/testing';
 import { Cluster, startCluster } from './cluster';
 
 const adminToken = 'admin-token';
@@ -51,6 +52,29 @@ describe('consistent reads across two gateways', () => {
       expect(names(await list(reader))).toContain(`loop-${i}`);
       expect((await cluster.request(reader, 'GET', `${leases}/loop-${i}`, adminToken)).status).toBe(200);
     }
+  }, 120_000);
+
+  it('lists on one gateway what the other created while its cache had lost its storage watch', async () => {
+    // A restarted storage service ends every cache's watch; each gateway's cache watches again
+    // after its backoff (up to seconds), and until then it holds the objects of before.
+    const storage = cluster.members.get('storage');
+    if (!storage) throw new Error('no storage member');
+    await storage.kill('SIGKILL');
+    await storage.start();
+    // Gateway 1 reaches storage again (a read of storage answers) before its cache, whose next
+    // try comes after its backoff.
+    let answered = 0;
+    await eventually(async () => (answered = (await cluster.request(1, 'GET', '/api/v1/namespaces', adminToken)).status) === 200, {
+      what: () => `gateway 1 answering after the storage restart (last answer ${answered})`,
+      timeoutMs: 60_000,
+    });
+    let created = 0;
+    await eventually(async () => (created = (await cluster.request(0, 'POST', leases, adminToken, { metadata: { name: 'after-restart' }, spec: { holderIdentity: 'x' } })).status) === 201, {
+      what: () => `a create after the storage restart (last answer ${created})`,
+      timeoutMs: 60_000,
+    });
+    expect(names(await list(1))).toContain('after-restart');
+    expect((await cluster.request(1, 'GET', `${leases}/after-restart`, adminToken)).status).toBe(200);
   }, 120_000);
 
   it('pages through on one gateway everything created on the other just before', async () => {
