@@ -245,4 +245,19 @@ describe('WatchCache', () => {
     await cache.list('default', everything, 1, seen(await store.currentRevision()));
     expect(cache.continuePage('default', everything, 1, first.continue!)).toBeNull();
   });
+  it("waits for a bound's revision only as long as the bound says, and serves the page once an event brings it there", async () => {
+    const clock = new FakeClock();
+    const storage = quietStorage();
+    const { store, cache } = await startCache({}, storage, clock);
+    running = cache;
+    // A write to another resource moves storage's revision past every lease event.
+    await storage.create('/registry/other/elsewhere', new TextEncoder().encode('{}'));
+    const current = await storage.currentRevision();
+    const short = cache.list(undefined, everything, 0, { revision: current, waitMs: 100 });
+    clock.advance(100);
+    expect(await short).toBeNull();
+    const long = cache.list(undefined, everything, 0, { revision: current, waitMs: 3000 });
+    await store.create('default', lease('brings-it-there'));
+    expect((await long)?.items.map((item) => item.metadata.name)).toEqual(['brings-it-there']);
+  });
 });
