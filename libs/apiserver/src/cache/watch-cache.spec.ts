@@ -253,6 +253,7 @@ describe('WatchCache', () => {
     // A write to another resource moves storage's revision past every lease event.
     await storage.create('/registry/other/elsewhere', new TextEncoder().encode('{}'));
     const current = await storage.currentRevision();
+    expect(await cache.list(undefined, everything, 0, { revision: current, waitMs: 0 })).toBeNull();
     const short = cache.list(undefined, everything, 0, { revision: current, waitMs: 100 });
     clock.advance(100);
     expect(await short).toBeNull();

@@ -353,7 +353,7 @@ export class WatchCache {
 
   private async waitFor({ revision, waitMs }: ReadBound): Promise<boolean> {
     if (this.ready && this.revision >= revision) return true;
-    if (this.stopped) return false;
+    if (this.stopped || waitMs <= 0) return false;
     return new Promise((resolve) => {
       const waiter: Waiter = { revision, resolve: () => undefined };
       const timer = this.clock.setTimeout(() => {
