@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GrpcObjectStore, storageClientCredentials } from '@plinth/storage-grpc';
+import { GrpcObjectStore, GrpcObjectStoreOptions, storageClientCredentials } from '@plinth/storage-grpc';
 import { etcdBinary, findBinary, freePort, makeLinkPki, natsBinary, RunningProcess, startProcess, storageClientFlags, storageServingFlags, waitForPort, eventually, GiveUp } from '@plinth/testing';
 
 const root = join(__dirname, '../..');
@@ -26,6 +26,8 @@ export interface Member {
   log(): string;
   // kill sends the signal and resolves with the exit code once the process is gone.
   kill(signal: NodeJS.Signals): Promise<number | null>;
+  // signal sends a signal that need not end the process (SIGSTOP, SIGCONT).
+  signal(signal: NodeJS.Signals): void;
 }
 
 export interface ClusterOptions {
@@ -48,7 +50,7 @@ export interface Cluster {
   readonly dir: string;
   readonly members: Map<MemberName, Member>;
   // storageClient opens a client of the storage service, with the gateway's certificate.
-  storageClient(): GrpcObjectStore;
+  storageClient(options?: Partial<GrpcObjectStoreOptions>): GrpcObjectStore;
   gatewayPort(index: number): number;
   readonly ca: string;
   // request sends one HTTPS request to a gateway; agent keeps connections alive when given.
@@ -102,6 +104,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
         child.kill(signal);
         return exited;
+      },
+      signal(signal) {
+        m.process.child.kill(signal);
       },
     };
     members.set(name, m);
@@ -173,7 +178,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   return {
     dir,
     members,
-    storageClient: () => new GrpcObjectStore({ address: storageAddress, credentials: storageClientCredentials(pki.gatewayClient) }),
+    storageClient: (options) => new GrpcObjectStore({ ...options, address: storageAddress, credentials: storageClientCredentials(pki.gatewayClient) }),
     get ca() {
       return caOf();
     },

@@ -2,6 +2,8 @@
 // (tools/build/node-flags.ts): read back as written, refused when the ENTRYPOINT is not
 // ["node", flags...], and accepted by this node.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { imageNodeFlags, nodeFlagsOfEntrypoint } from '@plinth/build-tools';
 
@@ -28,5 +30,21 @@ describe("the image's node flags", () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect((JSON.parse(run.stdout) as string[]).slice(0, flags.length)).toEqual(flags);
+  });
+
+  it('are the flags npm run start:prod runs the compiled entry point with, its arguments after it', () => {
+    const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts['start:prod']).toContain('tools/build/start-prod.ts dist/apps/plinth/src/main.js');
+    const dir = mkdtempSync(join(tmpdir(), 'plinth-start-prod-'));
+    try {
+      const entry = join(dir, 'main.js');
+      writeFileSync(entry, 'console.log(JSON.stringify({ execArgv: process.execArgv, argv: process.argv.slice(2) })); process.exit(3);\n');
+      const run = spawnSync(process.execPath, ['-r', './tools/register.js', 'tools/build/start-prod.ts', entry, '--port', '6444'], { cwd: root, encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(3);
+      expect(JSON.parse(run.stdout)).toEqual({ execArgv: imageNodeFlags(root), argv: ['--port', '6444'] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

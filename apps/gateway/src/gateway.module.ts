@@ -21,7 +21,12 @@ export class GatewayModule {
       module: GatewayModule,
       providers: [
         { provide: SERVER_FLAGS, useValue: flags },
-        { provide: OBJECT_STORE, useFactory: (): ObjectStore => new GrpcObjectStore({ address: flags.storageAddress, credentials, metrics: new StorageLinkMetrics(defaultRegistry()) }) },
+        {
+          provide: OBJECT_STORE,
+          // callTimeoutMs: a storage call outlives its request by nothing (--request-timeout).
+          useFactory: (): ObjectStore =>
+            new GrpcObjectStore({ address: flags.storageAddress, credentials, callTimeoutMs: flags.requestTimeoutMs, metrics: new StorageLinkMetrics(defaultRegistry()) }),
+        },
         ApiServerHost,
       ],
     };

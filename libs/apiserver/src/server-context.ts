@@ -60,7 +60,7 @@ export class ServerContext {
   private readonly caches = new Map<ResourceDefinition, WatchCache>();
   private readonly stopHooks: (() => void)[] = [];
   private readonly currentRevision: CurrentRevisionReader;
-  private watchTermination: WatchTermination = { ended: new AbortController().signal, watching: () => undefined, released: () => Promise.resolve() };
+  private watchTermination: WatchTermination = { ended: new AbortController().signal, onEnded: () => () => undefined, watching: () => undefined, released: () => Promise.resolve() };
   readonly storage: RevisionTrackingStore;
 
   constructor(

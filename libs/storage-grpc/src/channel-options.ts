@@ -1,7 +1,8 @@
 // Channel options of both ends, tuned for one busy connection between a gateway and the
 // storage service: lists of many objects need large messages, a wide flow-control window keeps
 // watch streams and big lists from stalling on window updates, and keepalive notices a dead
-// peer within a minute instead of after TCP's hours. Channelz (grpc's introspection service) is
+// or hung peer (a ping unanswered 10 s after it was sent, every 30 s: kube-apiserver's own
+// etcd client settings) within 40 s instead of after TCP's hours, and resets the link. Channelz (grpc's introspection service) is
 // not served, so the client skips its per-call bookkeeping; the server keeps it, because
 // grpc-js 1.14 finds the connections that forceShutdown cuts through channelz's records.
 import { ChannelOptions } from '@grpc/grpc-js';

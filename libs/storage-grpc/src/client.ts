@@ -1,7 +1,7 @@
 // GrpcObjectStore is the ObjectStore of a remote storage service: the gateway and authz use it
 // exactly as they would use a local store. Each request runs in a client span whose context
 // travels with it, and a failed request throws the StorageError the service's store threw
-// (Unreachable when no answer came back).
+// (Unreachable when no answer came back, Timeout when none came by the call's deadline).
 import { ChannelCredentials, ChannelOptions, ServiceError, credentials } from '@grpc/grpc-js';
 import { storagev1 } from '@plinth/proto';
 import {
@@ -18,6 +18,7 @@ import {
   WatchEvent,
   WatchOptions,
 } from '@plinth/storage';
+import { Clock, realClock } from '@plinth/machinery';
 import { SpanKind, WithSpanOptions, injectContext, withSpan } from '@plinth/telemetry';
 import { clientChannelOptions } from './channel-options';
 import { ObjectStoreClient } from './codecs';
@@ -25,7 +26,7 @@ import { StorageLinkMetrics } from './metrics';
 import { fromWireEvent, requiredKv } from './convert';
 import { MethodName, isFailure, spanAttributes, spanNames } from './service';
 import { fromFailure, toStorageError } from './status';
-import { Callback, ExchangeStream, Transport, UnaryCalls, call, metadataOf } from './transports';
+import { Callback, CallLimits, ExchangeStream, Transport, UnaryCalls, call, deadlineOf, metadataOf } from './transports';
 
 export interface GrpcObjectStoreOptions {
   // address is the storage service's host:port.
@@ -39,7 +40,17 @@ export interface GrpcObjectStoreOptions {
   unaryCalls?: boolean;
   // metrics, when given, measure every request but watches.
   metrics?: StorageLinkMetrics;
+  // callTimeoutMs is the deadline of each call but watches; the gateway gives its
+  // --request-timeout, past which nobody awaits the answer. Default 60 s (kube-apiserver's
+  // --request-timeout).
+  callTimeoutMs?: number;
+  // maxPendingCalls bounds the calls awaiting answers on the Exchange stream. Default 10,000.
+  maxPendingCalls?: number;
+  clock?: Clock;
 }
+
+export const defaultCallTimeoutMs = 60_000;
+export const defaultMaxPendingCalls = 10_000;
 
 const clientSpan: WithSpanOptions = { kind: SpanKind.CLIENT, isFailure };
 
@@ -48,6 +59,7 @@ export class GrpcObjectStore implements ObjectStore {
   private readonly transport: Transport;
   private readonly watches = new Set<Channel<WatchEvent>>();
   private readonly metrics?: StorageLinkMetrics;
+  private readonly limits: CallLimits;
   private closed = false;
 
   constructor(options: GrpcObjectStoreOptions) {
@@ -55,7 +67,12 @@ export class GrpcObjectStore implements ObjectStore {
       ...clientChannelOptions,
       ...options.channelOptions,
     });
-    this.transport = options.unaryCalls ? new UnaryCalls(this.client) : new ExchangeStream(this.client);
+    this.limits = {
+      callTimeoutMs: options.callTimeoutMs ?? defaultCallTimeoutMs,
+      maxPendingCalls: options.maxPendingCalls ?? defaultMaxPendingCalls,
+      clock: options.clock ?? realClock,
+    };
+    this.transport = options.unaryCalls ? new UnaryCalls(this.client, this.limits) : new ExchangeStream(this.client, this.limits);
     this.metrics = options.metrics;
   }
 
@@ -79,7 +96,7 @@ export class GrpcObjectStore implements ObjectStore {
       async () => {
         if (this.closed) throw closedStore();
         const metadata = metadataOf(injectContext({}));
-        const response = await this.measured('List', () => call((done: Callback<storagev1.ListResponse>) => this.client.list(request, metadata, done)));
+        const response = await this.measured('List', () => call((done: Callback<storagev1.ListResponse>) => this.client.list(request, metadata, deadlineOf(this.limits), done)));
         if (response.continue === '') return { items: response.items, revision: response.revision };
         return {
           items: response.items,

@@ -16,7 +16,7 @@ export {
   clientIdentityInterceptor,
   TlsFiles,
 } from './tls';
-export { GrpcObjectStore, GrpcObjectStoreOptions } from './client';
+export { GrpcObjectStore, GrpcObjectStoreOptions, defaultCallTimeoutMs, defaultMaxPendingCalls } from './client';
 export { StorageLinkMetrics } from './metrics';
 export { clientChannelOptions, serverChannelOptions, maxMessageBytes } from './channel-options';
 export { toStatus, toStorageError } from './status';

@@ -5,7 +5,7 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 describe('Outbox', () => {
   const written: string[] = [];
   const outbox = new Outbox<string>(
-    (message) => written.push(message),
+    (message) => written.push(message) > 0,
     (messages) => `[${messages.join(',')}]`,
   );
 
@@ -51,5 +51,30 @@ describe('Outbox', () => {
     expect(outbox.size).toBe(0);
     await nextTurn();
     expect(written).toEqual(['[a,b]']);
+  });
+
+  it('holds what follows a write answered false until resume, then writes it as one batch', async () => {
+    let full = true;
+    const held: string[] = [];
+    const backPressured = new Outbox<string>(
+      (message) => {
+        held.push(message);
+        return !full;
+      },
+      (messages) => `[${messages.join(',')}]`,
+    );
+    backPressured.push('a', true);
+    expect(backPressured.waitingForDrain).toBe(true);
+    backPressured.push('b', true);
+    backPressured.push('c');
+    await nextTurn();
+    expect(held).toEqual(['a']);
+    expect(backPressured.size).toBe(2);
+    full = false;
+    backPressured.resume();
+    expect(held).toEqual(['a', '[b,c]']);
+    expect(backPressured.waitingForDrain).toBe(false);
+    backPressured.push('d', true);
+    expect(held).toEqual(['a', '[b,c]', 'd']);
   });
 });

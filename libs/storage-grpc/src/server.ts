@@ -89,8 +89,10 @@ function exchangeResponses(
       closing = true;
       finish();
     };
+    // The service's back-pressure is to stop reading requests until 'drain', so the outbox
+    // itself never waits (its write answers true).
     const outbox = new Outbox<storagev1.ExchangeResponse>((response) => {
-      if (subscriber.closed) return;
+      if (subscriber.closed) return true;
       subscriber.next(response);
       if (call.writableNeedDrain && !paused) {
         paused = true;
@@ -98,6 +100,7 @@ function exchangeResponses(
         call.once('drain', resume);
       }
       finish();
+      return true;
     }, batchResponses);
     const respond = (response: storagev1.ExchangeResponse) => {
       pending--;

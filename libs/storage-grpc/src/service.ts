@@ -39,5 +39,5 @@ function rpcAttributes(method: MethodName): Readonly<Record<string, string>> {
 // existing key, a lost compare-and-swap, a compacted revision or a bad argument is an answer
 // of the store, not a fault of the service.
 export function isFailure(err: unknown): boolean {
-  return !(err instanceof StorageError) || err.code === StorageErrorCode.Unreachable || err.code === StorageErrorCode.InvalidObj;
+  return !(err instanceof StorageError) || err.code === StorageErrorCode.Unreachable || err.code === StorageErrorCode.Timeout || err.code === StorageErrorCode.InvalidObj;
 }

@@ -20,6 +20,7 @@ const grpcStatusOf: Record<StorageErrorCode, status> = {
   [StorageErrorCode.InvalidObj]: status.FAILED_PRECONDITION,
   [StorageErrorCode.InvalidArgument]: status.INVALID_ARGUMENT,
   [StorageErrorCode.Unreachable]: status.UNAVAILABLE,
+  [StorageErrorCode.Timeout]: status.DEADLINE_EXCEEDED,
   [StorageErrorCode.RequestTooLarge]: status.RESOURCE_EXHAUSTED,
 };
 
@@ -38,11 +39,12 @@ export function toStatus(err: unknown): Partial<StatusObject> {
   return { code: grpcStatusOf[err.code], details: err.message, metadata };
 }
 
-// toStorageError rebuilds the StorageError a failed call carries. A failure without one (the
-// connection broke, the deadline passed, the service crashed) is Unreachable: the caller could
-// not get an answer from storage.
+// toStorageError rebuilds the StorageError a failed call carries. A failure without one is
+// Timeout when the call's deadline passed, else Unreachable (the connection broke, the service
+// crashed): the caller could not get an answer from storage.
 export function toStorageError(err: ServiceError): StorageError {
   const code = headerString(err.metadata, codeHeader);
+  if ((code === undefined || !storageErrorCodes.has(code)) && err.code === status.DEADLINE_EXCEEDED) return StorageError.timeout(err.details);
   if (code === undefined || !storageErrorCodes.has(code)) {
     return StorageError.unreachable(`${status[err.code] ?? err.code}: ${err.details}`);
   }

@@ -9,6 +9,8 @@ export enum StorageErrorCode {
   InvalidObj = 'InvalidObj',
   InvalidArgument = 'InvalidArgument',
   Unreachable = 'Unreachable',
+  // Timeout is a call that got no answer by its deadline: the service may still carry it out.
+  Timeout = 'Timeout',
   RequestTooLarge = 'RequestTooLarge',
 }
 
@@ -64,6 +66,10 @@ export class StorageError extends Error {
   // limit), in etcd's words.
   static requestTooLarge(key: string): StorageError {
     return new StorageError(StorageErrorCode.RequestTooLarge, key, 'etcdserver: request is too large');
+  }
+
+  static timeout(detail: string): StorageError {
+    return new StorageError(StorageErrorCode.Timeout, '', `storage timeout: ${detail}`);
   }
 
   static unreachable(detail: string): StorageError {

@@ -7,6 +7,8 @@ import {
   EmbeddedObjectStore,
   GetOptions,
   KeyValue,
+  ListOptions,
+  ListResult,
   ObjectStore,
   StorageError,
   StorageErrorCode,
@@ -14,7 +16,7 @@ import {
   WatchEvent,
   WatchOptions,
 } from '@plinth/storage';
-import { freePort, eventually } from '@plinth/testing';
+import { FakeClock, freePort, eventually } from '@plinth/testing';
 import { GrpcObjectStore } from '@plinth/storage-grpc';
 import { StorageServer, startStorageServer } from './storage-server';
 
@@ -41,11 +43,18 @@ class ScriptedStore extends EmbeddedObjectStore {
   bug: Error | undefined;
   openedWatches = 0;
   closedWatches = 0;
+  gets = 0;
 
   override async get(key: string, options?: GetOptions): Promise<KeyValue> {
     if (this.bug) throw this.bug;
+    this.gets++;
     await this.hold;
     return super.get(key, options);
+  }
+
+  override async list(options: ListOptions): Promise<ListResult> {
+    await this.hold;
+    return super.list(options);
   }
 
   override watch(options: WatchOptions): Watch {
@@ -290,5 +299,62 @@ describe('the Exchange stream', () => {
     const kv = await eventually(() => store.get('/a'), { what: 'a read after the reconnection', intervalMs: 100 });
     expect(kv.key).toBe('/a');
   });
-});
 
+  it('fails a call not answered by its deadline alone, and answers the next on the same stream', async () => {
+    const clock = new FakeClock();
+    const timed = new GrpcObjectStore({ address: server.address, callTimeoutMs: 5_000, clock });
+    let release = () => undefined as void;
+    backend.hold = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const held = failure(timed.get('/a'));
+      await eventually(() => backend.gets === 1);
+      clock.advance(4_999);
+      const later = failure(timed.get('/a'));
+      await eventually(() => backend.gets === 2);
+      clock.advance(1);
+      const err = await held;
+      expect(err.code).toBe(StorageErrorCode.Timeout);
+      expect(err.message).toBe('storage timeout: no answer within 5000 ms');
+      clock.advance(5_000);
+      expect((await later).message).toBe(err.message);
+      backend.hold = undefined;
+      release();
+      expect((await timed.get('/a')).key).toBe('/a');
+    } finally {
+      release();
+      await timed.close();
+    }
+  });
+
+  it('fails a call beyond the bound of pending calls at once, and takes calls again once they are answered', async () => {
+    const bounded = new GrpcObjectStore({ address: server.address, maxPendingCalls: 2 });
+    let release = () => undefined as void;
+    backend.hold = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const gets = [bounded.get('/a'), bounded.get('/a')];
+      const refused = await failure(bounded.get('/a'));
+      expect(refused.code).toBe(StorageErrorCode.Unreachable);
+      expect(refused.message).toBe("storage unreachable: 2 calls await the storage service's answers");
+      release();
+      for (const kv of await Promise.all(gets)) expect(kv.key).toBe('/a');
+      expect((await bounded.get('/a')).key).toBe('/a');
+    } finally {
+      release();
+      await bounded.close();
+    }
+  });
+
+  it('ends a unary list at its deadline', async () => {
+    const timed = new GrpcObjectStore({ address: server.address, callTimeoutMs: 200 });
+    let release = () => undefined as void;
+    backend.hold = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const err = await failure(timed.list({ prefix: '/' }));
+      expect(err.code).toBe(StorageErrorCode.Timeout);
+      expect(err.message).toMatch(/^storage timeout: Deadline exceeded/);
+    } finally {
+      release();
+      await timed.close();
+    }
+  });
+});

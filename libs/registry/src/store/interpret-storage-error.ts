@@ -1,6 +1,6 @@
 // interpretStorageError is the one place a StorageError becomes a Status error, as
 // k8s.io/apiserver/pkg/storage/errors.go and pkg/registry/generic/registry/store.go do.
-import { alreadyExists, badRequest, conflict, internalError, notFound, resourceExpired, serviceUnavailable, unclassifiedError } from '@plinth/machinery';
+import { alreadyExists, badRequest, conflict, internalError, notFound, resourceExpired, serviceUnavailable, timeout, unclassifiedError } from '@plinth/machinery';
 import { isStorageError, StorageErrorCode } from '@plinth/storage';
 import { QualifiedResource } from '../resource';
 
@@ -22,6 +22,9 @@ export function interpretStorageError(err: unknown, qr: QualifiedResource, name:
       return badRequest(err.message);
     case StorageErrorCode.Unreachable:
       return serviceUnavailable(err.message);
+    // Timeout is the finisher's answer to a storage call that outlived its request's context.
+    case StorageErrorCode.Timeout:
+      return timeout('request did not complete within requested timeout - context deadline exceeded', 0);
     case StorageErrorCode.RequestTooLarge:
       return unclassifiedError(err.message);
     case StorageErrorCode.InvalidObj:
