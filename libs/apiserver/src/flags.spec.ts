@@ -34,8 +34,8 @@ describe('server flags', () => {
     expect(() => parseServerFlags(['--delete-collection-workers', 'many'])).toThrow('invalid argument "many" for "--delete-collection-workers" flag');
   });
 
-  it('reads --default-watch-cache-size as the events each watch cache keeps', () => {
-    expect(parseServerFlags([]).watchCacheSize).toBe(2048);
+  it('reads --default-watch-cache-size as the cap of the events each watch cache keeps', () => {
+    expect(parseServerFlags([]).watchCacheSize).toBe(102_400);
     expect(parseServerFlags(['--default-watch-cache-size=100']).watchCacheSize).toBe(100);
     expect(() => parseServerFlags(['--default-watch-cache-size', '-1'])).toThrow('invalid argument "-1" for "--default-watch-cache-size" flag');
   });

@@ -32,8 +32,10 @@ export interface ServerFlags {
   // watchCache serves gets and lists from per-resource watch caches (kube-apiserver's
   // --watch-cache).
   watchCache: boolean;
-  // watchCacheSize is how many recent events each watch cache keeps for watches starting in
-  // the past (kube-apiserver's --default-watch-cache-size); an older start goes to storage.
+  // watchCacheSize caps how many recent events each watch cache keeps for watches starting in
+  // the past; an older start goes to storage. The window is sized as kube-apiserver 1.28 sizes
+  // it (the events of the last 75 s, from 100 up to this cap: kube-apiserver's upper bound by
+  // default), where --default-watch-cache-size is deprecated and only 0 changes anything.
   watchCacheSize: number;
   // deleteCollectionWorkers is how many deletes one deletecollection runs at once
   // (kube-apiserver's --delete-collection-workers, whose default is 1; 0 runs one, as there).
@@ -94,7 +96,7 @@ export const defaultServerFlags: ServerFlags = {
   natsPasswordFile: '',
   natsInsecure: false,
   watchCache: true,
-  watchCacheSize: 2048,
+  watchCacheSize: 102_400,
   deleteCollectionWorkers: 16,
   etcdCountMetricPollPeriodMs: 60_000,
   tokenAuthFile: '',

@@ -30,7 +30,7 @@ export interface ServerOptions {
   version: VersionInfo;
   // watchCache serves reads from per-resource watch caches.
   watchCache: boolean;
-  // watchCacheSize is how many recent events each watch cache keeps for watches.
+  // watchCacheSize caps how many recent events each watch cache keeps for watches.
   watchCacheSize?: number;
   // deleteCollectionWorkers is how many deletes a deletecollection runs at once (1 when absent).
   deleteCollectionWorkers?: number;

@@ -5,6 +5,7 @@ import { EmbeddedObjectStore } from '@plinth/storage';
 import { FakeClock } from '@plinth/testing';
 import { buildPredicate } from '../selectors';
 import { CachedWatchItem, CacheWatcher } from './cache-watcher';
+import { eventFreshMs } from './event-window';
 import { cacheCatchUpMs, ReadBound } from './read-bound';
 import { WatchCache, WatchCacheOptions } from './watch-cache';
 
@@ -77,6 +78,33 @@ describe('WatchCache', () => {
       ['ADDED', 'b'],
       ['ADDED', 'c'],
     ]);
+  });
+
+  it('keeps every event of a burst beyond 2,048 for a watcher behind, and drops stale ones as events come', async () => {
+    const clock = new FakeClock();
+    const { store, cache } = await startCache({}, quietStorage(), clock);
+    running = cache;
+    // 3,200 events fill a window that doubled from 100.
+    const burst = 3200;
+    let last = 0;
+    for (let index = 0; index < burst; index++) last = Number((await store.create('default', lease(`l${index}`))).metadata.resourceVersion);
+    const first = last - burst + 1;
+    await cache.list(undefined, everything, 0, seen(last));
+    const behind = await cache.watch(first - 1, watchAll);
+    expect(behind).not.toBeNull();
+    const replayed = await take(behind!, burst);
+    expect(replayed[0]).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'l0' } } });
+    expect(replayed[burst - 1]).toMatchObject({ type: 'ADDED', object: { metadata: { name: `l${burst - 1}` } } });
+    behind!.close();
+    // 75 s on, the next event finds the full window stale: it halves, and the burst's start is
+    // older than the window (storage serves such a watch), its second half still inside.
+    clock.advance(eventFreshMs + 1);
+    const next = await store.create('default', lease('after'));
+    await cache.list(undefined, everything, 0, seen(Number(next.metadata.resourceVersion)));
+    expect(await cache.watch(first - 1, watchAll)).toBeNull();
+    const inside = await cache.watch(first + burst / 2, watchAll);
+    expect(inside).not.toBeNull();
+    inside!.close();
   });
 
   it('lists and watches with no gap: a watcher started at a list sees every later change', async () => {
@@ -161,7 +189,7 @@ describe('WatchCache', () => {
     const handler = (cache as unknown as { handler(): InformerHandler }).handler();
     ['a', 'b', 'c'].forEach((name, index) => {
       const revision = start + index + 1;
-      handler.upsert({ ...lease(name), metadata: { name, namespace: 'default', resourceVersion: String(revision) } } as KubeObject, revision);
+      handler.upsert({ ...lease(name), metadata: { name, namespace: 'default', resourceVersion: String(revision) } } as KubeObject, revision, 0);
     });
     const [, second] = await received;
     ticking = false;

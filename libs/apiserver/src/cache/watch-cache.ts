@@ -9,7 +9,9 @@
 // handler still asks storage whether the snapshot is compacted); otherwise storage serves it, at
 // that revision.
 //
-// Watches: the cache keeps a window of the resource's recent events. A watcher starts from any
+// Watches: the cache keeps a window of the resource's recent events, sized as kube-apiserver's
+// (EventWindow: the events of the last 75 s, 100 to 102,400 of them, and at most 64 MiB of
+// stored objects). A watcher starts from any
 // revision inside the window (or from the revision of a list the cache served, which always is),
 // replays the events after it, then gets each new event: one storage watch per resource feeds
 // every watcher. Events are handed out in order, yielding to the event loop every
@@ -22,6 +24,7 @@ import { collectionPrefix, InformerHandler, ListPredicate, objectKey, ResourceSt
 import { ContinuePosition, decodeContinue, encodeContinue, keyAfter, prefixEnd, SortedKeys } from '@plinth/storage';
 import { cacheCatchUpMs, ReadBound } from './read-bound';
 import { CacheBookmark, CacheEvent, CacheEventType, CacheWatcher } from './cache-watcher';
+import { defaultUpperBound, EventWindow } from './event-window';
 
 export interface CachedPage {
   items: KubeObject[];
@@ -39,13 +42,14 @@ export interface CacheWatchOptions {
 }
 
 export interface WatchCacheOptions {
-  // windowSize is how many recent events are kept for watchers starting in the past.
+  // windowSize caps how many recent events are kept for watchers starting in the past (the
+  // window grows to it while its events are fresh).
   windowSize?: number;
   // dispatchBatch is how many watchers get an event before the dispatch yields.
   dispatchBatch?: number;
 }
 
-export const defaultWindowSize = 2048;
+export const defaultWindowSize = defaultUpperBound;
 // bookmarkTickMs is how often the cache hands a bookmark to the watchers due one (jittered by a
 // quarter, as kube-apiserver's cacher does).
 const bookmarkTickMs = 1000;
@@ -65,11 +69,10 @@ export class WatchCache {
   private waiters: Waiter[] = [];
   private stopped = false;
   private readonly informer: StoreInformer;
-  private readonly windowSize: number;
   private readonly dispatchBatch: number;
   // window holds the recent events, oldest first; oldestRevision is the oldest revision a
   // watcher may start from (the relist's, until the window first drops an event).
-  private window: CacheEvent[] = [];
+  private readonly window: EventWindow<CacheEvent>;
   private oldestRevision = 0;
   private readonly watchers = new Set<CacheWatcher>();
   // pending holds the events (and bookmark ticks) not yet handed to every watcher.
@@ -90,7 +93,7 @@ export class WatchCache {
     storageLink?: LinkState,
     options: WatchCacheOptions = {},
   ) {
-    this.windowSize = options.windowSize ?? defaultWindowSize;
+    this.window = new EventWindow(clock, options.windowSize ?? defaultWindowSize);
     this.dispatchBatch = options.dispatchBatch ?? defaultDispatchBatch;
     this.informer = new StoreInformer(store, this.handler(), clock, storageLink);
   }
@@ -157,8 +160,8 @@ export class WatchCache {
   // hold every event after the revision.
   private unchangedSince(revision: number, start: string, end: string): boolean {
     if (revision < this.oldestRevision) return false;
-    for (let index = this.firstAfter(revision); index < this.window.length; index++) {
-      const key = this.window[index].key;
+    for (let index = this.window.firstAfter(revision); index < this.window.length; index++) {
+      const key = this.window.at(index).key;
       if (key >= start && key < end) return false;
     }
     return true;
@@ -224,20 +227,9 @@ export class WatchCache {
       },
       (closed) => this.watchers.delete(closed),
     );
-    for (let index = this.firstAfter(startRevision); index < this.window.length; index++) watcher.deliver(this.window[index]);
+    for (let index = this.window.firstAfter(startRevision); index < this.window.length; index++) watcher.deliver(this.window.at(index));
     this.watchers.add(watcher);
     return watcher;
-  }
-
-  private firstAfter(revision: number): number {
-    let low = 0;
-    let high = this.window.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.window[middle].revision <= revision) low = middle + 1;
-      else high = middle;
-    }
-    return low;
   }
 
   private keyOf(object: KubeObject): string {
@@ -257,25 +249,25 @@ export class WatchCache {
         this.keys.replace(this.objects.keys());
         this.revision = revision;
         this.ready = true;
-        this.window = [];
+        this.window.clear();
         this.oldestRevision = revision;
         this.clearPending();
         this.lastRecorded = revision;
         for (const watcher of [...this.watchers]) watcher.close();
         this.watchers.clear();
       },
-      upsert: (object, revision) => {
+      upsert: (object, revision, size) => {
         const key = this.keyOf(object);
         const previous = this.objects.get(key);
         if (!previous) this.keys.add(key);
         this.objects.set(key, Object.freeze(object));
-        this.record(previous ? 'MODIFIED' : 'ADDED', key, object, revision, previous);
+        this.record(previous ? 'MODIFIED' : 'ADDED', key, object, revision, size, previous);
       },
-      remove: (object, revision) => {
+      remove: (object, revision, size) => {
         const key = this.keyOf(object);
         this.objects.delete(key);
         this.keys.remove(key);
-        this.record('DELETED', key, Object.freeze(object), revision);
+        this.record('DELETED', key, Object.freeze(object), revision, size);
       },
       progress: (revision) => {
         this.revision = Math.max(this.revision, revision);
@@ -285,15 +277,12 @@ export class WatchCache {
     };
   }
 
-  private record(type: CacheEventType, key: string, object: KubeObject, revision: number, previous?: KubeObject): void {
+  private record(type: CacheEventType, key: string, object: KubeObject, revision: number, size: number, previous?: KubeObject): void {
     const event: CacheEvent = { type, key, revision, object, previous, encoded: new Map() };
     this.lastRecorded = revision;
     this.processedRevision = Math.max(this.processedRevision, revision);
-    this.window.push(event);
-    if (this.window.length > this.windowSize) {
-      const dropped = this.window.splice(0, this.window.length - this.windowSize);
-      this.oldestRevision = dropped[dropped.length - 1].revision;
-    }
+    const dropped = this.window.push(event, size);
+    if (dropped) this.oldestRevision = dropped.revision;
     this.enqueue(event);
   }
 

@@ -14,8 +14,9 @@ import { ResourceStore } from './resource-store';
 export interface InformerHandler {
   // replace hands over the full state after a (re)list.
   replace(objects: KubeObject[], revision: number): void;
-  upsert(object: KubeObject, revision: number): void;
-  remove(object: KubeObject, revision: number): void;
+  // upsert and remove hand over one change; size is the object's stored bytes.
+  upsert(object: KubeObject, revision: number, size: number): void;
+  remove(object: KubeObject, revision: number, size: number): void;
   // progress reports that everything up to revision has been handed over.
   progress?(revision: number): void;
 }
@@ -80,8 +81,9 @@ export class StoreInformer {
     for await (const event of watch) {
       if (event.kv) {
         const object = this.store.decode(event.kv, event.revision);
-        if (event.type === 'DELETED') this.handler.remove(object, event.revision);
-        else this.handler.upsert(object, event.revision);
+        const size = event.kv.value.length;
+        if (event.type === 'DELETED') this.handler.remove(object, event.revision, size);
+        else this.handler.upsert(object, event.revision, size);
       }
       seen(event.revision);
       this.handler.progress?.(event.revision);
