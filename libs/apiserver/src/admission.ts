@@ -41,7 +41,7 @@ export async function admitNamespacedCreate(scope: RequestScope, name: string): 
 async function readNamespace(scope: RequestScope, namespaces: ResourceDefinition, name: string): Promise<KubeObject | undefined> {
   const cache = scope.server.cacheFor(namespaces);
   if (cache) {
-    const cached = await cache.get(undefined, name, scope.server.lastWrittenRevision(namespaces));
+    const cached = await cache.get(undefined, name, scope.server.ownWritesBound(namespaces));
     if (cached !== null) return cached;
   }
   try {
@@ -133,7 +133,7 @@ async function serviceAccountOf(scope: RequestScope, pod: KubeObject, name: stri
   const serviceAccounts = scope.server.catalog.lookup('', 'v1', 'serviceaccounts');
   if (serviceAccounts) {
     const cache = scope.server.cacheFor(serviceAccounts);
-    const cached = cache ? await cache.get(namespace, name, scope.server.lastWrittenRevision(serviceAccounts)) : null;
+    const cached = cache ? await cache.get(namespace, name, scope.server.ownWritesBound(serviceAccounts)) : null;
     if (cached) return cached as ServiceAccount;
     const attempts = name === defaultServiceAccountName ? defaultServiceAccountLookups : 1;
     const pauseMs = 100 + Math.floor(Math.random() * 100);

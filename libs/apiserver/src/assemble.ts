@@ -50,6 +50,8 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
     watchCache: options.flags.watchCache,
     watchCacheSize: options.flags.watchCacheSize,
     deleteCollectionWorkers: options.flags.deleteCollectionWorkers,
+    // Behind a storage service, other gateways may write to the same storage.
+    sharedStorage: options.flags.storageAddress !== '',
   }, auth);
   context.serviceAccountTokens = serviceAccountTokenSigning(options.flags);
   if (options.storageLink) context.storageLink = options.storageLink;

@@ -4,6 +4,8 @@ import { Clock, LinkState, unwatchedLink } from '@plinth/machinery';
 import { ObjectStore } from '@plinth/storage';
 import { resourcePrefix, ResourceCatalog, ResourceDefinition, ResourceStore } from '@plinth/registry';
 import { AuthContext } from './auth/filter';
+import { CurrentRevisionReader } from './cache/current-revision-reader';
+import { cacheCatchUpMs, ReadBound, sharedCatchUpMs } from './cache/read-bound';
 import { RevisionTrackingStore } from './cache/revision-tracking-store';
 import { WatchCache } from './cache/watch-cache';
 import type { WatchTermination } from './http/lifecycle';
@@ -32,6 +34,10 @@ export interface ServerOptions {
   watchCacheSize?: number;
   // deleteCollectionWorkers is how many deletes a deletecollection runs at once (1 when absent).
   deleteCollectionWorkers?: number;
+  // sharedStorage says that other API servers write to the same storage (the gateway behind a
+  // storage service, of which the chart may run replicas): a consistent read then waits until
+  // the cache has seen storage's current revision, not only this server's own writes.
+  sharedStorage?: boolean;
 }
 
 // ServiceAccountTokenSigning is what TokenRequest signs with (--service-account-issuer,
@@ -53,6 +59,7 @@ export class ServerContext {
   private readonly stores = new Map<ResourceDefinition, ResourceStore>();
   private readonly caches = new Map<ResourceDefinition, WatchCache>();
   private readonly stopHooks: (() => void)[] = [];
+  private readonly currentRevision: CurrentRevisionReader;
   private watchTermination: WatchTermination = { ended: new AbortController().signal, onEnded: () => () => undefined, watching: () => undefined, released: () => Promise.resolve() };
   readonly storage: RevisionTrackingStore;
 
@@ -66,6 +73,7 @@ export class ServerContext {
     readonly auth: AuthContext | null = null,
   ) {
     this.storage = new RevisionTrackingStore(storage);
+    this.currentRevision = new CurrentRevisionReader(() => this.storage.currentRevision());
   }
 
   // cacheFor returns the started watch cache of a resource, or null when caching is off.
@@ -84,6 +92,29 @@ export class ServerContext {
   // from its cache must have seen.
   lastWrittenRevision(def: ResourceDefinition): number {
     return this.storage.lastWrittenRevision(resourcePrefix(def));
+  }
+
+  // ownWritesBound is what a cached read that may lag other API servers (admission's informer
+  // reads, as kube-apiserver's plugins read their informers) must see: this server's writes.
+  ownWritesBound(def: ResourceDefinition): ReadBound {
+    return { revision: this.lastWrittenRevision(def), waitMs: cacheCatchUpMs };
+  }
+
+  // readBound is what a cached read of a resource at resourceVersion (requested, parsed) must
+  // see. A client's revision ("0" or N, not older than) and this server's own last write are
+  // waited for as long as a cache takes to hear of them. A consistent read (resourceVersion
+  // "") must see every write finished before it, as kube-apiserver's read from etcd does: with
+  // one API server over the store that is its own last write; with storage shared by other
+  // API servers it is storage's current revision, read for it. Null: that read failed, and
+  // storage serves the read (and answers for itself).
+  async readBound(def: ResourceDefinition, resourceVersion: string, requested: number): Promise<ReadBound | null> {
+    const own = Math.max(requested, this.lastWrittenRevision(def));
+    if (resourceVersion !== '' || !this.options.sharedStorage) return { revision: own, waitMs: cacheCatchUpMs };
+    try {
+      return { revision: Math.max(own, await this.currentRevision.read()), waitMs: sharedCatchUpMs };
+    } catch {
+      return null;
+    }
   }
 
   countTerminatedWatcher(def: ResourceDefinition): void {

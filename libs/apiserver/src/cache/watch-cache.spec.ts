@@ -6,6 +6,7 @@ import { FakeClock } from '@plinth/testing';
 import { buildPredicate } from '../selectors';
 import { CachedWatchItem, CacheWatcher } from './cache-watcher';
 import { eventFreshMs } from './event-window';
+import { cacheCatchUpMs, ReadBound } from './read-bound';
 import { WatchCache, WatchCacheOptions } from './watch-cache';
 
 const leaseDefinition = builtinDefinitions().find((def) => def.resource === 'leases') as ResourceDefinition;
@@ -14,11 +15,15 @@ function lease(name: string, labels: Record<string, string> = {}): KubeObject {
   return { apiVersion: 'coordination.platform.io/v1', kind: 'Lease', metadata: { name, labels }, spec: { holderIdentity: 'test' } } as KubeObject;
 }
 
+function seen(revision: number): ReadBound {
+  return { revision, waitMs: cacheCatchUpMs };
+}
+
 async function startCache(options: WatchCacheOptions = {}, storage = new EmbeddedObjectStore(), clock: Clock = realClock): Promise<{ store: ResourceStore; storage: EmbeddedObjectStore; cache: WatchCache }> {
   const store = new ResourceStore(leaseDefinition, storage, realClock, new Map());
   const cache = new WatchCache(store, clock, undefined, options);
   cache.start();
-  expect(await cache.list(undefined, everything, 0, 0)).not.toBeNull();
+  expect(await cache.list(undefined, everything, 0, seen(0))).not.toBeNull();
   return { store, storage, cache };
 }
 
@@ -66,7 +71,7 @@ describe('WatchCache', () => {
     running = cache;
     const created = [];
     for (const name of ['a', 'b', 'c']) created.push(await store.create('default', lease(name)));
-    await cache.list(undefined, everything, 0, Number(created[2].metadata.resourceVersion));
+    await cache.list(undefined, everything, 0, seen(Number(created[2].metadata.resourceVersion)));
     expect(await cache.watch(Number(created[0].metadata.resourceVersion) - 1, watchAll)).toBeNull();
     const edge = await cache.watch(Number(created[0].metadata.resourceVersion), watchAll);
     expect(names(await take(edge!, 2))).toEqual([
@@ -84,7 +89,7 @@ describe('WatchCache', () => {
     let last = 0;
     for (let index = 0; index < burst; index++) last = Number((await store.create('default', lease(`l${index}`))).metadata.resourceVersion);
     const first = last - burst + 1;
-    await cache.list(undefined, everything, 0, last);
+    await cache.list(undefined, everything, 0, seen(last));
     const behind = await cache.watch(first - 1, watchAll);
     expect(behind).not.toBeNull();
     const replayed = await take(behind!, burst);
@@ -95,7 +100,7 @@ describe('WatchCache', () => {
     // older than the window (storage serves such a watch), its second half still inside.
     clock.advance(eventFreshMs + 1);
     const next = await store.create('default', lease('after'));
-    await cache.list(undefined, everything, 0, Number(next.metadata.resourceVersion));
+    await cache.list(undefined, everything, 0, seen(Number(next.metadata.resourceVersion)));
     expect(await cache.watch(first - 1, watchAll)).toBeNull();
     const inside = await cache.watch(first + burst / 2, watchAll);
     expect(inside).not.toBeNull();
@@ -107,7 +112,7 @@ describe('WatchCache', () => {
     running = cache;
     await store.create('default', lease('before'));
     const written = await store.create('default', lease('listed'));
-    const listed = await cache.listAndWatch(Number(written.metadata.resourceVersion), watchAll);
+    const listed = await cache.listAndWatch(seen(Number(written.metadata.resourceVersion)), watchAll);
     expect(listed!.items.map((o) => o.metadata.name)).toEqual(['before', 'listed']);
     await store.delete('default', 'before');
     expect(names(await take(listed!.watcher, 1))).toEqual([['DELETED', 'before']]);
@@ -198,7 +203,7 @@ describe('WatchCache', () => {
     running = cache;
     const before = cache.currentRevision;
     const written = Number((await store.create('default', lease('before-bookmark'))).metadata.resourceVersion);
-    expect(await cache.list(undefined, everything, 0, written)).not.toBeNull();
+    expect(await cache.list(undefined, everything, 0, seen(written))).not.toBeNull();
     const inFiveSeconds = { ...watchAll, bookmarks: true, deadline: clock.now() + 5000 };
     const first = (await cache.watch(before, inFiveSeconds))!;
     const second = (await cache.watch(before, inFiveSeconds))!;
@@ -223,14 +228,14 @@ describe('WatchCache', () => {
     const { store, cache } = await startCache({}, quietStorage(), clock);
     running = cache;
     const written = Number((await store.create('default', lease('first'))).metadata.resourceVersion);
-    expect(await cache.list(undefined, everything, 0, written)).not.toBeNull();
+    expect(await cache.list(undefined, everything, 0, seen(written))).not.toBeNull();
     const watcher = (await cache.watch(written, { ...watchAll, bookmarks: true, deadline: clock.now() + 600_000 }))!;
     clock.advance(59_000);
     const second = Number((await store.create('default', lease('second'))).metadata.resourceVersion);
-    expect(await cache.list(undefined, everything, 0, second)).not.toBeNull();
+    expect(await cache.list(undefined, everything, 0, seen(second))).not.toBeNull();
     clock.advance(2_500);
     const third = Number((await store.create('default', lease('third'))).metadata.resourceVersion);
-    expect(await cache.list(undefined, everything, 0, third)).not.toBeNull();
+    expect(await cache.list(undefined, everything, 0, seen(third))).not.toBeNull();
     clock.advance(62_500);
     const items = await take(watcher, 4);
     expect(names(items)).toEqual([['ADDED', 'second'], ['BOOKMARK', undefined], ['ADDED', 'third'], ['BOOKMARK', undefined]]);
@@ -244,15 +249,15 @@ describe('WatchCache', () => {
     running = cache;
     for (const name of ['e', 'c', 'a', 'd', 'b']) await store.create('default', lease(name));
     const other = await store.create('other', lease('z'));
-    const page = await cache.list('default', everything, 2, Number(other.metadata.resourceVersion));
+    const page = await cache.list('default', everything, 2, seen(Number(other.metadata.resourceVersion)));
     expect(page!.items.map((o) => o.metadata.name)).toEqual(['a', 'b']);
     expect(page!.remainingItemCount).toBe(3);
     expect(page!.continue).toBeDefined();
-    const whole = await cache.list(undefined, everything, 6, 0);
+    const whole = await cache.list(undefined, everything, 6, seen(0));
     expect(whole!.items.map((o) => o.metadata.name)).toEqual(['a', 'b', 'c', 'd', 'e', 'z']);
     expect(whole!.continue).toBeUndefined();
     await store.delete('default', 'c');
-    const afterDelete = await cache.list('default', everything, 2, await storage.currentRevision());
+    const afterDelete = await cache.list('default', everything, 2, seen(await storage.currentRevision()));
     expect(afterDelete!.items.map((o) => o.metadata.name)).toEqual(['a', 'b']);
     expect(afterDelete!.remainingItemCount).toBe(2);
   });
@@ -262,7 +267,7 @@ describe('WatchCache', () => {
     running = cache;
     for (const name of ['a', 'b', 'c', 'd', 'e']) await store.create('default', lease(name, { tier: name === 'c' ? 'cold' : 'hot' }));
     const last = await store.create('other', lease('z'));
-    const first = (await cache.list('default', everything, 2, Number(last.metadata.resourceVersion)))!;
+    const first = (await cache.list('default', everything, 2, seen(Number(last.metadata.resourceVersion))))!;
     const fromCache = cache.continuePage('default', everything, 2, first.continue!);
     const fromStorage = await store.list('default', { limit: 2, continue: first.continue });
     expect(fromCache!.items.map((o) => o.metadata.name)).toEqual(['c', 'd']);
@@ -271,7 +276,7 @@ describe('WatchCache', () => {
     expect(cache.continuePage('default', hot, 2, first.continue!)!.items.map((o) => o.metadata.name)).toEqual(['d', 'e']);
     expect(cache.continuePage('default', everything, 2, 'not-a-token')).toBeNull();
     await store.create('default', lease('f'));
-    await cache.list('default', everything, 1, await store.currentRevision());
+    await cache.list('default', everything, 1, seen(await store.currentRevision()));
     expect(cache.continuePage('default', everything, 2, first.continue!)).toBeNull();
   });
 
@@ -280,17 +285,17 @@ describe('WatchCache', () => {
     running = cache;
     for (const name of ['a', 'b', 'c', 'd', 'e']) await store.create('default', lease(name));
     const last = await store.create('other', lease('z'));
-    const first = (await cache.list('default', everything, 2, Number(last.metadata.resourceVersion)))!;
+    const first = (await cache.list('default', everything, 2, seen(Number(last.metadata.resourceVersion))))!;
     await store.update('other', 'z', (current) => ({ ...current!, spec: { holderIdentity: 'renewed' } }));
     await store.delete('default', 'a');
-    await cache.list('default', everything, 1, await store.currentRevision());
+    await cache.list('default', everything, 1, seen(await store.currentRevision()));
     const fromCache = cache.continuePage('default', everything, 2, first.continue!);
     expect(fromCache).toEqual(await store.list('default', { limit: 2, continue: first.continue }));
     expect(fromCache!.items.map((o) => o.metadata.name)).toEqual(['c', 'd']);
     expect(fromCache!.remainingItemCount).toBe(1);
     // A change after the token's position is the page's: storage serves it.
     await store.delete('default', 'e');
-    await cache.list('default', everything, 1, await store.currentRevision());
+    await cache.list('default', everything, 1, seen(await store.currentRevision()));
     expect(cache.continuePage('default', everything, 2, first.continue!)).toBeNull();
   });
 
@@ -298,9 +303,25 @@ describe('WatchCache', () => {
     const { store, cache } = await startCache({ windowSize: 2 });
     running = cache;
     for (const name of ['a', 'b', 'c']) await store.create('default', lease(name));
-    const first = (await cache.list('default', everything, 1, await store.currentRevision()))!;
+    const first = (await cache.list('default', everything, 1, seen(await store.currentRevision())))!;
     for (const name of ['x', 'y', 'z']) await store.create('other', lease(name));
-    await cache.list('default', everything, 1, await store.currentRevision());
+    await cache.list('default', everything, 1, seen(await store.currentRevision()));
     expect(cache.continuePage('default', everything, 1, first.continue!)).toBeNull();
+  });
+  it("waits for a bound's revision only as long as the bound says, and serves the page once an event brings it there", async () => {
+    const clock = new FakeClock();
+    const storage = quietStorage();
+    const { store, cache } = await startCache({}, storage, clock);
+    running = cache;
+    // A write to another resource moves storage's revision past every lease event.
+    await storage.create('/registry/other/elsewhere', new TextEncoder().encode('{}'));
+    const current = await storage.currentRevision();
+    expect(await cache.list(undefined, everything, 0, { revision: current, waitMs: 0 })).toBeNull();
+    const short = cache.list(undefined, everything, 0, { revision: current, waitMs: 100 });
+    clock.advance(100);
+    expect(await short).toBeNull();
+    const long = cache.list(undefined, everything, 0, { revision: current, waitMs: 3000 });
+    await store.create('default', lease('brings-it-there'));
+    expect((await long)?.items.map((item) => item.metadata.name)).toEqual(['brings-it-there']);
   });
 });

@@ -22,6 +22,7 @@ import { KubeObject } from '@plinth/api';
 import { Clock, LinkState, Timer } from '@plinth/machinery';
 import { collectionPrefix, InformerHandler, ListPredicate, objectKey, ResourceStore, StoreInformer } from '@plinth/registry';
 import { ContinuePosition, decodeContinue, encodeContinue, keyAfter, prefixEnd, SortedKeys } from '@plinth/storage';
+import { cacheCatchUpMs, ReadBound } from './read-bound';
 import { CacheBookmark, CacheEvent, CacheEventType, CacheWatcher } from './cache-watcher';
 import { defaultUpperBound, EventWindow } from './event-window';
 
@@ -126,16 +127,16 @@ export class WatchCache {
   }
 
   // get returns the object (shared: callers must not change it), undefined when absent, or
-  // null when the cache could not catch up with minRevision within the wait.
-  async get(namespace: string | undefined, name: string, minRevision: number): Promise<KubeObject | undefined | null> {
-    if (!(await this.waitFor(minRevision))) return null;
+  // null when the cache could not catch up with the bound's revision within its wait.
+  async get(namespace: string | undefined, name: string, bound: ReadBound): Promise<KubeObject | undefined | null> {
+    if (!(await this.waitFor(bound))) return null;
     return this.objects.get(objectKey(this.store.def, namespace, name));
   }
 
   // list returns one page of the matching objects at the cache's revision, or null when the
-  // cache is behind. A continue token resumes in storage at that revision.
-  async list(namespace: string | undefined, predicate: ListPredicate, limit: number, minRevision: number): Promise<CachedPage | null> {
-    if (!(await this.waitFor(minRevision))) return null;
+  // cache is behind the bound.
+  async list(namespace: string | undefined, predicate: ListPredicate, limit: number, bound: ReadBound): Promise<CachedPage | null> {
+    if (!(await this.waitFor(bound))) return null;
     return this.page(namespace, predicate, limit);
   }
 
@@ -170,15 +171,15 @@ export class WatchCache {
   // it did not catch up with that revision in time, or the revision is older than its window
   // (storage may still hold that history).
   async watch(startRevision: number, options: CacheWatchOptions): Promise<CacheWatcher | null> {
-    if (!(await this.waitFor(startRevision))) return null;
+    if (!(await this.waitFor({ revision: startRevision, waitMs: cacheCatchUpMs }))) return null;
     if (startRevision < this.oldestRevision) return null;
     return this.subscribe(startRevision, options);
   }
 
   // listAndWatch returns the matching objects at the cache's revision and a watcher of the
-  // changes after them, or null when the cache is behind minRevision.
-  async listAndWatch(minRevision: number, options: CacheWatchOptions): Promise<{ items: KubeObject[]; revision: number; watcher: CacheWatcher } | null> {
-    if (!(await this.waitFor(minRevision))) return null;
+  // changes after them, or null when the cache is behind the bound.
+  async listAndWatch(bound: ReadBound, options: CacheWatchOptions): Promise<{ items: KubeObject[]; revision: number; watcher: CacheWatcher } | null> {
+    if (!(await this.waitFor(bound))) return null;
     const page = this.page(options.namespace, options.predicate, 0);
     return { items: page.items, revision: page.revision, watcher: this.subscribe(page.revision, options) };
   }
@@ -345,15 +346,15 @@ export class WatchCache {
     this.pendingHead = 0;
   }
 
-  private async waitFor(revision: number, timeoutMs = 3000): Promise<boolean> {
+  private async waitFor({ revision, waitMs }: ReadBound): Promise<boolean> {
     if (this.ready && this.revision >= revision) return true;
-    if (this.stopped) return false;
+    if (this.stopped || waitMs <= 0) return false;
     return new Promise((resolve) => {
       const waiter: Waiter = { revision, resolve: () => undefined };
       const timer = this.clock.setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
         resolve(false);
-      }, timeoutMs);
+      }, waitMs);
       waiter.resolve = (caughtUp) => {
         timer.cancel();
         resolve(caughtUp);

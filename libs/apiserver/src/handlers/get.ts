@@ -9,12 +9,14 @@ export async function getResource(scope: RequestScope): Promise<void> {
     throw notFound(scope.store.qualifiedResource, scope.info.name);
   }
   // A get's resourceVersion means "not older than": the watch cache serves it once it has seen
-  // that revision and this server's own writes; storage serves it otherwise.
+  // that revision and this server's own writes (without one, every write finished before it:
+  // ServerContext.readBound); storage serves it otherwise.
   const resourceVersion = scope.query.get('resourceVersion') ?? '';
   const requested = parseResourceVersion(resourceVersion);
   const cache = scope.server.cacheFor(scope.def);
-  if (cache) {
-    const cached = await cache.get(namespaceOf(scope), scope.info.name, Math.max(requested, scope.server.lastWrittenRevision(scope.def)));
+  const bound = cache && (await scope.server.readBound(scope.def, resourceVersion, requested));
+  if (cache && bound) {
+    const cached = await cache.get(namespaceOf(scope), scope.info.name, bound);
     if (cached === undefined) throw notFound(scope.store.qualifiedResource, scope.info.name);
     if (cached !== null) return writeResult(scope, 200, cached);
     assertReachable(resourceVersion, cache.currentRevision);

@@ -7,6 +7,8 @@ import { assertReachable, ListOptions, parseResourceVersion } from '../list-opti
 import { writeList } from '../output';
 import { namespaceOf, RequestScope } from '../scope';
 import { buildPredicate } from '../selectors';
+import { WatchCache } from '../cache/watch-cache';
+import { ListPredicate } from '@plinth/registry';
 
 export const inconsistentContinueMessage =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
@@ -32,7 +34,7 @@ export async function listObjects(scope: RequestScope, requested: ListOptions): 
     if (cache) {
       const page = options.continue
         ? await cachedContinuePage(scope, options.continue, predicate, options.limit)
-        : await cache.list(namespaceOf(scope), predicate, cachedLimit(options), Math.max(minimum, scope.server.lastWrittenRevision(scope.def)));
+        : await cachedPage(scope, cache, predicate, cachedLimit(options), options.resourceVersion, minimum);
       if (page) return listOf(scope, page);
       if (!options.continue) assertReachable(options.resourceVersion, cache.currentRevision);
     }
@@ -65,6 +67,13 @@ async function cachedContinuePage(scope: RequestScope, token: string, predicate:
   const page = cache?.continuePage(namespaceOf(scope), predicate, limit, token) ?? null;
   if (page) await scope.store.assertRevisionKept(namespaceOf(scope), page.revision);
   return page;
+}
+
+// cachedPage serves a first page from the watch cache once it has seen what the read must see
+// (for resourceVersion "", every write finished before it: ServerContext.readBound).
+async function cachedPage(scope: RequestScope, cache: WatchCache, predicate: ListPredicate, limit: number, resourceVersion: string, minimum: number): Promise<Page | null> {
+  const bound = await scope.server.readBound(scope.def, resourceVersion, minimum);
+  return bound && cache.list(namespaceOf(scope), predicate, limit, bound);
 }
 
 // cachedLimit is the page size of a list the cache serves: a list at resourceVersion "0" is

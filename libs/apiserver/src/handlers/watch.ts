@@ -83,7 +83,8 @@ async function watchCached(scope: RequestScope, options: ListOptions, predicate:
   if (!cache) return null;
   const watchOptions = { namespace: namespaceOf(scope), predicate, bookmarks: options.allowWatchBookmarks, deadline };
   if (initialEvents) {
-    const listed = await cache.listAndWatch(Math.max(requested, scope.server.lastWrittenRevision(scope.def)), watchOptions);
+    const bound = await scope.server.readBound(scope.def, options.resourceVersion, requested);
+    const listed = bound && (await cache.listAndWatch(bound, watchOptions));
     return listed && cachedSource(listed.watcher, listed.items, listed.revision);
   }
   const watcher = await cache.watch(requested, watchOptions);

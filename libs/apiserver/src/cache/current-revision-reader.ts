@@ -1,0 +1,38 @@
+// CurrentRevisionReader reads storage's current revision for consistent reads (KEP-2340's
+// consistent reads from cache), one read at a time: a caller that asks while a read is on its
+// way joins the next one, which is sent once that read is answered. A read that starts after
+// a caller asked reflects every write finished before the caller asked, so sharing it keeps
+// each caller's read consistent, and a burst of LISTs costs storage one revision read or two.
+export class CurrentRevisionReader {
+  private inFlight = false;
+  private next: { promise: Promise<number>; resolve(revision: number): void; reject(err: unknown): void } | null = null;
+
+  constructor(private readonly readCurrent: () => Promise<number>) {}
+
+  read(): Promise<number> {
+    if (!this.next) {
+      let resolve!: (revision: number) => void;
+      let reject!: (err: unknown) => void;
+      const promise = new Promise<number>((res, rej) => ((resolve = res), (reject = rej)));
+      this.next = { promise, resolve, reject };
+    }
+    const { promise } = this.next;
+    if (!this.inFlight) void this.send();
+    return promise;
+  }
+
+  private async send(): Promise<void> {
+    const batch = this.next;
+    if (!batch) return;
+    this.next = null;
+    this.inFlight = true;
+    try {
+      batch.resolve(await this.readCurrent());
+    } catch (err) {
+      batch.reject(err);
+    } finally {
+      this.inFlight = false;
+      if (this.next) void this.send();
+    }
+  }
+}
