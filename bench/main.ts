@@ -4,7 +4,7 @@
 import { gatewayBench } from './gateway.bench';
 import { jobsBench } from './jobs.bench';
 import { buildApps } from './processes';
-import { scaleBench } from './scale.bench';
+import { scaleBench, ScaleForm, ScaleTransport } from './scale.bench';
 import { scaleObjectsBench } from './scale-objects.bench';
 import { storageBench } from './storage.bench';
 import { vsBench } from './vs.bench';
@@ -37,9 +37,10 @@ async function main(): Promise<void> {
   if (sections.includes('scale')) {
     console.log('');
     const watches = Number(process.env.BENCH_SCALE_WATCHES ?? (quick ? 1000 : 10000));
-    if (watches > 0) for (const line of await scaleBench(watches)) console.log(line);
-    const objects = Number(process.env.BENCH_SCALE_OBJECTS ?? (quick ? 2000 : 100000));
     const forms = (process.env.BENCH_SCALE_FORMS ?? 'distributed,all-in-one').split(',');
+    const transports = (process.env.BENCH_SCALE_TRANSPORTS ?? 'h2,http1').split(',') as ScaleTransport[];
+    if (watches > 0) for (const line of await scaleBench(watches, forms as ScaleForm[], transports)) console.log(line);
+    const objects = Number(process.env.BENCH_SCALE_OBJECTS ?? (quick ? 2000 : 100000));
     if (objects > 0) await scaleObjectsBench(objects, quick ? 32 : 160, forms, (line) => console.log(line));
   }
 }

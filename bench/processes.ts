@@ -6,7 +6,7 @@
 // BENCH_PROFILE_DIR=DIR writes a CPU profile of each into DIR/<name> when it stops, and a heap
 // snapshot when the bench asks for one (heapSnapshot) after its run.
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { imageNodeFlags } from '@plinth/build-tools';
@@ -140,4 +140,10 @@ export async function startAllInOne(): Promise<ServiceProcess & { port: number; 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+// cpuSecondsOf is the CPU time (user and system) a process has used so far.
+export function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }

@@ -12,7 +12,7 @@ import { readKubeconfig } from '@plinth/nest/controllers';
 import { etcdBinary, findBinary, startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool, LeanResponse } from './lean-https';
 import { residentMiB } from './memory';
-import { ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
+import { cpuSecondsOf, ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
 import { combine, Figures, runConcurrent, summarize } from './stats';
 
 const inFlight = 16;
@@ -76,11 +76,6 @@ function target(name: string, endpoint: Endpoint, processes: [string, number][],
       await stop();
     },
   };
-}
-
-function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function localEndpoint(port: number, dataDir: string): Endpoint {

@@ -59,6 +59,10 @@ export function suiteServer(...args: Parameters<typeof startTestApiServer>) {
     get store(): TestApiServer['store'] {
       return running().store;
     },
+    // ca is the cluster CA of a server started with https (empty otherwise).
+    get ca(): string {
+      return running().ca;
+    },
     request,
   };
 }

@@ -14,13 +14,13 @@ import { Target } from './transport';
 // without simulated nodes (the scenarios register their own Nodes), and every controller unless
 // an area's settings turn groups off: then the controllers every scenario needs (namespaces,
 // their default ServiceAccounts, the garbage collector), whose informers read only groups an
-// area leaves on.
+// area leaves on. A stack takes about 45 s to start on a quiet machine, minutes on a loaded one.
 function distributedStack(gatewayFlags: string[] = []): { target: () => Target; exited: () => string[] | undefined } {
   let plinth: DistributedPlinth | undefined;
   const controllers = gatewayFlags.some((f) => f.startsWith('--runtime-config=')) ? ['--controllers=namespace,serviceaccount,garbagecollector'] : [];
   beforeAll(async () => {
     plinth = await startDistributed({}, { gateway: gatewayFlags, controllers: ['--simulated-nodes', '0', ...controllers] });
-  }, 120_000);
+  }, 300_000);
   afterAll(() => plinth?.stop());
   const target = (): Target => {
     if (!plinth) throw new Error('the distributed Plinth starts in beforeAll');

@@ -53,7 +53,7 @@ export class ServerContext {
   private readonly stores = new Map<ResourceDefinition, ResourceStore>();
   private readonly caches = new Map<ResourceDefinition, WatchCache>();
   private readonly stopHooks: (() => void)[] = [];
-  private watchTermination: WatchTermination = { ended: new AbortController().signal, watching: () => undefined, released: () => Promise.resolve() };
+  private watchTermination: WatchTermination = { ended: new AbortController().signal, onEnded: () => () => undefined, watching: () => undefined, released: () => Promise.resolve() };
   readonly storage: RevisionTrackingStore;
 
   constructor(

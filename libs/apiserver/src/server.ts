@@ -169,7 +169,7 @@ export class ApiServer {
   private discoveryDocument(req: IncomingMessage, parts: string[]): object | undefined {
     const [first, second, third] = parts;
     const { catalog } = this.context;
-    if (first === 'api' && parts.length === 1) return apiVersions(String(req.headers.host ?? ''));
+    if (first === 'api' && parts.length === 1) return apiVersions(String(req.headers.host ?? req.headers[':authority'] ?? ''));
     if (first === 'api' && second === 'v1' && parts.length === 2) return coreResourceList(catalog);
     if (first === 'apis' && parts.length === 1) return apiGroupList(catalog, this.context.options.aliases);
     if (first === 'apis' && parts.length === 2) {

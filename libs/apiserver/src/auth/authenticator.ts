@@ -18,12 +18,13 @@ export class AuthnAuthenticator implements Authenticator {
   async authenticate(req: IncomingMessage): Promise<AuthenticationOutcome> {
     const socket = req.socket as TLSSocket;
     const certificateOnly = !req.headers.authorization && !this.config.requestHeader;
+    const connection = connectionOf(req);
     if (certificateOnly) {
-      const known = this.certificateUsers.get(socket);
+      const known = this.certificateUsers.get(connection);
       if (known) return known;
     }
     const outcome = await this.authenticateUncached(req, socket);
-    if (certificateOnly && outcome.user) this.certificateUsers.set(socket, outcome);
+    if (certificateOnly && outcome.user) this.certificateUsers.set(connection, outcome);
     return outcome;
   }
 
@@ -52,4 +53,11 @@ export class AuthnAuthenticator implements Authenticator {
     );
     return { user: result.user, warnings: result.warnings };
   }
+}
+
+// connectionOf is the object that stands for the request's connection: its socket, or over
+// HTTP/2 its session (each stream of which presents a socket object of its own).
+function connectionOf(req: IncomingMessage): object {
+  const stream = (req as { stream?: { session?: object } }).stream;
+  return stream?.session ?? req.socket;
 }

@@ -29,7 +29,12 @@ export interface CacheBookmark {
   readonly encoded: Map<string, Uint8Array>;
 }
 
-export type CachedWatchItem = { type: CacheEventType; event: CacheEvent } | { type: 'BOOKMARK'; bookmark: CacheBookmark };
+// CachedWatchItem is what a watcher sends: a change as this watcher sees it (an object leaving its
+// selection is DELETED at its last state), or a bookmark; `shared` holds the encodings shared by
+// every watcher that sends the same event or bookmark.
+export type CachedWatchItem =
+  | { readonly type: CacheEventType; readonly object: KubeObject; readonly shared: Map<string, Uint8Array> }
+  | { readonly type: 'BOOKMARK'; readonly revision: number; readonly shared: Map<string, Uint8Array> };
 
 // bookmarkPeriodMs is how often a long watch gets a bookmark, and bookmarkBeforeDeadlineMs how
 // long before its deadline it gets its last one (kube-apiserver's cacheWatcher.nextBookmarkTime).
@@ -75,7 +80,7 @@ export class CacheWatcher implements AsyncIterable<CachedWatchItem> {
     this.lastRevision = event.revision;
     if (!event.key.startsWith(this.options.prefix)) return;
     const type = visibleAs(event, this.options.predicate);
-    if (type) this.channel.push({ type, event });
+    if (type) this.channel.push({ type, object: leftSelection(type, event) ?? event.object, shared: event.encoded });
   }
 
   // bookmarkDue says whether the watcher's bookmark time has come.
@@ -87,7 +92,7 @@ export class CacheWatcher implements AsyncIterable<CachedWatchItem> {
   // sends none at or before the revision the watcher started from.
   bookmark(bookmark: CacheBookmark, now: number): void {
     this.rearmBookmark(now);
-    if (bookmark.revision > this.options.startRevision) this.channel.push({ type: 'BOOKMARK', bookmark });
+    if (bookmark.revision > this.options.startRevision) this.channel.push({ type: 'BOOKMARK', revision: bookmark.revision, shared: bookmark.encoded });
   }
 
   // rearmBookmark sets the next bookmark time after a due one.
@@ -124,4 +129,17 @@ export function visibleAs(event: CacheEvent, predicate: ListPredicate): CacheEve
   const matched = event.previous ? predicate.matches(event.previous) : false;
   if (matches) return matched ? 'MODIFIED' : 'ADDED';
   return matched ? 'DELETED' : null;
+}
+
+// leftSelection is the object of a change a watcher sees as DELETED because the object left its
+// selection: the state it last saw, at the change's revision (as kube-apiserver's cacheWatcher
+// sends it); undefined for any other event.
+function leftSelection(type: CacheEventType, event: CacheEvent): KubeObject | undefined {
+  if (type !== 'DELETED' || event.type !== 'MODIFIED' || !event.previous) return undefined;
+  return atRevision(event.previous, event.revision);
+}
+
+// atRevision is the object with its resourceVersion set to revision.
+export function atRevision(object: KubeObject, revision: number): KubeObject {
+  return { ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } };
 }

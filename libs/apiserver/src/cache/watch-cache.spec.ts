@@ -1,6 +1,6 @@
 import { KubeObject } from '@plinth/api';
 import { Clock, realClock } from '@plinth/machinery';
-import { builtinDefinitions, everything, ResourceDefinition, ResourceStore } from '@plinth/registry';
+import { builtinDefinitions, everything, InformerHandler, ResourceDefinition, ResourceStore } from '@plinth/registry';
 import { EmbeddedObjectStore } from '@plinth/storage';
 import { FakeClock } from '@plinth/testing';
 import { buildPredicate } from '../selectors';
@@ -32,7 +32,7 @@ async function take(watcher: CacheWatcher, count: number): Promise<CachedWatchIt
 }
 
 function names(items: CachedWatchItem[]): [string, string | undefined][] {
-  return items.map((item) => [item.type, item.type === 'BOOKMARK' ? undefined : item.event.object.metadata.name]);
+  return items.map((item) => [item.type, item.type === 'BOOKMARK' ? undefined : item.object.metadata.name]);
 }
 
 const watchAll = { namespace: 'default', predicate: everything, bookmarks: false, deadline: Number.MAX_SAFE_INTEGER };
@@ -129,6 +129,41 @@ describe('WatchCache', () => {
     expect(cache.watcherCount).toBe(0);
   });
 
+  it('hands a watcher every event pending when a round began at once, so that its connection writes them together', async () => {
+    const { cache } = await startCache({ dispatchBatch: 1 }, quietStorage());
+    running = cache;
+    const start = cache.currentRevision;
+    const watchers = [(await cache.watch(start, watchAll))!, (await cache.watch(start, watchAll))!];
+    // turn counts the event loop's turns: what a watcher gets in one turn, its connection writes at once.
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const turnsOf = async (watcher: CacheWatcher) => {
+      const turns: number[] = [];
+      for await (const item of watcher) {
+        if (item.type !== 'BOOKMARK') turns.push(turn);
+        if (turns.length === 3) break;
+      }
+      return turns;
+    };
+    const received = Promise.all(watchers.map(turnsOf));
+    // Three changes at once: the first round hands out the first; the two others wait for the
+    // next round, which hands both to each watcher.
+    const handler = (cache as unknown as { handler(): InformerHandler }).handler();
+    ['a', 'b', 'c'].forEach((name, index) => {
+      const revision = start + index + 1;
+      handler.upsert({ ...lease(name), metadata: { name, namespace: 'default', resourceVersion: String(revision) } } as KubeObject, revision);
+    });
+    const [, second] = await received;
+    ticking = false;
+    expect(second[0]).toBeLessThan(second[1]);
+    expect(second[1]).toBe(second[2]);
+  });
+
   it('sends each watcher asking for bookmarks one bookmark 2 s before its deadline, with the last revision processed, encoded once for all', async () => {
     const clock = new FakeClock();
     const { store, cache } = await startCache({}, quietStorage(), clock);
@@ -151,8 +186,8 @@ describe('WatchCache', () => {
     expect(names(c)).toEqual([['ADDED', 'before-bookmark'], ['ADDED', 'after-bookmark'], ['ADDED', 'long-after']]);
     expect(names(d)).toEqual([['ADDED', 'after-bookmark'], ['ADDED', 'long-after']]);
     if (a[1].type !== 'BOOKMARK' || b[1].type !== 'BOOKMARK') throw new Error('expected bookmarks');
-    expect(b[1].bookmark).toBe(a[1].bookmark);
-    expect(a[1].bookmark.revision).toBe(written);
+    expect(b[1].shared).toBe(a[1].shared);
+    expect(a[1].revision).toBe(written);
   });
 
   it('sends a long watch a bookmark every minute, carrying the events since', async () => {
@@ -172,8 +207,8 @@ describe('WatchCache', () => {
     const items = await take(watcher, 4);
     expect(names(items)).toEqual([['ADDED', 'second'], ['BOOKMARK', undefined], ['ADDED', 'third'], ['BOOKMARK', undefined]]);
     if (items[1].type !== 'BOOKMARK' || items[3].type !== 'BOOKMARK') throw new Error('expected bookmarks');
-    expect(items[1].bookmark.revision).toBe(second);
-    expect(items[3].bookmark.revision).toBe(third);
+    expect(items[1].revision).toBe(second);
+    expect(items[3].revision).toBe(third);
   });
 
   it('cuts a first page from its sorted keys and counts the rest without a selector', async () => {

@@ -7,7 +7,7 @@ import { KubeObject } from '@plinth/api';
 import { cloneJson, encodeProtobufObject, encodeProtobufStatus, encodeWatchFrame, isStatusError, resourceExpired, Status, stringifyJson } from '@plinth/machinery';
 import { ListPredicate } from '@plinth/registry';
 import { isStorageError, StorageErrorCode, WatchEvent } from '@plinth/storage';
-import { CacheEvent, CacheEventType, CacheWatcher } from '../cache/cache-watcher';
+import { atRevision, CacheWatcher } from '../cache/cache-watcher';
 import { toStatusError } from '../http/respond';
 import { ListOptions, parseResourceVersion } from '../list-options';
 import { clientApiVersion, namespaceOf, present, RequestScope } from '../scope';
@@ -52,9 +52,7 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
   scope.req.on('close', onClose);
   const termination = scope.server.watches;
   termination.watching(scope.res);
-  const ended = termination.ended;
-  ended.addEventListener('abort', onClose);
-  if (ended.aborted) source.close();
+  const cancelEnd = termination.onEnded(onClose);
   stream.start();
   try {
     for (const object of source.initial) stream.send('ADDED', object);
@@ -69,9 +67,9 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
   } finally {
     timer.cancel();
     scope.req.off('close', onClose);
-    ended.removeEventListener('abort', onClose);
+    cancelEnd();
     source.close();
-    if (ended.aborted) await termination.released();
+    if (termination.ended.aborted) await termination.released();
     stream.end();
   }
 }
@@ -93,13 +91,7 @@ async function watchCached(scope: RequestScope, options: ListOptions, predicate:
 }
 
 function cachedSource(watcher: CacheWatcher, initial: KubeObject[], startRevision: number): WatchSource {
-  async function* items(): AsyncIterable<WatchItem> {
-    for await (const item of watcher) {
-      if (item.type === 'BOOKMARK') yield { type: 'BOOKMARK', revision: item.bookmark.revision, shared: item.bookmark.encoded };
-      else yield { type: item.type, object: leftSelection(item.type, item.event) ?? item.event.object, shared: item.event.encoded };
-    }
-  }
-  return { initial, startRevision, items: items(), close: () => watcher.close() };
+  return { initial, startRevision, items: watcher, close: () => watcher.close() };
 }
 
 // watchStorage serves the watch from a watch of storage. As kube-apiserver's direct etcd watch,
@@ -138,18 +130,6 @@ function translate(scope: RequestScope, event: WatchEvent, predicate: ListPredic
   return null;
 }
 
-// leftSelection is the object of a change a watcher sees as DELETED because the object left its
-// selection: the state it last saw, at the change's revision (as kube-apiserver's cacheWatcher
-// sends it); undefined for any other event.
-function leftSelection(type: CacheEventType, event: CacheEvent): KubeObject | undefined {
-  if (type !== 'DELETED' || event.type !== 'MODIFIED' || !event.previous) return undefined;
-  return atRevision(event.previous, event.revision);
-}
-
-function atRevision(object: KubeObject, revision: number): KubeObject {
-  return { ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } };
-}
-
 function watchError(err: unknown, startRevision: number): Status {
   if (isStorageError(err, StorageErrorCode.Expired)) {
     return resourceExpired(`too old resource version: ${startRevision} (${err.revision})`).errStatus;
@@ -171,13 +151,13 @@ function watchTimeoutMs(scope: RequestScope, options: ListOptions): number {
 // while a thousand stalled watches cannot hold more than about 4 GiB.
 const watcherBufferBytes = 4 * 1024 * 1024;
 
-// EventStream writes events on a chunked 200 response: newline-delimited JSON, or with protobuf
-// negotiated, length-prefixed frames of enveloped WatchEvents. While the response's buffer is
-// full (res.write answered false) events wait in `pending` until it drains; when they would go
-// past bufferLimit bytes the client is not keeping up: they are dropped and onOverflow ends the
-// watch, so that the client sees its stream end and watches again from the last event it read.
-// The initial events (up to boundFromHere) are not bounded, as a list's answer is not: they wait
-// ahead of the rest and do not count against the bound.
+// EventStream writes events on a streamed 200 response (chunked over HTTP/1.1): newline-delimited
+// JSON, or with protobuf negotiated, length-prefixed frames of enveloped WatchEvents. While the
+// response's buffer is full (res.write answered false) events wait in `pending` until it drains;
+// when they would go past bufferLimit bytes the client is not keeping up: they are dropped and
+// onOverflow ends the watch, so that the client sees its stream end and watches again from the
+// last event it read. The initial events (up to boundFromHere) are not bounded, as a list's
+// answer is not: they wait ahead of the rest and do not count against the bound.
 class EventStream {
   private started = false;
   private pending: Uint8Array[] = [];
@@ -187,19 +167,25 @@ class EventStream {
   private bounded = false;
   private waitingForDrain = false;
   private overflowed = false;
+  // encodingKeys name this watch's format and apiVersion in the shared encodings, by event type.
+  private readonly encodingKeys: Record<ApiWatchEventType, string>;
 
   constructor(
     private readonly scope: RequestScope,
     private readonly bufferLimit: number,
     private readonly onOverflow: () => void,
-  ) {}
+  ) {
+    const prefix = `${this.protobuf ? 'protobuf' : 'json'} ${clientApiVersion(scope)}`;
+    this.encodingKeys = { ADDED: `${prefix} ADDED`, MODIFIED: `${prefix} MODIFIED`, DELETED: `${prefix} DELETED`, BOOKMARK: `${prefix} BOOKMARK`, ERROR: `${prefix} ERROR` };
+  }
 
   start(): void {
     const { res } = this.scope;
     res.statusCode = 200;
     res.setHeader('Content-Type', this.protobuf ? 'application/vnd.kubernetes.protobuf;stream=watch' : 'application/json');
     res.setHeader('Cache-Control', 'no-cache, private');
-    res.setHeader('Transfer-Encoding', 'chunked');
+    // Without a length, node:http sends an HTTP/1.1 body chunked (Transfer-Encoding: chunked,
+    // as kube-apiserver's watch); HTTP/2 frames it and forbids the header.
     res.flushHeaders();
     this.started = true;
   }
@@ -271,7 +257,7 @@ class EventStream {
   // sharedEncoding is the event's encoding in this watch's format and apiVersion, made by the
   // first watcher that sends it and kept in `shared` for the others.
   private sharedEncoding(shared: Map<string, Uint8Array>, type: ApiWatchEventType, event: () => ApiWatchEvent): Uint8Array {
-    const key = `${this.protobuf ? 'protobuf' : 'json'} ${clientApiVersion(this.scope)} ${type}`;
+    const key = this.encodingKeys[type];
     let encoded = shared.get(key);
     if (!encoded) {
       encoded = this.encode(event());

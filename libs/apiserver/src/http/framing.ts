@@ -177,17 +177,24 @@ function requestOf(socket: Socket, head: RequestHead): IncomingMessage {
   req.httpVersionMinor = head.minorVersion;
   req.httpVersion = `1.${head.minorVersion}`;
   req.rawHeaders = head.rawHeaders;
-  // Without a prototype, so that a header named __proto__ is a header like any other.
-  const distinct = Object.create(null) as Record<string, string[]>;
-  for (let i = 0; i < head.rawHeaders.length; i += 2) {
-    const name = head.rawHeaders[i].toLowerCase();
-    (distinct[name] ??= []).push(head.rawHeaders[i + 1]);
-  }
+  const distinct = distinctHeaders(head.rawHeaders);
   req.headersDistinct = distinct;
   req.headers = Object.fromEntries(Object.entries(distinct).map(([name, values]) => [name, values.join(', ')]));
   req.complete = true;
   req.push(null);
   return req;
+}
+
+// distinctHeaders is node:http's headersDistinct of a request's raw header list: every value of
+// a repeated header kept apart, under its lower-cased name. Without a prototype, so that a header
+// named __proto__ is a header like any other.
+export function distinctHeaders(rawHeaders: readonly string[]): Record<string, string[]> {
+  const distinct = Object.create(null) as Record<string, string[]>;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i].toLowerCase();
+    (distinct[name] ??= []).push(rawHeaders[i + 1]);
+  }
+  return distinct;
 }
 
 // rstAvoidanceMs is Go's rstAvoidanceDelay.
@@ -227,9 +234,12 @@ function validHostHeader(host: string): boolean {
 }
 
 // writeFramingError answers a request Go's server would refuse as it does: the reason in the
-// status line and as the body, and the connection closed after.
+// status line and as the body, and the connection closed after (HTTP/2 has neither a reason
+// phrase nor a Connection header: the body alone says it there).
 export function writeFramingError(res: ServerResponse, code: number, reason: string): void {
   const body = `${code} ${reason}`;
-  res.writeHead(code, reason, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', 'Content-Length': Buffer.byteLength(body) });
+  const headers = { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) };
+  if (res.req.httpVersionMajor >= 2) res.writeHead(code, headers);
+  else res.writeHead(code, reason, { ...headers, Connection: 'close' });
   res.end(body);
 }

@@ -41,7 +41,7 @@ async function startServer(): Promise<Harness> {
     res.flushHeaders();
     const write = (line: string) => res.write(`${line}\n`);
     watches.add(write);
-    lifecycle.ended.addEventListener('abort', () => {
+    lifecycle.onEnded(() => {
       watches.delete(write);
       void lifecycle.released().then(() => res.end());
     });
@@ -115,6 +115,17 @@ async function holdRequest(h: Harness): Promise<{ answered: Promise<string> }> {
 }
 
 describe('ServerLifecycle ending watches at shutdown', () => {
+  it('calls each watch still open once when watches must end, none that ended first, and one opened after at once', async () => {
+    const h = await startServer();
+    const calls: string[] = [];
+    h.lifecycle.onEnded(() => calls.push('open'));
+    const cancel = h.lifecycle.onEnded(() => calls.push('ended first'));
+    cancel();
+    await h.lifecycle.shutdown(h.server, { delayMs: 0, gracePeriodMs: 1000 });
+    h.lifecycle.onEnded(() => calls.push('opened after'));
+    expect(calls).toEqual(['open', 'opened after']);
+  });
+
   it('with no watch grace period, keeps a watch streaming while a request drains, then ends it at an event boundary', async () => {
     const h = await startServer();
     const watch = await openWatch(h.port);

@@ -19,9 +19,28 @@
 // finish, and answers every new request (but health checks and /metrics) with kube-apiserver's
 // 429 "The apiserver is shutting down, please try again later.", `Retry-After: 5` and
 // `Connection: close`; it closes once they are done.
+//
+// Over HTTP/2 (listenHttps) "closing the connection" is a GOAWAY: the listener's
+// closeIdleConnections closes every session gracefully, so that its streams in flight finish
+// and no new one starts on it; `Connection` is an HTTP/1 header and is not sent there.
 import { setMaxListeners } from 'node:events';
-import { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { Clock } from '@plinth/machinery';
+
+// Listener is what the shutdown needs of the API's server: node:http's Server, or the HTTP/2
+// server of listenHttps (whose idle connections include its sessions, closed with a GOAWAY).
+export interface Listener {
+  readonly listening: boolean;
+  close(): void;
+  closeIdleConnections(): void;
+  closeAllConnections(): void;
+}
+
+// closeConnectionAfter asks the client to close the connection after this response: an HTTP/1
+// `Connection: close` (an HTTP/2 connection closes through its session's GOAWAY instead).
+export function closeConnectionAfter(req: IncomingMessage, res: ServerResponse): void {
+  if (req.httpVersionMajor < 2) res.setHeader('Connection', 'close');
+}
 
 export interface ShutdownTiming {
   // delayMs is --shutdown-delay-duration.
@@ -39,6 +58,9 @@ export interface ShutdownTiming {
 export interface WatchTermination {
   // ended aborts when open watches must end (at the next event boundary).
   readonly ended: AbortSignal;
+  // onEnded calls end when open watches must end (at once if they already must), and returns
+  // what cancels that call (the watch ended first).
+  onEnded(end: () => void): () => void;
   // watching marks a response as an open watch, which the shutdown ends on its own terms.
   watching(res: ServerResponse): void;
   // released resolves when an ended watch may close its stream (paced during the grace period).
@@ -60,10 +82,18 @@ export class ServerLifecycle implements WatchTermination {
   private draining = false;
   private refusing = false;
   private onClosed: (() => void) | null = null;
+  // watchEnds are the open watches' onEnded calls: a Set rather than listeners of the signal,
+  // each of which node's EventTarget adds after walking those already there (quadratic in ten
+  // thousand watches).
+  private readonly watchEnds = new Set<() => void>();
 
   constructor(private readonly clock: Clock) {
-    // Every open watch listens on the signal.
     setMaxListeners(0, this.watchesEnd.signal);
+    this.watchesEnd.signal.addEventListener('abort', () => {
+      const ends = [...this.watchEnds];
+      this.watchEnds.clear();
+      for (const end of ends) end();
+    });
   }
 
   // shutdownRequested is true from the signal on: /readyz's shutdown check fails.
@@ -73,6 +103,15 @@ export class ServerLifecycle implements WatchTermination {
 
   get ended(): AbortSignal {
     return this.watchesEnd.signal;
+  }
+
+  onEnded(end: () => void): () => void {
+    if (this.watchesEnd.signal.aborted) {
+      end();
+      return () => undefined;
+    }
+    this.watchEnds.add(end);
+    return () => this.watchEnds.delete(end);
   }
 
   watching(res: ServerResponse): void {
@@ -99,7 +138,7 @@ export class ServerLifecycle implements WatchTermination {
     const path = req.url ?? '/';
     if (retryAfterExemptPaths.some((prefix) => path.startsWith(prefix)) || String(req.headers['user-agent'] ?? '').startsWith('kube-apiserver/')) return false;
     res.statusCode = 429;
-    res.setHeader('Connection', 'close');
+    closeConnectionAfter(req, res);
     res.setHeader('Retry-After', '5');
     res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -110,7 +149,7 @@ export class ServerLifecycle implements WatchTermination {
   // track follows a request until its response closes. Once the listener has stopped, the
   // response asks the client to close the connection, so that no request follows on it.
   track(res: ServerResponse): void {
-    if (this.draining) res.setHeader('Connection', 'close');
+    if (this.draining) closeConnectionAfter(res.req, res);
     this.inFlight.add(res);
     res.once('close', () => {
       this.inFlight.delete(res);
@@ -120,7 +159,7 @@ export class ServerLifecycle implements WatchTermination {
 
   // shutdown runs the sequence on the listener and resolves once every request is answered
   // or the grace period is over.
-  async shutdown(listener: Server, timing: ShutdownTiming): Promise<void> {
+  async shutdown(listener: Listener, timing: ShutdownTiming): Promise<void> {
     this.requested = true;
     if (timing.delayMs > 0) await this.sleep(timing.delayMs);
     this.draining = true;
@@ -130,7 +169,7 @@ export class ServerLifecycle implements WatchTermination {
       listener.closeIdleConnections();
     }
     for (const res of this.inFlight) {
-      if (!res.headersSent) res.setHeader('Connection', 'close');
+      if (!res.headersSent) closeConnectionAfter(res.req, res);
     }
     const watchGracePeriodMs = timing.watchGracePeriodMs ?? 0;
     const requestsDrained = this.sleepUnless(timing.gracePeriodMs, () => this.openRequests() === 0);

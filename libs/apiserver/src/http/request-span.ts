@@ -75,7 +75,7 @@ export function requestSpanAttributes(req: IncomingMessage, info: RequestInfo): 
     'http.target': req.url ?? '/',
     'http.scheme': 'encrypted' in req.socket ? 'https' : 'http',
     'http.flavor': req.httpVersion,
-    'net.host.name': (req.headers.host ?? '').replace(/:\d+$/, ''),
+    'net.host.name': String(req.headers.host ?? req.headers[':authority'] ?? '').replace(/:\d+$/, ''),
     'net.sock.peer.addr': req.socket.remoteAddress ?? '',
     verb: info.verb,
   };
