@@ -120,6 +120,22 @@ describe('API server: protobuf', () => {
     expect(stored.json.rules).toEqual([{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }]);
   });
 
+  it('reviews a token sent in protobuf, as a delegating authenticator sends a TokenReview', async () => {
+    const spec = new BinaryWriter().tag(1, WireType.LengthDelimited).string(adminToken).finish();
+    const review = new BinaryWriter().tag(2, WireType.LengthDelimited).bytes(spec).finish();
+    const res = await fetchProto('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { body: envelope('authentication.k8s.io/v1', 'TokenReview', review), contentType: protobuf });
+    expect(res.status).toBe(201);
+    const answered = unwrap(res.body);
+    expect({ apiVersion: answered.apiVersion, kind: answered.kind }).toEqual({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview' });
+    const status = message(answered.raw, 3);
+    const user = message(status, 2);
+    expect({ authenticated: status.get(1), username: text(user, 1), groups: user.get(3)?.map((g) => new TextDecoder().decode(g as Uint8Array)) }).toEqual({
+      authenticated: [1n],
+      username: 'admin',
+      groups: ['system:masters', 'system:authenticated'],
+    });
+  });
+
   it('updates from a protobuf body and answers patches in protobuf', async () => {
     const current = unwrap((await fetchProto('GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/proto-a/roles/proto-created')).body);
     const resourceVersion = text(message(current.raw, 1), 6);

@@ -84,6 +84,21 @@ export const k8sMessages: ProtoMessages = {
     ['token', 1, 'string', 'keep'],
     ['expirationTimestamp', 2, 'meta.v1.Time'],
   ],
+  'authentication.v1.TokenReview': [
+    ['metadata', 1, 'meta.v1.ObjectMeta'],
+    ['spec', 2, 'authentication.v1.TokenReviewSpec', 'keep'],
+    ['status', 3, 'authentication.v1.TokenReviewStatus'],
+  ],
+  'authentication.v1.TokenReviewSpec': [
+    ['token', 1, 'string'],
+    ['audiences', 2, 'string', 'repeated'],
+  ],
+  'authentication.v1.TokenReviewStatus': [
+    ['authenticated', 1, 'bool'],
+    ['user', 2, 'authentication.v1.UserInfo'],
+    ['error', 3, 'string'],
+    ['audiences', 4, 'string', 'repeated'],
+  ],
   'authentication.v1.UserInfo': [
     ['username', 1, 'string'],
     ['uid', 2, 'string'],
@@ -1317,6 +1332,7 @@ export const k8sKinds: Record<string, Record<string, string>> = {
   'authentication.k8s.io/v1': {
     SelfSubjectReview: 'authentication.v1.SelfSubjectReview',
     TokenRequest: 'authentication.v1.TokenRequest',
+    TokenReview: 'authentication.v1.TokenReview',
   },
   'authentication.k8s.io/v1alpha1': {
     SelfSubjectReview: 'authentication.v1alpha1.SelfSubjectReview',

@@ -55,9 +55,18 @@ describe('CustomResourceDefinition validation', () => {
           additionalPrinterColumns: [{ name: 'A', type: 'string', jsonPath: '.a' }],
         }),
       want: [
+        'spec.versions[1].deprecationWarning: Invalid value: "old": can only be set for deprecated versions',
         'spec.versions: Invalid value: []apiextensions.CustomResourceDefinitionVersion{apiextensions.CustomResourceDefinitionVersion{Name:"v1", Served:true, Storage:true, Deprecated:false, DeprecationWarning:(*string)(nil), Schema:(*apiextensions.CustomResourceValidation)(0xc000000000), Subresources:(*apiextensions.CustomResourceSubresources)(nil), AdditionalPrinterColumns:[]apiextensions.CustomResourceColumnDefinition(nil)}, apiextensions.CustomResourceDefinitionVersion{Name:"v2", Served:false, Storage:true, Deprecated:false, DeprecationWarning:(*string)(0xc000000000), Schema:(*apiextensions.CustomResourceValidation)(0xc000000000), Subresources:(*apiextensions.CustomResourceSubresources)(nil), AdditionalPrinterColumns:[]apiextensions.CustomResourceColumnDefinition{apiextensions.CustomResourceColumnDefinition{Name:"A", Type:"string", Format:"", Description:"", Priority:0, JSONPath:".a"}}}}: must have exactly one version marked as storage version',
         'status.storedVersions: Invalid value: []string{"v1"}: must have the storage version v2',
       ],
+    },
+    {
+      name: 'deprecation warnings',
+      change: (c) => {
+        c.spec.versions[0].deprecated = true;
+        c.spec.versions[0].deprecationWarning = `${'x'.repeat(256)}\u0007`;
+      },
+      want: ['spec.versions[0].deprecationWarning: Invalid value: "' + 'x'.repeat(256) + '\\a": must be <= 256 characters long', 'spec.versions[0].deprecationWarning: Invalid value: "' + 'x'.repeat(256) + '\\a": must only contain printable UTF-8 characters'],
     },
     {
       name: 'kind and listKind',

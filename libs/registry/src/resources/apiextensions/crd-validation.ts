@@ -111,8 +111,20 @@ function validateConversion(conversion: CrdObject['spec']['conversion']): FieldE
   return errs;
 }
 
+// deprecationWarningErrors is validateDeprecationWarning: only for a deprecated version, at
+// most 256 bytes of printable UTF-8 (Go's unicode.IsPrint: letters, marks, numbers,
+// punctuation, symbols and the ASCII space).
+function deprecationWarningErrors(deprecated: boolean | undefined, warning: string | undefined): string[] {
+  if (warning === undefined || warning === null) return [];
+  if (deprecated !== true) return ['can only be set for deprecated versions'];
+  const errors: string[] = [];
+  if (Buffer.byteLength(warning, 'utf8') > 256) errors.push('must be <= 256 characters long');
+  if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]*$/u.test(warning)) errors.push('must only contain printable UTF-8 characters');
+  return errors;
+}
+
 function validateVersion(version: CrdVersion, path: FieldPath, preexisting: PreexistingExpressions): FieldError[] {
-  const errs: FieldError[] = [];
+  const errs: FieldError[] = deprecationWarningErrors(version.deprecated, version.deprecationWarning).map((msg) => field.invalid(path.child('deprecationWarning'), version.deprecationWarning, msg));
   const schema = version.schema?.openAPIV3Schema;
   const schemaPath = path.child('schema', 'openAPIV3Schema');
   if (!schema) {
