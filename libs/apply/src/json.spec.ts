@@ -1,3 +1,4 @@
+import { kindSchema, s } from '@plinth/api';
 import { withGoZeroValues } from './typed';
 import { cloneJson, setOwn } from './json';
 
@@ -24,5 +25,21 @@ describe('setOwn', () => {
     expect(JSON.stringify(cloneJson(input))).toBe(JSON.stringify(input));
     expect(JSON.stringify(withGoZeroValues(input, undefined))).toBe(JSON.stringify(input));
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('withGoZeroValues', () => {
+  const schema = kindSchema({ spec: s.object({ replicas: s.int32(), selector: s.object({ matchLabels: s.map(s.string()) }) }) }, 'Thing');
+
+  it('adds the zero values and shares what gains none, leaving its input as it was', () => {
+    const labels = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`l${i}`, 'v']));
+    const input = { apiVersion: 'v1', kind: 'Thing', metadata: { name: 'a', labels }, spec: { selector: { matchLabels: { a: 'b' } } } };
+    const before = JSON.stringify(input);
+    const out = withGoZeroValues(input, schema) as typeof input & { metadata: { creationTimestamp: unknown } };
+    expect(out.metadata.creationTimestamp).toBeNull();
+    expect(Object.keys(out.metadata)).toEqual(['name', 'labels', 'creationTimestamp']);
+    expect(out.metadata.labels).toBe(labels);
+    expect(out.spec).toBe(input.spec);
+    expect(JSON.stringify(input)).toBe(before);
   });
 });

@@ -1,6 +1,8 @@
 // Plain-JSON helpers for the field-set and merge walkers. Objects are decoded JSON; `undefined`
 // stands for an absent field (Go's nil Value) and `null` for an explicit JSON null.
 
+import { compareStrings } from '@plinth/machinery';
+
 export type JsonObject = Record<string, unknown>;
 
 export function isObject(value: unknown): value is JsonObject {
@@ -39,19 +41,6 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     return keys.length === Object.keys(b).length && keys.every((k) => hasOwn(b, k) && jsonEqual(a[k], b[k]));
   }
   return false;
-}
-
-// compareStrings orders strings bytewise in UTF-8, which is code point order (Go's strings.Compare).
-export function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const ca = a.codePointAt(i) ?? 0;
-    const cb = b.codePointAt(i) ?? 0;
-    if (ca !== cb) return ca < cb ? -1 : 1;
-    if (ca > 0xffff) i++;
-  }
-  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
 const htmlEscapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };

@@ -175,6 +175,21 @@ describe('updateManagedFields on create', () => {
     );
   });
 
+  // The hardening suite's ServiceAccount of 100,000 labels: the comparison shares the labels
+  // map rather than copying it, and the set still names every label, sorted as Go sorts them.
+  it('owns every label of a map of 100,000, sorted as Go sorts keys, and leaves the object as it was', () => {
+    const saSchema = kindSchema({ secrets: s.list(s.object({ name: s.string() })) }, 'ServiceAccount');
+    const labels = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`l${i}`, 'v']));
+    const account: KubeObject = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'many-labels', namespace: 'default', labels } };
+    const before = JSON.stringify(account);
+    const entries = updateManagedFields({ live: null, updated: account, manager: 'm', apiVersion: 'v1', now: new Date(0), schema: saSchema });
+    const owned = Object.keys(((entries?.[0].fieldsV1 as Record<string, Record<string, unknown>>)['f:metadata'] as Record<string, Record<string, unknown>>)['f:labels']);
+    expect(owned.length).toBe(100_001);
+    expect(owned.slice(0, 4)).toEqual(['.', 'f:l0', 'f:l1', 'f:l10']);
+    expect(owned[owned.length - 1]).toBe('f:l99999');
+    expect(JSON.stringify(account)).toBe(before);
+  });
+
   it('uses the managedFields a create carries', () => {
     const created = createdDeployment();
     created.metadata.managedFields = [{ manager: 'imported', operation: 'Apply', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:paused': {} } } }];

@@ -1,8 +1,8 @@
 // PathElement is fieldpath.PathElement of structured-merge-diff: one step from an object to a
 // child. A field of a map or struct (`f:name`), an associative-list item by its key fields
 // (`k:{"name":"c"}`), a set item by its value (`v:"x"`) or an atomic-list item by index (`i:0`).
-import { goQuote } from '@plinth/machinery';
-import { compareStrings, goJSON, isObject } from './json';
+import { compareStrings, goQuote } from '@plinth/machinery';
+import { goJSON, isObject } from './json';
 
 export interface KeyField {
   readonly name: string;

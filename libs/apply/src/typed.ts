@@ -3,7 +3,7 @@
 // (TypedValue.RemoveItems). `undefined` is an absent field, `null` an explicit null.
 import { Schema } from '@plinth/api';
 import { FieldSet } from './field-set';
-import { cloneJson, hasOwn, isObject, jsonEqual, setOwn } from './json';
+import { cloneJson, hasOwn, isObject, JsonObject, jsonEqual, setOwn } from './json';
 import { fieldElement, PathElement, serializePathElement } from './path-element';
 import { childSchema, Kind, kindOf, listItemElement } from './schema-kind';
 
@@ -223,33 +223,52 @@ export function removeItems(value: unknown, toRemove: FieldSet, schema: Schema |
 // are present (as {}) in every object Kubernetes compares, so their own ownership never shows.
 const valueStructFields = new Set(['metadata', 'spec', 'status', 'template', 'jobTemplate', 'strategy', 'updateStrategy', 'resources']);
 
-// withGoZeroValues returns a copy of an object as Kubernetes compares it: decoded into its Go
-// type and converted back. Value structs are present ({}), required fields take their zero value
+// withGoZeroValues is an object as Kubernetes compares it: decoded into its Go type and
+// converted back. Value structs are present ({}), required fields take their zero value
 // (scalars "", 0, false; lists, maps and pointers null), ObjectMeta has creationTimestamp null.
-// It is used for comparisons only, never for the stored object.
+// Only the objects and lists that gain a zero value are copied: the rest (a map of 100,000
+// labels) is the input's own, so the result is for comparisons only, never to be changed or
+// stored.
 export function withGoZeroValues(value: unknown, schema: Schema | undefined): unknown {
   const kind = kindOf(schema, value);
   if (kind.type === 'scalar' || kind.atomic) return value;
   if (kind.type === 'list') {
     if (!Array.isArray(value)) return value;
-    return value.map((item) => withGoZeroValues(item, kind.items));
+    const items = value.map((item) => withGoZeroValues(item, kind.items));
+    return items.some((item, i) => item !== value[i]) ? items : value;
   }
   if (!isObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const name of Object.keys(value)) setOwn(out, name, withGoZeroValues(value[name], childSchema(kind, name)));
+  let out: Record<string, unknown> | undefined;
+  const names = Object.keys(value);
+  for (let i = 0; i < names.length; i++) {
+    const member = withGoZeroValues(value[names[i]], childSchema(kind, names[i]));
+    if (member === value[names[i]] && out === undefined) continue;
+    out ??= prefixOf(value, names, i);
+    setOwn(out, names[i], member);
+  }
   for (const name of Object.keys(kind.fields)) {
-    if (hasOwn(out, name)) continue;
+    if (hasOwn(value, name)) continue;
     const field = kind.fields[name];
     const fieldKind = kindOf(field, undefined);
     const struct = fieldKind.type === 'map' && !fieldKind.atomic && Object.keys(fieldKind.fields).length > 0;
     if (struct && (valueStructFields.has(name) || kind.required.includes(name))) {
+      out ??= prefixOf(value, names, names.length);
       setOwn(out, name, withGoZeroValues({}, field));
     } else if (kind.required.includes(name)) {
+      out ??= prefixOf(value, names, names.length);
       setOwn(out, name, zeroOf(field, fieldKind));
     } else if (name === 'creationTimestamp' && field.format === 'date-time') {
+      out ??= prefixOf(value, names, names.length);
       setOwn(out, name, null);
     }
   }
+  return out ?? value;
+}
+
+// prefixOf copies the first count members of value, names being its keys in order.
+function prefixOf(value: JsonObject, names: string[], count: number): JsonObject {
+  const out: JsonObject = {};
+  for (let i = 0; i < count; i++) setOwn(out, names[i], value[names[i]]);
   return out;
 }
 

@@ -30,6 +30,8 @@ describe('utf8Length (len)', () => {
     expect(utf8Length('é')).toBe(2);
     expect(utf8Length('世')).toBe(3);
     expect(utf8Length('😀')).toBe(4);
+    // a lone surrogate is written as U+FFFD, three bytes
+    expect(utf8Length('a\uD800b\uDC00')).toBe(8);
   });
 });
 

@@ -3,12 +3,7 @@
 
 // utf8Length is Go's len(s): the number of UTF-8 bytes (a lone surrogate counts as U+FFFD).
 export function utf8Length(s: string): number {
-  let n = 0;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) ?? 0;
-    n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-  }
-  return n;
+  return Buffer.byteLength(s, 'utf8');
 }
 
 // compareStrings orders strings as Go's sort.Strings does (bytewise UTF-8, which is code point

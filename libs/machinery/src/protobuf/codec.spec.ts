@@ -18,6 +18,24 @@ const codec = new ProtoCodec({
 const bytes = (field: number, payload: number[]) => [(field << 3) | 2, payload.length, ...payload];
 const str = (field: number, value: string) => bytes(field, [...Buffer.from(value)]);
 
+describe('ProtoCodec maps', () => {
+  const maps = new ProtoCodec({ 't.Labels': [['labels', 1, 'map<string>']] });
+
+  // gogo writes a map's entries sorted by key as Go sorts strings (UTF-8 bytes: a character past
+  // U+FFFF after U+FF5E), whatever the size (the hardening suite sends 100,000 entries).
+  it('writes the entries of a large map in the order Go sorts keys and reads them all back', () => {
+    const labels: Record<string, string> = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${99_999 - i}`, 'v']));
+    Object.assign(labels, { 'a😀': '1', 'a～': '2', A: '3' });
+    const encoded = maps.encode('t.Labels', { labels });
+    const decoded = maps.decode('t.Labels', encoded) as { labels: Record<string, string> };
+    const keys = Object.keys(decoded.labels);
+    expect(keys.length).toBe(100_003);
+    expect(keys.slice(0, 5)).toEqual(['A', 'a～', 'a😀', 'k0', 'k1']);
+    expect(keys[keys.length - 1]).toBe('k99999');
+    expect(decoded.labels).toEqual(labels);
+  });
+});
+
 describe('ProtoCodec special messages', () => {
   it('writes IntOrString, Quantity, RawExtension, Time, ExtraValue maps, Duration, repeated and bytes as gogo does', () => {
     const value = { port: 'http', cpu: '250m', data: { a: 1 }, when: '1970-01-01T00:01:40Z', extra: { scopes: ['x', 'y'] }, timeout: '1m30s', ids: [1, 300], ready: false, blob: 'AQI=' };

@@ -10,6 +10,7 @@
 //   are fields of their own whose fields sit in the parent's JSON object.
 // A few messages have a JSON form of their own: Time, MicroTime, Duration, IntOrString,
 // Quantity, RawExtension, FieldsV1 and the ExtraValue string lists.
+import { compareStrings } from '../go/strings';
 import { ProtoFieldRow, ProtoMessages } from './codec-types';
 import { k8sMessages } from './k8s-messages';
 import { Field, ProtobufError, readFields } from './wire';
@@ -82,7 +83,7 @@ export class ProtoCodec {
       const value = object[field.name];
       if (field.valueType !== undefined) {
         const map = (value ?? {}) as Record<string, unknown>;
-        for (const key of Object.keys(map).sort(compareGoStrings)) {
+        for (const key of Object.keys(map).sort(compareStrings)) {
           const entry = new ProtoWriter();
           entry.bytes(1, encoder.encode(key));
           this.writeValue(entry, 2, field.valueType, map[key]);
@@ -252,11 +253,6 @@ function integer(value: unknown): number {
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(n) || !Number.isInteger(n)) throw new ProtobufError(`${JSON.stringify(value)} is not an integer`);
   return n;
-}
-
-// compareGoStrings orders map keys as Go's sort.Strings does: by UTF-8 bytes.
-function compareGoStrings(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
 function decodeString(data: Uint8Array): string {
