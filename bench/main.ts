@@ -3,8 +3,8 @@
 // the kube-apiserver of that kubeconfig instead of the default sections.
 import { gatewayBench } from './gateway.bench';
 import { jobsBench } from './jobs.bench';
-import { buildApps } from './processes';
-import { scaleBench, ScaleForm, ScaleTransport } from './scale.bench';
+import { buildApps, FormName } from './processes';
+import { scaleBench, ScaleTransport } from './scale.bench';
 import { scaleObjectsBench } from './scale-objects.bench';
 import { storageBench } from './storage.bench';
 import { vsBench } from './vs.bench';
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     const watches = Number(process.env.BENCH_SCALE_WATCHES ?? (quick ? 1000 : 10000));
     const forms = (process.env.BENCH_SCALE_FORMS ?? 'distributed,all-in-one').split(',');
     const transports = (process.env.BENCH_SCALE_TRANSPORTS ?? 'h2,http1').split(',') as ScaleTransport[];
-    if (watches > 0) for (const line of await scaleBench(watches, forms as ScaleForm[], transports)) console.log(line);
+    if (watches > 0) for (const line of await scaleBench(watches, forms as FormName[], transports)) console.log(line);
     const objects = Number(process.env.BENCH_SCALE_OBJECTS ?? (quick ? 2000 : 100000));
     if (objects > 0) await scaleObjectsBench(objects, quick ? 32 : 160, forms, (line) => console.log(line));
   }

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { imageNodeFlags } from '@plinth/build-tools';
+import { startEtcd, startNats } from '@plinth/testing';
 
 const root = join(__dirname, '..');
 
@@ -146,4 +147,60 @@ export async function startAllInOne(): Promise<ServiceProcess & { port: number; 
 export function cpuSecondsOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+// FormName names the two ways Plinth runs: the distributed apps (etcd, NATS, storage, authz,
+// gateway, each its own process) or the all-in-one.
+export type FormName = 'distributed' | 'all-in-one';
+
+// PlinthForm is a started Plinth: the port and data directory (the admin's credentials) of the
+// server clients reach, and the processes that serve, the one clients reach first (etcd and NATS
+// run beside them, not measured). stop takes the heap snapshots BENCH_PROFILE_DIR asks for, then
+// stops everything, last started first.
+export interface PlinthForm {
+  name: FormName;
+  port: number;
+  dataDir: string;
+  services: [string, ServiceProcess][];
+  stop(): Promise<void>;
+}
+
+// startForm starts a form; when a part fails to start, what started is stopped.
+export async function startForm(name: FormName): Promise<PlinthForm> {
+  if (name === 'all-in-one') {
+    const plinth = await startAllInOne();
+    const services: [string, ServiceProcess][] = [['plinth', plinth]];
+    return { name, port: plinth.port, dataDir: plinth.dataDir, services, stop: () => stopAfterSnapshots(services, [plinth]) };
+  }
+  const started: { stop(): Promise<void> }[] = [];
+  const start = async <T extends { stop(): Promise<void> }>(starting: Promise<T>): Promise<T> => {
+    const running = await starting;
+    started.push(running);
+    return running;
+  };
+  try {
+    const etcd = await start(startEtcd({ progressNotifyInterval: '5s' }));
+    const nats = await start(startNats());
+    const storage = await start(startStorageService(etcd.endpoint));
+    const authz = await start(startAuthz(storage.address, nats.url));
+    const gateway = await start(startGateway(storage.address, nats.url));
+    const services: [string, ServiceProcess][] = [
+      ['gateway', gateway],
+      ['storage', storage],
+      ['authz', authz],
+    ];
+    return { name, port: gateway.port, dataDir: gateway.dataDir, services, stop: () => stopAfterSnapshots(services, started) };
+  } catch (err) {
+    await stopAll(started);
+    throw err;
+  }
+}
+
+async function stopAfterSnapshots(services: [string, ServiceProcess][], started: { stop(): Promise<void> }[]): Promise<void> {
+  await writeHeapSnapshots(services);
+  await stopAll(started);
+}
+
+async function stopAll(started: { stop(): Promise<void> }[]): Promise<void> {
+  for (const running of [...started].reverse()) await running.stop();
 }

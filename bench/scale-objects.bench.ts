@@ -9,10 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
-import { startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool, LeanResponse } from './lean-https';
 import { memoryPerThousand, sampleRss } from './memory';
-import { ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
+import { cpuSecondsOf, PlinthForm, startForm } from './processes';
 import { runConcurrent, summarize } from './stats';
 
 const inFlight = 16;
@@ -24,13 +23,6 @@ const pagesPerList = 5;
 const namespace = 'bench-scale';
 const collection = `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`;
 
-interface Form {
-  name: string;
-  port: number;
-  dataDir: string;
-  processes: [string, ServiceProcess][];
-  stop(): Promise<void>;
-}
 
 interface Tls {
   ca: string;
@@ -38,16 +30,13 @@ interface Tls {
   key: string;
 }
 
-const starters: Record<string, () => Promise<Form>> = { distributed: startDistributedForm, 'all-in-one': startAllInOneForm };
-
 // scaleObjectsBench measures each form named (distributed, all-in-one) in turn, printing each
 // form's lines as soon as it is measured.
 export async function scaleObjectsBench(objects: number, lists: number, forms: string[], print: (line: string) => void): Promise<void> {
   print(`scale: ${objects.toLocaleString('en')} Leases in one namespace; ${lists} LISTs of ${pagesPerList} pages of ${pageSize}, ${inFlight} at once; one deletecollection of them all`);
   for (const name of forms) {
-    const start = starters[name];
-    if (!start) throw new Error(`BENCH_SCALE_FORMS: no form ${name} (distributed, all-in-one)`);
-    const form = await start();
+    if (name !== 'distributed' && name !== 'all-in-one') throw new Error(`BENCH_SCALE_FORMS: no form ${name} (distributed, all-in-one)`);
+    const form = await startForm(name);
     try {
       for (const line of await measureForm(form, objects, lists)) print(line);
     } finally {
@@ -56,16 +45,16 @@ export async function scaleObjectsBench(objects: number, lists: number, forms: s
   }
 }
 
-async function measureForm(form: Form, objects: number, lists: number): Promise<string[]> {
+async function measureForm(form: PlinthForm, objects: number, lists: number): Promise<string[]> {
   const pki = (name: string) => readFileSync(join(form.dataDir, 'pki', name), 'utf8');
   const tls: Tls = { ca: pki('ca.crt'), cert: pki('admin.crt'), key: pki('admin.key') };
   const pool = new LeanHttpsPool(form.port, tls, {});
-  const cpu = () => form.processes.reduce((sum, [, { pid }]) => sum + cpuSecondsOf(pid), 0);
+  const cpu = () => form.services.reduce((sum, [, { pid }]) => sum + cpuSecondsOf(pid), 0);
   try {
     expectStatus(await pool.call('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } })), 201);
     // The first list starts the watch cache of Leases, before the memory it takes for them is measured.
     expectStatus(await pool.call('GET', `${collection}?limit=1`), 200);
-    const emptyRss = sampleRss(form.processes);
+    const emptyRss = sampleRss(form.services);
     let cpuBefore = cpu();
     const creates = await runConcurrent(objects, createsInFlight, (i) => pool.call('POST', collection, JSON.stringify(lease(i))).then((res) => expectStatus(res, 201)));
     const createCpu = cpu() - cpuBefore;
@@ -74,7 +63,7 @@ async function measureForm(form: Form, objects: number, lists: number): Promise<
     // Warm-up: one LIST of every page, which also checks that the pages hold every object once.
     const listed = await listAllNames(pool);
     if (listed !== objects) throw new Error(`${form.name}: a paged LIST found ${listed} of ${objects} Leases`);
-    const objectsMemory = memoryPerThousand('stored objects', objects, emptyRss, sampleRss(form.processes));
+    const objectsMemory = memoryPerThousand('stored objects', objects, emptyRss, sampleRss(form.services));
     cpuBefore = cpu();
     const listing = await runConcurrent(lists, inFlight, () => pagedList(pool, firstPages, continuePages));
     const listCpu = cpu() - cpuBefore;
@@ -170,48 +159,4 @@ async function untilEmpty(pool: LeanHttpsPool): Promise<void> {
   }
 }
 
-function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
-async function startDistributedForm(): Promise<Form> {
-  const etcdServer = await startEtcd({ progressNotifyInterval: '5s' });
-  const nats = await startNats();
-  const storage = await startStorageService(etcdServer.endpoint);
-  const authz = await startAuthz(storage.address, nats.url);
-  const gateway = await startGateway(storage.address, nats.url);
-  const services: [string, ServiceProcess][] = [
-    ['gateway', gateway],
-    ['storage', storage],
-    ['authz', authz],
-  ];
-  return {
-    name: 'distributed',
-    port: gateway.port,
-    dataDir: gateway.dataDir,
-    processes: services,
-    async stop() {
-      await writeHeapSnapshots(services);
-      await gateway.stop();
-      await authz.stop();
-      await storage.stop();
-      await nats.stop();
-      await etcdServer.stop();
-    },
-  };
-}
-
-async function startAllInOneForm(): Promise<Form> {
-  const plinth = await startAllInOne();
-  return {
-    name: 'all-in-one',
-    port: plinth.port,
-    dataDir: plinth.dataDir,
-    processes: [['plinth', plinth]],
-    async stop() {
-      await writeHeapSnapshots([['plinth', plinth]]);
-      await plinth.stop();
-    },
-  };
-}

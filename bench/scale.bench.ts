@@ -12,61 +12,21 @@ import { readFileSync } from 'node:fs';
 import { ClientHttp2Session, connect as connectHttp2 } from 'node:http2';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
-import { startEtcd, startNats } from '@plinth/testing';
 import { LeanHttpsPool } from './lean-https';
 import { memoryPerThousand, sampleRss } from './memory';
-import { cpuSecondsOf, ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
+import { cpuSecondsOf, FormName, PlinthForm, startForm } from './processes';
 import { percentile } from './stats';
 
 const creates = 50;
 const createIntervalMs = 100;
 const collection = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
 
-export type ScaleForm = 'distributed' | 'all-in-one';
 export type ScaleTransport = 'h2' | 'http1';
 
 // streamsPerSession is how many watches share an HTTP/2 session: the server's limit
 // (kube-apiserver's 1,000), beyond which client-go's transport opens another connection.
 const streamsPerSession = 1000;
 
-// ScaleTarget is a started API server: its port and data directory (for the admin's
-// credentials), the processes that serve (the first is the one the watches reach) and the rest
-// that run beside them (etcd, NATS: stopped, not measured).
-interface ScaleTarget {
-  port: number;
-  dataDir: string;
-  services: [string, ServiceProcess][];
-  stop(): Promise<void>;
-}
-
-async function startDistributedTarget(): Promise<ScaleTarget> {
-  const etcdServer = await startEtcd({ progressNotifyInterval: '5s' });
-  const nats = await startNats();
-  const storage = await startStorageService(etcdServer.endpoint);
-  const authz = await startAuthz(storage.address, nats.url);
-  const gateway = await startGateway(storage.address, nats.url);
-  return {
-    port: gateway.port,
-    dataDir: gateway.dataDir,
-    services: [
-      ['gateway', gateway],
-      ['storage', storage],
-      ['authz', authz],
-    ],
-    async stop() {
-      await gateway.stop();
-      await authz.stop();
-      await storage.stop();
-      await nats.stop();
-      await etcdServer.stop();
-    },
-  };
-}
-
-async function startAllInOneTarget(): Promise<ScaleTarget> {
-  const plinth = await startAllInOne();
-  return { port: plinth.port, dataDir: plinth.dataDir, services: [['plinth', plinth]], stop: () => plinth.stop() };
-}
 
 // WatchStreams are the open watches: each line that names a create is timed against when that
 // create was sent; a stream that ends before the bench closes it counts as cut.
@@ -99,7 +59,7 @@ class WatchStreams {
 
 // openHttp1Watch opens one watch on its own HTTP/1.1 connection (node:https), as a client
 // without HTTP/2 does.
-function openHttp1Watch(target: ScaleTarget, agent: Agent, path: string, streams: WatchStreams): Promise<void> {
+function openHttp1Watch(target: PlinthForm, agent: Agent, path: string, streams: WatchStreams): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let buffer = '';
     const req = request({ host: '127.0.0.1', port: target.port, path, agent }, (res) => {
@@ -129,7 +89,7 @@ class Http2Sessions {
   private streams = 0;
 
   constructor(
-    private readonly target: ScaleTarget,
+    private readonly target: PlinthForm,
     private readonly tls: { ca: string; cert: string; key: string },
   ) {}
 
@@ -172,7 +132,7 @@ class Http2Sessions {
   }
 }
 
-function serverCpuSeconds(target: ScaleTarget): number {
+function serverCpuSeconds(target: PlinthForm): number {
   return target.services.reduce((sum, [, service]) => sum + cpuSecondsOf(service.pid), 0);
 }
 
@@ -189,7 +149,7 @@ async function terminatedWatchers(pool: LeanHttpsPool): Promise<number> {
   return total;
 }
 
-export async function scaleBench(watches: number, forms: ScaleForm[], transports: ScaleTransport[]): Promise<string[]> {
+export async function scaleBench(watches: number, forms: FormName[], transports: ScaleTransport[]): Promise<string[]> {
   const lines: string[] = [];
   for (const form of forms) {
     for (const transport of transports) {
@@ -200,8 +160,8 @@ export async function scaleBench(watches: number, forms: ScaleForm[], transports
   return lines;
 }
 
-async function scaleRun(form: ScaleForm, transport: ScaleTransport, watches: number): Promise<string[]> {
-  const target = form === 'distributed' ? await startDistributedTarget() : await startAllInOneTarget();
+async function scaleRun(form: FormName, transport: ScaleTransport, watches: number): Promise<string[]> {
+  const target = await startForm(form);
   const pki = (name: string) => readFileSync(join(target.dataDir, 'pki', name), 'utf8');
   const tls = { ca: pki('ca.crt'), cert: pki('admin.crt'), key: pki('admin.key') };
   // The pool that lists is not the one that creates: opening thousands of watches takes longer
@@ -265,7 +225,6 @@ async function scaleRun(form: ScaleForm, transport: ScaleTransport, watches: num
     sessions.close();
     agent.destroy();
     pool.close();
-    await writeHeapSnapshots(target.services);
     await target.stop();
   }
 }

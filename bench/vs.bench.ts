@@ -9,10 +9,10 @@ import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { dirname, join } from 'node:path';
 import { readKubeconfig } from '@plinth/nest/controllers';
-import { etcdBinary, findBinary, startEtcd, startNats } from '@plinth/testing';
+import { etcdBinary, findBinary } from '@plinth/testing';
 import { LeanHttpsPool, LeanResponse } from './lean-https';
 import { residentMiB } from './memory';
-import { cpuSecondsOf, ServiceProcess, startAllInOne, startAuthz, startGateway, startStorageService, writeHeapSnapshots } from './processes';
+import { cpuSecondsOf, FormName, startForm } from './processes';
 import { combine, Figures, runConcurrent, summarize } from './stats';
 
 const inFlight = 16;
@@ -83,45 +83,10 @@ function localEndpoint(port: number, dataDir: string): Endpoint {
   return { host: '127.0.0.1', port, tls: { ca: pki('ca.crt'), cert: pki('admin.crt'), key: pki('admin.key') }, headers: {} };
 }
 
-// startDistributed starts etcd, NATS, storage, authz and the gateway; what started is stopped,
-// last first, when the target closes or a later start fails.
-async function startDistributed(): Promise<Target> {
-  const started: { stop(): Promise<void> }[] = [];
-  const stopAll = async () => {
-    for (const running of [...started].reverse()) await running.stop();
-  };
-  const start = async <T extends { stop(): Promise<void> }>(starting: Promise<T>): Promise<T> => {
-    const running = await starting;
-    started.push(running);
-    return running;
-  };
-  try {
-    const etcd = await start(startEtcd({ progressNotifyInterval: '5s' }));
-    const nats = await start(startNats());
-    const storage = await start(startStorageService(etcd.endpoint));
-    const authz = await start(startAuthz(storage.address, nats.url));
-    const gateway = await start(startGateway(storage.address, nats.url));
-    const services: [string, ServiceProcess][] = [
-      ['gateway', gateway],
-      ['storage', storage],
-      ['authz', authz],
-    ];
-    return target('distributed', localEndpoint(gateway.port, gateway.dataDir), services.map(([name, p]) => [name, p.pid]), async () => {
-      await writeHeapSnapshots(services);
-      await stopAll();
-    });
-  } catch (err) {
-    await stopAll();
-    throw err;
-  }
-}
-
-async function startPlinth(): Promise<Target> {
-  const plinth = await startAllInOne();
-  return target('all-in-one', localEndpoint(plinth.port, plinth.dataDir), [['plinth', plinth.pid]], async () => {
-    await writeHeapSnapshots([['plinth', plinth]]);
-    await plinth.stop();
-  });
+// startPlinth starts a form of Plinth as a target.
+async function startPlinth(name: FormName): Promise<Target> {
+  const form = await startForm(name);
+  return target(name, localEndpoint(form.port, form.dataDir), form.services.map(([service, p]) => [service, p.pid]), () => form.stop());
 }
 
 // kubeApiserver is the server of the kubeconfig's current context; its pid (for its RSS) is
@@ -279,7 +244,7 @@ export async function vsBench(kubeconfig: string, counts: VsCounts): Promise<str
   const kube = kubeApiserver(kubeconfig);
   const targets: Target[] = [];
   try {
-    targets.push(await startDistributed(), await startPlinth(), kube);
+    targets.push(await startPlinth('distributed'), await startPlinth('all-in-one'), kube);
     await deleteBenchObjects(kube);
     for (const t of targets) {
       await runConcurrent(listSize, inFlight, (i) => t.call('POST', collection, storageClass(`perf-vs-l-${i}`)).then(expect2xx));
