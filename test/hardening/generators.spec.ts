@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { generateCases, hasTag, PENDING_FIXES, runnableCases } from './generate';
 import { HostileCase } from './hostile-case';
+import { answerBoundMs, requestTimeoutMs } from './hostile-run';
 import { fromPlain, Obj, toJson, toYaml } from './json-tree';
 import { Prng, seedFromEnv } from './prng';
 
@@ -14,6 +15,12 @@ const digest = (cases: HostileCase[]) => {
 };
 
 describe('hostile request generators', () => {
+  it('give every answer 10 s, and 10 s more per MiB of the request', () => {
+    expect(answerBoundMs(200)).toBe(requestTimeoutMs + 2);
+    expect(answerBoundMs(1 << 20)).toBe(2 * requestTimeoutMs);
+    expect(answerBoundMs(1_288_978)).toBeGreaterThan(22_000);
+  });
+
   it('give the same cases for the same seed and others for another seed', () => {
     expect(digest(generateCases(42))).toBe(digest(generateCases(42)));
     expect(digest(generateCases(42))).not.toBe(digest(generateCases(43)));
