@@ -57,22 +57,27 @@ class WatchStreams {
   }
 }
 
+// watchLines hands each line of a watch stream to streams, with when its chunk arrived.
+function watchLines(streams: WatchStreams): (chunk: Buffer) => void {
+  let buffer = '';
+  return (chunk) => {
+    const arrived = process.hrtime.bigint();
+    buffer += chunk.toString();
+    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+      streams.onLine(buffer.slice(0, nl), arrived);
+      buffer = buffer.slice(nl + 1);
+    }
+  };
+}
+
 // openHttp1Watch opens one watch on its own HTTP/1.1 connection (node:https), as a client
 // without HTTP/2 does.
 function openHttp1Watch(target: PlinthForm, agent: Agent, path: string, streams: WatchStreams): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    let buffer = '';
     const req = request({ host: '127.0.0.1', port: target.port, path, agent }, (res) => {
       if (res.statusCode !== 200) reject(new Error(`watch answered ${res.statusCode}`));
       resolve();
-      res.on('data', (chunk: Buffer) => {
-        const arrived = process.hrtime.bigint();
-        buffer += chunk.toString();
-        for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
-          streams.onLine(buffer.slice(0, nl), arrived);
-          buffer = buffer.slice(nl + 1);
-        }
-      });
+      res.on('data', watchLines(streams));
       res.on('end', () => streams.ended());
       res.on('aborted', () => streams.ended());
     });
@@ -96,20 +101,12 @@ class Http2Sessions {
   openWatch(path: string, streams: WatchStreams): Promise<void> {
     const session = this.session();
     return new Promise<void>((resolve, reject) => {
-      let buffer = '';
       const stream = session.request({ ':path': path });
       stream.on('response', (headers) => {
         if (headers[':status'] !== 200) reject(new Error(`watch answered ${headers[':status']}`));
         resolve();
       });
-      stream.on('data', (chunk: Buffer) => {
-        const arrived = process.hrtime.bigint();
-        buffer += chunk.toString();
-        for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
-          streams.onLine(buffer.slice(0, nl), arrived);
-          buffer = buffer.slice(nl + 1);
-        }
-      });
+      stream.on('data', watchLines(streams));
       stream.on('end', () => streams.ended());
       stream.on('error', reject);
       streams.opened(() => stream.close());
