@@ -2,10 +2,13 @@
 // kubectl multiplex requests and watches on one connection. Requests, watches (many streams on
 // one session, each getting every event), repeated headers (impersonation), the end of a watch
 // whose stream the client cancels, and of one whose stream it stops reading (terminated as a
-// slow watcher, the other streams of its connection unaffected), over node:http2's client;
+// slow watcher, the other streams of its connection unaffected), hostile sessions (thousands of
+// streams reset as opened, a header list past the limit, garbage after the preface: each refused
+// and the server still serving), over node:http2's client;
 // HTTP/1.1 stays served.
 import { ClientHttp2Session, ClientHttp2Stream, connect, constants, IncomingHttpHeaders } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
+import { connect as tlsConnect } from 'node:tls';
 import { eventually } from '@plinth/testing';
 import { adminToken, suiteServer } from './http';
 
@@ -27,6 +30,16 @@ function h2Request(session: ClientHttp2Session, method: string, path: string, he
     stream.on('error', reject);
     stream.end(body === undefined ? undefined : JSON.stringify(body));
   });
+}
+
+const goAwayFrame = 0x7;
+
+// frameTypes reads the types of the HTTP/2 frames in bytes a server sent (9-byte headers: a
+// 24-bit length, then the type).
+function frameTypes(bytes: Buffer): number[] {
+  const types: number[] = [];
+  for (let at = 0; at + 9 <= bytes.length; at += 9 + bytes.readUIntBE(at, 3)) types.push(bytes[at + 3]);
+  return types;
 }
 
 // H2Watch is a watch stream on a shared session, collecting its newline-delimited events.
@@ -170,5 +183,73 @@ describe('API server over HTTP/2', () => {
     });
     expect(answer).toMatchObject({ status: 200, version: '1.1', transferEncoding: 'chunked' });
     expect(JSON.parse(answer.firstLine)).toMatchObject({ type: 'ADDED', object: { kind: 'ServiceAccount' } });
+  });
+
+  // Hostile HTTP/2: each case on a session of its own; afterwards the server still answers.
+  const freshSession = async (): Promise<ClientHttp2Session> => {
+    const own = connect(server.url, { ca: server.ca });
+    own.on('error', () => undefined);
+    await new Promise<void>((resolve, reject) => {
+      own.once('connect', () => resolve());
+      own.once('error', reject);
+    });
+    return own;
+  };
+  const stillServes = async () => {
+    const own = await freshSession();
+    try {
+      expect((await h2Request(own, 'GET', '/api/v1/namespaces/default')).headers[':status']).toBe(200);
+    } finally {
+      own.destroy();
+    }
+  };
+
+  it('survives streams opened and reset at once, by the thousand (rapid reset)', async () => {
+    const hostile = await freshSession();
+    for (let i = 0; i < 2_000; i++) {
+      const stream = hostile.request({ ':path': serviceAccounts, authorization: `Bearer ${adminToken}` });
+      stream.on('error', () => undefined);
+      stream.close(constants.NGHTTP2_CANCEL);
+    }
+    await new Promise<void>((resolve) => {
+      hostile.once('close', () => resolve());
+      setImmediate(() => hostile.close(() => resolve()));
+    });
+    await stillServes();
+  });
+
+  it('refuses a header list past its limit without serving it', async () => {
+    const hostile = await freshSession();
+    try {
+      const refused = await new Promise<string>((resolve) => {
+        const stream = hostile.request({ ':path': '/api/v1/namespaces/default', authorization: `Bearer ${adminToken}`, 'x-huge': 'a'.repeat(2 << 20) });
+        stream.on('response', (headers) => resolve(`answered ${String(headers[':status'])}`));
+        stream.on('error', (err: Error) => resolve(`stream error: ${err.message}`));
+        stream.on('close', () => resolve(`closed with code ${stream.rstCode}`));
+        stream.end();
+      });
+      expect(refused).not.toBe('answered 200');
+    } finally {
+      hostile.destroy();
+    }
+    await stillServes();
+  });
+
+  it('ends with GOAWAY a connection that sends garbage after the preface', async () => {
+    const socket = tlsConnect({ host: '127.0.0.1', port: Number(new URL(server.url).port), ca: server.ca, ALPNProtocols: ['h2'], servername: 'localhost' });
+    const ended = new Promise<void>((resolve) => {
+      socket.once('end', () => resolve());
+      socket.once('close', () => resolve());
+    });
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.once('secureConnect', () => resolve()));
+    expect(socket.alpnProtocol).toBe('h2');
+    socket.write(Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), Buffer.alloc(4096, 0xff)]));
+    await ended;
+    socket.destroy();
+    expect(frameTypes(Buffer.concat(received))).toContain(goAwayFrame);
+    await stillServes();
   });
 });
