@@ -27,11 +27,12 @@ export interface ApiWatchEvent {
 type WatchItem = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObject; shared?: Map<string, Uint8Array> } | { type: 'BOOKMARK'; revision: number; shared?: Map<string, Uint8Array> };
 
 // WatchSource is where a watch's events come from: the resource's watch cache, or (caching off,
-// or a revision the cache cannot serve) a watch of storage.
+// or a revision the cache cannot serve) a watch of storage. consume hands each event to handle
+// until the source closes (it resolves) or fails (it rejects).
 interface WatchSource {
   initial: KubeObject[];
   startRevision: number;
-  items: AsyncIterable<WatchItem>;
+  consume(handle: (item: WatchItem) => void): Promise<void>;
   close(): void;
 }
 
@@ -58,10 +59,10 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
     for (const object of source.initial) stream.send('ADDED', object);
     if (options.sendInitialEvents && options.allowWatchBookmarks) stream.sendBookmark(String(startRevision), true);
     stream.boundFromHere();
-    for await (const item of source.items) {
+    await source.consume((item) => {
       if (item.type === 'BOOKMARK') stream.sendBookmark(String(item.revision), false, item.shared);
       else stream.send(item.type, item.object, item.shared);
-    }
+    });
   } catch (err) {
     stream.sendError(watchError(err, startRevision));
   } finally {
@@ -92,7 +93,7 @@ async function watchCached(scope: RequestScope, options: ListOptions, predicate:
 }
 
 function cachedSource(watcher: CacheWatcher, initial: KubeObject[], startRevision: number): WatchSource {
-  return { initial, startRevision, items: watcher, close: () => watcher.close() };
+  return { initial, startRevision, consume: (handle) => watcher.consume(handle), close: () => watcher.close() };
 }
 
 // watchStorage serves the watch from a watch of storage. As kube-apiserver's direct etcd watch,
@@ -107,13 +108,13 @@ async function watchStorage(scope: RequestScope, predicate: ListPredicate, initi
     startRevision = list.revision;
   }
   const watch = scope.store.watch(namespace, startRevision, false);
-  async function* items(): AsyncIterable<WatchItem> {
+  async function consume(handle: (item: WatchItem) => void): Promise<void> {
     for await (const event of watch) {
       const translated = translate(scope, event, predicate);
-      if (translated) yield translated;
+      if (translated) handle(translated);
     }
   }
-  return { initial, startRevision, items: items(), close: () => watch.close() };
+  return { initial, startRevision, consume, close: () => watch.close() };
 }
 
 // translate turns a storage event into the API event a selector-filtered watcher sees.
