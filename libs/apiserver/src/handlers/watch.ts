@@ -193,7 +193,8 @@ class EventStream {
   }
 
   // send writes one change. Its encoding is shared through `shared` by every watcher of the
-  // same format and apiVersion (a table is made for each watcher).
+  // same format and apiVersion (a table is made for each watcher): the first watcher to send it
+  // encodes it, the others only write the bytes.
   send(type: ApiWatchEventType, object: KubeObject, shared?: Map<string, Uint8Array>): void {
     if (this.scope.representation.type === 'partial') {
       this.write({ type, object: partialObjectMetadata(this.scope, object) });
@@ -204,18 +205,29 @@ class EventStream {
       this.write({ type, object: toTable(this.scope, [presented], { resourceVersion: object.metadata.resourceVersion }) });
       return;
     }
-    if (!shared) {
-      this.write({ type, object: present(this.scope, object) });
+    const encoded = shared?.get(this.encodingKeys[type]);
+    if (encoded) {
+      this.writeEncoded(encoded);
       return;
     }
-    this.writeEncoded(this.sharedEncoding(shared, type, () => ({ type, object: present(this.scope, object) })));
+    this.writeShared(shared, type, { type, object: present(this.scope, object) });
   }
 
   // sendBookmark writes a bookmark; one of progress (not the initial-events-end) is encoded once
   // per format and apiVersion, shared through `shared` as a change's is.
   sendBookmark(resourceVersion: string, initialEventsEnd: boolean, shared?: Map<string, Uint8Array>): void {
-    // The object is the kind's zero value as Go writes it (annotations its conversion sets
-    // included), with the bookmark's revision.
+    const encoded = initialEventsEnd ? undefined : shared?.get(this.encodingKeys.BOOKMARK);
+    if (encoded) {
+      this.writeEncoded(encoded);
+      return;
+    }
+    const event: ApiWatchEvent = { type: 'BOOKMARK', object: this.bookmarkObject(resourceVersion, initialEventsEnd) };
+    this.writeShared(initialEventsEnd ? undefined : shared, 'BOOKMARK', event);
+  }
+
+  // bookmarkObject is the kind's zero value as Go writes it (annotations its conversion sets
+  // included), with the bookmark's revision.
+  private bookmarkObject(resourceVersion: string, initialEventsEnd: boolean): unknown {
     const { metadata: zeroMetadata, ...zero } = cloneJson(this.scope.def.zeroValue ?? {}) as { metadata?: { annotations?: Record<string, string> } };
     const metadata: Record<string, unknown> = { resourceVersion, creationTimestamp: null };
     const annotations: Record<string, string> = { ...zeroMetadata?.annotations };
@@ -224,13 +236,15 @@ class EventStream {
       annotations[`${domain}/initial-events-end`] = 'true';
     }
     if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
-    const object = { kind: this.scope.def.kind, apiVersion: clientApiVersion(this.scope), metadata, ...zero };
-    const event: ApiWatchEvent = { type: 'BOOKMARK', object };
-    if (!shared || initialEventsEnd) {
-      this.write(event);
-      return;
-    }
-    this.writeEncoded(this.sharedEncoding(shared, 'BOOKMARK', () => event));
+    return { kind: this.scope.def.kind, apiVersion: clientApiVersion(this.scope), metadata, ...zero };
+  }
+
+  // writeShared encodes and writes an event, keeping its encoding in `shared` (when given) for
+  // the other watchers of this format and apiVersion.
+  private writeShared(shared: Map<string, Uint8Array> | undefined, type: ApiWatchEventType, event: ApiWatchEvent): void {
+    const encoded = this.encode(event);
+    shared?.set(this.encodingKeys[type], encoded);
+    this.writeEncoded(encoded);
   }
 
   sendError(status: Status): void {
@@ -254,18 +268,6 @@ class EventStream {
 
   private get protobuf(): boolean {
     return this.scope.representation.type === 'protobuf';
-  }
-
-  // sharedEncoding is the event's encoding in this watch's format and apiVersion, made by the
-  // first watcher that sends it and kept in `shared` for the others.
-  private sharedEncoding(shared: Map<string, Uint8Array>, type: ApiWatchEventType, event: () => ApiWatchEvent): Uint8Array {
-    const key = this.encodingKeys[type];
-    let encoded = shared.get(key);
-    if (!encoded) {
-      encoded = this.encode(event());
-      shared.set(key, encoded);
-    }
-    return encoded;
   }
 
   private write(event: ApiWatchEvent): void {
