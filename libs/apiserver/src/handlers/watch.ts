@@ -3,6 +3,7 @@
 // resourceVersion (or with "0") the stream starts with the current objects as ADDED events;
 // sendInitialEvents adds the initial-events-end bookmark. Objects moving into or out of a
 // selector arrive as ADDED and DELETED.
+import { IncomingMessage } from 'node:http';
 import { KubeObject } from '@plinth/api';
 import { cloneJson, encodeProtobufObject, encodeProtobufStatus, encodeWatchFrame, isStatusError, resourceExpired, Status, stringifyJson } from '@plinth/machinery';
 import { ListPredicate } from '@plinth/registry';
@@ -82,7 +83,7 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
 async function watchCached(scope: RequestScope, options: ListOptions, predicate: ListPredicate, initialEvents: boolean, requested: number, deadline: number): Promise<WatchSource | null> {
   const cache = scope.server.cacheFor(scope.def);
   if (!cache) return null;
-  const watchOptions = { namespace: namespaceOf(scope), predicate, bookmarks: options.allowWatchBookmarks, deadline };
+  const watchOptions = { namespace: namespaceOf(scope), predicate, bookmarks: options.allowWatchBookmarks, deadline, connection: connectionOf(scope.req) };
   if (initialEvents) {
     const bound = await scope.server.readBound(scope.def, options.resourceVersion, requested);
     const listed = bound && (await cache.listAndWatch(bound, watchOptions));
@@ -90,6 +91,13 @@ async function watchCached(scope: RequestScope, options: ListOptions, predicate:
   }
   const watcher = await cache.watch(requested, watchOptions);
   return watcher && cachedSource(watcher, [], requested);
+}
+
+// connectionOf is what the watch's events travel on: its HTTP/2 session (node:http2's
+// compatibility request carries its stream), or its HTTP/1.1 socket.
+function connectionOf(req: IncomingMessage): object {
+  const stream = (req as IncomingMessage & { stream?: { session?: object } }).stream;
+  return stream?.session ?? req.socket;
 }
 
 function cachedSource(watcher: CacheWatcher, initial: KubeObject[], startRevision: number): WatchSource {
