@@ -1,9 +1,6 @@
 // newEtcdClient builds the etcd3 client the store runs on: one gRPC channel per endpoint, a
-// deadline on every unary call, and none of etcd3's default retries or circuit breaker;
-// newRevisionProbe the store's channels for its revision reads, with the same settings.
-import { ChannelCredentials, credentials } from '@grpc/grpc-js';
+// deadline on every unary call, and none of etcd3's default retries or circuit breaker.
 import { Etcd3, IOptions } from 'etcd3';
-import { RevisionProbe } from './revision-probe';
 
 export interface EtcdObjectStoreOptions {
   // endpoints are etcd client URLs, e.g. http://127.0.0.1:2379.
@@ -42,39 +39,24 @@ const passThrough = {
 // was closing the stream, and there is nothing to back off from.
 const reattachBackoff: Backoff = { duration: 50, next: () => reattachBackoff };
 
-const etcdChannelOptions = {
-  // Lists of a large prefix exceed gRPC's default 4 MiB; etcd's own client allows 2 GiB.
-  'grpc.max_receive_message_length': 2 ** 31 - 1,
-  // Keepalive finds a dead connection under a quiet watch; etcd accepts pings every 5 s.
-  'grpc.keepalive_time_ms': 30_000,
-  'grpc.keepalive_timeout_ms': 10_000,
-  // The store decides what to retry (see passThrough), and channelz is not served: both
-  // would only add per-call bookkeeping to every request.
-  'grpc.enable_retries': 0,
-  'grpc.enable_channelz': 0,
-};
-
 export function newEtcdClient(options: EtcdObjectStoreOptions): Etcd3 {
   if (options.endpoints.length === 0) throw new Error('EtcdObjectStore needs at least one endpoint');
   const timeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs;
   return new Etcd3({
     hosts: options.endpoints,
     credentials: options.tls && { rootCertificate: options.tls.ca, certChain: options.tls.cert, privateKey: options.tls.key },
-    grpcOptions: etcdChannelOptions,
+    grpcOptions: {
+      // Lists of a large prefix exceed gRPC's default 4 MiB; etcd's own client allows 2 GiB.
+      'grpc.max_receive_message_length': 2 ** 31 - 1,
+      // Keepalive finds a dead connection under a quiet watch; etcd accepts pings every 5 s.
+      'grpc.keepalive_time_ms': 30_000,
+      'grpc.keepalive_timeout_ms': 10_000,
+      // The store decides what to retry (see passThrough), and channelz is not served: both
+      // would only add per-call bookkeeping to every request.
+      'grpc.enable_retries': 0,
+      'grpc.enable_channelz': 0,
+    },
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
     faultHandling: { host: () => passThrough, global: passThrough, watchBackoff: reattachBackoff },
   });
-}
-
-// newRevisionProbe reaches the same endpoints as newEtcdClient's client, with its credentials
-// (as etcd3 makes them) and channel settings.
-export function newRevisionProbe(options: EtcdObjectStoreOptions): RevisionProbe {
-  if (options.endpoints.length === 0) throw new Error('EtcdObjectStore needs at least one endpoint');
-  const hosts = options.endpoints.map((endpoint) => endpoint.replace(/^https?:\/\//, ''));
-  return new RevisionProbe(hosts, channelCredentials(options), etcdChannelOptions, options.requestTimeoutMs ?? defaultRequestTimeoutMs);
-}
-
-function channelCredentials(options: EtcdObjectStoreOptions): ChannelCredentials {
-  if (options.tls) return credentials.createSsl(options.tls.ca, options.tls.key ?? null, options.tls.cert ?? null);
-  return options.endpoints.some((endpoint) => endpoint.startsWith('https:')) ? credentials.createSsl() : credentials.createInsecure();
 }
