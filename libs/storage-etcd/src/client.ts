@@ -1,9 +1,6 @@
 // newEtcdClient builds the etcd3 client the store runs on: one gRPC channel per endpoint, a
-// deadline on every unary call, and none of etcd3's default retries or circuit breaker;
-// newRevisionRange the store's reader of etcd's current revision, over the same endpoints
-// with the same credentials and deadline.
+// deadline on every unary call, and none of etcd3's default retries or circuit breaker.
 import { Etcd3, IOptions } from 'etcd3';
-import { RevisionRange } from './revision-range';
 
 export interface EtcdObjectStoreOptions {
   // endpoints are etcd client URLs, e.g. http://127.0.0.1:2379.
@@ -62,9 +59,4 @@ export function newEtcdClient(options: EtcdObjectStoreOptions): Etcd3 {
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
     faultHandling: { host: () => passThrough, global: passThrough, watchBackoff: reattachBackoff },
   });
-}
-
-export function newRevisionRange(options: EtcdObjectStoreOptions): RevisionRange {
-  if (options.endpoints.length === 0) throw new Error('EtcdObjectStore needs at least one endpoint');
-  return new RevisionRange(options.endpoints, options.tls, options.requestTimeoutMs ?? defaultRequestTimeoutMs);
 }

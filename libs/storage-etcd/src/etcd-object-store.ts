@@ -22,18 +22,18 @@ import {
   keyAfter,
   prefixEnd,
 } from '@plinth/storage';
-import { EtcdObjectStoreOptions, newEtcdClient, newRevisionRange } from './client';
+import { EtcdObjectStoreOptions, newEtcdClient } from './client';
 import { interpretEtcdError } from './errors';
 import { EtcdRequest, etcdSpan } from './etcd-span';
 import { EtcdRequestMetrics } from './request-metrics';
 import { bytes, toKeyValue } from './key-value';
-import { RevisionRange } from './revision-range';
 import { watchEtcd } from './watch';
+
+// anyKey is what currentRevision ranges over: only the response header is read.
+const anyKey = Buffer.from([0]);
 
 export class EtcdObjectStore implements ObjectStore {
   private readonly client: Etcd3;
-  // revisions reads the current revision (a count_only Range) without etcd3: see RevisionRange.
-  private readonly revisions: RevisionRange;
   private readonly watches = new Set<Watch>();
   // readAttempts lets a read that found one endpoint unreachable try the others; writes are
   // never repeated, as a repeated txn could see its own first attempt.
@@ -42,7 +42,6 @@ export class EtcdObjectStore implements ObjectStore {
 
   constructor(options: EtcdObjectStoreOptions & { metrics?: EtcdRequestMetrics }) {
     this.client = newEtcdClient(options);
-    this.revisions = newRevisionRange(options);
     this.metrics = options.metrics ?? null;
     this.readAttempts = options.endpoints.length;
   }
@@ -166,7 +165,7 @@ export class EtcdObjectStore implements ObjectStore {
   }
 
   async currentRevision(): Promise<number> {
-    const response = await this.read({ method: 'Range', operation: 'currentRevision', key: '\u0000' }, () => this.revisions.read(), '');
+    const response = await this.read({ method: 'Range', operation: 'currentRevision', key: '\u0000' }, () => this.client.kv.range({ key: anyKey, count_only: true }), '');
     return Number(response.header.revision);
   }
 
@@ -186,7 +185,6 @@ export class EtcdObjectStore implements ObjectStore {
   async close(): Promise<void> {
     for (const watch of [...this.watches]) watch.close();
     this.client.close();
-    this.revisions.close();
   }
 
   // read sends a range request, each attempt in its own client span; errorKey is the key its

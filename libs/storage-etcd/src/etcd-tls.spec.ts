@@ -38,14 +38,12 @@ describe('EtcdObjectStore over TLS', () => {
     const links = pki!;
     for (const store of [clientOf(endpoint, { caFile: links.etcdServer.caFile }), clientOf(endpoint, { ...links.foreignGatewayClient, caFile: links.etcdServer.caFile })]) {
       try {
-        for (const read of [() => store.get('/registry/a'), () => store.currentRevision()]) {
-          const err = await read().then(
-            () => new Error('etcd answered a client without a valid certificate'),
-            (e: unknown) => e,
-          );
-          expect(err).toBeInstanceOf(StorageError);
-          expect((err as StorageError).code).toBe(StorageErrorCode.Unreachable);
-        }
+        const err = await store.get('/registry/a').then(
+          () => new Error('etcd answered a client without a valid certificate'),
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(StorageError);
+        expect((err as StorageError).code).toBe(StorageErrorCode.Unreachable);
       } finally {
         await store.close();
       }
@@ -57,7 +55,6 @@ describe('EtcdObjectStore over TLS', () => {
     try {
       const created = await store.create('/registry/tls-check', new Uint8Array([1]));
       expect((await store.get('/registry/tls-check')).revision).toBe(created.revision);
-      expect(await store.currentRevision()).toBeGreaterThanOrEqual(created.revision);
     } finally {
       await store.close();
     }
