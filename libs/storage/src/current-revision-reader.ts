@@ -4,8 +4,9 @@
 // a write that finished before the caller asked) but joins the next one, which is sent once
 // that read is answered. A read that starts after a caller asked reflects every write finished
 // before the caller asked, so sharing it keeps each caller's read consistent. The gateway
-// shares one for all its consistent reads, the storage service one for all its gateways'
-// CurrentRevision calls: at 16 GETs in flight one revision read serves about eight.
+// shares one for all its consistent reads (at 16 GETs in flight one revision read serves
+// about eight), the storage service one for all its gateways' CurrentRevision calls (each
+// gateway has one out at a time, so it is three gateways or more that share).
 export class CurrentRevisionReader {
   private inFlight = false;
   private next: { promise: Promise<number>; resolve(revision: number): void; reject(err: unknown): void } | null = null;
