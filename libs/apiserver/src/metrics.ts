@@ -42,6 +42,7 @@ export class ApiServerMetrics {
   readonly storageObjects: Gauge;
   readonly terminations: Counter;
   readonly terminatedWatchers: Counter;
+  readonly consistentReads: Counter;
   private readonly readOnly: GaugeChild;
   private readonly mutating: GaugeChild;
 
@@ -88,6 +89,13 @@ export class ApiServerMetrics {
         name: 'apiserver_terminated_watchers_total',
         help: '[ALPHA] Counter of watchers closed due to unresponsiveness broken by resource type.',
         labelNames: ['resource'],
+      }),
+    );
+    this.consistentReads = registry.shared(
+      new Counter({
+        name: 'plinth_watch_cache_consistent_reads_total',
+        help: 'Consistent reads (a GET, LIST or watch\'s initial list at resourceVersion "") by resource and by what served them: the watch cache, or storage when the cache had not caught up.',
+        labelNames: ['resource', 'source'],
       }),
     );
   }

@@ -85,6 +85,7 @@ async function watchCached(scope: RequestScope, options: ListOptions, predicate:
   if (initialEvents) {
     const bound = await scope.server.readBound(scope.def, options.resourceVersion, requested);
     const listed = bound && (await cache.listAndWatch(bound, watchOptions));
+    scope.server.countConsistentRead(scope.def, options.resourceVersion, listed ? 'cache' : 'storage');
     return listed && cachedSource(listed.watcher, listed.items, listed.revision);
   }
   const watcher = await cache.watch(requested, watchOptions);
