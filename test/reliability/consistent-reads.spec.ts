@@ -71,13 +71,13 @@ describe('consistent reads across two gateways', () => {
   }, 120_000);
 
   it('counts the consistent read of a resource whose cache has just started as served by storage', async () => {
-    // Nothing read csidrivers on gateway 1 before: its watch cache starts with this read, and
+    // Nothing read runtimeclasses on gateway 1 before: its watch cache starts with this read, and
     // has listed nothing yet.
-    const path = '/apis/storage.k8s.io/v1/csidrivers';
-    const before = await consistentReads(1, 'csidrivers.storage.platform.io');
+    const path = '/apis/node.k8s.io/v1/runtimeclasses';
+    const before = await consistentReads(1, 'runtimeclasses.node.platform.io');
     expect(before).toEqual({ cache: 0, storage: 0 });
     expect((await cluster.request(1, 'GET', path, adminToken)).status).toBe(200);
-    expect(await consistentReads(1, 'csidrivers.storage.platform.io')).toEqual({ cache: 0, storage: 1 });
+    expect(await consistentReads(1, 'runtimeclasses.node.platform.io')).toEqual({ cache: 0, storage: 1 });
   }, 60_000);
 
   it('lists on one gateway what the other created while its cache had lost its storage watch', async () => {

@@ -43,6 +43,7 @@ export class ApiServerMetrics {
   readonly terminations: Counter;
   readonly terminatedWatchers: Counter;
   readonly consistentReads: Counter;
+  readonly postTimeouts: Counter;
   private readonly readOnly: GaugeChild;
   private readonly mutating: GaugeChild;
 
@@ -89,6 +90,13 @@ export class ApiServerMetrics {
         name: 'apiserver_terminated_watchers_total',
         help: '[ALPHA] Counter of watchers closed due to unresponsiveness broken by resource type.',
         labelNames: ['resource'],
+      }),
+    );
+    this.postTimeouts = registry.shared(
+      new Counter({
+        name: 'apiserver_request_post_timeout_total',
+        help: '[ALPHA] Tracks the activity of the request handlers after the associated requests have been timed out by the apiserver',
+        labelNames: ['source', 'status'],
       }),
     );
     this.consistentReads = registry.shared(
