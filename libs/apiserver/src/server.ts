@@ -25,7 +25,7 @@ import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
 import { sampledTraceId, tracingEnabled } from '@plinth/telemetry';
 import { traceOperation, traceRequest } from './http/request-span';
 import { ApiServerMetrics, RequestObservation } from './metrics';
-import { responseOptions, ResponseOptions, writeBody, writeError, writeInternalServerError, writePageNotFound, writeText } from './http/respond';
+import { responseGone, responseOptions, ResponseOptions, writeBody, writeError, writeInternalServerError, writePageNotFound, writeText } from './http/respond';
 import { parseRequestTarget, RequestTarget, RequestTargetError } from './http/request-target';
 import { checkFraming, writeFramingError } from './http/framing';
 import { RequestBoundary } from './http/request-boundary';
@@ -143,7 +143,7 @@ export class ApiServer {
       if (err instanceof ImpersonationWithoutUserError || err instanceof AuthorizerError) return writeInternalServerError(res, req.url ?? '', err.message);
       // An error that is not a Status is a fault of the server, which kube-apiserver would have
       // panicked on; a client that went away is not.
-      if (!isStatusError(err) && !res.destroyed) this.boundary.report(req, err);
+      if (!isStatusError(err) && !responseGone(res)) this.boundary.report(req, err);
       // An error before the resource's negotiation (authentication, unknown paths) is a Status
       // in what the client accepts, protobuf included, as kube-apiserver negotiates errors.
       response.protobuf ??= errorPrefersProtobuf(req.headers.accept);

@@ -8,7 +8,7 @@ import { cloneJson, encodeProtobufObject, encodeProtobufStatus, encodeWatchFrame
 import { ListPredicate } from '@plinth/registry';
 import { isStorageError, StorageErrorCode, WatchEvent } from '@plinth/storage';
 import { atRevision, CacheWatcher } from '../cache/cache-watcher';
-import { toStatusError } from '../http/respond';
+import { resetResponse, responseGone, toStatusError } from '../http/respond';
 import { ListOptions, parseResourceVersion } from '../list-options';
 import { clientApiVersion, namespaceOf, present, RequestScope } from '../scope';
 import { buildPredicate } from '../selectors';
@@ -153,6 +153,9 @@ function watchTimeoutMs(scope: RequestScope, options: ListOptions): number {
 // while a thousand stalled watches cannot hold more than about 4 GiB.
 const watcherBufferBytes = 4 * 1024 * 1024;
 
+// endGraceMs is how long an ended watch waits for its client to take what was written.
+const endGraceMs = 10_000;
+
 // EventStream writes events on a streamed 200 response (chunked over HTTP/1.1): newline-delimited
 // JSON, or with protobuf negotiated, length-prefixed frames of enveloped WatchEvents. While the
 // response's buffer is full (res.write answered false) events wait in `pending` until it drains;
@@ -242,14 +245,21 @@ class EventStream {
     this.bounded = true;
   }
 
-  // end writes what waits for the buffer to drain, then ends the response.
+  // end writes what waits for the buffer to drain, then ends the response. A client that has
+  // not taken the rest within endGraceMs (it stopped reading, or never opened its HTTP/2
+  // flow-control window) gets its stream reset (HTTP/2 RST_STREAM CANCEL, the connection closed
+  // over HTTP/1.1), so that the ended watch holds no buffers for as long as the client stays.
   end(): void {
     const { res } = this.scope;
-    if (res.writableEnded || res.destroyed) return;
+    if (res.writableEnded || responseGone(res)) return;
     for (const chunk of this.pending.splice(0)) res.write(chunk);
     this.pendingBytes = 0;
     this.unboundedBytes = 0;
     res.end();
+    if (res.writableFinished) return;
+    const reset = this.scope.server.clock.setTimeout(() => resetResponse(res), endGraceMs);
+    res.once('finish', () => reset.cancel());
+    res.once('close', () => reset.cancel());
   }
 
   private get protobuf(): boolean {
@@ -274,7 +284,7 @@ class EventStream {
 
   private writeEncoded(encoded: Uint8Array): void {
     const { res } = this.scope;
-    if (this.overflowed || res.writableEnded || res.destroyed) return;
+    if (this.overflowed || res.writableEnded || responseGone(res)) return;
     if (!this.waitingForDrain) {
       if (!res.write(encoded)) this.waitForDrain();
       return;
@@ -299,7 +309,7 @@ class EventStream {
   // flush writes what waited while the buffer was full, until it is full again.
   private flush(): void {
     const { res } = this.scope;
-    if (res.writableEnded || res.destroyed) return;
+    if (res.writableEnded || responseGone(res)) return;
     let written = 0;
     while (written < this.pending.length) {
       const chunk = this.pending[written++];
