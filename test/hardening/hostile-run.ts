@@ -193,6 +193,7 @@ export class HostileRunner {
   private check(c: HostileCase, answer: RawAnswer): string[] {
     const problems: string[] = [];
     const text = () => answer.body.toString('utf8').slice(0, 300);
+    if (answer.status === 0 && strangerCertificateSessionEnd(c, answer)) return [];
     if (answer.status === 0) return [`the connection closed without an answer${answer.body.length ? `: ${text()}` : ''}`];
     if (answer.status >= 500 && !KUBERNETES_SERVER_ERRORS.some((e) => e.status === answer.status && e.matches(c, answer.body.toString('utf8')))) problems.push(`answered ${answer.status}: ${text()}`);
     if (c.expect === 'unauthorized' && answer.status !== 401) problems.push(`expected 401, got ${answer.status}: ${text()}`);
@@ -211,6 +212,17 @@ export class HostileRunner {
     }
     return problems;
   }
+}
+
+// strangerCertificateSessionEnd is node:http2's end of a session whose client certificate is
+// signed in the name of the cluster CA by a key of another type: OpenSSL's failure to check that
+// signature (which it tries during the handshake although the server does not require a valid
+// certificate) stays on its error queue and surfaces later as an error of the TLS socket
+// (ERR_SSL_EVP_LIB), on which node:http2 ends the session with GOAWAY INTERNAL_ERROR, sometimes
+// before the 401 is written. Over HTTP/1.1 the same request is answered 401. The session is the
+// client's alone; the refusal leaves everything as it was (checked as for any refusal).
+function strangerCertificateSessionEnd(c: HostileCase, answer: RawAnswer): boolean {
+  return answer.h2 === true && c.credential.kind === 'forged' && c.credential.forged === 'stranger-client-cert' && /^RST_STREAM 2 after GOAWAY 2$/.test(answer.body.toString());
 }
 
 // kubernetesTextAnswer is kube-apiserver's answer in plain text, not a Status: the Go mux's 404

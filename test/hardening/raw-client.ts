@@ -12,6 +12,8 @@ export interface RawAnswer {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+  // h2 marks an answer read over HTTP/2.
+  h2?: boolean;
 }
 
 export interface RawTarget {
@@ -191,11 +193,13 @@ export function sendH2(target: RawTarget, request: H2Request, options: { clientC
       clearTimeout(timer);
       session.destroy();
       if (answer instanceof Error) reject(answer);
-      else resolve(answer);
+      else resolve({ ...answer, h2: true });
     };
     const timer = setTimeout(() => finish(new ClientTimeout(`no complete answer within ${options.timeoutMs} ms`)), options.timeoutMs);
     session.on('error', (err) => finish(err));
-    session.on('goaway', (code) => finish({ status: 0, headers: {}, body: Buffer.from(`GOAWAY ${code}`) }));
+    // A GOAWAY that covers the stream still lets it finish: its close decides.
+    let goAway = '';
+    session.on('goaway', (code) => (goAway = ` after GOAWAY ${code}`));
     let stream: ClientHttp2Stream;
     try {
       stream = session.request(headers, { endStream: request.body === undefined });
@@ -215,7 +219,7 @@ export function sendH2(target: RawTarget, request: H2Request, options: { clientC
     stream.on('end', () => finish({ status, headers: answered ?? {}, body: Buffer.concat(chunks) }));
     stream.on('error', (err) => (err.message.includes('ERR_HTTP2_INVALID') ? finish(new H2Unsendable(err.message)) : undefined));
     stream.on('close', () => {
-      if (answered === null) finish({ status: 0, headers: {}, body: Buffer.from(`RST_STREAM ${stream.rstCode}`) });
+      if (answered === null) finish({ status: 0, headers: {}, body: Buffer.from(`RST_STREAM ${stream.rstCode}${goAway}`) });
       else finish({ status, headers: answered, body: Buffer.concat(chunks) });
     });
     if (request.body !== undefined) stream.end(request.body);

@@ -48,8 +48,12 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
     source.close();
   });
   const timer = scope.server.clock.setTimeout(() => source.close(), Math.max(0, deadline - scope.server.clock.now()));
+  // The request's context ends when its response closes: the client went away, perhaps while
+  // the watch was being set up (its connection cut under a thousand streams), before any
+  // listener here could hear of it.
   const onClose = () => source.close();
-  scope.req.on('close', onClose);
+  if (scope.context.aborted) source.close();
+  else scope.context.addEventListener('abort', onClose, { once: true });
   const termination = scope.server.watches;
   termination.watching(scope.res);
   const cancelEnd = termination.onEnded(onClose);
@@ -66,7 +70,7 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
     stream.sendError(watchError(err, startRevision));
   } finally {
     timer.cancel();
-    scope.req.off('close', onClose);
+    scope.context.removeEventListener('abort', onClose);
     cancelEnd();
     source.close();
     if (termination.ended.aborted) await termination.released();
