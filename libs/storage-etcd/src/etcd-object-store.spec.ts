@@ -81,6 +81,7 @@ describe('EtcdObjectStore', () => {
       const store = new EtcdObjectStore({ endpoints: [`http://127.0.0.1:${port}`], requestTimeoutMs: 500 });
       try {
         await expectTimeout(store.get('/registry/a'));
+        await expectTimeout(store.currentRevision());
       } finally {
         await store.close();
         for (const socket of sockets) socket.destroy();
