@@ -66,7 +66,12 @@ export class FieldSet {
     return this.children.get(serializePathElement(pe))?.set ?? new FieldSet();
   }
 
+  // union, intersection and the differences make a new set, sharing the subtrees of their
+  // operands, or return an operand as it is when the other changes nothing: a set is never
+  // changed once made.
   union(other: FieldSet): FieldSet {
+    if (other.isEmpty()) return this;
+    if (this.isEmpty()) return other;
     const out = new FieldSet();
     for (const [k, pe] of [...this.members, ...other.members]) out.members.set(k, pe);
     for (const [k, c] of this.children) out.children.set(k, c);
@@ -101,6 +106,7 @@ export class FieldSet {
   }
 
   private subtract(other: FieldSet, recursive: boolean): FieldSet {
+    if (this.isEmpty() || other.isEmpty()) return this;
     const out = new FieldSet();
     for (const [k, pe] of this.members) if (!other.members.has(k)) out.members.set(k, pe);
     for (const [k, c] of this.children) {

@@ -186,12 +186,34 @@ export function stripManager(managed: Managed, id: string): void {
 // zero values Go decoding would give it (none for an unstructured object, a custom resource, so
 // that a map its first write adds is owned itself too: `f:spec: {".": {}, ...}`).
 export function comparable(object: unknown, schema: Schema, unstructured = false): unknown {
+  if (!isObject(object) && !unstructured) return zeroObjectOf(schema);
   const copy: Record<string, unknown> = { ...(isObject(object) ? object : {}) };
   if (isObject(copy.metadata)) {
     const { managedFields: _managedFields, ...metadata } = copy.metadata;
     copy.metadata = metadata;
   }
   return unstructured ? copy : withGoZeroValues(copy, schema);
+}
+
+// zeroObjects are the objects a create is compared from (an absent object with Go's zero
+// values), one per schema: the same on every create, and only read.
+const zeroObjects = new WeakMap<Schema, unknown>();
+
+function zeroObjectOf(schema: Schema): unknown {
+  let zero = zeroObjects.get(schema);
+  if (zero === undefined) {
+    zero = deepFreeze(withGoZeroValues({}, schema));
+    zeroObjects.set(schema, zero);
+  }
+  return zero;
+}
+
+function deepFreeze(value: unknown): unknown {
+  if (value !== null && typeof value === 'object') {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 // ConflictSets are, per other manager, the fields a write changed that it owned.
@@ -227,6 +249,8 @@ export function updateOwners(
   resetFields: FieldSet | undefined,
 ): Comparison {
   const comparison = compare(oldObject, newObject, schema);
+  // A write no other manager shares (a create, most often) takes nothing from anyone.
+  if (managed.fields.size === 0 || (managed.fields.size === 1 && managed.fields.has(writer))) return comparison;
   const relevant = excludeFields(comparison, resetFields);
   const changed = relevant.modified.union(relevant.added);
   const conflicts: ConflictSets = new Map();

@@ -76,9 +76,18 @@ type MapKind = Kind & { type: 'map' };
 function descends(kind: Kind, lhs: unknown, rhs: unknown): boolean {
   if (kind.type === 'scalar' || kind.atomic) return false;
   const shaped = kind.type === 'list' ? Array.isArray : isObject;
-  const size = (v: unknown): number => (Array.isArray(v) ? v.length : isObject(v) ? Object.keys(v).length : 0);
-  for (const v of [lhs, rhs]) if (v !== undefined && v !== null && !shaped(v)) return false;
-  return size(lhs) > 0 || size(rhs) > 0;
+  if (lhs !== undefined && lhs !== null && !shaped(lhs)) return false;
+  if (rhs !== undefined && rhs !== null && !shaped(rhs)) return false;
+  return !isEmptyContainer(lhs) || !isEmptyContainer(rhs);
+}
+
+// isEmptyContainer tells whether a value is no list or map with members (an empty one, a
+// scalar, null or absent), without listing the members.
+function isEmptyContainer(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (!isObject(value)) return true;
+  for (const key in value) if (hasOwn(value, key)) return false;
+  return true;
 }
 
 interface IndexedItem {
