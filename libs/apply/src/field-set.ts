@@ -52,9 +52,31 @@ export class FieldSet {
 
   has(path: Path): boolean {
     if (path.length === 0) return false;
-    const key = serializePathElement(path[0]);
-    if (path.length === 1) return this.members.has(key);
-    return this.children.get(key)?.set.has(path.slice(1)) ?? false;
+    let members = this.members;
+    let children = this.children;
+    for (let i = 0; i < path.length - 1; i++) {
+      const child = children.get(serializePathElement(path[i]));
+      if (!child) return false;
+      members = child.set.members;
+      children = child.set.children;
+    }
+    return members.has(serializePathElement(path[path.length - 1]));
+  }
+
+  // hasMemberAlong tells whether path or one of its prefixes is a member: whether
+  // recursiveDifference with this set removes path.
+  hasMemberAlong(path: Path): boolean {
+    let members = this.members;
+    let children = this.children;
+    for (const pe of path) {
+      const key = serializePathElement(pe);
+      if (members.has(key)) return true;
+      const child = children.get(key);
+      if (!child) return false;
+      members = child.set.members;
+      children = child.set.children;
+    }
+    return false;
   }
 
   isEmpty(): boolean {

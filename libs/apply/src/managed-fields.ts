@@ -7,7 +7,7 @@ import { rfc3339 } from '@plinth/machinery';
 import { FieldSet } from './field-set';
 import { goJSON, isObject } from './json';
 import { fieldElement } from './path-element';
-import { compare, Comparison, excludeFields, withGoZeroValues } from './typed';
+import { changedFields, compare, Comparison, excludeFields, withGoZeroValues } from './typed';
 
 // VersionedSet is the set one manager owns, at the API version it wrote with.
 export interface VersionedSet {
@@ -333,10 +333,7 @@ export function updateManagedFields(options: UpdateManagedFieldsOptions): Manage
   try {
     const managed = reconcileWithSchema(decodeLiveOrNew(live, updated, Boolean(options.subresource)), schema);
     if (skipsTracking(live, managed)) return undefined;
-    const comparison = updateOwners(comparable(live, schema, options.unstructured), comparable(updated, schema, options.unstructured), schema, managed, currentOperation, true, resetFields);
-    let current = comparison.modified.union(comparison.added).difference(comparison.removed);
-    if (resetFields) current = current.recursiveDifference(resetFields);
-    current = current.difference(stripSet);
+    const current = ownedByWriter(comparable(live, schema, options.unstructured), comparable(updated, schema, options.unstructured), schema, managed, resetFields);
     if (!current.isEmpty()) {
       const id = managerIdentifier({ manager: options.manager || 'unknown', operation: 'Update', apiVersion: options.apiVersion, subresource: options.subresource });
       const previous = managed.fields.get(id);
@@ -348,6 +345,19 @@ export function updateManagedFields(options: UpdateManagedFieldsOptions): Manage
   } catch {
     return live?.metadata?.managedFields;
   }
+}
+
+// ownedByWriter is what a non-apply write comes to own: the fields it added or changed, the
+// reset fields and the stripped ones aside, taken from every other manager. With no manager
+// yet (a create) no one loses anything, and the set is made in one walk.
+function ownedByWriter(live: unknown, updated: unknown, schema: Schema, managed: Managed, resetFields: FieldSet | undefined): FieldSet {
+  if (managed.fields.size === 0) {
+    return changedFields(live, updated, schema, (path) => !stripSet.has(path) && !(resetFields?.hasMemberAlong(path) ?? false));
+  }
+  const comparison = updateOwners(live, updated, schema, managed, currentOperation, true, resetFields);
+  let current = comparison.modified.union(comparison.added).difference(comparison.removed);
+  if (resetFields) current = current.recursiveDifference(resetFields);
+  return current.difference(stripSet);
 }
 
 // skipsTracking is the skip-non-applied manager: an update that starts from no managed fields
