@@ -217,14 +217,19 @@ export class FieldSet {
   private emit(includeSelf: boolean): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     if (includeSelf && !this.isEmpty()) out['.'] = {};
-    const entries: Array<[PathElement, FieldSet | undefined, boolean]> = [];
-    for (const [k, pe] of this.members) entries.push([pe, this.children.get(k)?.set, true]);
-    for (const [k, c] of this.children) if (!this.members.has(k)) entries.push([c.pe, c.set, false]);
-    entries.sort((a, b) => comparePathElements(a[0], b[0]));
-    for (const [pe, set, member] of entries) {
-      setOwn(out, serializePathElement(pe), set ? set.emit(member) : {});
+    // The keys are the serialized elements, in the elements' order.
+    const keys = [...this.members.keys()];
+    for (const k of this.children.keys()) if (!this.members.has(k)) keys.push(k);
+    if (keys.length > 1) keys.sort((a, b) => comparePathElements(this.elementOf(a), this.elementOf(b)));
+    for (const k of keys) {
+      const child = this.children.get(k);
+      setOwn(out, k, child ? child.set.emit(this.members.has(k)) : {});
     }
     return out;
+  }
+
+  private elementOf(key: string): PathElement {
+    return this.members.get(key) ?? (this.children.get(key) as Child).pe;
   }
 
   // fromFieldsV1 decodes a FieldsV1 object (FieldsToSet); unknown path element types are skipped.
