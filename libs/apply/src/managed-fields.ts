@@ -85,13 +85,23 @@ export function managerIdentifier(entry: Pick<ManagedFieldsEntry, 'manager' | 'o
 }
 
 export function parseManagerIdentifier(id: string): Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'> | undefined {
+  const known = parsedIdentifiers.get(id);
+  if (known) return { ...known };
   try {
     const parsed: unknown = JSON.parse(id);
-    return isObject(parsed) ? (parsed as ManagedFieldsEntry) : undefined;
+    if (!isObject(parsed)) return undefined;
+    if (parsedIdentifiers.size >= maxParsedIdentifiers) parsedIdentifiers.clear();
+    parsedIdentifiers.set(id, { ...(parsed as ManagedFieldsEntry) });
+    return parsed as ManagedFieldsEntry;
   } catch {
     return undefined;
   }
 }
+
+// parsedIdentifiers are the identifiers read lately: a server sees few managers, each on every
+// write it makes (bounded, since a client names its manager).
+const parsedIdentifiers = new Map<string, Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>>();
+const maxParsedIdentifiers = 1024;
 
 // decodeManagedFields is DecodeManagedFields; it throws on an entry Kubernetes rejects.
 export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | undefined | null): Managed {
@@ -275,6 +285,7 @@ export function updateOwners(
 // capUpdateManagers merges the oldest update entries into one `ancient-changes` entry per API
 // version until at most max update entries remain (capManagersManager).
 export function capUpdateManagers(managed: Managed, max = maxUpdateManagers): void {
+  if (managed.fields.size <= max) return;
   const updaters = [...managed.fields].filter(([, vs]) => !vs.applied).map(([id]) => id);
   if (updaters.length <= max) return;
   updaters.sort((a, b) => unixSeconds(managed.times.get(a)) - unixSeconds(managed.times.get(b)) || (a === b ? 0 : a < b ? -1 : 1));
