@@ -1,4 +1,4 @@
-import { kindSchema, KubeObject, ManagedFieldsEntry, s } from '@plinth/api';
+import { kindSchema, KubeObject, ManagedFieldsEntry, s, Schema } from '@plinth/api';
 import { FieldSet } from './field-set';
 import { compare, withGoZeroValues } from './typed';
 import {
@@ -205,14 +205,14 @@ describe('updateManagedFields on create', () => {
 
 describe('updateManagedFields on create, beside the set algebra it stands for', () => {
   // The creator owns (added ∪ modified) − removed of compare, less the reset and stripped fields.
-  const byAlgebra = (object: KubeObject, schema: Parameters<typeof compare>[2], resetFields?: FieldSet): unknown => {
+  const byAlgebra = (object: KubeObject, schema: Schema, resetFields?: FieldSet): unknown => {
     const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, managedFields: undefined } });
     const c = compare(withGoZeroValues({}, schema), withGoZeroValues(JSON.parse(JSON.stringify(strip(object))), schema), schema);
     let set = c.modified.union(c.added).difference(c.removed);
     if (resetFields) set = set.recursiveDifference(resetFields);
     return set.difference(stripSet).toFieldsV1();
   };
-  const cases: [string, KubeObject, Parameters<typeof compare>[2], FieldSet | undefined][] = [
+  const cases: [string, KubeObject, Schema, FieldSet | undefined][] = [
     ['a Deployment', createdDeployment(), deploymentSchema, statusResetFields()],
     ['a Deployment without its reset fields', createdDeployment(), deploymentSchema, undefined],
     ['a Pod with lists of containers, ports and env', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'd', labels: { a: 'b' }, annotations: { x: 'y' }, finalizers: ['f1', 'f2'] }, spec: { containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 80, protocol: 'TCP' }], env: [{ name: 'E', value: '1' }] }], nodeSelector: {} }, status: { phase: 'Pending' } }, podSchema, statusResetFields()],
