@@ -279,6 +279,8 @@ export class ApiServer {
 
   private async dispatch(scope: RequestScope): Promise<void> {
     const { info, def } = scope;
+    // The token and binding subresources have only a POST route: go-restful answers any other method.
+    if (isPostOnlySubresource(def, info.subresource) && info.verb !== 'create') throw methodNotAllowed();
     if (info.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope);
     if (info.subresource === 'binding' && def.group === '' && def.resource === 'pods' && info.verb === 'create') return createBinding(scope);
     if (info.subresource === 'scale' && def.scale && ['get', 'update', 'patch'].includes(info.verb)) return serveScale(scope);
@@ -382,4 +384,10 @@ function aliasGroup(body: ReturnType<typeof apiGroup> & object, alias: string) {
 function observeTrace(observation: RequestObservation | null | undefined, serve: () => Promise<void>): Promise<void> {
   if (observation) observation.traceId = sampledTraceId();
   return serve();
+}
+
+// isPostOnlySubresource says whether a resource's subresource is served on a POST route alone.
+function isPostOnlySubresource(def: ResourceDefinition, subresource: string): boolean {
+  if (def.group !== '') return false;
+  return (def.resource === 'serviceaccounts' && subresource === 'token') || (def.resource === 'pods' && subresource === 'binding');
 }
