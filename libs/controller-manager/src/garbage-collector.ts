@@ -159,8 +159,12 @@ export class GarbageCollector implements Controller {
   private async deleteDependentsFirst(owner: Node): Promise<void> {
     const dependents = this.dependentNodes(owner);
     const plan = foregroundPlan(owner.object, dependents.map((d) => d.object));
+    // A dependent with dependents of its own goes in the foreground too; one without goes in the
+    // background, so that it never carries a foregroundDeletion finalizer it has no use for
+    // (attemptToDeleteItem).
     for (const dependent of dependents.filter((d) => plan.toDelete.includes(d.object))) {
-      await tolerating(this.client.delete(this.pathOf(dependent), { propagationPolicy: 'Foreground', preconditions: { uid: dependent.object.metadata.uid } }), gone);
+      const propagationPolicy = this.dependentNodes(dependent).length > 0 ? 'Foreground' : 'Background';
+      await tolerating(this.client.delete(this.pathOf(dependent), { propagationPolicy, preconditions: { uid: dependent.object.metadata.uid } }), gone);
     }
     if (plan.removeFinalizer) await this.removeFinalizer(owner, foregroundDeletion);
   }
