@@ -1,10 +1,9 @@
 // ServerContext is what every stage of the API server shares: the served catalog, the stores,
 // the clock, feature gates and server options.
 import { Clock, LinkState, unwatchedLink } from '@plinth/machinery';
-import { ObjectStore } from '@plinth/storage';
+import { CurrentRevisionReader, ObjectStore } from '@plinth/storage';
 import { resourcePrefix, ResourceCatalog, ResourceDefinition, ResourceStore } from '@plinth/registry';
 import { AuthContext } from './auth/filter';
-import { CurrentRevisionReader } from './cache/current-revision-reader';
 import { cacheCatchUpMs, ReadBound, sharedCatchUpMs } from './cache/read-bound';
 import { RevisionTrackingStore } from './cache/revision-tracking-store';
 import { WatchCache } from './cache/watch-cache';

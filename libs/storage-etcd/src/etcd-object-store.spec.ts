@@ -72,6 +72,7 @@ describe('EtcdObjectStore', () => {
       const store = new EtcdObjectStore({ endpoints: [`http://127.0.0.1:${port}`], requestTimeoutMs: 500 });
       try {
         await expectUnreachable(store.get('/registry/a'));
+        await expectUnreachable(store.currentRevision());
       } finally {
         await store.close();
         for (const socket of sockets) socket.destroy();
