@@ -20,6 +20,18 @@ describe('API server: TokenRequest', () => {
     expect(answer.json.message).toBe('TokenRequest.authentication.platform.io "robot" is invalid: metadata.name: Invalid value: "someone": must match the service account name if specified');
   });
 
+  it('refuses a body of another namespace as any create does, before the service account is read', async () => {
+    const answer = await admin('POST', '/api/v1/namespaces/tokens/serviceaccounts/nobody/token', { body: { metadata: { namespace: 'elsewhere' }, spec: {} } });
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).toBe('the namespace of the provided object does not match the namespace sent on the request');
+  });
+
+  it('issues a token to a dry run too, as TokenREST takes no dryRun', async () => {
+    const answer = await admin('POST', `${tokenPath}?dryRun=All`, { body: { spec: {} } });
+    expect(answer.status).toBe(201);
+    expect(answer.json.status.token).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
+  });
+
   it('stamps the answer with its creation time and the fields the client sent, expirationSeconds defaulted', async () => {
     const answer = await admin('POST', tokenPath, { body: { spec: { audiences: ['example.com/a'] } }, headers: { 'user-agent': 'tester/1.0' } });
     expect(answer.status).toBe(201);

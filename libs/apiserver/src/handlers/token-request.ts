@@ -67,18 +67,18 @@ export async function createToken(scope: RequestScope): Promise<void> {
       expirationSeconds: issued.expirationSeconds,
       boundObjectRef: requestedRef ?? null,
     },
-    status: options.dryRun ? { token: '', expirationTimestamp: issued.expirationTimestamp } : { token: issued.token, expirationTimestamp: issued.expirationTimestamp },
+    // TokenREST takes no dryRun: a dry run is issued a token all the same, as kube-apiserver does.
+    status: { token: issued.token, expirationTimestamp: issued.expirationTimestamp },
   });
 }
 
-// checkNamesMatch refuses a body whose name or namespace is not the service account's.
+// checkNamesMatch refuses a body of another namespace, as the create handler does for any body
+// (400), and one whose name is not the service account's, as TokenREST does (422).
 function checkNamesMatch(body: TokenRequestBody, namespace: string, name: string): void {
   const meta = body.metadata ?? {};
+  if (meta.namespace && meta.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   if (meta.name && meta.name !== name) {
     throw invalid(tokenRequestKind, name, [field.invalid('metadata.name', meta.name, 'must match the service account name if specified')]);
-  }
-  if (meta.namespace && meta.namespace !== namespace) {
-    throw invalid(tokenRequestKind, name, [field.invalid('metadata.namespace', meta.namespace, 'must match the service account namespace if specified')]);
   }
 }
 
