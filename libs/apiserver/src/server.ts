@@ -119,13 +119,13 @@ export class ApiServer {
     const response = responseOptions(req, query, this.context.gate('APIResponseCompression'));
     let release: (() => void) | null = null;
     try {
-      const user = await this.authenticate(req, info, response);
+      const user = await this.authenticate(req, info, response).catch(refusalWithoutSniffing(res));
       release = this.limits.inflight.admit(info, user);
       if (!release) {
         this.terminated.add(res);
         return writeTooManyRequests(res);
       }
-      await this.authorize(info, user);
+      await this.authorize(info, user).catch(refusalWithoutSniffing(res));
       if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
@@ -390,4 +390,14 @@ function observeTrace(observation: RequestObservation | null | undefined, serve:
 function isPostOnlySubresource(def: ResourceDefinition, subresource: string): boolean {
   if (def.group !== '') return false;
   return (def.resource === 'serviceaccounts' && subresource === 'token') || (def.resource === 'pods' && subresource === 'binding');
+}
+
+// refusalWithoutSniffing passes an error on, after marking a 403 of authorization or
+// impersonation with X-Content-Type-Options: nosniff, as responsewriters.Forbidden writes it
+// (a 401 and other 403s go without).
+function refusalWithoutSniffing(res: ServerResponse): (err: unknown) => never {
+  return (err) => {
+    if (isStatusError(err) && err.code === 403) res.setHeader('X-Content-Type-Options', 'nosniff');
+    throw err;
+  };
 }
