@@ -66,6 +66,9 @@ describe('API server: TokenRequest', () => {
 
   it('refuses to bind to a Pod that is not there, runs as another account, or has another uid', async () => {
     const bind = (ref: Record<string, string>) => admin('POST', tokenPath, { body: { spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', ...ref } } } });
+    const nameless = await bind({});
+    expect(nameless.status).toBe(400);
+    expect(nameless.json.message).toBe('Name parameter required.');
     const missing = await bind({ name: 'nowhere' });
     expect(missing.status).toBe(404);
     expect(missing.json.message).toBe('pods "nowhere" not found');

@@ -14,7 +14,7 @@ import { parseWriteOptions } from '../write-options';
 interface RequestedBoundObject {
   kind: string;
   apiVersion?: string;
-  name: string;
+  name?: string;
   uid?: string;
 }
 
@@ -101,6 +101,8 @@ function requestManagedFields(scope: RequestScope, body: TokenRequestBody, apiVe
 // resolveBoundObject reads the object a token is bound to: it must exist, run as the service
 // account (a Pod), and have the uid the reference names, if it names one.
 async function resolveBoundObject(scope: RequestScope, serviceAccount: string, ref: RequestedBoundObject): Promise<BoundObjectRef> {
+  // The store's key function refuses a Get without a name.
+  if (!ref.name) throw badRequest('Name parameter required.');
   const resource = ref.kind === 'Pod' ? 'pods' : 'secrets';
   const def = scope.server.catalog.lookup('', 'v1', resource);
   if (!def) throw notFound({ group: '', resource }, ref.name);
@@ -113,5 +115,5 @@ async function resolveBoundObject(scope: RequestScope, serviceAccount: string, r
   if (ref.uid && ref.uid !== uid) {
     throw conflict({ group: '', resource: ref.kind }, ref.name, `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
   }
-  return { ...ref, uid };
+  return { ...ref, name: ref.name, uid };
 }
