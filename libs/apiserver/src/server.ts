@@ -130,13 +130,13 @@ export class ApiServer {
     const response = responseOptions(req, query, this.context.gate('APIResponseCompression'));
     let release: (() => void) | null = null;
     try {
-      const user = await this.authenticate(req, info, response);
+      const user = await this.authenticate(req, info, response).catch(refusalWithoutSniffing(res));
       release = this.limits.inflight.admit(info, user);
       if (!release) {
         this.terminated.add(res);
         return writeTooManyRequests(res);
       }
-      await this.authorize(info, user);
+      await this.authorize(info, user).catch(refusalWithoutSniffing(res));
       if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user, context);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
@@ -291,6 +291,8 @@ export class ApiServer {
 
   private async dispatch(scope: RequestScope): Promise<void> {
     const { info, def } = scope;
+    // The token and binding subresources have only a POST route: go-restful answers any other method.
+    if (isPostOnlySubresource(def, info.subresource) && info.verb !== 'create') throw methodNotAllowed();
     if (info.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope);
     if (info.subresource === 'binding' && def.group === '' && def.resource === 'pods' && info.verb === 'create') return createBinding(scope);
     if (info.subresource === 'scale' && def.scale && ['get', 'update', 'patch'].includes(info.verb)) return serveScale(scope);
@@ -394,4 +396,20 @@ function aliasGroup(body: ReturnType<typeof apiGroup> & object, alias: string) {
 function observeTrace(observation: RequestObservation | null | undefined, serve: () => Promise<void>): Promise<void> {
   if (observation) observation.traceId = sampledTraceId();
   return serve();
+}
+
+// isPostOnlySubresource says whether a resource's subresource is served on a POST route alone.
+function isPostOnlySubresource(def: ResourceDefinition, subresource: string): boolean {
+  if (def.group !== '') return false;
+  return (def.resource === 'serviceaccounts' && subresource === 'token') || (def.resource === 'pods' && subresource === 'binding');
+}
+
+// refusalWithoutSniffing passes an error on, after marking a 403 of authorization or
+// impersonation with X-Content-Type-Options: nosniff, as responsewriters.Forbidden writes it
+// (a 401 and other 403s go without).
+function refusalWithoutSniffing(res: ServerResponse): (err: unknown) => never {
+  return (err) => {
+    if (isStatusError(err) && err.code === 403) res.setHeader('X-Content-Type-Options', 'nosniff');
+    throw err;
+  };
 }
