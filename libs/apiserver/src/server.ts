@@ -239,6 +239,10 @@ export class ApiServer {
     const group = this.servedGroup(info.group);
     const def = this.context.catalog.lookup(group, info.version, info.resource);
     if (!def) return this.pathNotFound(res, info.group === '' ? ['api'] : ['apis', info.group]);
+    if (def.unstructured) {
+      if (!fitsScope(def, info)) return writePageNotFound(res);
+      if (!servesSubresource(def, info.subresource)) throw notFound({ group: def.group, resource: def.resource }, info.name);
+    }
     checkScope(def, info);
     if (!methodRouted(req.method ?? 'GET', info)) throw methodNotAllowed();
     // A virtual type (a review) has only a POST route: go-restful answers any other method.
@@ -353,11 +357,20 @@ function notFoundPath(): StatusError {
 // checkScope rejects paths that do not fit the resource's scope: a cluster-scoped resource
 // under a namespace, or a namespaced object without one.
 function checkScope(def: ResourceDefinition, info: ResourceRequestInfo): void {
-  if (!def.namespaced && info.namespace !== '' && !(def.group === '' && def.resource === 'namespaces')) throw notFoundPath();
-  if (def.namespaced && info.namespace === '' && !['list', 'watch'].includes(info.verb)) {
-    if (info.name !== '' || info.verb === 'create' || info.verb === 'deletecollection') throw notFoundPath();
-  }
+  if (!fitsScope(def, info)) throw notFoundPath();
   if (!servesSubresource(def, info.subresource)) throw notFoundPath();
+}
+
+// fitsScope says whether a path fits the resource's scope: no namespace for a cluster-scoped
+// resource, a namespace for a namespaced object. A custom resource's path that does not is
+// passed on by apiextensions-apiserver's handler, to Go's plain-text 404; its unserved
+// subresources are the resource's NotFound.
+function fitsScope(def: ResourceDefinition, info: ResourceRequestInfo): boolean {
+  if (!def.namespaced && info.namespace !== '' && !(def.group === '' && def.resource === 'namespaces')) return false;
+  if (def.namespaced && info.namespace === '' && !['list', 'watch'].includes(info.verb)) {
+    if (info.name !== '' || info.verb === 'create' || info.verb === 'deletecollection') return false;
+  }
+  return true;
 }
 
 // servesSubresource says whether a path's subresource ('' for the resource itself) is served.

@@ -2,9 +2,9 @@
 // pkg/apis/apiextensions/validation/validation.go (v1 rules: schemas required and structural).
 import { findPreexistingExpressions, JSONSchemaProps, noPreexistingExpressions, PreexistingExpressions, validateRuleDefinitions } from '@plinth/cel';
 import { field, FieldError, FieldPath, isDNS1035Label, isDNS1123Subdomain } from '@plinth/machinery';
-import { crdVersionsLiteral, storedVersionsLiteral } from './crd-go-literals';
+import { crdVersionsLiteral, SharedParts, sharedParts, storedVersionsLiteral } from './crd-go-literals';
 import { CrdObject, CrdNames, CrdVersion, PrinterColumn } from './crd-types';
-import { validateValue } from './schema-validation';
+import { validateDefault } from './schema-validation';
 
 const specPath = field.newPath('spec');
 
@@ -65,6 +65,10 @@ function validateSpec(spec: CrdObject['spec'], preexisting: PreexistingExpressio
   else if (spec.scope !== 'Cluster' && spec.scope !== 'Namespaced') errs.push(field.notSupported(specPath.child('scope'), spec.scope, ['Cluster', 'Namespaced']));
 
   const versions = spec.versions ?? [];
+  const shared = sharedParts(versions);
+  versions.forEach((version, i) => {
+    if (!version.schema?.openAPIV3Schema) errs.push(field.required(specPath.child('versions').index(i).child('schema', 'openAPIV3Schema'), 'schemas are required'));
+  });
   const seen = new Set<string>();
   let unique = true;
   versions.forEach((version, i) => {
@@ -72,7 +76,7 @@ function validateSpec(spec: CrdObject['spec'], preexisting: PreexistingExpressio
     seen.add(version.name);
     const errors = isDNS1035Label(version.name ?? '');
     if (errors.length) errs.push(field.invalid(specPath.child('versions').index(i).child('name'), version.name ?? '', errors.join(',')));
-    errs.push(...validateVersion(version, specPath.child('versions').index(i), preexisting));
+    errs.push(...validateVersion(version, specPath.child('versions').index(i), preexisting, shared));
   });
   if (!unique) errs.push(field.invalid(specPath.child('versions'), crdVersionsLiteral(versions), 'must contain unique version names'));
   if (versions.filter((v) => v.storage).length !== 1) errs.push(field.invalid(specPath.child('versions'), crdVersionsLiteral(versions), 'must have exactly one version marked as storage version'));
@@ -83,6 +87,10 @@ function validateSpec(spec: CrdObject['spec'], preexisting: PreexistingExpressio
   if (!names.kind) errs.push(field.required(specPath.child('names', 'kind'), ''));
   if (!names.listKind) errs.push(field.required(specPath.child('names', 'listKind'), ''));
   errs.push(...validateNames(names, specPath.child('names')));
+  const first = versions[0];
+  if (first && shared.schema) errs.push(...validateSchema(first.schema?.openAPIV3Schema, specPath.child('validation', 'openAPIV3Schema'), preexisting));
+  if (first && shared.subresources) errs.push(...validateScale(first.subresources?.scale, specPath.child('subresources', 'scale')));
+  if (first && shared.columns) errs.push(...validateColumns(first.additionalPrinterColumns, specPath.child('additionalPrinterColumns')));
   if (spec.preserveUnknownFields === true) {
     errs.push(field.invalid(specPath.child('preserveUnknownFields'), true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
   }
@@ -123,25 +131,32 @@ function deprecationWarningErrors(deprecated: boolean | undefined, warning: stri
   return errors;
 }
 
-function validateVersion(version: CrdVersion, path: FieldPath, preexisting: PreexistingExpressions): FieldError[] {
+function validateVersion(version: CrdVersion, path: FieldPath, preexisting: PreexistingExpressions, shared: SharedParts): FieldError[] {
   const errs: FieldError[] = deprecationWarningErrors(version.deprecated, version.deprecationWarning).map((msg) => field.invalid(path.child('deprecationWarning'), version.deprecationWarning, msg));
-  const schema = version.schema?.openAPIV3Schema;
-  const schemaPath = path.child('schema', 'openAPIV3Schema');
-  if (!schema) {
-    errs.push(field.required(schemaPath, 'schemas are required'));
-  } else {
-    errs.push(...validateStructural(schema, schemaPath, true));
-    if (errs.length === 0) errs.push(...validateRuleDefinitions(schema, schemaPath, preexisting));
-  }
-  (version.additionalPrinterColumns ?? []).forEach((col, i) => errs.push(...validateColumn(col, path.child('additionalPrinterColumns').index(i))));
-  const scale = version.subresources?.scale;
-  if (scale) {
-    const scalePath = path.child('subresources', 'scale');
-    errs.push(...validateScalePath(scale.specReplicasPath, scalePath.child('specReplicasPath'), '.spec.', true));
-    errs.push(...validateScalePath(scale.statusReplicasPath, scalePath.child('statusReplicasPath'), '.status.', true));
-    if (scale.labelSelectorPath) errs.push(...validateScalePath(scale.labelSelectorPath, scalePath.child('labelSelectorPath'), '.status.', false));
-  }
+  if (!shared.schema) errs.push(...validateSchema(version.schema?.openAPIV3Schema, path.child('schema', 'openAPIV3Schema'), preexisting));
+  if (!shared.subresources) errs.push(...validateScale(version.subresources?.scale, path.child('subresources', 'scale')));
+  if (!shared.columns) errs.push(...validateColumns(version.additionalPrinterColumns, path.child('additionalPrinterColumns')));
   return errs;
+}
+
+// validateSchema checks a schema is structural, then its CEL rules.
+function validateSchema(schema: JSONSchemaProps | undefined, schemaPath: FieldPath, preexisting: PreexistingExpressions): FieldError[] {
+  if (!schema) return [];
+  const errs = validateStructural(schema, schemaPath, true);
+  return errs.length > 0 ? errs : validateRuleDefinitions(schema, schemaPath, preexisting);
+}
+
+function validateColumns(columns: PrinterColumn[] | undefined, path: FieldPath): FieldError[] {
+  return (columns ?? []).flatMap((col, i) => validateColumn(col, path.index(i)));
+}
+
+function validateScale(scale: NonNullable<CrdVersion['subresources']>['scale'], scalePath: FieldPath): FieldError[] {
+  if (!scale) return [];
+  return [
+    ...validateScalePath(scale.specReplicasPath, scalePath.child('specReplicasPath'), '.spec.', true),
+    ...validateScalePath(scale.statusReplicasPath, scalePath.child('statusReplicasPath'), '.status.', true),
+    ...(scale.labelSelectorPath ? validateScalePath(scale.labelSelectorPath, scalePath.child('labelSelectorPath'), '.status.', false) : []),
+  ];
 }
 
 const printerColumnTypes = ['boolean', 'date', 'integer', 'number', 'string'];
@@ -226,7 +241,7 @@ export function validateStructural(schema: JSONSchemaProps, path: FieldPath, roo
   }
   errs.push(...listAndMapTypeErrors(schema, path));
   if (schema['x-kubernetes-embedded-resource'] && schema.type !== 'object') errs.push(field.invalid(path.child('type'), schema.type ?? '', 'must be object if x-kubernetes-embedded-resource is true'));
-  if (schema.default !== undefined && !root) errs.push(...validateValue(schema, schema.default, path.child('default')));
+  if (schema.default !== undefined && !root) errs.push(...validateDefault(schema, schema.default, path.child('default')));
   for (const [name, child] of Object.entries(schema.properties ?? {})) {
     const childPath = path.child('properties').key(name);
     if (root && name === 'metadata') {

@@ -134,9 +134,15 @@ function printerCell(value: unknown, type: string, now: number): unknown {
   return value;
 }
 
+// columnDescription is a printer column's own description, or what kube-apiserver's table
+// convertor says of its JSONPath.
+function columnDescription(c: PrinterColumn): string {
+  return c.description ? c.description : `Custom resource definition column (in JSONPath format): ${c.jsonPath}`;
+}
+
 function customResourceTable(columns: PrinterColumn[] | undefined): TableDefinition {
   if (!columns || columns.length === 0) return { columns: [nameColumn, ageColumn], row: (o, now) => [o.metadata.name ?? '', age(o, now)] };
-  const extra: TableColumn[] = columns.map((c) => column(c.name, c.type as TableColumn['type'], c.description ?? '', c.priority ?? 0, c.format ?? ''));
+  const extra: TableColumn[] = columns.map((c) => column(c.name, c.type as TableColumn['type'], columnDescription(c), c.priority ?? 0, c.format ?? ''));
   return {
     columns: [nameColumn, ...extra],
     row: (o, now) => [o.metadata.name ?? '', ...columns.map((c) => printerCell(printerValue(o, c.jsonPath), c.type, now))],

@@ -62,12 +62,21 @@ describe('custom resource schema validation', () => {
     expect(object.spec).toEqual({ a: { b: 3 }, l: [{ x: 'd' }, { x: 'set' }] });
   });
 
-  it('drops a null int-or-string that is neither nullable nor defaulted, as PruneNonNullableNullsWithoutDefaults', () => {
+  it('drops a null that is neither nullable nor defaulted, as PruneNonNullableNullsWithoutDefaults, and defaults one that has a default', () => {
     const ios = { 'x-kubernetes-int-or-string': true };
-    const schema = spec({ p: ios, q: { ...ios, nullable: true }, r: { ...ios, default: 1 }, name: { type: 'string' }, m: { type: 'object', additionalProperties: ios } });
-    const object: Record<string, unknown> = { spec: { p: null, q: null, r: null, name: null, m: { a: null, b: 2 } } };
+    const schema = spec({
+      p: ios,
+      q: { ...ios, nullable: true },
+      r: { ...ios, default: 1 },
+      name: { type: 'string' },
+      size: { type: 'integer', default: 3 },
+      inner: { type: 'object', properties: { a: { type: 'string' } } },
+      m: { type: 'object', additionalProperties: ios },
+      l: { type: 'array', items: { type: 'string', default: 'x' } },
+    });
+    const object: Record<string, unknown> = { spec: { p: null, q: null, r: null, name: null, size: null, inner: null, m: { a: null, b: 2 }, l: [null, 'y'] } };
     applyDefaults(schema, object);
-    expect(object.spec).toEqual({ q: null, r: null, name: null, m: { b: 2 } });
+    expect(object.spec).toEqual({ q: null, r: 1, size: 3, m: { b: 2 }, l: ['x', 'y'] });
   });
 });
 
@@ -120,10 +129,18 @@ describe('structural schemas', () => {
     },
     { name: 'int-or-string without type', schema: spec({ p: { 'x-kubernetes-int-or-string': true } }), want: [] },
     {
+      name: 'a default object whose field does not validate',
+      schema: spec({ o: { type: 'object', default: { n: 'x' }, properties: { n: { type: 'integer' } } } }),
+      want: [
+        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[o].default.n: Invalid value: "string": n in body must be of type integer: "string"',
+      ],
+    },
+    {
       name: 'a default that does not validate',
       schema: spec({ n: { type: 'integer', default: 'x' } }),
       want: [
-        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[n].default: Invalid value: "string": spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[n].default in body must be of type integer: "string"',
+        // The validator names fields relative to the default: nothing for the default itself.
+        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[n].default: Invalid value: "string":  in body must be of type integer: "string"',
       ],
     },
   ];

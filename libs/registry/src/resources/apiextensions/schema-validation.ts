@@ -3,7 +3,7 @@
 // error conversion) and pkg/apiserver/schema/defaulting. Messages are Kubernetes':
 // `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.
 import { additionalPropertiesSchema, JSONSchemaProps, patternMatcher } from '@plinth/cel';
-import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote, isGoFloat } from '@plinth/machinery';
+import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote, isGoFloat, pathString } from '@plinth/machinery';
 
 type Path = FieldPath | null;
 
@@ -48,6 +48,14 @@ const formats: Record<string, (v: string) => boolean> = {
   ipv4: (v) => /^(\d{1,3})(\.\d{1,3}){3}$/.test(v) && v.split('.').every((p) => Number(p) <= 255),
   email: (v) => /^[^@\s]+@[^@\s]+$/.test(v),
 };
+
+// validateDefault checks a schema's default as ValidateDefaults does: the validator names the
+// fields relative to the default (` in body` for the default itself), the errors are placed
+// under the default's path.
+export function validateDefault(schema: JSONSchemaProps, value: unknown, path: FieldPath): FieldError[] {
+  const base = path.toString();
+  return validateValue(schema, value, null).map((e) => new FieldError(e.type, e.field === pathString(null) ? base : `${base}.${e.field}`, e.badValue, e.detail));
+}
 
 // validateValue checks value (present) against schema at path; goFloat: value was written as a
 // float.
@@ -175,31 +183,47 @@ function keyPath(path: Path, key: string): FieldPath {
   return path ? path.child(key) : field.newPath(key);
 }
 
-// applyDefaults fills absent fields that declare a default, outside in, as Kubernetes'
-// structural defaulting does on every read and write.
-// droppedWhenNull is PruneNonNullableNullsWithoutDefaults for the schemas a null passes
-// validation under (those without a type, as int-or-string): a non-nullable null without a
-// default is removed, so a rule sees the field absent and the stored object lacks it.
-function droppedWhenNull(schema: JSONSchemaProps): boolean {
-  return !schema.type && !schema.nullable && schema.default === undefined;
+function nonNullableNull(schema: JSONSchemaProps, value: unknown): boolean {
+  return value === null && !schema.nullable;
 }
 
+// defaultedOrDropped gives what a member holds after defaulting: its default when absent or a
+// non-nullable null, undefined (dropped) for a non-nullable null without one.
+function defaultedOrDropped(schema: JSONSchemaProps, value: unknown): unknown {
+  if (value !== undefined && !nonNullableNull(schema, value)) return value;
+  if (schema.default !== undefined) return structuredClone(schema.default);
+  return value === null ? undefined : value;
+}
+
+// applyDefaults fills absent fields that declare a default, outside in, as Kubernetes'
+// structural defaulting does on every read and write; a null where the schema is not nullable
+// is defaulted too, or removed when there is no default (PruneNonNullableNullsWithoutDefaults,
+// run as a body is decoded, before validation), so a rule sees the field absent and the stored
+// object lacks it.
 export function applyDefaults(schema: JSONSchemaProps, value: unknown): void {
   if (Array.isArray(value)) {
-    if (schema.items) for (const item of value) applyDefaults(schema.items, item);
+    const items = schema.items;
+    if (!items) return;
+    value.forEach((item, i) => {
+      if (nonNullableNull(items, item) && items.default !== undefined) value[i] = structuredClone(items.default);
+      applyDefaults(items, value[i]);
+    });
     return;
   }
   if (!value || typeof value !== 'object') return;
   const obj = value as Record<string, unknown>;
   for (const [key, child] of Object.entries(schema.properties ?? {})) {
-    if (obj[key] === null && droppedWhenNull(child)) delete obj[key];
-    if (obj[key] === undefined && child.default !== undefined) obj[key] = structuredClone(child.default);
+    const next = defaultedOrDropped(child, obj[key]);
+    if (next === undefined) delete obj[key];
+    else obj[key] = next;
     if (obj[key] !== undefined) applyDefaults(child, obj[key]);
   }
   const valueSchema = additionalPropertiesSchema(schema);
   if (!valueSchema) return;
   for (const [key, v] of Object.entries(obj)) {
-    if (v === null && droppedWhenNull(valueSchema)) delete obj[key];
-    else applyDefaults(valueSchema, v);
+    if (Object.prototype.hasOwnProperty.call(schema.properties ?? {}, key)) continue;
+    const next = defaultedOrDropped(valueSchema, v);
+    if (next === undefined) delete obj[key];
+    else applyDefaults(valueSchema, (obj[key] = next));
   }
 }
