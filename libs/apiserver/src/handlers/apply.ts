@@ -38,9 +38,10 @@ function checkApplyType(scope: RequestScope, body: unknown): void {
 
 // checkApplyYamlStrictly is applyPatcher's strict reading of the configuration
 // (yaml.UnmarshalStrict): its error refuses the request under Strict and warns under Warn.
-// checkTypedPatch refuses an apply configuration of a built-in type with fields its schema does
-// not declare, whatever fieldValidation says: the field manager cannot make it a typed patch,
-// and kube-apiserver answers its error as a 500.
+// checkTypedPatch refuses an apply configuration with fields its schema does not declare (a
+// custom resource's too, where its schema does not preserve unknown fields), whatever
+// fieldValidation says: the field manager cannot make it a typed patch, and kube-apiserver
+// answers its error as a 500.
 function checkTypedPatch(configuration: Record<string, unknown>, schema: Schema): void {
   const unknown = unknownFields(configuration, schema);
   if (unknown.length === 0) return;
@@ -77,7 +78,7 @@ export async function applyResource(scope: RequestScope, raw: string, options: W
   const text = yamlToJson(Buffer.from(raw), (message) => badRequest(`error decoding YAML: error converting YAML to JSON: ${message}`));
   const configuration = JSON.parse(text);
   checkApplyType(scope, configuration);
-  if (!scope.def.unstructured) checkTypedPatch(configuration, scope.def.schema);
+  checkTypedPatch(configuration, scope.def.schema);
   const applied = decodeText(scope, text, mode);
   checkApplyYamlStrictly(scope, raw, mode);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;

@@ -211,23 +211,76 @@ function validateNames(names: CrdNames, path: FieldPath): FieldError[] {
 
 const knownTypes = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 
-// validateStructural checks the schema is structural (apiserver/schema/validation.go): a type
-// at every level, items for arrays, properties and additionalProperties not both, metadata at
-// the root only with name and generateName, and the x-kubernetes extensions consistent.
+// validateStructural checks a CRD's schema in kube-apiserver's steps
+// (validateCustomResourceDefinitionValidation): the structural invariants (a type at every
+// level, items for arrays, metadata at the root only with name and generateName), reported
+// sorted as ValidateStructural sorts them; then, when those hold, the defaults; and in every
+// case the OpenAPI schema checks, in the order they walk the schema. A schema that cannot be
+// made structural at all (x-kubernetes-preserve-unknown-fields false) skips the first two.
 export function validateStructural(schema: JSONSchemaProps, path: FieldPath, root: boolean): FieldError[] {
+  const openAPI = openAPISchemaErrors(schema, path, root);
+  if (hasPreserveUnknownFieldsFalse(schema)) return openAPI;
+  const invariants = structuralInvariantErrors(schema, path, root ? 'root' : 'field').sort((a, b) => compareStrings(a.toString(), b.toString()));
+  if (invariants.length > 0) return [...invariants, ...openAPI];
+  return [...defaultErrors(schema, path, root), ...openAPI];
+}
+
+const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+type SchemaLevel = 'root' | 'field' | 'item';
+
+const missingTypeDetail: Record<SchemaLevel, string> = {
+  root: 'must not be empty at the root',
+  field: 'must not be empty for specified object fields',
+  item: 'must not be empty for specified array items',
+};
+
+// childSchemas are a schema's properties (but the root's metadata, checked on its own),
+// additionalProperties and items, with their paths and levels.
+function childSchemas(schema: JSONSchemaProps, path: FieldPath, root: boolean): { child: JSONSchemaProps; path: FieldPath; level: SchemaLevel }[] {
+  const children = Object.entries(schema.properties ?? {})
+    .filter(([name]) => !(root && name === 'metadata'))
+    .map(([name, child]) => ({ child, path: path.child('properties').key(name), level: 'field' as SchemaLevel }));
+  if (typeof schema.additionalProperties === 'object') children.push({ child: schema.additionalProperties, path: path.child('additionalProperties'), level: 'field' });
+  if (schema.items) children.push({ child: schema.items, path: path.child('items'), level: 'item' });
+  return children;
+}
+
+function hasPreserveUnknownFieldsFalse(schema: JSONSchemaProps): boolean {
+  return schema['x-kubernetes-preserve-unknown-fields'] === false || childSchemas(schema, field.newPath('x'), false).some(({ child }) => hasPreserveUnknownFieldsFalse(child));
+}
+
+// structuralInvariantErrors is validateStructuralInvariants.
+function structuralInvariantErrors(schema: JSONSchemaProps, path: FieldPath, level: SchemaLevel): FieldError[] {
   const errs: FieldError[] = [];
-  const intOrString = schema['x-kubernetes-int-or-string'] === true;
-  const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
-  if (!schema.type) {
-    if (root) errs.push(field.required(path.child('type'), 'must not be empty at the root'));
-    else if (!intOrString && !preserve) errs.push(field.required(path.child('type'), 'must not be empty for specified object fields'));
-  } else if (!knownTypes.includes(schema.type)) {
-    errs.push(field.notSupported(path.child('type'), schema.type, knownTypes));
-  } else if (root && schema.type !== 'object') {
-    errs.push(field.invalid(path.child('type'), schema.type, 'must be object at the root'));
-  }
-  if (intOrString && schema.type) errs.push(field.invalid(path.child('type'), schema.type, 'must be empty if x-kubernetes-int-or-string is true'));
+  const root = level === 'root';
   if (schema.type === 'array' && !schema.items) errs.push(field.required(path.child('items'), 'must be specified'));
+  for (const child of childSchemas(schema, path, root)) errs.push(...structuralInvariantErrors(child.child, child.path, child.level));
+  const intOrString = schema['x-kubernetes-int-or-string'] === true;
+  if (intOrString && schema.type) errs.push(field.invalid(path.child('type'), schema.type, 'must be empty if x-kubernetes-int-or-string is true'));
+  if (schema['x-kubernetes-embedded-resource'] && schema.type !== 'object') {
+    if (!schema.type) errs.push(field.required(path.child('type'), 'must be object if x-kubernetes-embedded-resource is true'));
+    else errs.push(field.invalid(path.child('type'), schema.type, 'must be object if x-kubernetes-embedded-resource is true'));
+  } else if (!schema.type && !intOrString && schema['x-kubernetes-preserve-unknown-fields'] !== true) {
+    errs.push(field.required(path.child('type'), missingTypeDetail[level]));
+  }
+  if (root && schema.type && schema.type !== 'object') errs.push(field.invalid(path.child('type'), schema.type, 'must be object at the root'));
+  const metadata = schema.properties?.metadata;
+  if (root && metadata) errs.push(...validateRootMetadata(metadata, path.child('properties').key('metadata')));
+  return errs;
+}
+
+// defaultErrors is ValidateDefaults: each default (but at the root) against its schema.
+function defaultErrors(schema: JSONSchemaProps, path: FieldPath, root: boolean): FieldError[] {
+  const errs = schema.default !== undefined && !root ? validateDefault(schema, schema.default, path.child('default')) : [];
+  for (const child of childSchemas(schema, path, root)) errs.push(...defaultErrors(child.child, child.path, false));
+  return errs;
+}
+
+// openAPISchemaErrors is ValidateCustomResourceDefinitionOpenAPISchema's schema checks.
+function openAPISchemaErrors(schema: JSONSchemaProps, path: FieldPath, root: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  if (schema.type && !knownTypes.includes(schema.type)) errs.push(field.notSupported(path.child('type'), schema.type, knownTypes));
   if (schema.properties && Object.keys(schema.properties).length > 0 && schema.additionalProperties !== undefined && schema.additionalProperties !== true) {
     errs.push(field.forbidden(path.child('additionalProperties'), 'additionalProperties and properties are mutual exclusive'));
   }
@@ -240,18 +293,7 @@ export function validateStructural(schema: JSONSchemaProps, path: FieldPath, roo
     errs.push(field.invalid(path.child('x-kubernetes-preserve-unknown-fields'), false, 'must be true or undefined'));
   }
   errs.push(...listAndMapTypeErrors(schema, path));
-  if (schema['x-kubernetes-embedded-resource'] && schema.type !== 'object') errs.push(field.invalid(path.child('type'), schema.type ?? '', 'must be object if x-kubernetes-embedded-resource is true'));
-  if (schema.default !== undefined && !root) errs.push(...validateDefault(schema, schema.default, path.child('default')));
-  for (const [name, child] of Object.entries(schema.properties ?? {})) {
-    const childPath = path.child('properties').key(name);
-    if (root && name === 'metadata') {
-      errs.push(...validateRootMetadata(child, childPath));
-      continue;
-    }
-    errs.push(...validateStructural(child, childPath, false));
-  }
-  if (typeof schema.additionalProperties === 'object') errs.push(...validateStructural(schema.additionalProperties, path.child('additionalProperties'), false));
-  if (schema.items) errs.push(...validateStructural(schema.items, path.child('items'), false));
+  for (const child of childSchemas(schema, path, root)) errs.push(...openAPISchemaErrors(child.child, child.path, false));
   return errs;
 }
 

@@ -136,6 +136,11 @@ describe('structural schemas', () => {
       ],
     },
     {
+      name: 'a default with fields its schema prunes',
+      schema: spec({ o: { type: 'object', default: { a: 1, b: { c: 'x' } }, properties: { a: { type: 'integer' } } } }),
+      want: ['spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[o].default: Invalid value: map[string]interface {}{"a":1, "b":map[string]interface {}{"c":"x"}}: must not have unknown fields'],
+    },
+    {
       name: 'a default that does not validate',
       schema: spec({ n: { type: 'integer', default: 'x' } }),
       want: [

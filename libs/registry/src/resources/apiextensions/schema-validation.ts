@@ -52,9 +52,35 @@ const formats: Record<string, (v: string) => boolean> = {
 // validateDefault checks a schema's default as ValidateDefaults does: the validator names the
 // fields relative to the default (` in body` for the default itself), the errors are placed
 // under the default's path.
+// A default with fields its schema would prune is refused first (requirePrunedDefaults).
 export function validateDefault(schema: JSONSchemaProps, value: unknown, path: FieldPath): FieldError[] {
   const base = path.toString();
-  return validateValue(schema, value, null).map((e) => new FieldError(e.type, e.field === pathString(null) ? base : `${base}.${e.field}`, e.badValue, e.detail));
+  const unpruned = hasUnknownFields(schema, value) ? [field.invalid(path, new GoLiteral(goSyntax(value)), 'must not have unknown fields')] : [];
+  return [...unpruned, ...validateValue(schema, value, null).map((e) => new FieldError(e.type, e.field === pathString(null) ? base : `${base}.${e.field}`, e.badValue, e.detail))];
+}
+
+// hasUnknownFields says whether structural pruning would remove anything from value.
+function hasUnknownFields(schema: JSONSchemaProps, value: unknown): boolean {
+  if (Array.isArray(value)) return schema.items !== undefined && value.some((item) => hasUnknownFields(schema.items as JSONSchemaProps, item));
+  if (value === null || typeof value !== 'object') return false;
+  const valueSchema = additionalPropertiesSchema(schema);
+  const preserves = schema['x-kubernetes-preserve-unknown-fields'] === true || schema.additionalProperties === true;
+  return Object.entries(value as Record<string, unknown>).some(([key, v]) => {
+    const declared = schema.properties?.[key] ?? valueSchema;
+    if (declared) return hasUnknownFields(declared, v);
+    return !preserves;
+  });
+}
+
+// goSyntax prints a JSON value as Go's %#v prints the interface{} it decodes to.
+function goSyntax(value: unknown): string {
+  if (value === null || value === undefined) return 'interface {}(nil)';
+  if (Array.isArray(value)) return `[]interface {}{${value.map(goSyntax).join(', ')}}`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `map[string]interface {}{${entries.map(([k, v]) => `${goQuote(k)}:${goSyntax(v)}`).join(', ')}}`;
+  }
+  return typeof value === 'string' ? goQuote(value) : String(value);
 }
 
 // validateValue checks value (present) against schema at path; goFloat: value was written as a
