@@ -564,6 +564,9 @@ describe('API server: custom resource definitions', () => {
     expect(byField.json.kind).toBe('WidgetList');
     expect(byField.json.items[0]).toMatchObject({ apiVersion: 'example.com/v1', kind: 'Widget' });
     expect(byField.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['w1']);
+    // apiextensions-apiserver words the refusal of any other field label its own way
+    const bySpec = await request('GET', '/apis/example.com/v1/widgets?fieldSelector=spec.size%3Dsmall');
+    expect([bySpec.status, bySpec.json.message]).toEqual([400, 'field label not supported: spec.size']);
   });
 
   it('applies RBAC to custom resources as to any resource', async () => {

@@ -5,7 +5,7 @@
 // additionalPrinterColumns drive Table output.
 import { KubeObject, objectMetaSchema, Schema } from '@plinth/api';
 import { additionalPropertiesSchema, hasValidationRules, JSONSchemaProps, validateRules } from '@plinth/cel';
-import { cloneJson, field, FieldError, FieldErrorType, GoLiteral } from '@plinth/machinery';
+import { cloneJson, field, FieldError, FieldErrorType, fieldLabelNotSupported, GoLiteral } from '@plinth/machinery';
 import { objectVerbs, ResourceDefinition, ResourceStrategy, ScaleSubresource, TableColumn, TableDefinition } from '../../resource';
 import { age, ageColumn, column, humanDuration, nameColumn } from '../../table';
 import { stableJson } from '../../store/object-meta';
@@ -117,6 +117,9 @@ function customResourceStrategy(schema: JSONSchemaProps, statusSubresource: bool
     ...replicasErrors(object, scale?.statusReplicasPath),
   ];
   return {
+    // apiextensions-apiserver converts a custom resource's field labels itself: any but
+    // metadata.name and metadata.namespace is `field label not supported`.
+    unsupportedFieldLabel: fieldLabelNotSupported,
     defaults: (object) => applyDefaults(body, object),
     // Without a status subresource, any change but metadata bumps generation, status included
     // (the store bumps it for the rest).
