@@ -283,7 +283,11 @@ export class ApiServer {
 
   private async dispatch(scope: RequestScope): Promise<void> {
     const { info, def } = scope;
-    if (info.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope);
+    if (info.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts') {
+      // the token subresource has a POST route alone: go-restful answers any other method
+      if (info.verb !== 'create') throw methodNotAllowed();
+      return createToken(scope);
+    }
     if (info.subresource === 'binding' && def.group === '' && def.resource === 'pods' && info.verb === 'create') return createBinding(scope);
     if (info.subresource === 'scale' && def.scale && ['get', 'update', 'patch'].includes(info.verb)) return serveScale(scope);
     const subresourceVerb = (info.subresource === 'status' && ['get', 'update', 'patch'].includes(info.verb)) || (info.subresource === 'finalize' && info.verb === 'update');

@@ -65,14 +65,9 @@ function boundGroup(apiVersion: string | undefined): string {
   return v.includes('/') ? v.slice(0, v.indexOf('/')) : '';
 }
 
-// issueServiceAccountToken is TokenREST.Create after the lookups: defaults, validation, the cap on
-// expiration, the pod-bound extension, the claims and the signature. Errors are Status errors.
-export function issueServiceAccountToken(opts: IssueServiceAccountTokenOptions): IssuedServiceAccountToken {
-  const apiAudiences = opts.apiAudiences && opts.apiAudiences.length > 0 ? [...opts.apiAudiences] : [opts.issuer];
-  const audiences = opts.audiences && opts.audiences.length > 0 ? [...opts.audiences] : apiAudiences;
-  let expirationSeconds = opts.expirationSeconds ?? DefaultTokenExpirationSeconds;
-  const warnings: string[] = [];
-
+// validateTokenRequest is ValidateTokenRequest, which TokenREST.Create runs before it looks up
+// the object a token is bound to.
+export function validateTokenRequest(expirationSeconds: number = DefaultTokenExpirationSeconds): void {
   const errs = [];
   if (expirationSeconds < MinTokenAgeSeconds) {
     errs.push(field.invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration less than 10 minutes'));
@@ -81,6 +76,16 @@ export function issueServiceAccountToken(opts: IssueServiceAccountTokenOptions):
     errs.push(field.invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration larger than 2^32 seconds'));
   }
   if (errs.length > 0) throw errors.invalid(tokenRequestKind, '', errs);
+}
+
+// issueServiceAccountToken is TokenREST.Create after the lookups: defaults, validation, the cap on
+// expiration, the pod-bound extension, the claims and the signature. Errors are Status errors.
+export function issueServiceAccountToken(opts: IssueServiceAccountTokenOptions): IssuedServiceAccountToken {
+  const apiAudiences = opts.apiAudiences && opts.apiAudiences.length > 0 ? [...opts.apiAudiences] : [opts.issuer];
+  const audiences = opts.audiences && opts.audiences.length > 0 ? [...opts.audiences] : apiAudiences;
+  let expirationSeconds = opts.expirationSeconds ?? DefaultTokenExpirationSeconds;
+  const warnings: string[] = [];
+  validateTokenRequest(expirationSeconds);
 
   const bound = opts.boundObject;
   const group = bound ? boundGroup(bound.apiVersion) : '';
