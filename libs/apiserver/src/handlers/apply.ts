@@ -8,7 +8,7 @@ import { admitNamespacedCreate, admitPod, admitRbacWrite } from '../admission';
 import { authorizeRequest } from '../auth/filter';
 import { decodeText } from '../decode';
 import { checkName } from './check-name';
-import { FieldValidation, unknownFields } from '../field-validation';
+import { FieldValidation, strictErrorWarnings, unknownFields } from '../field-validation';
 import { yamlToJson } from '../http/body';
 import { goYamlStrictError } from '../http/go-yaml';
 import { writeResult } from '../output';
@@ -67,9 +67,8 @@ function checkApplyYamlStrictly(scope: RequestScope, raw: string, mode: FieldVal
   if (mode === FieldValidation.Ignore) return;
   const error = goYamlStrictError(raw);
   if (!error) return;
-  const message = `error converting YAML to JSON: ${error}`;
-  if (mode === FieldValidation.Strict) throw badRequest(`error strict decoding YAML: ${message}`);
-  scope.response.warnings.push(message);
+  if (mode === FieldValidation.Strict) throw badRequest(`error strict decoding YAML: error converting YAML to JSON: ${error}`);
+  scope.response.warnings.push(...strictErrorWarnings(error));
 }
 
 export async function applyResource(scope: RequestScope, raw: string, options: WriteOptions, mode: FieldValidation): Promise<void> {
