@@ -72,6 +72,12 @@ function hasUnknownFields(schema: JSONSchemaProps, value: unknown): boolean {
   });
 }
 
+// duplicateValue is a repeated list item (or map key) as field.Duplicate prints it: %#v of what
+// it decodes to.
+function duplicateValue(value: unknown): unknown {
+  return value !== null && typeof value === 'object' ? new GoLiteral(goSyntax(value)) : value;
+}
+
 // goSyntax prints a JSON value as Go's %#v prints the interface{} it decodes to.
 function goSyntax(value: unknown): string {
   if (value === null || value === undefined) return 'interface {}(nil)';
@@ -91,7 +97,7 @@ export function validateValue(schema: JSONSchemaProps, value: unknown, path: Pat
     // A schema without a type (int-or-string) does not refuse a null: applyDefaults drops it.
     return schema.type ? [typeError(path, value, schema.type)] : [];
   }
-  if (!typeMatches(schema, value, goFloat)) return [typeError(path, value, schema.type ?? 'integer', goFloat)];
+  if (!typeMatches(schema, value, goFloat)) return [typeError(path, value, schema['x-kubernetes-int-or-string'] ? 'integer,string' : (schema.type ?? 'integer'), goFloat)];
   const errs: FieldError[] = [];
   if (Array.isArray(schema.enum) && schema.enum.length > 0 && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) {
     errs.push(field.notSupported(path, value, schema.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))));
@@ -152,7 +158,7 @@ function arrayErrors(schema: JSONSchemaProps, value: unknown[], path: Path): Fie
     const seen = new Set<string>();
     value.forEach((item, i) => {
       const key = JSON.stringify(item);
-      if (seen.has(key)) errs.push(field.duplicate(indexPath(path, i), item));
+      if (seen.has(key)) errs.push(field.duplicate(indexPath(path, i), duplicateValue(item)));
       seen.add(key);
     });
   } else if (listType === 'map') {
@@ -162,7 +168,7 @@ function arrayErrors(schema: JSONSchemaProps, value: unknown[], path: Path): Fie
       if (!item || typeof item !== 'object') return;
       const entry = Object.fromEntries(keys.filter((k) => (item as Record<string, unknown>)[k] !== undefined).map((k) => [k, (item as Record<string, unknown>)[k]]));
       const key = JSON.stringify(entry);
-      if (seen.has(key)) errs.push(field.duplicate(indexPath(path, i), entry));
+      if (seen.has(key)) errs.push(field.duplicate(indexPath(path, i), duplicateValue(entry)));
       seen.add(key);
     });
   }
