@@ -100,7 +100,7 @@ describe('StorageError over gRPC', () => {
         [StorageErrorCode.KeyNotFound, (s) => s.delete('/registry/ns/missing')],
         [StorageErrorCode.Conflict, (s) => s.update(created.key, bytes({}), created.revision)],
         [StorageErrorCode.Conflict, (s) => s.delete(created.key, { uid: 'other' })],
-        [StorageErrorCode.InvalidArgument, (s) => s.get(created.key, { revision: 1_000_000 })],
+        [StorageErrorCode.FutureRevision, (s) => s.get(created.key, { revision: 1_000_000 })],
         [StorageErrorCode.InvalidArgument, (s) => s.list({ prefix: '/registry/', continue: 'garbage' })],
       ];
       await store.compact(await store.currentRevision());
