@@ -31,9 +31,13 @@ describe('API server: authentication and authorization', () => {
       details: { kind: 'namespaces' },
       code: 403,
     });
+    // responsewriters.Forbidden marks its refusal nosniff; the 401 goes without.
+    expect(none.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await client(server.url, null)('GET', '/version')).status).toBe(200);
     const wrong = await client(server.url, 'wrong')('GET', '/api/v1/namespaces');
     expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('x-content-type-options')).toBeNull();
+    expect(wrong.headers.get('cache-control')).toBe('no-cache, private');
     expect(wrong.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
   });
 

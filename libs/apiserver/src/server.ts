@@ -25,7 +25,7 @@ import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
 import { sampledTraceId, tracingEnabled } from '@plinth/telemetry';
 import { traceOperation, traceRequest } from './http/request-span';
 import { ApiServerMetrics, RequestObservation } from './metrics';
-import { responseOptions, ResponseOptions, writeBody, writeError, writeInternalServerError, writePageNotFound, writeText } from './http/respond';
+import { responseGone, responseOptions, ResponseOptions, writeBody, writeError, writeInternalServerError, writePageNotFound, writeText } from './http/respond';
 import { parseRequestTarget, RequestTarget, RequestTargetError } from './http/request-target';
 import { checkFraming, writeFramingError } from './http/framing';
 import { RequestBoundary } from './http/request-boundary';
@@ -107,8 +107,13 @@ export class ApiServer {
 
   // serveRequestInTime bounds a request that is not long-running by its deadline (its ?timeout=,
   // at most --request-timeout) and answers the timeout filter's 504 when it has no answer by then.
+  // Its handler sees that as kube-apiserver's handlers see their request's context: done once
+  // the deadline passed or the response closed (the client went away, or the answer was
+  // written), so that work it would go on with is not started.
   private serveRequestInTime(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo): Promise<void> {
-    if (isLongRunning(info)) return this.serveRequest(req, res, query, info, undefined);
+    const context = new AbortController();
+    res.once('close', () => context.abort());
+    if (isLongRunning(info)) return this.serveRequest(req, res, query, info, context.signal, undefined);
     let timeoutMs: number;
     try {
       timeoutMs = requestTimeoutMs(query, this.limits.requestTimeoutMs);
@@ -116,32 +121,39 @@ export class ApiServer {
       writeError(res, err, { ...responseOptions(req, query, this.context.gate('APIResponseCompression')), protobuf: errorPrefersProtobuf(req.headers.accept) });
       return Promise.resolve();
     }
-    return serveWithTimeout(() => this.serveRequest(req, res, query, info, finisherBoundMs(info, timeoutMs)), timeoutMs, this.context.clock, () => {
-      this.terminated.add(res);
-      writeRequestTimeout(res);
-    });
+    return serveWithTimeout(
+      () => this.serveRequest(req, res, query, info, context.signal, finisherBoundMs(info, timeoutMs)),
+      timeoutMs,
+      this.context.clock,
+      () => {
+        context.abort();
+        this.terminated.add(res);
+        writeRequestTimeout(res);
+      },
+      (status) => this.metrics?.postTimeouts.labels('timeout-handler', status).inc(),
+    );
   }
 
   // finisherMs bounds the verb handler's work (create, update, patch, delete) as kube-apiserver's
   // finisher does, when the request's deadline is later.
-  private async serveRequest(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo, finisherMs: number | undefined): Promise<void> {
+  private async serveRequest(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo, context: AbortSignal, finisherMs: number | undefined): Promise<void> {
     const response = responseOptions(req, query, this.context.gate('APIResponseCompression'));
     let release: (() => void) | null = null;
     try {
-      const user = await this.authenticate(req, info, response);
+      const user = await this.authenticate(req, info, response).catch(refusalWithoutSniffing(res));
       release = this.limits.inflight.admit(info, user);
       if (!release) {
         this.terminated.add(res);
         return writeTooManyRequests(res);
       }
-      await this.authorize(info, user);
-      if (info.isResourceRequest) await finishWithin(this.serveResource(req, res, info, query, response, user), finisherMs, this.context.clock);
+      await this.authorize(info, user).catch(refusalWithoutSniffing(res));
+      if (info.isResourceRequest) await finishWithin(this.serveResource(req, res, info, query, response, user, context), finisherMs, this.context.clock);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
       if (err instanceof ImpersonationWithoutUserError || err instanceof AuthorizerError) return writeInternalServerError(res, req.url ?? '', err.message);
       // An error that is not a Status is a fault of the server, which kube-apiserver would have
       // panicked on; a client that went away is not.
-      if (!isStatusError(err) && !res.destroyed) this.boundary.report(req, err);
+      if (!isStatusError(err) && !responseGone(res)) this.boundary.report(req, err);
       // An error before the resource's negotiation (authentication, unknown paths) is a Status
       // in what the client accepts, protobuf included, as kube-apiserver negotiates errors.
       response.protobuf ??= errorPrefersProtobuf(req.headers.accept);
@@ -244,7 +256,7 @@ export class ApiServer {
     if (auth) await authorizeRequest(info, user, info.isResourceRequest ? this.servedGroup(info.group) : '', auth);
   }
 
-  private async serveResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, response: ResponseOptions, user: UserInfo): Promise<void> {
+  private async serveResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, response: ResponseOptions, user: UserInfo, context: AbortSignal): Promise<void> {
     const group = this.servedGroup(info.group);
     const def = this.context.catalog.lookup(group, info.version, info.resource);
     if (!def) return this.pathNotFound(res, info.group === '' ? ['api'] : ['apis', info.group]);
@@ -281,6 +293,7 @@ export class ApiServer {
       response,
       server: this.context,
       user,
+      context,
     };
     if (tracingEnabled()) await traceOperation(req, info, () => this.dispatch(scope));
     else await this.dispatch(scope);
@@ -288,6 +301,8 @@ export class ApiServer {
 
   private async dispatch(scope: RequestScope): Promise<void> {
     const { info, def } = scope;
+    // The token and binding subresources have only a POST route: go-restful answers any other method.
+    if (isPostOnlySubresource(def, info.subresource) && info.verb !== 'create') throw methodNotAllowed();
     if (info.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope);
     if (info.subresource === 'binding' && def.group === '' && def.resource === 'pods' && info.verb === 'create') return createBinding(scope);
     if (info.subresource === 'scale' && def.scale && ['get', 'update', 'patch'].includes(info.verb)) return serveScale(scope);
@@ -391,4 +406,20 @@ function aliasGroup(body: ReturnType<typeof apiGroup> & object, alias: string) {
 function observeTrace(observation: RequestObservation | null | undefined, serve: () => Promise<void>): Promise<void> {
   if (observation) observation.traceId = sampledTraceId();
   return serve();
+}
+
+// isPostOnlySubresource says whether a resource's subresource is served on a POST route alone.
+function isPostOnlySubresource(def: ResourceDefinition, subresource: string): boolean {
+  if (def.group !== '') return false;
+  return (def.resource === 'serviceaccounts' && subresource === 'token') || (def.resource === 'pods' && subresource === 'binding');
+}
+
+// refusalWithoutSniffing passes an error on, after marking a 403 of authorization or
+// impersonation with X-Content-Type-Options: nosniff, as responsewriters.Forbidden writes it
+// (a 401 and other 403s go without).
+function refusalWithoutSniffing(res: ServerResponse): (err: unknown) => never {
+  return (err) => {
+    if (isStatusError(err) && err.code === 403) res.setHeader('X-Content-Type-Options', 'nosniff');
+    throw err;
+  };
 }

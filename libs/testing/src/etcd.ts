@@ -9,6 +9,8 @@ export interface EtcdServer {
   readonly endpoint: string;
   // restart stops etcd, runs whileDown, and starts it again on the same ports and data.
   restart(whileDown: () => Promise<void>): Promise<void>;
+  // signal sends the process a signal (SIGSTOP hangs it with its sockets open, SIGCONT resumes).
+  signal(name: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,9 @@ export async function startEtcd(options: EtcdOptions = {}): Promise<EtcdServer> 
       await proc.stop();
       await whileDown();
       proc = await run();
+    },
+    signal(name) {
+      proc.child.kill(name);
     },
     async stop() {
       await proc.stop();

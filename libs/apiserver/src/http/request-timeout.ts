@@ -3,13 +3,18 @@
 // long-running: its ?timeout= (a Go duration) shortens --request-timeout, a malformed one is a
 // 400, and a request without an answer at its deadline is answered 504 by the timeout filter,
 // whatever its handler (a storage call, most often) does afterwards: that answer is dropped,
-// since the response has already been written. The timeout filter writes its Status bare
-// (Go's json.Encoder on the Status, without kind or apiVersion, as text/plain); the
-// finisher's 504 of a create, update, patch or delete past its 34 s is a Status error like any.
+// since the response has already been written. When that handler returns at last,
+// onPostTimeout hears how ("ok", or "panic" for a failure it did not answer itself), as
+// kube-apiserver records apiserver_request_post_timeout_total{source="timeout-handler"}. The
+// timeout filter writes its Status bare (Go's json.Encoder on the Status, without kind or
+// apiVersion, as text/plain); the finisher's 504 of a create, update, patch or delete past its
+// 34 s is a Status error like any.
 import { ServerResponse } from 'node:http';
 import { DurationError, parseDurationNanos } from '@plinth/config';
 import { badRequest, Clock, StatusError, timeout } from '@plinth/machinery';
 import { RequestInfo } from '../request-info';
+
+export type PostTimeoutStatus = 'ok' | 'panic';
 
 // timerResolutionMs is the shortest time a timer can measure: a timeout below it has passed
 // before any handler could answer (kube-apiserver counts the deadline from the request's
@@ -35,17 +40,49 @@ export function requestTimeoutMs(query: URLSearchParams, maxMs: number): number 
 
 // serveWithTimeout runs serve and calls onTimeout when it has not finished after timeoutMs (at
 // once, without serving, for a timeout below the timer's resolution).
-export async function serveWithTimeout(serve: () => Promise<void>, timeoutMs: number, clock: Clock, onTimeout: () => void): Promise<void> {
-  if (timeoutMs < timerResolutionMs) return onTimeout();
-  let timer: { cancel(): void } | undefined;
-  const expired = new Promise<'expired'>((resolve) => (timer = clock.setTimeout(() => resolve('expired'), timeoutMs)));
-  const served = serve();
-  const first = await Promise.race([served.then(() => 'served' as const), expired]);
-  timer?.cancel();
-  if (first === 'expired') {
-    served.catch(() => undefined);
+export function serveWithTimeout(
+  serve: () => Promise<void>,
+  timeoutMs: number,
+  clock: Clock,
+  onTimeout: () => void,
+  onPostTimeout: (status: PostTimeoutStatus) => void = () => undefined,
+): Promise<void> {
+  if (timeoutMs < timerResolutionMs) {
     onTimeout();
+    return Promise.resolve();
   }
+  // One promise and one timer a request, settled by whichever comes first (every request
+  // passes here: no race of three promises).
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    let timedOut = false;
+    const timer = clock.setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      timedOut = true;
+      onTimeout();
+      resolve();
+    }, timeoutMs);
+    const finish = (err: unknown, failed: boolean) => {
+      if (timedOut) return onPostTimeout(failed ? 'panic' : 'ok');
+      if (settled) return;
+      settled = true;
+      timer.cancel();
+      if (failed) reject(err);
+      else resolve();
+    };
+    let served: Promise<void>;
+    try {
+      served = serve();
+    } catch (err) {
+      finish(err, true);
+      return;
+    }
+    served.then(
+      () => finish(undefined, false),
+      (err: unknown) => finish(err, true),
+    );
+  });
 }
 
 // requestTimeoutError is NewTimeoutError("request did not complete within the allotted
@@ -92,14 +129,19 @@ export function finisherTimeoutError(): StatusError {
 }
 
 // finishWithin settles as work does, or fails with the finisher's timeout after boundMs.
-export async function finishWithin<T>(work: Promise<T>, boundMs: number | undefined, clock: Clock): Promise<T> {
+export function finishWithin<T>(work: Promise<T>, boundMs: number | undefined, clock: Clock): Promise<T> {
   if (boundMs === undefined) return work;
-  let timer: { cancel(): void } | undefined;
-  const expired = new Promise<never>((_, reject) => (timer = clock.setTimeout(() => reject(finisherTimeoutError()), boundMs)));
-  work.catch(() => undefined);
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    timer?.cancel();
-  }
+  return new Promise<T>((resolve, reject) => {
+    const timer = clock.setTimeout(() => reject(finisherTimeoutError()), boundMs);
+    work.then(
+      (value) => {
+        timer.cancel();
+        resolve(value);
+      },
+      (err: unknown) => {
+        timer.cancel();
+        reject(err);
+      },
+    );
+  });
 }

@@ -8,6 +8,8 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export function encodeObject(object: KubeObject): Uint8Array {
+  // An object without a resourceVersion (a create's) is written as it is, not copied first.
+  if (!Object.prototype.hasOwnProperty.call(object.metadata, 'resourceVersion')) return encoder.encode(stringifyJson(object));
   const { resourceVersion: _ignored, ...metadata } = object.metadata;
   return encoder.encode(stringifyJson({ ...object, metadata }, object));
 }
@@ -19,6 +21,12 @@ export function decodeObject(kv: KeyValue, revision = kv.revision): KubeObject {
   } catch {
     throw StorageError.invalidObj(kv.key, 'stored value is not JSON');
   }
-  object.metadata = { ...object.metadata, resourceVersion: String(revision) };
+  // The object was just parsed: its own metadata takes the revision (where a copy would put it).
+  if (isPlainObject(object.metadata)) object.metadata.resourceVersion = String(revision);
+  else object.metadata = { ...object.metadata, resourceVersion: String(revision) };
   return object;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
