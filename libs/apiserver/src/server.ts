@@ -38,7 +38,7 @@ import { RequestScope } from './scope';
 import { ServerContext } from './server-context';
 import { ServerLifecycle } from './http/lifecycle';
 import { isLongRunning, MaxInflightLimit, writeTooManyRequests } from './http/max-inflight';
-import { requestTimeoutError, serveWithTimeout } from './http/request-timeout';
+import { finisherBoundMs, finishWithin, requestTimeoutMs, serveWithTimeout, writeRequestTimeout } from './http/request-timeout';
 
 const healthEndpoints = new Set<string>(['healthz', 'livez', 'readyz']);
 
@@ -105,28 +105,38 @@ export class ApiServer {
     return served.then(() => this.metrics?.finish(observation, res.statusCode, this.terminated.has(res)));
   }
 
-  // serveRequestInTime answers 504 Timeout when a request that is not long-running takes longer
-  // than the request timeout. Its handler sees that as kube-apiserver's handlers see their
-  // request's context: done once the timeout passed or the response closed (the client went
-  // away, or the answer was written), so that work it would go on with is not started.
+  // serveRequestInTime bounds a request that is not long-running by its deadline (its ?timeout=,
+  // at most --request-timeout) and answers the timeout filter's 504 when it has no answer by then.
+  // Its handler sees that as kube-apiserver's handlers see their request's context: done once
+  // the deadline passed or the response closed (the client went away, or the answer was
+  // written), so that work it would go on with is not started.
   private serveRequestInTime(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo): Promise<void> {
     const context = new AbortController();
     res.once('close', () => context.abort());
-    if (isLongRunning(info)) return this.serveRequest(req, res, query, info, context.signal);
+    if (isLongRunning(info)) return this.serveRequest(req, res, query, info, context.signal, undefined);
+    let timeoutMs: number;
+    try {
+      timeoutMs = requestTimeoutMs(query, this.limits.requestTimeoutMs);
+    } catch (err) {
+      writeError(res, err, { ...responseOptions(req, query, this.context.gate('APIResponseCompression')), protobuf: errorPrefersProtobuf(req.headers.accept) });
+      return Promise.resolve();
+    }
     return serveWithTimeout(
-      () => this.serveRequest(req, res, query, info, context.signal),
-      this.limits.requestTimeoutMs,
+      () => this.serveRequest(req, res, query, info, context.signal, finisherBoundMs(info, timeoutMs)),
+      timeoutMs,
       this.context.clock,
       () => {
         context.abort();
         this.terminated.add(res);
-        writeError(res, requestTimeoutError(), { pretty: false, gzip: false, yaml: false, warnings: [], protobuf: errorPrefersProtobuf(req.headers.accept) });
+        writeRequestTimeout(res);
       },
       (status) => this.metrics?.postTimeouts.labels('timeout-handler', status).inc(),
     );
   }
 
-  private async serveRequest(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo, context: AbortSignal): Promise<void> {
+  // finisherMs bounds the verb handler's work (create, update, patch, delete) as kube-apiserver's
+  // finisher does, when the request's deadline is later.
+  private async serveRequest(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo, context: AbortSignal, finisherMs: number | undefined): Promise<void> {
     const response = responseOptions(req, query, this.context.gate('APIResponseCompression'));
     let release: (() => void) | null = null;
     try {
@@ -137,7 +147,7 @@ export class ApiServer {
         return writeTooManyRequests(res);
       }
       await this.authorize(info, user).catch(refusalWithoutSniffing(res));
-      if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user, context);
+      if (info.isResourceRequest) await finishWithin(this.serveResource(req, res, info, query, response, user, context), finisherMs, this.context.clock);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
       if (err instanceof ImpersonationWithoutUserError || err instanceof AuthorizerError) return writeInternalServerError(res, req.url ?? '', err.message);
