@@ -3,7 +3,7 @@
 // failure with a Status. It is plain node:http so that the same handler runs inside the Nest
 // gateway app and the all-in-one process.
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest, goQuote, hasProtobufCodec, isStatusError, isValidPathSegmentName, methodNotAllowed, methodNotSupported, notAcceptable, notFound, StatusError } from '@plinth/machinery';
+import { badRequest, goQuote, hasProtobufCodec, isStatusError, isValidPathSegmentName, methodNotAllowed, methodNotSupported, notAcceptable, notFound, parseFieldSelector, StatusError } from '@plinth/machinery';
 import { ImpersonationWithoutUserError } from '@plinth/authn';
 import { ResourceDefinition } from '@plinth/registry';
 import { servedGroupOf } from './aliases';
@@ -29,7 +29,7 @@ import { responseGone, responseOptions, ResponseOptions, writeBody, writeError, 
 import { parseRequestTarget, RequestTarget, RequestTargetError } from './http/request-target';
 import { checkFraming, writeFramingError } from './http/framing';
 import { RequestBoundary } from './http/request-boundary';
-import { parseListOptions } from './list-options';
+import { ListOptions, parseListOptions } from './list-options';
 import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate, routeAccepts, routeProduces } from './negotiation';
 import { methodRouted, NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
 import { UserInfo } from '@plinth/rbac';
@@ -260,6 +260,10 @@ export class ApiServer {
     const group = this.servedGroup(info.group);
     const def = this.context.catalog.lookup(group, info.version, info.resource);
     if (!def) return this.pathNotFound(res, info.group === '' ? ['api'] : ['apis', info.group]);
+    if (def.unstructured) {
+      if (!fitsScope(def, info)) return writePageNotFound(res);
+      if (!servesSubresource(def, info.subresource)) throw notFound({ group: def.group, resource: def.resource }, info.name);
+    }
     checkScope(def, info);
     if (!methodRouted(req.method ?? 'GET', info)) throw methodNotAllowed();
     // A virtual type (a review) has only a POST route: go-restful answers any other method.
@@ -326,7 +330,7 @@ export class ApiServer {
       case 'list':
         return listResource(scope, parseListOptions(scope.query, false, this.context.gate('WatchList')));
       case 'watch':
-        return watchResource(scope, parseListOptions(scope.query, true, this.context.gate('WatchList')));
+        return watchResource(scope, withPathName(parseListOptions(scope.query, true, this.context.gate('WatchList')), info.name));
       case 'create':
         return createResource(scope);
       case 'update':
@@ -377,11 +381,36 @@ function notFoundPath(): StatusError {
 // checkScope rejects paths that do not fit the resource's scope: a cluster-scoped resource
 // under a namespace, or a namespaced object without one.
 function checkScope(def: ResourceDefinition, info: ResourceRequestInfo): void {
-  if (!def.namespaced && info.namespace !== '' && !(def.group === '' && def.resource === 'namespaces')) throw notFoundPath();
-  if (def.namespaced && info.namespace === '' && !['list', 'watch'].includes(info.verb)) {
-    if (info.name !== '' || info.verb === 'create' || info.verb === 'deletecollection') throw notFoundPath();
-  }
+  if (!fitsScope(def, info)) throw notFoundPath();
   if (!servesSubresource(def, info.subresource)) throw notFoundPath();
+}
+
+// fitsScope says whether a path fits the resource's scope: no namespace for a cluster-scoped
+// resource, a namespace for a namespaced object. A custom resource's path that does not is
+// passed on by apiextensions-apiserver's handler, to Go's plain-text 404; its unserved
+// subresources are the resource's NotFound.
+function fitsScope(def: ResourceDefinition, info: ResourceRequestInfo): boolean {
+  if (!def.namespaced && info.namespace !== '' && !(def.group === '' && def.resource === 'namespaces')) return false;
+  if (def.namespaced && info.namespace === '' && !['list', 'watch'].includes(info.verb)) {
+    if (info.name !== '' || info.verb === 'create' || info.verb === 'deletecollection') return false;
+  }
+  return true;
+}
+
+// withPathName narrows a watch of a path naming one object (/watch/.../leases/a) to that name,
+// as the list handler does: a field selector must then select exactly that name.
+function withPathName(options: ListOptions, name: string): ListOptions {
+  if (name === '') return options;
+  if (options.fieldSelector === '') return { ...options, fieldSelector: `metadata.name=${name}` };
+  let requirements;
+  try {
+    requirements = parseFieldSelector(options.fieldSelector).requirements();
+  } catch {
+    return options; // the watch's own parsing answers a selector that does not parse
+  }
+  const selected = requirements.find((r) => r.field === 'metadata.name' && r.operator === '=');
+  if (selected?.value !== name) throw badRequest("fieldSelector metadata.name doesn't match requested name");
+  return options;
 }
 
 // servesSubresource says whether a path's subresource ('' for the resource itself) is served.

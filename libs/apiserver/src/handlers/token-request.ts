@@ -4,7 +4,7 @@
 import { KubeObject, ManagedFieldsEntry, tokenRequestSchema } from '@plinth/api';
 import { fieldManagerName } from '@plinth/apply';
 import { BoundObjectRef, checkTokenRequest, DefaultTokenExpirationSeconds, issueServiceAccountToken } from '@plinth/authn';
-import { badRequest, conflict, field, invalid, notFound, rfc3339, serviceUnavailable } from '@plinth/machinery';
+import { badRequest, conflict, field, goQuote, invalid, notFound, rfc3339, serviceUnavailable } from '@plinth/machinery';
 import { decodeKindText } from '../decode';
 import { bodyToJson, readBody } from '../http/body';
 import { writeAny } from '../output';
@@ -33,7 +33,9 @@ export async function createToken(scope: RequestScope): Promise<void> {
   const signing = scope.server.serviceAccountTokens;
   if (!signing) throw serviceUnavailable('service account token signing is not configured');
   const raw = await readBody(scope.req);
-  const body = (raw.length ? decodeKindText(bodyToJson(scope.req, raw), tokenRequestTarget) : {}) as TokenRequestBody;
+  const text = raw.length ? bodyToJson(scope.req, raw) : '';
+  if (text) checkTokenRequestKind(text);
+  const body = (text ? decodeKindText(text, tokenRequestTarget) : {}) as TokenRequestBody;
   const { namespace, name } = scope.info;
   checkNamesMatch(body, namespace, name);
   const sa: KubeObject = await scope.store.get(namespace, name);
@@ -116,4 +118,19 @@ async function resolveBoundObject(scope: RequestScope, serviceAccount: string, r
     throw conflict({ group: '', resource: ref.kind }, ref.name, `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
   }
   return { ...ref, name: ref.name, uid };
+}
+
+// checkTokenRequestKind refuses a body of another kind as the scheme's conversion does.
+function checkTokenRequestKind(text: string): void {
+  let typed: { apiVersion?: unknown; kind?: unknown };
+  try {
+    typed = JSON.parse(text) ?? {};
+  } catch {
+    return;
+  }
+  const kind = typeof typed.kind === 'string' ? typed.kind : '';
+  if (kind === '' || kind === 'TokenRequest') return;
+  const apiVersion = typeof typed.apiVersion === 'string' ? typed.apiVersion : '';
+  const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
+  throw badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a TokenRequest: converting (${version}.${kind}) to (authentication.TokenRequest): unknown conversion`);
 }
