@@ -47,6 +47,9 @@ export interface WatchCacheOptions {
   windowSize?: number;
   // dispatchBatch is how many watchers get an event before the dispatch yields.
   dispatchBatch?: number;
+  // encodedEvents is how many of the newest events keep their encodings for the watchers that
+  // start or fall behind (older ones are encoded again when a watcher replays them).
+  encodedEvents?: number;
 }
 
 export const defaultWindowSize = defaultUpperBound;
@@ -55,6 +58,9 @@ export const defaultWindowSize = defaultUpperBound;
 const bookmarkTickMs = 1000;
 const bookmarkTickJitter = 0.25;
 const defaultDispatchBatch = 256;
+// defaultEncodedEvents keeps some 1 MiB of a resource's recent events' encodings (JSON of a
+// Lease is about 700 bytes): what watchers falling behind under a burst of writes replay.
+export const defaultEncodedEvents = 1024;
 
 interface Waiter {
   revision: number;
@@ -70,6 +76,7 @@ export class WatchCache {
   private stopped = false;
   private readonly informer: StoreInformer;
   private readonly dispatchBatch: number;
+  private readonly encodedEvents: number;
   // window holds the recent events, oldest first; oldestRevision is the oldest revision a
   // watcher may start from (the relist's, until the window first drops an event).
   private readonly window: EventWindow<CacheEvent>;
@@ -95,6 +102,7 @@ export class WatchCache {
   ) {
     this.window = new EventWindow(clock, options.windowSize ?? defaultWindowSize);
     this.dispatchBatch = options.dispatchBatch ?? defaultDispatchBatch;
+    this.encodedEvents = options.encodedEvents ?? defaultEncodedEvents;
     this.informer = new StoreInformer(store, this.handler(), clock, storageLink);
   }
 
@@ -278,11 +286,14 @@ export class WatchCache {
   }
 
   private record(type: CacheEventType, key: string, object: KubeObject, revision: number, size: number, previous?: KubeObject): void {
-    const event: CacheEvent = { type, key, revision, object, previous, encoded: new Map() };
+    const event = new CacheEvent(type, key, revision, object, previous);
     this.lastRecorded = revision;
     this.processedRevision = Math.max(this.processedRevision, revision);
     const dropped = this.window.push(event, size);
     if (dropped) this.oldestRevision = dropped.revision;
+    // The event that has just left the newest `encodedEvents` forgets its encodings.
+    const cooled = this.window.length - 1 - this.encodedEvents;
+    if (cooled >= 0) this.window.at(cooled).forgetEncodings();
     this.enqueue(event);
   }
 
