@@ -30,6 +30,14 @@ interface Node {
   resource: Resource;
 }
 
+// graphObject is what the graph keeps of an object: its type and metadata without the managed
+// fields, as kube-controller-manager's garbage collector watches through metadata informers;
+// every decision reads only those (owners, finalizers, deletion, uid and resourceVersion).
+export function graphObject(object: KubeObject): KubeObject {
+  const { managedFields: _managedFields, ...metadata } = object.metadata;
+  return { apiVersion: object.apiVersion, kind: object.kind, metadata };
+}
+
 // gone are the answers that mean the change is moot: the object is gone or was replaced.
 const gone = [404, 409];
 
@@ -51,11 +59,15 @@ export class GarbageCollector implements Controller {
   async start(): Promise<void> {
     this.resources = await this.discover();
     for (const resource of this.resources) {
-      this.runner.watch(resourcePath({ group: resource.group, version: resource.version, resource: resource.resource }), {
-        onAdd: (o) => this.observe(o, resource),
-        onUpdate: (o) => this.observe(o, resource),
-        onDelete: (o) => this.forget(o),
-      });
+      this.runner.watch(
+        resourcePath({ group: resource.group, version: resource.version, resource: resource.resource }),
+        {
+          onAdd: (o) => this.observe(o, resource),
+          onUpdate: (o) => this.observe(o, resource),
+          onDelete: (o) => this.forget(o),
+        },
+        { transform: graphObject },
+      );
     }
     await this.runner.run((uid) => this.sync(uid));
   }
