@@ -25,6 +25,7 @@ import { ContinuePosition, decodeContinue, encodeContinue, keyAfter, prefixEnd, 
 import { cacheCatchUpMs, ReadBound } from './read-bound';
 import { CacheBookmark, CacheEvent, CacheEventType, CacheWatcher } from './cache-watcher';
 import { defaultUpperBound, EventWindow } from './event-window';
+import { Interner } from './interner';
 
 export interface CachedPage {
   items: KubeObject[];
@@ -77,6 +78,7 @@ export class WatchCache {
   private readonly informer: StoreInformer;
   private readonly dispatchBatch: number;
   private readonly encodedEvents: number;
+  private readonly interner = new Interner();
   // window holds the recent events, oldest first; oldestRevision is the oldest revision a
   // watcher may start from (the relist's, until the window first drops an event).
   private readonly window: EventWindow<CacheEvent>;
@@ -240,6 +242,12 @@ export class WatchCache {
     return watcher;
   }
 
+  // keep makes an object the cache's: its repeated parts shared with the other objects, frozen.
+  private keep(object: KubeObject): KubeObject {
+    this.interner.shareRepeatedParts(object);
+    return Object.freeze(object);
+  }
+
   private keyOf(object: KubeObject): string {
     return objectKey(this.store.def, object.metadata.namespace, object.metadata.name ?? '');
   }
@@ -253,7 +261,7 @@ export class WatchCache {
     return {
       replace: (objects, revision) => {
         this.objects.clear();
-        for (const object of objects) this.objects.set(this.keyOf(object), Object.freeze(object));
+        for (const object of objects) this.objects.set(this.keyOf(object), this.keep(object));
         this.keys.replace(this.objects.keys());
         this.revision = revision;
         this.ready = true;
@@ -268,14 +276,14 @@ export class WatchCache {
         const key = this.keyOf(object);
         const previous = this.objects.get(key);
         if (!previous) this.keys.add(key);
-        this.objects.set(key, Object.freeze(object));
+        this.objects.set(key, this.keep(object));
         this.record(previous ? 'MODIFIED' : 'ADDED', key, object, revision, size, previous);
       },
       remove: (object, revision, size) => {
         const key = this.keyOf(object);
         this.objects.delete(key);
         this.keys.remove(key);
-        this.record('DELETED', key, Object.freeze(object), revision, size);
+        this.record('DELETED', key, this.keep(object), revision, size);
       },
       progress: (revision) => {
         this.revision = Math.max(this.revision, revision);

@@ -1,0 +1,65 @@
+// Interner shares the parts that repeat from one cached object to the next, so that a watch
+// cache of 100,000 objects holds one copy of each rather than 100,000: the namespace, the
+// creation time (objects created in one second), and each managed-fields entry's strings and
+// field set (every object one manager wrote the same fields of has the same fieldsV1). JSON.parse
+// gives every object its own copies. A shared field set is frozen, all the way down: the cached
+// objects are read-only, and a write into one would otherwise show in every object sharing it.
+//
+// The tables are bounded: once one holds `capacity` values it starts afresh (values shared so
+// far stay shared; only later objects stop finding them).
+import { KubeObject, ManagedFieldsEntry } from '@plinth/api';
+
+export const defaultInternerCapacity = 4096;
+
+const managedStrings = ['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'subresource'] as const;
+
+export class Interner {
+  private strings = new Map<string, string>();
+  private fieldSets = new Map<string, Record<string, unknown>>();
+
+  constructor(private readonly capacity = defaultInternerCapacity) {}
+
+  // shareRepeatedParts replaces the object's repeated parts, in place, by the shared ones.
+  shareRepeatedParts(object: KubeObject): void {
+    const metadata = object.metadata;
+    if (typeof metadata !== 'object' || metadata === null) return;
+    if (typeof metadata.namespace === 'string') metadata.namespace = this.string(metadata.namespace);
+    if (typeof metadata.creationTimestamp === 'string') metadata.creationTimestamp = this.string(metadata.creationTimestamp);
+    if (!Array.isArray(metadata.managedFields)) return;
+    for (const entry of metadata.managedFields) {
+      if (typeof entry === 'object' && entry !== null) this.shareEntry(entry);
+    }
+  }
+
+  private shareEntry(entry: ManagedFieldsEntry): void {
+    const fields = entry as Record<string, unknown>;
+    for (const name of managedStrings) {
+      const value = fields[name];
+      if (typeof value === 'string') fields[name] = this.string(value);
+    }
+    if (typeof entry.fieldsV1 === 'object' && entry.fieldsV1 !== null) entry.fieldsV1 = this.fieldSet(entry.fieldsV1);
+  }
+
+  string(value: string): string {
+    const shared = this.strings.get(value);
+    if (shared !== undefined) return shared;
+    if (this.strings.size >= this.capacity) this.strings = new Map();
+    this.strings.set(value, value);
+    return value;
+  }
+
+  private fieldSet(value: Record<string, unknown>): Record<string, unknown> {
+    const key = JSON.stringify(value);
+    const shared = this.fieldSets.get(key);
+    if (shared !== undefined) return shared;
+    if (this.fieldSets.size >= this.capacity) this.fieldSets = new Map();
+    this.fieldSets.set(key, deepFreeze(value));
+    return value;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const member of Object.values(value)) deepFreeze(member);
+  return Object.freeze(value);
+}
