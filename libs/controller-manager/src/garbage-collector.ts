@@ -30,12 +30,13 @@ interface Node {
   resource: Resource;
 }
 
-// graphObject is what the graph keeps of an object: its type and metadata without the managed
-// fields, as kube-controller-manager's garbage collector watches through metadata informers;
-// every decision reads only those (owners, finalizers, deletion, uid and resourceVersion).
+// graphObject is what the graph keeps of an object, as kube-controller-manager's garbage
+// collector keeps a node's identity and owners only: its type and the metadata the decisions
+// and the informer read (name, namespace, uid, resourceVersion, deletion, finalizers, owners),
+// always in one shape.
 export function graphObject(object: KubeObject): KubeObject {
-  const { managedFields: _managedFields, ...metadata } = object.metadata;
-  return { apiVersion: object.apiVersion, kind: object.kind, metadata };
+  const { name, namespace, uid, resourceVersion, deletionTimestamp, finalizers, ownerReferences } = object.metadata;
+  return { apiVersion: object.apiVersion, kind: object.kind, metadata: { name, namespace, uid, resourceVersion, deletionTimestamp, finalizers, ownerReferences } };
 }
 
 // gone are the answers that mean the change is moot: the object is gone or was replaced.
