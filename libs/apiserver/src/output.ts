@@ -5,7 +5,6 @@ import { encodeProtobufObject, encodeProtobufStatus, StatusError, stringifyJson 
 import { protobufContentType, writeBody, writeEncoded } from './http/respond';
 import { clientApiVersion, present, RequestScope } from './scope';
 import { toTable } from './table-output';
-import { RecentCache } from './recent-cache';
 
 // Typed is a body naming its apiVersion and kind.
 interface Typed {
@@ -100,9 +99,8 @@ function writeProtobuf(scope: RequestScope, code: number, body: Typed): void {
 }
 
 // listJson assembles a JSON list from the UTF-8 JSON of each item, made once for an object of a
-// watch cache (frozen, shared by every list that holds it) and reused while the object is listed
-// again and again (the objects listed lately keep theirs; RecentCache), as kube-apiserver's
-// cachingObject keeps serializations. The list is bytes, copied once: as one
+// watch cache (frozen, shared by every list that holds it) and reused until the object changes,
+// as kube-apiserver's cachingObject keeps serializations. The list is bytes, copied once: as one
 // string of many pieces it would be flattened and encoded again for its length and its write.
 function listJson(scope: RequestScope, list: KubeList): Buffer {
   const unstructured = scope.def.unstructured ?? false;
@@ -123,10 +121,7 @@ function listJson(scope: RequestScope, list: KubeList): Buffer {
 
 const comma = Buffer.from(',');
 const listEnd = Buffer.from(']}\n');
-// listItemJsonCapacity bounds the cached item encodings to the objects listed lately (some 10
-// MiB of Leases at most, where every object of a large cache would cost 0.7 MiB a thousand).
-const listItemJsonCapacity = 8192;
-const listItemJson = new RecentCache<KubeObject, Buffer>(listItemJsonCapacity);
+const listItemJson = new WeakMap<KubeObject, Buffer>();
 
 function itemJson(object: KubeObject, unstructured: boolean): Buffer {
   let json = listItemJson.get(object);
