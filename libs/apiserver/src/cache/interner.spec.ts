@@ -2,14 +2,15 @@ import { KubeObject } from '@plinth/api';
 import { Interner } from './interner';
 
 // parsed gives an object as storage's decoding does: its own copy of every part.
-function parsed(name: string, fieldsV1: unknown = { 'f:spec': { 'f:holderIdentity': {} } }): KubeObject {
+function parsed(name: string, fieldsV1: unknown = { 'f:spec': { 'f:holderIdentity': {} } }, time = '2026-11-26T02:22:12Z'): KubeObject {
   return JSON.parse(
     JSON.stringify({
       metadata: {
         name,
         namespace: 'team-a',
-        creationTimestamp: '2026-11-26T02:22:12Z',
-        managedFields: [{ manager: 'kubectl', operation: 'Update', apiVersion: 'coordination.k8s.io/v1', time: '2026-11-26T02:22:12Z', fieldsType: 'FieldsV1', fieldsV1 }],
+        creationTimestamp: time,
+        labels: { app: 'web', tier: 'front' },
+        managedFields: [{ manager: 'kubectl', operation: 'Update', apiVersion: 'coordination.k8s.io/v1', time, fieldsType: 'FieldsV1', fieldsV1 }],
       },
       spec: { holderIdentity: name },
     }),
@@ -33,6 +34,19 @@ describe('Interner', () => {
     }).toThrow(TypeError);
   });
 
+  it('shares labels and whole managed-fields lists when equal, and the field sets of entries written at other times', () => {
+    const interner = new Interner();
+    const [a, b, later] = [parsed('a'), parsed('b'), parsed('later', undefined, '2026-11-26T02:22:13Z')];
+    for (const object of [a, b, later]) interner.shareRepeatedParts(object);
+    expect(b.metadata.labels).toBe(a.metadata.labels);
+    expect(Object.isFrozen(a.metadata.labels)).toBe(true);
+    expect(b.metadata.managedFields).toBe(a.metadata.managedFields);
+    expect(Object.isFrozen(a.metadata.managedFields![0])).toBe(true);
+    expect(later.metadata.managedFields).not.toBe(a.metadata.managedFields);
+    expect(later.metadata.managedFields![0].time).toBe('2026-11-26T02:22:13Z');
+    expect(later.metadata.managedFields![0].fieldsV1).toBe(a.metadata.managedFields![0].fieldsV1);
+  });
+
   it('keeps field sets that differ apart', () => {
     const interner = new Interner();
     const [a, b] = [parsed('a'), parsed('b', { 'f:spec': { 'f:leaseDurationSeconds': {} } })];
@@ -44,13 +58,12 @@ describe('Interner', () => {
 
   it('starts its tables afresh once they are full: later objects no longer find what was shared before', () => {
     const interner = new Interner(1);
-    const other = { 'f:spec': { 'f:leaseDurationSeconds': {} } };
-    const [a, b, c, d] = [parsed('a'), parsed('b', other), parsed('c'), parsed('d')];
+    const labelled = (app: string) => JSON.parse(JSON.stringify({ metadata: { labels: { app } } })) as KubeObject;
+    const [a, b, c, d] = [labelled('web'), labelled('db'), labelled('web'), labelled('web')];
     for (const object of [a, b, c, d]) interner.shareRepeatedParts(object);
-    const fieldsOf = (object: KubeObject) => object.metadata.managedFields![0].fieldsV1;
-    expect(fieldsOf(c)).not.toBe(fieldsOf(a));
-    expect(fieldsOf(c)).toEqual(fieldsOf(a));
-    expect(fieldsOf(d)).toBe(fieldsOf(c));
+    expect(c.metadata.labels).not.toBe(a.metadata.labels);
+    expect(c.metadata.labels).toEqual(a.metadata.labels);
+    expect(d.metadata.labels).toBe(c.metadata.labels);
   });
 
   it('passes over metadata it cannot read (no managed fields, or entries that are not objects)', () => {

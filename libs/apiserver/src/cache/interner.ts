@@ -1,9 +1,10 @@
 // Interner shares the parts that repeat from one cached object to the next, so that a watch
 // cache of 100,000 objects holds one copy of each rather than 100,000: the namespace, the
-// creation time (objects created in one second), and each managed-fields entry's strings and
-// field set (every object one manager wrote the same fields of has the same fieldsV1). JSON.parse
-// gives every object its own copies. A shared field set is frozen, all the way down: the cached
-// objects are read-only, and a write into one would otherwise show in every object sharing it.
+// creation time (objects created in one second), the labels, and the managed fields (every
+// object one manager wrote in one second the same fields of has the same entries; apart from
+// the time, each entry's strings and field set). JSON.parse gives every object its own copies.
+// A shared part is frozen, all the way down: the cached objects are read-only, and a write into
+// one would otherwise show in every object sharing it.
 //
 // The tables are bounded: once one holds `capacity` values it starts afresh (values shared so
 // far stay shared; only later objects stop finding them).
@@ -15,7 +16,7 @@ const managedStrings = ['manager', 'operation', 'apiVersion', 'time', 'fieldsTyp
 
 export class Interner {
   private strings = new Map<string, string>();
-  private fieldSets = new Map<string, Record<string, unknown>>();
+  private trees = new Map<string, object>();
 
   constructor(private readonly capacity = defaultInternerCapacity) {}
 
@@ -25,10 +26,12 @@ export class Interner {
     if (typeof metadata !== 'object' || metadata === null) return;
     if (typeof metadata.namespace === 'string') metadata.namespace = this.string(metadata.namespace);
     if (typeof metadata.creationTimestamp === 'string') metadata.creationTimestamp = this.string(metadata.creationTimestamp);
+    if (typeof metadata.labels === 'object' && metadata.labels !== null) metadata.labels = this.tree(metadata.labels);
     if (!Array.isArray(metadata.managedFields)) return;
     for (const entry of metadata.managedFields) {
       if (typeof entry === 'object' && entry !== null) this.shareEntry(entry);
     }
+    metadata.managedFields = this.tree(metadata.managedFields);
   }
 
   private shareEntry(entry: ManagedFieldsEntry): void {
@@ -37,7 +40,7 @@ export class Interner {
       const value = fields[name];
       if (typeof value === 'string') fields[name] = this.string(value);
     }
-    if (typeof entry.fieldsV1 === 'object' && entry.fieldsV1 !== null) entry.fieldsV1 = this.fieldSet(entry.fieldsV1);
+    if (typeof entry.fieldsV1 === 'object' && entry.fieldsV1 !== null) entry.fieldsV1 = this.tree(entry.fieldsV1);
   }
 
   string(value: string): string {
@@ -48,12 +51,14 @@ export class Interner {
     return value;
   }
 
-  private fieldSet(value: Record<string, unknown>): Record<string, unknown> {
+  // tree is the shared, frozen copy of a JSON value equal to this one (the value itself, frozen,
+  // when it is the first).
+  private tree<T extends object>(value: T): T {
     const key = JSON.stringify(value);
-    const shared = this.fieldSets.get(key);
-    if (shared !== undefined) return shared;
-    if (this.fieldSets.size >= this.capacity) this.fieldSets = new Map();
-    this.fieldSets.set(key, deepFreeze(value));
+    const shared = this.trees.get(key);
+    if (shared !== undefined) return shared as T;
+    if (this.trees.size >= this.capacity) this.trees = new Map();
+    this.trees.set(key, deepFreeze(value));
     return value;
   }
 }
