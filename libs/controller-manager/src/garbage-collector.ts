@@ -31,12 +31,12 @@ interface Node {
 }
 
 // graphObject is what the graph keeps of an object, as kube-controller-manager's garbage
-// collector keeps a node's identity and owners only: its type and the metadata the decisions
-// and the informer read (name, namespace, uid, resourceVersion, deletion, finalizers, owners),
-// always in one shape.
+// collector keeps a node's identity and owners only: the metadata the decisions and the
+// informer read (name, namespace, uid, resourceVersion, deletion, finalizers, owners), always
+// in one shape; its type is the node's resource.
 export function graphObject(object: KubeObject): KubeObject {
   const { name, namespace, uid, resourceVersion, deletionTimestamp, finalizers, ownerReferences } = object.metadata;
-  return { apiVersion: object.apiVersion, kind: object.kind, metadata: { name, namespace, uid, resourceVersion, deletionTimestamp, finalizers, ownerReferences } };
+  return { metadata: { name, namespace, uid, resourceVersion, deletionTimestamp, finalizers, ownerReferences } };
 }
 
 // gone are the answers that mean the change is moot: the object is gone or was replaced.
