@@ -179,7 +179,7 @@ export async function startForm(name: FormName): Promise<PlinthForm> {
     return running;
   };
   try {
-    const etcd = await start(startEtcd({ progressNotifyInterval: '5s' }));
+    const etcd = await start(startEtcd({ progressNotifyInterval: '5s', fsync: process.env.BENCH_ETCD_FSYNC !== '0' }));
     const nats = await start(startNats());
     const storage = await start(startStorageService(etcd.endpoint));
     const authz = await start(startAuthz(storage.address, nats.url));

@@ -154,6 +154,12 @@ describe('API server: discovery and health', () => {
     expect(created.json.apiVersion).toBe('rbac.authorization.k8s.io/v1');
     const native = await request('GET', '/apis/rbac.authorization.platform.io/v1/clusterroles/alias-role');
     expect(native.json.apiVersion).toBe('rbac.authorization.platform.io/v1');
+    // The one cached object, served in turn under each name (its JSON kept for each), answers
+    // every time in the name asked for.
+    for (const group of ['rbac.authorization.k8s.io', 'rbac.authorization.platform.io', 'rbac.authorization.k8s.io', 'rbac.authorization.platform.io']) {
+      const read = await request('GET', `/apis/${group}/v1/clusterroles/alias-role`);
+      expect(read.json).toMatchObject({ apiVersion: `${group}/v1`, kind: 'ClusterRole', metadata: { name: 'alias-role' } });
+    }
   });
 
   it('serves aggregated discovery (v2beta1) when asked, and legacy discovery otherwise', async () => {

@@ -2,6 +2,8 @@
 // until the server ends the connection (the request says Connection: close) or the client's
 // timeout passes: paths are sent as written, any method and header bytes included, which
 // node:https's client would refuse or normalise.
+import { OutgoingHttpHeaders } from 'node:http';
+import { ClientHttp2Stream, connect as http2Connect } from 'node:http2';
 import { Agent, request as httpsRequest } from 'node:https';
 import { connect } from 'node:tls';
 
@@ -10,6 +12,8 @@ export interface RawAnswer {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+  // h2 marks an answer read over HTTP/2.
+  h2?: boolean;
 }
 
 export interface RawTarget {
@@ -152,4 +156,72 @@ export class KeepAliveClient {
   close(): void {
     this.agent.destroy();
   }
+}
+
+// H2Unsendable is a request node:http2's client will not put on the wire (a connection-specific
+// header, a header name or value HTTP/2 forbids): the runner sends it over HTTP/1.1 instead.
+export class H2Unsendable extends Error {}
+
+export interface H2Request {
+  method: string;
+  path: string;
+  headers: [string, string][];
+  body?: Buffer;
+}
+
+// sendH2 sends one request as the only stream of its own HTTP/2 session (TLS, ALPN h2), the
+// path as written, repeated headers as repeated fields, and reads the answer to its end. A
+// stream the server resets, or a session it ends (GOAWAY), before any answer comes back as
+// status 0 with what happened in the body.
+export function sendH2(target: RawTarget, request: H2Request, options: { clientCert?: ClientCertificate; timeoutMs: number }): Promise<RawAnswer> {
+  const headers: OutgoingHttpHeaders = { ':method': request.method, ':path': request.path, ':scheme': 'https', ':authority': '127.0.0.1' };
+  for (const [rawName, value] of request.headers) {
+    const name = rawName.toLowerCase();
+    const existing = headers[name];
+    headers[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [String(existing)]), value];
+  }
+  return new Promise((resolve, reject) => {
+    const session = http2Connect(`https://127.0.0.1:${target.port}`, {
+      ca: target.ca,
+      servername: 'localhost',
+      ...(options.clientCert ? { cert: options.clientCert.certPem, key: options.clientCert.keyPem } : {}),
+    });
+    let settled = false;
+    const finish = (answer: RawAnswer | Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      session.destroy();
+      if (answer instanceof Error) reject(answer);
+      else resolve({ ...answer, h2: true });
+    };
+    const timer = setTimeout(() => finish(new ClientTimeout(`no complete answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    session.on('error', (err) => finish(err));
+    // A GOAWAY that covers the stream still lets it finish: its close decides.
+    let goAway = '';
+    session.on('goaway', (code) => (goAway = ` after GOAWAY ${code}`));
+    let stream: ClientHttp2Stream;
+    try {
+      stream = session.request(headers, { endStream: request.body === undefined });
+    } catch (err) {
+      finish(new H2Unsendable((err as Error).message));
+      return;
+    }
+    let answered: Record<string, string> | null = null;
+    let status = 0;
+    const chunks: Buffer[] = [];
+    stream.on('response', (received) => {
+      status = Number(received[':status']);
+      answered = {};
+      for (const [k, v] of Object.entries(received)) if (!k.startsWith(':') && v !== undefined) answered[k] = Array.isArray(v) ? v.join(', ') : String(v);
+    });
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => finish({ status, headers: answered ?? {}, body: Buffer.concat(chunks) }));
+    stream.on('error', (err) => (err.message.includes('ERR_HTTP2_INVALID') ? finish(new H2Unsendable(err.message)) : undefined));
+    stream.on('close', () => {
+      if (answered === null) finish({ status: 0, headers: {}, body: Buffer.from(`RST_STREAM ${stream.rstCode}${goAway}`) });
+      else finish({ status, headers: answered, body: Buffer.concat(chunks) });
+    });
+    if (request.body !== undefined) stream.end(request.body);
+  });
 }

@@ -7,7 +7,9 @@
 // the service runs again (SIGCONT) the gateway serves writes again, and each create that failed
 // is either stored whole or not at all, as with kube-apiserver, whose timed-out write may still
 // land. A client whose keepalive pings go unanswered resets its link and fails its calls long
-// before their deadline.
+// before their deadline. The link's metrics show it: the pending calls climb while the service
+// is stopped and fall back once their deadlines pass, and a gateway started with a small
+// --storage-max-pending-calls refuses the calls past it at once (503), counting them.
 import { StorageErrorCode } from '@plinth/storage';
 import { Answer, Cluster, startCluster } from './cluster';
 import { eventually } from '@plinth/testing';
@@ -22,12 +24,20 @@ interface StatusBody {
   message?: string;
 }
 
-// failedCreates is the gateway's count of storage creates that ended at their deadline.
-async function failedCreates(cluster: Cluster): Promise<number> {
-  const metrics = (await cluster.request(0, 'GET', '/metrics', adminToken)).body;
-  const line = metrics.split('\n').find((l) => l.startsWith('plinth_storage_request_duration_seconds_count{') && l.includes('operation="Create"') && l.includes('code="Timeout"'));
+// sample reads one series of a gateway's /metrics (0 when absent): the first line that starts
+// with the series' name and holds every fragment.
+async function sample(cluster: Cluster, gateway: number, name: string, ...fragments: string[]): Promise<number> {
+  const metrics = (await cluster.request(gateway, 'GET', '/metrics', adminToken)).body;
+  const line = metrics.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && fragments.every((f) => l.includes(f)));
   return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
+
+// failedCreates is the gateway's count of storage creates that ended at their deadline.
+const failedCreates = (cluster: Cluster) => sample(cluster, 0, 'plinth_storage_request_duration_seconds_count', 'operation="Create"', 'code="Timeout"');
+const pendingCalls = (cluster: Cluster, gateway: number) => sample(cluster, gateway, 'plinth_storage_pending_calls');
+const refusedCalls = (cluster: Cluster, gateway: number) => sample(cluster, gateway, 'plinth_storage_calls_refused_total');
+// smallCap is the pending-call cap of gateway 1.
+const smallCap = 5;
 
 function statusOf(answer: Answer): StatusBody {
   try {
@@ -42,7 +52,7 @@ describe('a hung storage service', () => {
   let stopped = false;
 
   beforeAll(async () => {
-    cluster = await startCluster({ gateways: 1, gatewayArgs: () => ['--request-timeout=5s'] });
+    cluster = await startCluster({ gateways: 2, gatewayArgs: (index) => ['--request-timeout=5s', ...(index === 1 ? [`--storage-max-pending-calls=${smallCap}`] : [])] });
     expect((await cluster.request(0, 'POST', serviceAccounts, adminToken, { metadata: { name: 'before' } })).status).toBe(201);
   }, 120_000);
 
@@ -55,10 +65,15 @@ describe('a hung storage service', () => {
     const storage = cluster.members.get('storage');
     if (!storage) throw new Error('no storage member');
     const failedBefore = await failedCreates(cluster);
+    expect(await refusedCalls(cluster, 0)).toBe(0);
     storage.signal('SIGSTOP');
     stopped = true;
     const names = Array.from({ length: 40 }, (_, i) => `while-stopped-${i}`);
-    const creates = await Promise.all(names.map((name) => cluster.request(0, 'POST', serviceAccounts, adminToken, { metadata: { name } })));
+    const sent = Promise.all(names.map((name) => cluster.request(0, 'POST', serviceAccounts, adminToken, { metadata: { name } })));
+    // The creates await their answers on the link, which shows them as pending calls.
+    let pending = 0;
+    await eventually(async () => (pending = await pendingCalls(cluster, 0)) >= names.length, { timeoutMs: 30_000, what: () => `${names.length} pending storage calls (last read ${pending})` });
+    const creates = await sent;
     const reads = await Promise.all([
       cluster.request(0, 'GET', `${serviceAccounts}/before`, adminToken),
       cluster.request(0, 'GET', serviceAccounts, adminToken),
@@ -68,6 +83,8 @@ describe('a hung storage service', () => {
     await eventually(async () => (await failedCreates(cluster)) >= failedBefore + names.length, { timeoutMs: 60_000, what: 'the creates failed in the metrics' });
     storage.signal('SIGCONT');
     stopped = false;
+    // None was refused: 40 is far below the default cap.
+    expect(await refusedCalls(cluster, 0)).toBe(0);
 
     for (const answer of creates) {
       const status = statusOf(answer);
@@ -102,12 +119,44 @@ describe('a hung storage service', () => {
     }
   }, 240_000);
 
+  it('refuses at once, with 503, the calls past --storage-max-pending-calls, counting them, and serves again once continued', async () => {
+    const storage = cluster.members.get('storage');
+    if (!storage) throw new Error('no storage member');
+    const refusedBefore = await refusedCalls(cluster, 1);
+    storage.signal('SIGSTOP');
+    stopped = true;
+    // The first smallCap creates fill the link (or fewer, if the gateway's own calls hold some
+    // places); the others are refused without waiting for the deadline.
+    const names = Array.from({ length: 3 * smallCap }, (_, i) => `capped-${i}`);
+    const answers = await Promise.all(names.map((name) => cluster.request(1, 'POST', serviceAccounts, adminToken, { metadata: { name } })));
+    const pendingAtCap = await pendingCalls(cluster, 1);
+    const refusedAfter = await refusedCalls(cluster, 1);
+    storage.signal('SIGCONT');
+    stopped = false;
+
+    const statuses = answers.map((answer) => `${answer.status} ${statusOf(answer).reason}`);
+    const refused = statuses.filter((s) => s === '503 ServiceUnavailable').length;
+    expect(statuses.filter((s) => s !== '503 ServiceUnavailable' && s !== '504 Timeout')).toEqual([]);
+    expect(refused).toBeGreaterThanOrEqual(names.length - smallCap);
+    expect(refusedAfter - refusedBefore).toBeGreaterThanOrEqual(refused);
+    expect(pendingAtCap).toBeLessThanOrEqual(smallCap);
+    const refusal = answers.find((answer) => answer.status === 503);
+    expect(statusOf(refusal ?? { status: 0, headers: {}, body: '' }).message).toMatch(/calls await the storage service's answers/);
+
+    await eventually(async () => (await cluster.request(1, 'POST', serviceAccounts, adminToken, { metadata: { name: 'after-cap' } })).status === 201, {
+      timeoutMs: 90_000,
+      what: 'a create on the capped gateway after SIGCONT',
+    });
+    await eventually(async () => (await pendingCalls(cluster, 1)) === 0, { timeoutMs: 30_000, what: 'no pending storage calls once storage answers' });
+  }, 120_000);
+
   it('resets the link of a client whose keepalive pings go unanswered, failing its calls before their deadline', async () => {
     const storage = cluster.members.get('storage');
     if (!storage) throw new Error('no storage member');
     const client = cluster.storageClient({
       callTimeoutMs: 3_600_000,
-      channelOptions: { 'grpc.keepalive_time_ms': 1_000, 'grpc.keepalive_timeout_ms': 1_000 },
+      keepaliveTimeMs: 1_000,
+      keepaliveTimeoutMs: 1_000,
     });
     try {
       expect(await client.currentRevision()).toBeGreaterThan(0);

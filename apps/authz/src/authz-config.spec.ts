@@ -2,10 +2,11 @@ import { FlagError, parseAuthzConfig } from './authz-config';
 
 const noTls = { caFile: '', certFile: '', keyFile: '', insecure: false };
 const noNatsAuth = { caFile: '', user: '', passwordFile: '', insecure: false };
+const defaultLink = { maxPendingCalls: 10_000, keepaliveTimeMs: 30_000, keepaliveTimeoutMs: 10_000 };
 
 describe('parseAuthzConfig', () => {
   it('uses the defaults when nothing is set', () => {
-    expect(parseAuthzConfig([], {})).toEqual({ storageAddress: '127.0.0.1:7443', storage: noTls, nats: { url: 'nats://127.0.0.1:4222', ...noNatsAuth }, metricsBindAddress: '' });
+    expect(parseAuthzConfig([], {})).toEqual({ storageAddress: '127.0.0.1:7443', storage: noTls, storageLink: defaultLink, nats: { url: 'nats://127.0.0.1:4222', ...noNatsAuth }, metricsBindAddress: '' });
   });
 
   it('takes the environment, and flags over it in both forms', () => {
@@ -29,6 +30,7 @@ describe('parseAuthzConfig', () => {
     expect(parseAuthzConfig([], env)).toEqual({
       storageAddress: '127.0.0.1:7443',
       storage: { caFile: '/s/ca.crt', certFile: '/s/tls.crt', keyFile: '/s/tls.key', insecure: false },
+      storageLink: defaultLink,
       nats: { url: 'nats://127.0.0.1:4222', caFile: '/n/ca.crt', user: 'authz', passwordFile: '/n/password', insecure: false },
       metricsBindAddress: '',
     });
@@ -39,7 +41,18 @@ describe('parseAuthzConfig', () => {
     expect(parseAuthzConfig(['--storage-insecure=false'], { PLINTH_STORAGE_INSECURE: 'true' }).storage.insecure).toBe(false);
   });
 
+  it('takes the storage link\'s pending-call cap and keepalive, from flags or the environment', () => {
+    expect(parseAuthzConfig(['--storage-max-pending-calls=500', '--storage-keepalive-time', '1m'], { PLINTH_STORAGE_KEEPALIVE_TIMEOUT: '2s' }).storageLink).toEqual({
+      maxPendingCalls: 500,
+      keepaliveTimeMs: 60_000,
+      keepaliveTimeoutMs: 2_000,
+    });
+  });
+
   it.each([
+    [['--storage-max-pending-calls=0'], 'invalid argument "0" for "--storage-max-pending-calls" flag: must be positive'],
+    [['--storage-max-pending-calls=many'], 'invalid argument "many" for "--storage-max-pending-calls" flag: must be a non-negative integer'],
+    [['--storage-keepalive-time=0s'], 'invalid argument "0s" for "--storage-keepalive-time" flag: must be positive'],
     [['--etcd-servers=x'], 'unknown flag: --etcd-servers'],
     [['--nats-url'], 'flag needs an argument: --nats-url'],
     [['--nats-url='], 'flag --nats-url needs a non-empty value'],

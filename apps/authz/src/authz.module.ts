@@ -30,7 +30,10 @@ export function authzMicroservice(config: AuthzConfig): { module: DynamicModule;
       { provide: AUTHZ_CONFIG, useValue: config },
       { provide: AUTHZ_LINKS, useValue: links },
       { provide: AUTHZ_TRANSPORT, useValue: transport },
-      { provide: AUTHZ_STORE, useFactory: (): ObjectStore => new GrpcObjectStore({ address: config.storageAddress, credentials, metrics: new StorageLinkMetrics(defaultRegistry()) }) },
+      {
+        provide: AUTHZ_STORE,
+        useFactory: (): ObjectStore => new GrpcObjectStore({ address: config.storageAddress, credentials, ...config.storageLink, metrics: new StorageLinkMetrics(defaultRegistry()) }),
+      },
       AuthzService,
       { provide: AUTHORIZER_ANSWERS, useFactory: (service: AuthzService) => authorizerAnswers(service.authorizer), inject: [AuthzService] },
     ],

@@ -1,7 +1,8 @@
 // GatewayModule is the distributed API server: the same ApiServerHost as the all-in-one, over
 // the storage service reached through gRPC (--storage-address) over mutual TLS
 // (--storage-ca-file, --storage-cert-file, --storage-key-file) or, in local development,
-// plaintext (--storage-insecure).
+// plaintext (--storage-insecure), its limits set by --storage-max-pending-calls,
+// --storage-keepalive-time and --storage-keepalive-timeout.
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServerFlags } from '@plinth/apiserver';
 import { checkNatsLink } from '@plinth/authz-nats';
@@ -25,7 +26,13 @@ export class GatewayModule {
           provide: OBJECT_STORE,
           // callTimeoutMs: a storage call outlives its request by nothing (--request-timeout).
           useFactory: (): ObjectStore =>
-            new GrpcObjectStore({ address: flags.storageAddress, credentials, callTimeoutMs: flags.requestTimeoutMs, metrics: new StorageLinkMetrics(defaultRegistry()) }),
+            new GrpcObjectStore({
+              address: flags.storageAddress,
+              credentials,
+              callTimeoutMs: flags.requestTimeoutMs,
+              ...flags.storageLink,
+              metrics: new StorageLinkMetrics(defaultRegistry()),
+            }),
         },
         ApiServerHost,
       ],

@@ -65,6 +65,7 @@ export function assembleApiServer(options: AssembleOptions): ApiServer {
   const metrics = new ApiServerMetrics(registry);
   context.onStop(observeObjectCounts(metrics.storageObjects, options.storage, () => catalog.all(), context.clock, options.flags.etcdCountMetricPollPeriodMs));
   context.watcherTerminated = (resource) => metrics.terminatedWatchers.labels(resource).inc();
+  context.consistentRead = (resource, source) => metrics.consistentReads.labels(resource, source).inc();
   const limits = {
     inflight: new MaxInflightLimit(options.flags.maxRequestsInflight, options.flags.maxMutatingRequestsInflight),
     requestTimeoutMs: options.flags.requestTimeoutMs,

@@ -1,5 +1,5 @@
 import { FlagError } from '@plinth/config';
-import { parseServerFlags } from './flags';
+import { defaultServerFlags, parseServerFlags } from './flags';
 
 describe('server flags', () => {
   it('reads --name value and --name=value forms, and refuses unknown flags', () => {
@@ -32,6 +32,15 @@ describe('server flags', () => {
     expect(parseServerFlags([]).deleteCollectionWorkers).toBe(16);
     expect(parseServerFlags(['--delete-collection-workers=1']).deleteCollectionWorkers).toBe(1);
     expect(() => parseServerFlags(['--delete-collection-workers', 'many'])).toThrow('invalid argument "many" for "--delete-collection-workers" flag');
+  });
+
+  it('reads the storage link\'s pending-call cap and keepalive, without changing the defaults', () => {
+    expect(parseServerFlags([]).storageLink).toEqual({ maxPendingCalls: 10_000, keepaliveTimeMs: 30_000, keepaliveTimeoutMs: 10_000 });
+    const flags = parseServerFlags(['--storage-max-pending-calls=100', '--storage-keepalive-time', '45s', '--storage-keepalive-timeout=3s']);
+    expect(flags.storageLink).toEqual({ maxPendingCalls: 100, keepaliveTimeMs: 45_000, keepaliveTimeoutMs: 3_000 });
+    expect(defaultServerFlags.storageLink.maxPendingCalls).toBe(10_000);
+    expect(() => parseServerFlags(['--storage-max-pending-calls=0'])).toThrow('invalid argument "0" for "--storage-max-pending-calls" flag: must be positive');
+    expect(() => parseServerFlags(['--storage-keepalive-timeout=soon'])).toThrow('invalid argument "soon" for "--storage-keepalive-timeout" flag');
   });
 
   it('reads --default-watch-cache-size as the cap of the events each watch cache keeps', () => {

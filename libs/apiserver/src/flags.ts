@@ -1,6 +1,6 @@
 // ServerFlags are the command-line flags of the API server processes (npm start, the gateway),
 // spelled as kube-apiserver spells them where one exists.
-import { FlagSet, flagSet, FlagSetter, flagValues, parseFlags } from '@plinth/config';
+import { defaultStorageLinkFlags, FlagSet, flagSet, FlagSetter, flagValues, parseFlags, StorageLinkFlags, storageLinkFlagSetters } from '@plinth/config';
 
 export interface ServerFlags {
   bindAddress: string;
@@ -21,6 +21,9 @@ export interface ServerFlags {
   storageCertFile: string;
   storageKeyFile: string;
   storageInsecure: boolean;
+  // storageLink bounds the link to the storage service: its pending calls and keepalive
+  // (--storage-max-pending-calls, --storage-keepalive-time, --storage-keepalive-timeout).
+  storageLink: StorageLinkFlags;
   natsUrl: string;
   // natsCAFile turns on TLS to NATS (the CA of its serving certificate); natsUser and
   // natsPasswordFile are the gateway's NATS credentials.
@@ -90,6 +93,7 @@ export const defaultServerFlags: ServerFlags = {
   storageCertFile: '',
   storageKeyFile: '',
   storageInsecure: false,
+  storageLink: defaultStorageLinkFlags,
   natsUrl: '',
   natsCAFile: '',
   natsUser: '',
@@ -137,6 +141,7 @@ const setters: Record<string, FlagSetter<ServerFlags>> = {
   'storage-cert-file': (f, v) => (f.storageCertFile = v),
   'storage-key-file': (f, v) => (f.storageKeyFile = v),
   'storage-insecure': (f, v) => (f.storageInsecure = bool('storage-insecure', v)),
+  ...Object.fromEntries(Object.entries(storageLinkFlagSetters).map(([name, set]): [string, FlagSetter<ServerFlags>] => [name, (f, v) => set(f.storageLink, v)])),
   'nats-url': (f, v) => (f.natsUrl = v),
   'nats-ca-file': (f, v) => (f.natsCAFile = v),
   'nats-user': (f, v) => (f.natsUser = v),
@@ -171,7 +176,7 @@ const booleanFlags = ['k8s-aliases', 'watch-cache', 'anonymous-auth', 'storage-i
 // serverFlagSet binds the flags to a copy of defaults, which it returns filled once parseFlags
 // ran (the all-in-one reads the controller manager's flags beside them).
 export function serverFlagSet(defaults: ServerFlags = defaultServerFlags): { flags: ServerFlags; set: FlagSet } {
-  const flags: ServerFlags = { ...defaults, etcdServers: [...defaults.etcdServers] };
+  const flags: ServerFlags = { ...defaults, etcdServers: [...defaults.etcdServers], storageLink: { ...defaults.storageLink } };
   return { flags, set: flagSet(flags, setters, booleanFlags) };
 }
 

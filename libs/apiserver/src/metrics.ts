@@ -42,6 +42,8 @@ export class ApiServerMetrics {
   readonly storageObjects: Gauge;
   readonly terminations: Counter;
   readonly terminatedWatchers: Counter;
+  readonly consistentReads: Counter;
+  readonly postTimeouts: Counter;
   private readonly readOnly: GaugeChild;
   private readonly mutating: GaugeChild;
 
@@ -88,6 +90,20 @@ export class ApiServerMetrics {
         name: 'apiserver_terminated_watchers_total',
         help: '[ALPHA] Counter of watchers closed due to unresponsiveness broken by resource type.',
         labelNames: ['resource'],
+      }),
+    );
+    this.postTimeouts = registry.shared(
+      new Counter({
+        name: 'apiserver_request_post_timeout_total',
+        help: '[ALPHA] Tracks the activity of the request handlers after the associated requests have been timed out by the apiserver',
+        labelNames: ['source', 'status'],
+      }),
+    );
+    this.consistentReads = registry.shared(
+      new Counter({
+        name: 'plinth_watch_cache_consistent_reads_total',
+        help: 'Consistent reads (a GET, LIST or watch\'s initial list at resourceVersion "") by resource and by what served them: the watch cache, or storage when the cache had not caught up.',
+        labelNames: ['resource', 'source'],
       }),
     );
   }

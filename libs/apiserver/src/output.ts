@@ -25,21 +25,28 @@ export function writeResult(scope: RequestScope, code: number, object: KubeObjec
     return;
   }
   if (scope.representation.type === 'protobuf') return writeProtobuf(scope, code, presented);
-  if (scope.representation.type === 'json' && !scope.response.pretty && presented === object && Object.isFrozen(object)) {
-    writeEncoded(scope.res, code, `${cachedJson(object)}\n`, scope.response, 'application/json');
+  if (scope.representation.type === 'json' && !scope.response.pretty && Object.isFrozen(object)) {
+    writeEncoded(scope.res, code, cachedJson(object, presented), scope.response, 'application/json');
     return;
   }
   writeBody(scope.res, code, presented, { ...scope.response, yaml: scope.representation.type === 'yaml' });
 }
 
-// cachedJson is the JSON of a watch cache's object (frozen, shared), made once.
-const objectJson = new WeakMap<KubeObject, string>();
+// cachedJson is the JSON body (with its newline) of a watch cache's object (frozen, shared) as
+// presented to a client, made once for each apiVersion it is served as (its group's, and its
+// *.k8s.io alias's).
+const objectJson = new WeakMap<KubeObject, Map<string | undefined, string>>();
 
-function cachedJson(object: KubeObject): string {
-  let json = objectJson.get(object);
+function cachedJson(object: KubeObject, presented: KubeObject): string {
+  let byApiVersion = objectJson.get(object);
+  if (byApiVersion === undefined) {
+    byApiVersion = new Map();
+    objectJson.set(object, byApiVersion);
+  }
+  let json = byApiVersion.get(presented.apiVersion);
   if (json === undefined) {
-    json = stringifyJson(object);
-    objectJson.set(object, json);
+    json = `${stringifyJson(presented)}\n`;
+    byApiVersion.set(presented.apiVersion, json);
   }
   return json;
 }

@@ -25,6 +25,10 @@ export interface RequestScope {
   server: ServerContext;
   // user is who the request acts for (after impersonation).
   user: UserInfo;
+  // context is aborted as kube-apiserver's request context is done: the request timeout passed
+  // (its 504 is written) or the response closed. Work not yet started for the request is not
+  // started then.
+  context: AbortSignal;
 }
 
 // clientApiVersion is the apiVersion written back to this client.

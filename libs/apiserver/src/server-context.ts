@@ -1,10 +1,9 @@
 // ServerContext is what every stage of the API server shares: the served catalog, the stores,
 // the clock, feature gates and server options.
 import { Clock, LinkState, unwatchedLink } from '@plinth/machinery';
-import { ObjectStore } from '@plinth/storage';
+import { CurrentRevisionReader, ObjectStore } from '@plinth/storage';
 import { resourcePrefix, ResourceCatalog, ResourceDefinition, ResourceStore } from '@plinth/registry';
 import { AuthContext } from './auth/filter';
-import { CurrentRevisionReader } from './cache/current-revision-reader';
 import { cacheCatchUpMs, ReadBound, sharedCatchUpMs } from './cache/read-bound';
 import { RevisionTrackingStore } from './cache/revision-tracking-store';
 import { WatchCache } from './cache/watch-cache';
@@ -48,6 +47,8 @@ export interface ServiceAccountTokenSigning {
   apiAudiences: string[];
 }
 
+export type ConsistentReadSource = 'cache' | 'storage';
+
 export class ServerContext {
   serviceAccountTokens: ServiceAccountTokenSigning | null = null;
   // storageLink hears how the watch caches' and controllers' reads of storage fare.
@@ -55,6 +56,9 @@ export class ServerContext {
   // watcherTerminated hears of each watch ended because its client did not keep up, with the
   // resource named as apiserver_terminated_watchers_total names it ("pods", "deployments.apps").
   watcherTerminated: (resource: string) => void = () => undefined;
+  // consistentRead hears of each consistent read a watch cache could serve, and whether it did
+  // or storage served it (the cache had not caught up, or storage's revision could not be read).
+  consistentRead: (resource: string, source: ConsistentReadSource) => void = () => undefined;
 
   private readonly stores = new Map<ResourceDefinition, ResourceStore>();
   private readonly caches = new Map<ResourceDefinition, WatchCache>();
@@ -115,6 +119,12 @@ export class ServerContext {
     } catch {
       return null;
     }
+  }
+
+  // countConsistentRead counts a read that a watch cache could serve, if it is a consistent one
+  // (resourceVersion "").
+  countConsistentRead(def: ResourceDefinition, resourceVersion: string, source: ConsistentReadSource): void {
+    if (resourceVersion === '') this.consistentRead(groupResource(def), source);
   }
 
   countTerminatedWatcher(def: ResourceDefinition): void {

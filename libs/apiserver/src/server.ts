@@ -25,7 +25,7 @@ import { HealthCheck, HealthEndpoint, runHealthChecks } from './health';
 import { sampledTraceId, tracingEnabled } from '@plinth/telemetry';
 import { traceOperation, traceRequest } from './http/request-span';
 import { ApiServerMetrics, RequestObservation } from './metrics';
-import { responseOptions, ResponseOptions, writeBody, writeError, writeInternalServerError, writePageNotFound, writeText } from './http/respond';
+import { responseGone, responseOptions, ResponseOptions, writeBody, writeError, writeInternalServerError, writePageNotFound, writeText } from './http/respond';
 import { parseRequestTarget, RequestTarget, RequestTargetError } from './http/request-target';
 import { checkFraming, writeFramingError } from './http/framing';
 import { RequestBoundary } from './http/request-boundary';
@@ -106,16 +106,27 @@ export class ApiServer {
   }
 
   // serveRequestInTime answers 504 Timeout when a request that is not long-running takes longer
-  // than the request timeout.
+  // than the request timeout. Its handler sees that as kube-apiserver's handlers see their
+  // request's context: done once the timeout passed or the response closed (the client went
+  // away, or the answer was written), so that work it would go on with is not started.
   private serveRequestInTime(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo): Promise<void> {
-    if (isLongRunning(info)) return this.serveRequest(req, res, query, info);
-    return serveWithTimeout(() => this.serveRequest(req, res, query, info), this.limits.requestTimeoutMs, this.context.clock, () => {
-      this.terminated.add(res);
-      writeError(res, requestTimeoutError(), { pretty: false, gzip: false, yaml: false, warnings: [], protobuf: errorPrefersProtobuf(req.headers.accept) });
-    });
+    const context = new AbortController();
+    res.once('close', () => context.abort());
+    if (isLongRunning(info)) return this.serveRequest(req, res, query, info, context.signal);
+    return serveWithTimeout(
+      () => this.serveRequest(req, res, query, info, context.signal),
+      this.limits.requestTimeoutMs,
+      this.context.clock,
+      () => {
+        context.abort();
+        this.terminated.add(res);
+        writeError(res, requestTimeoutError(), { pretty: false, gzip: false, yaml: false, warnings: [], protobuf: errorPrefersProtobuf(req.headers.accept) });
+      },
+      (status) => this.metrics?.postTimeouts.labels('timeout-handler', status).inc(),
+    );
   }
 
-  private async serveRequest(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo): Promise<void> {
+  private async serveRequest(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo, context: AbortSignal): Promise<void> {
     const response = responseOptions(req, query, this.context.gate('APIResponseCompression'));
     let release: (() => void) | null = null;
     try {
@@ -126,13 +137,13 @@ export class ApiServer {
         return writeTooManyRequests(res);
       }
       await this.authorize(info, user);
-      if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user);
+      if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user, context);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
       if (err instanceof ImpersonationWithoutUserError || err instanceof AuthorizerError) return writeInternalServerError(res, req.url ?? '', err.message);
       // An error that is not a Status is a fault of the server, which kube-apiserver would have
       // panicked on; a client that went away is not.
-      if (!isStatusError(err) && !res.destroyed) this.boundary.report(req, err);
+      if (!isStatusError(err) && !responseGone(res)) this.boundary.report(req, err);
       // An error before the resource's negotiation (authentication, unknown paths) is a Status
       // in what the client accepts, protobuf included, as kube-apiserver negotiates errors.
       response.protobuf ??= errorPrefersProtobuf(req.headers.accept);
@@ -235,7 +246,7 @@ export class ApiServer {
     if (auth) await authorizeRequest(info, user, info.isResourceRequest ? this.servedGroup(info.group) : '', auth);
   }
 
-  private async serveResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, response: ResponseOptions, user: UserInfo): Promise<void> {
+  private async serveResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, response: ResponseOptions, user: UserInfo, context: AbortSignal): Promise<void> {
     const group = this.servedGroup(info.group);
     const def = this.context.catalog.lookup(group, info.version, info.resource);
     if (!def) return this.pathNotFound(res, info.group === '' ? ['api'] : ['apis', info.group]);
@@ -272,6 +283,7 @@ export class ApiServer {
       response,
       server: this.context,
       user,
+      context,
     };
     if (tracingEnabled()) await traceOperation(req, info, () => this.dispatch(scope));
     else await this.dispatch(scope);

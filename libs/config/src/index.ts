@@ -22,3 +22,4 @@ export { listValue, ProcessFlag, ProcessFlagError, readProcessFlags } from './pr
 export { controllerEnabled, LeaderElectionSettings } from './controller-manager-settings';
 export { FlagError, FlagSet, flagSet, FlagSetter, flagValues, ignoring, parseFlags } from './flag-set';
 export { ControllerManagerFlags, controllerManagerFlagSet, defaultControllerManagerFlags } from './controller-manager-flags';
+export { defaultStorageLinkFlags, StorageLinkFlags, storageLinkFlagSetters } from './storage-link-flags';

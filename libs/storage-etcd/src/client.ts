@@ -5,8 +5,10 @@ import { Etcd3, IOptions } from 'etcd3';
 export interface EtcdObjectStoreOptions {
   // endpoints are etcd client URLs, e.g. http://127.0.0.1:2379.
   endpoints: string[];
-  // requestTimeoutMs is the deadline of each request (not of watches). A request that cannot
-  // reach etcd in time fails with Unreachable. Default 10 s.
+  // requestTimeoutMs is the deadline of each request (not of watches). A request etcd does not
+  // answer in time fails with Timeout (504 at the API, as kube-apiserver answers an etcd call
+  // its request's context ended); one that cannot reach etcd at all, with Unreachable. Default
+  // 10 s.
   requestTimeoutMs?: number;
   // tls is for https:// endpoints: the CA that signed etcd's serving certificate and, for
   // etcd's --client-cert-auth, the client certificate and key (PEM).

@@ -26,6 +26,10 @@ export function interpretEtcdError(err: unknown, key: string, revision = 0): unk
     return StorageError.invalidArgument(`revision ${revision} is newer than the current revision of the store`);
   }
   if (tooLargeMessages.test(typed.message)) return StorageError.requestTooLarge(key);
+  // A request past its deadline is the storage call kube-apiserver's request context ended:
+  // Timeout, which the API server answers as its finisher does (504, "context deadline
+  // exceeded"), the same as a storage link's own deadline. etcd may still apply a write.
+  if (typed instanceof GRPCDeadlineExceededError) return StorageError.timeout(`etcd did not answer in time: ${typed.message}`);
   if (isConnectionFailure(typed)) return StorageError.unreachable(typed.message);
   if (typed instanceof GRPCInvalidArgumentError) return StorageError.invalidArgument(typed.message);
   return typed;
@@ -48,7 +52,6 @@ export function isStreamTeardown(err: unknown): boolean {
 function isConnectionFailure(err: Error): boolean {
   return (
     err instanceof GRPCUnavailableError ||
-    err instanceof GRPCDeadlineExceededError ||
     err instanceof GRPCCancelledError ||
     err instanceof ClientClosedError ||
     err instanceof EtcdWatchStreamEnded

@@ -33,6 +33,15 @@ async function expectUnreachable(promise: Promise<unknown>): Promise<void> {
   expect((err as StorageError).code).toBe(StorageErrorCode.Unreachable);
 }
 
+async function expectTimeout(promise: Promise<unknown>): Promise<void> {
+  const err = await promise.then(
+    () => new Error('expected Timeout, but the operation succeeded'),
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(StorageError);
+  expect({ code: (err as StorageError).code, message: (err as StorageError).message }).toEqual({ code: StorageErrorCode.Timeout, message: expect.stringMatching(/^storage timeout: etcd did not answer in time: /) });
+}
+
 async function nextError(watch: Watch): Promise<unknown> {
   try {
     for await (const _ of watch) {
@@ -60,7 +69,7 @@ describe('EtcdObjectStore', () => {
       }
     });
 
-    it('fails a request with Unreachable at its deadline when the endpoint never answers', async () => {
+    it('fails a request with Timeout at its deadline when the endpoint never answers', async () => {
       // silent accepts connections and never speaks HTTP/2, like a hung server.
       const sockets = new Set<Socket>();
       const silent: Server = createServer((socket) => {
@@ -71,13 +80,38 @@ describe('EtcdObjectStore', () => {
       await new Promise<void>((resolve) => silent.listen(port, '127.0.0.1', resolve));
       const store = new EtcdObjectStore({ endpoints: [`http://127.0.0.1:${port}`], requestTimeoutMs: 500 });
       try {
-        await expectUnreachable(store.get('/registry/a'));
+        await expectTimeout(store.get('/registry/a'));
+        await expectTimeout(store.currentRevision());
       } finally {
         await store.close();
         for (const socket of sockets) socket.destroy();
         await new Promise((resolve) => silent.close(resolve));
       }
     });
+
+    // kube-apiserver bounds each etcd call by its request's context, and answers one that ran
+    // out 504 Timeout: the store's own deadline is the same Timeout, never Unreachable (503).
+    it('fails every request with Timeout at its deadline while etcd is hung (SIGSTOP), and serves again once continued', async () => {
+      const own = await startEtcd();
+      const store = new EtcdObjectStore({ endpoints: [own.endpoint], requestTimeoutMs: 1000 });
+      try {
+        const created = await store.create('/registry/hung/a', new Uint8Array([1]));
+        own.signal('SIGSTOP');
+        await expectTimeout(store.get('/registry/hung/a'));
+        await expectTimeout(store.list({ prefix: '/registry/hung/' }));
+        await expectTimeout(store.create('/registry/hung/b', new Uint8Array([2])));
+        await expectTimeout(store.update('/registry/hung/a', new Uint8Array([3]), created.revision));
+        await expectTimeout(store.delete('/registry/hung/a'));
+        await expectTimeout(store.currentRevision());
+        own.signal('SIGCONT');
+        // The writes that timed out may still land (etcd reads them once it runs): only a read.
+        expect(await store.currentRevision()).toBeGreaterThanOrEqual(created.revision);
+      } finally {
+        own.signal('SIGCONT');
+        await store.close();
+        await own.stop();
+      }
+    }, 30_000);
 
     it('fails a watch with Unreachable instead of waiting for etcd', async () => {
       const store = new EtcdObjectStore({ endpoints: [`http://127.0.0.1:${await freePort()}`], requestTimeoutMs: 2000 });

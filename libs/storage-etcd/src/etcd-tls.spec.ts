@@ -38,12 +38,14 @@ describe('EtcdObjectStore over TLS', () => {
     const links = pki!;
     for (const store of [clientOf(endpoint, { caFile: links.etcdServer.caFile }), clientOf(endpoint, { ...links.foreignGatewayClient, caFile: links.etcdServer.caFile })]) {
       try {
-        const err = await store.get('/registry/a').then(
-          () => new Error('etcd answered a client without a valid certificate'),
-          (e: unknown) => e,
-        );
-        expect(err).toBeInstanceOf(StorageError);
-        expect((err as StorageError).code).toBe(StorageErrorCode.Unreachable);
+        for (const read of [() => store.get('/registry/a'), () => store.currentRevision()]) {
+          const err = await read().then(
+            () => new Error('etcd answered a client without a valid certificate'),
+            (e: unknown) => e,
+          );
+          expect(err).toBeInstanceOf(StorageError);
+          expect((err as StorageError).code).toBe(StorageErrorCode.Unreachable);
+        }
       } finally {
         await store.close();
       }
@@ -55,6 +57,7 @@ describe('EtcdObjectStore over TLS', () => {
     try {
       const created = await store.create('/registry/tls-check', new Uint8Array([1]));
       expect((await store.get('/registry/tls-check')).revision).toBe(created.revision);
+      expect(await store.currentRevision()).toBeGreaterThanOrEqual(created.revision);
     } finally {
       await store.close();
     }

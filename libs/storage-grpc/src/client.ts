@@ -19,6 +19,7 @@ import {
   WatchOptions,
 } from '@plinth/storage';
 import { Clock, realClock } from '@plinth/machinery';
+import { defaultStorageLinkFlags } from '@plinth/config';
 import { SpanKind, WithSpanOptions, injectContext, withSpan } from '@plinth/telemetry';
 import { clientChannelOptions } from './channel-options';
 import { ObjectStoreClient } from './codecs';
@@ -26,7 +27,7 @@ import { StorageLinkMetrics } from './metrics';
 import { fromWireEvent, requiredKv } from './convert';
 import { MethodName, isFailure, spanAttributes, spanNames } from './service';
 import { fromFailure, toStorageError } from './status';
-import { Callback, CallLimits, ExchangeStream, Transport, UnaryCalls, call, deadlineOf, metadataOf } from './transports';
+import { Callback, CallLimits, ExchangeStream, Transport, UnaryCalls, call, deadlineOf, metadataOf, unobserved } from './transports';
 
 export interface GrpcObjectStoreOptions {
   // address is the storage service's host:port.
@@ -46,11 +47,16 @@ export interface GrpcObjectStoreOptions {
   callTimeoutMs?: number;
   // maxPendingCalls bounds the calls awaiting answers on the Exchange stream. Default 10,000.
   maxPendingCalls?: number;
+  // keepaliveTimeMs and keepaliveTimeoutMs are the channel's keepalive: a ping every
+  // keepaliveTimeMs, and the link reset when one is not answered within keepaliveTimeoutMs.
+  // Default 30 s and 10 s (defaultStorageLinkFlags).
+  keepaliveTimeMs?: number;
+  keepaliveTimeoutMs?: number;
   clock?: Clock;
 }
 
 export const defaultCallTimeoutMs = 60_000;
-export const defaultMaxPendingCalls = 10_000;
+export const defaultMaxPendingCalls = defaultStorageLinkFlags.maxPendingCalls;
 
 const clientSpan: WithSpanOptions = { kind: SpanKind.CLIENT, isFailure };
 
@@ -65,12 +71,15 @@ export class GrpcObjectStore implements ObjectStore {
   constructor(options: GrpcObjectStoreOptions) {
     this.client = new ObjectStoreClient(options.address, options.credentials ?? credentials.createInsecure(), {
       ...clientChannelOptions,
+      ...(options.keepaliveTimeMs === undefined ? {} : { 'grpc.keepalive_time_ms': options.keepaliveTimeMs }),
+      ...(options.keepaliveTimeoutMs === undefined ? {} : { 'grpc.keepalive_timeout_ms': options.keepaliveTimeoutMs }),
       ...options.channelOptions,
     });
     this.limits = {
       callTimeoutMs: options.callTimeoutMs ?? defaultCallTimeoutMs,
       maxPendingCalls: options.maxPendingCalls ?? defaultMaxPendingCalls,
       clock: options.clock ?? realClock,
+      observer: options.metrics ?? unobserved,
     };
     this.transport = options.unaryCalls ? new UnaryCalls(this.client, this.limits) : new ExchangeStream(this.client, this.limits);
     this.metrics = options.metrics;

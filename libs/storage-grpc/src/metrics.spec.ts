@@ -17,6 +17,19 @@ describe('StorageLinkMetrics', () => {
     expect(text).toContain('plinth_storage_request_duration_seconds_bucket{code="OK",operation="Get",le="0.005"} ');
   });
 
+  it('counts the pending calls up and down and the refused ones, both 0 from the start', () => {
+    const registry = new Registry();
+    const metrics = new StorageLinkMetrics(registry);
+    expect(registry.expose()).toMatch(/^plinth_storage_pending_calls 0$/m);
+    expect(registry.expose()).toMatch(/^plinth_storage_calls_refused_total 0$/m);
+    metrics.pending(1);
+    metrics.pending(1);
+    metrics.pending(-1);
+    metrics.refused();
+    expect(registry.expose()).toMatch(/^plinth_storage_pending_calls 1$/m);
+    expect(registry.expose()).toMatch(/^plinth_storage_calls_refused_total 1$/m);
+  });
+
   it('shares one histogram among the stores of a process', () => {
     const registry = new Registry();
     new StorageLinkMetrics(registry);

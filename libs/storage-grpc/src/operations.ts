@@ -1,7 +1,7 @@
 // Operations are the requests of storage.proto answered by a store, shared by the unary methods
 // and the Exchange stream.
 import { storagev1 } from '@plinth/proto';
-import { ObjectStore, StorageError } from '@plinth/storage';
+import { CurrentRevisionReader, ObjectStore, StorageError } from '@plinth/storage';
 import { MethodName } from './service';
 
 export interface Operations {
@@ -14,7 +14,11 @@ export interface Operations {
   compact(request: storagev1.CompactRequest): Promise<storagev1.CompactResponse>;
 }
 
+// storeOperations answers the calls from a store. Concurrent CurrentRevision calls (from every
+// gateway and authz) share the store's revision reads by CurrentRevisionReader's rule: a call
+// waits for the next read to start after it arrived, never for one already on its way.
 export function storeOperations(store: ObjectStore): Operations {
+  const revisions = new CurrentRevisionReader(() => store.currentRevision());
   return {
     get: async (r) => ({ kv: await store.get(r.key, r.revision === 0 ? undefined : { revision: r.revision }) }),
     list: async (r) => {
@@ -29,7 +33,7 @@ export function storeOperations(store: ObjectStore): Operations {
     create: async (r) => ({ kv: await store.create(r.key, detach(r.value)) }),
     update: async (r) => ({ kv: await store.update(r.key, detach(r.value), r.expectedRevision) }),
     delete: (r) => store.delete(r.key, r.preconditions),
-    currentRevision: async () => ({ revision: await store.currentRevision() }),
+    currentRevision: async () => ({ revision: await revisions.read() }),
     compact: async (r) => {
       await store.compact(r.revision);
       return {};

@@ -30,7 +30,18 @@ export interface CallLimits {
   maxPendingCalls: number;
   // clock times the Exchange stream's deadlines.
   clock: Clock;
+  // observer hears of the calls pending and refused (the link's metrics).
+  observer: CallObserver;
 }
+
+// CallObserver hears how many calls await their answers (delta +1 when one is sent, -1 when it
+// settles, whichever way) and of each call refused at the maxPendingCalls cap.
+export interface CallObserver {
+  pending(delta: number): void;
+  refused(): void;
+}
+
+export const unobserved: CallObserver = { pending: () => undefined, refused: () => undefined };
 
 export class ExchangeStream implements Transport {
   private open: OpenExchange | undefined;
@@ -110,13 +121,28 @@ class OpenExchange {
 
   send(request: storagev1.ExchangeRequest): Promise<storagev1.ExchangeResponse> {
     if (this.failure) return Promise.reject(this.failure);
+    const { observer } = this.limits;
     if (this.pending.size >= this.limits.maxPendingCalls) {
+      observer.refused();
       return Promise.reject(StorageError.unreachable(`${this.pending.size} calls await the storage service's answers`));
     }
     this.nextId = (this.nextId + 1) >>> 0;
     request.id = this.nextId;
     return new Promise((resolve, reject) => {
-      this.pending.set(request.id, { resolve, reject, deadline: this.limits.clock.now() + this.limits.callTimeoutMs });
+      // Every pending call is settled exactly once: answered, past its deadline, or failed with
+      // the stream.
+      observer.pending(1);
+      this.pending.set(request.id, {
+        resolve: (response) => {
+          observer.pending(-1);
+          resolve(response);
+        },
+        reject: (err) => {
+          observer.pending(-1);
+          reject(err);
+        },
+        deadline: this.limits.clock.now() + this.limits.callTimeoutMs,
+      });
       this.outbox.push(request, this.pending.size === 1);
       this.armDeadline();
     });
@@ -223,6 +249,15 @@ export class UnaryCalls implements Transport {
   ) {}
 
   send(request: storagev1.ExchangeRequest): Promise<storagev1.ExchangeResponse> {
+    const { observer } = this.limits;
+    observer.pending(1);
+    const settled = () => observer.pending(-1);
+    const answer = this.answer(request);
+    answer.then(settled, settled);
+    return answer;
+  }
+
+  private answer(request: storagev1.ExchangeRequest): Promise<storagev1.ExchangeResponse> {
     const { id, get, create, update, delete: del, currentRevision, compact } = request;
     const metadata = metadataOf(request.traceContext);
     const options = deadlineOf(this.limits);

@@ -6,3 +6,4 @@ export { SortedKeys } from './sorted-keys';
 export { checkDeletePreconditions } from './preconditions';
 export { EmbeddedObjectStore, EmbeddedObjectStoreOptions } from './embedded';
 export { HistoryCompactor, HistoryCompactorOptions, defaultHistoryWindowMs } from './compactor';
+export { CurrentRevisionReader } from './current-revision-reader';

@@ -4,9 +4,12 @@
 // DELETE of it would take (finalizers, grace periods, preconditions, dryRun), an object gone
 // meanwhile skipped. The answer is the list as it was read: the first page's metadata and every
 // item listed, not their deleted states. The first error a delete meets stops the deletes not
-// yet started and is the answer once those under way have ended.
+// yet started and is the answer once those under way have ended. So does the end of the
+// request's context (its timeout, answered 504, or the client gone): as kube's workers, whose
+// deletes fail at once on a done context, and its lister, which checks the context before each
+// page, only the deletes under way then finish.
 import { KubeList, KubeObject } from '@plinth/api';
-import { isStatusError } from '@plinth/machinery';
+import { isStatusError, timeout } from '@plinth/machinery';
 import { DeleteOptions } from '@plinth/registry';
 import { parseDeleteOptions, warnOfDefaultOrphaning } from '../delete-options';
 import { ListOptions, parseResourceVersion } from '../list-options';
@@ -28,7 +31,7 @@ export async function deleteCollection(scope: RequestScope, listOptions: ListOpt
   const items = [...first.items];
   let page: KubeList = first;
   for (;;) {
-    const token = paged ? page.metadata.continue : undefined;
+    const token = paged && !scope.context.aborted ? page.metadata.continue : undefined;
     // The next page is read while this one is deleted.
     const next = token ? listObjects(scope, { ...listOptions, limit: deleteCollectionPageSize, continue: token, resourceVersion: '', resourceVersionMatch: '' }) : null;
     next?.catch(() => undefined);
@@ -47,6 +50,10 @@ async function deleteEach(scope: RequestScope, objects: KubeObject[], options: D
   let failure: { error: unknown } | null = null;
   const worker = async () => {
     while (failure === null && next < objects.length) {
+      if (scope.context.aborted) {
+        failure = { error: contextDone() };
+        break;
+      }
       const object = objects[next++];
       try {
         await scope.store.delete(namespace, object.metadata.name ?? '', options, object);
@@ -59,4 +66,10 @@ async function deleteEach(scope: RequestScope, objects: KubeObject[], options: D
   const workers = Math.max(1, Math.min(scope.server.options.deleteCollectionWorkers ?? 1, objects.length));
   await Promise.all(Array.from({ length: workers }, worker));
   if (failure !== null) throw (failure as { error: unknown }).error;
+}
+
+// contextDone is the finisher's answer to a request whose context ended (the client has had its
+// 504 already, or is gone).
+function contextDone(): Error {
+  return timeout('request did not complete within requested timeout - context deadline exceeded', 0);
 }

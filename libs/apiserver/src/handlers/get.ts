@@ -17,10 +17,12 @@ export async function getResource(scope: RequestScope): Promise<void> {
   const bound = cache && (await scope.server.readBound(scope.def, resourceVersion, requested));
   if (cache && bound) {
     const cached = await cache.get(namespaceOf(scope), scope.info.name, bound);
+    if (cached !== null) scope.server.countConsistentRead(scope.def, resourceVersion, 'cache');
     if (cached === undefined) throw notFound(scope.store.qualifiedResource, scope.info.name);
     if (cached !== null) return writeResult(scope, 200, cached);
     assertReachable(resourceVersion, cache.currentRevision);
   }
+  if (cache) scope.server.countConsistentRead(scope.def, resourceVersion, 'storage');
   const object = await scope.store.get(namespaceOf(scope), scope.info.name);
   writeResult(scope, 200, object);
 }

@@ -35,6 +35,7 @@ export async function listObjects(scope: RequestScope, requested: ListOptions): 
       const page = options.continue
         ? await cachedContinuePage(scope, options.continue, predicate, options.limit)
         : await cachedPage(scope, cache, predicate, cachedLimit(options), options.resourceVersion, minimum);
+      if (!options.continue) scope.server.countConsistentRead(scope.def, options.resourceVersion, page ? 'cache' : 'storage');
       if (page) return listOf(scope, page);
       if (!options.continue) assertReachable(options.resourceVersion, cache.currentRevision);
     }

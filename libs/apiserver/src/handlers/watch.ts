@@ -8,7 +8,7 @@ import { cloneJson, encodeProtobufObject, encodeProtobufStatus, encodeWatchFrame
 import { ListPredicate } from '@plinth/registry';
 import { isStorageError, StorageErrorCode, WatchEvent } from '@plinth/storage';
 import { atRevision, CacheWatcher } from '../cache/cache-watcher';
-import { toStatusError } from '../http/respond';
+import { resetResponse, responseGone, toStatusError } from '../http/respond';
 import { ListOptions, parseResourceVersion } from '../list-options';
 import { clientApiVersion, namespaceOf, present, RequestScope } from '../scope';
 import { buildPredicate } from '../selectors';
@@ -48,8 +48,12 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
     source.close();
   });
   const timer = scope.server.clock.setTimeout(() => source.close(), Math.max(0, deadline - scope.server.clock.now()));
+  // The request's context ends when its response closes: the client went away, perhaps while
+  // the watch was being set up (its connection cut under a thousand streams), before any
+  // listener here could hear of it.
   const onClose = () => source.close();
-  scope.req.on('close', onClose);
+  if (scope.context.aborted) source.close();
+  else scope.context.addEventListener('abort', onClose, { once: true });
   const termination = scope.server.watches;
   termination.watching(scope.res);
   const cancelEnd = termination.onEnded(onClose);
@@ -66,7 +70,7 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
     stream.sendError(watchError(err, startRevision));
   } finally {
     timer.cancel();
-    scope.req.off('close', onClose);
+    scope.context.removeEventListener('abort', onClose);
     cancelEnd();
     source.close();
     if (termination.ended.aborted) await termination.released();
@@ -85,6 +89,7 @@ async function watchCached(scope: RequestScope, options: ListOptions, predicate:
   if (initialEvents) {
     const bound = await scope.server.readBound(scope.def, options.resourceVersion, requested);
     const listed = bound && (await cache.listAndWatch(bound, watchOptions));
+    scope.server.countConsistentRead(scope.def, options.resourceVersion, listed ? 'cache' : 'storage');
     return listed && cachedSource(listed.watcher, listed.items, listed.revision);
   }
   const watcher = await cache.watch(requested, watchOptions);
@@ -151,6 +156,9 @@ function watchTimeoutMs(scope: RequestScope, options: ListOptions): number {
 // thousand events of a few KiB, so a client that merely lags through a burst keeps its watch,
 // while a thousand stalled watches cannot hold more than about 4 GiB.
 const watcherBufferBytes = 4 * 1024 * 1024;
+
+// endGraceMs is how long an ended watch waits for its client to take what was written.
+const endGraceMs = 10_000;
 
 // EventStream writes events on a streamed 200 response (chunked over HTTP/1.1): newline-delimited
 // JSON, or with protobuf negotiated, length-prefixed frames of enveloped WatchEvents. While the
@@ -241,14 +249,21 @@ class EventStream {
     this.bounded = true;
   }
 
-  // end writes what waits for the buffer to drain, then ends the response.
+  // end writes what waits for the buffer to drain, then ends the response. A client that has
+  // not taken the rest within endGraceMs (it stopped reading, or never opened its HTTP/2
+  // flow-control window) gets its stream reset (HTTP/2 RST_STREAM CANCEL, the connection closed
+  // over HTTP/1.1), so that the ended watch holds no buffers for as long as the client stays.
   end(): void {
     const { res } = this.scope;
-    if (res.writableEnded || res.destroyed) return;
+    if (res.writableEnded || responseGone(res)) return;
     for (const chunk of this.pending.splice(0)) res.write(chunk);
     this.pendingBytes = 0;
     this.unboundedBytes = 0;
     res.end();
+    if (res.writableFinished) return;
+    const reset = this.scope.server.clock.setTimeout(() => resetResponse(res), endGraceMs);
+    res.once('finish', () => reset.cancel());
+    res.once('close', () => reset.cancel());
   }
 
   private get protobuf(): boolean {
@@ -273,7 +288,7 @@ class EventStream {
 
   private writeEncoded(encoded: Uint8Array): void {
     const { res } = this.scope;
-    if (this.overflowed || res.writableEnded || res.destroyed) return;
+    if (this.overflowed || res.writableEnded || responseGone(res)) return;
     if (!this.waitingForDrain) {
       if (!res.write(encoded)) this.waitForDrain();
       return;
@@ -298,7 +313,7 @@ class EventStream {
   // flush writes what waited while the buffer was full, until it is full again.
   private flush(): void {
     const { res } = this.scope;
-    if (res.writableEnded || res.destroyed) return;
+    if (res.writableEnded || responseGone(res)) return;
     let written = 0;
     while (written < this.pending.length) {
       const chunk = this.pending[written++];

@@ -29,8 +29,31 @@ describe('serveWithTimeout', () => {
   it('does nothing more for a request answered in time', async () => {
     const clock = new FakeClock();
     let timedOut = 0;
-    await serveWithTimeout(async () => undefined, 1000, clock, () => timedOut++);
+    const late: string[] = [];
+    await serveWithTimeout(async () => undefined, 1000, clock, () => timedOut++, (status) => late.push(status));
     clock.advance(5000);
     expect(timedOut).toBe(0);
+    expect(late).toEqual([]);
+  });
+
+  it('tells how a handler returned after its timeout: ok, or panic for a failure it did not answer', async () => {
+    for (const [outcome, expected] of [['resolve', 'ok'], ['reject', 'panic']] as const) {
+      const clock = new FakeClock();
+      const late: string[] = [];
+      let settle: (() => void) | undefined;
+      const served = serveWithTimeout(
+        () => new Promise<void>((resolve, reject) => (settle = outcome === 'resolve' ? resolve : () => reject(new Error('broken')))),
+        1000,
+        clock,
+        () => undefined,
+        (status) => late.push(status),
+      );
+      clock.advance(1000);
+      await served;
+      expect(late).toEqual([]);
+      settle?.();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(late).toEqual([expected]);
+    }
   });
 });

@@ -9,6 +9,24 @@ import { isAscii, warningHeaderValues } from './warning-header';
 
 export const gzipThresholdBytes = 128 * 1024;
 
+// responseGone tells whether a response can no longer reach its client: the connection (HTTP/1.1)
+// or the stream (HTTP/2, whose compatibility response has no `destroyed` of its own) is
+// destroyed, as when the client went away or reset its stream.
+export function responseGone(res: ServerResponse): boolean {
+  return res.destroyed === true || (res as { stream?: { destroyed: boolean } }).stream?.destroyed === true;
+}
+
+// cancelCode is HTTP/2's CANCEL error code (RFC 9113 7).
+const cancelCode = 0x8;
+
+// resetResponse abandons a response its client does not take: an HTTP/2 stream is reset with
+// CANCEL, an HTTP/1.1 connection closed.
+export function resetResponse(res: ServerResponse): void {
+  const stream = (res as { stream?: { close(code: number): void } }).stream;
+  if (stream) stream.close(cancelCode);
+  else res.destroy();
+}
+
 export interface ResponseOptions {
   pretty: boolean;
   gzip: boolean;

@@ -1,4 +1,4 @@
-import { EmbeddedObjectStore } from '@plinth/storage';
+import { EmbeddedObjectStore } from './embedded';
 import { CurrentRevisionReader } from './current-revision-reader';
 
 // countingReads reads an embedded store's current revision, counting the reads and letting the
