@@ -2,8 +2,8 @@
 // HTTP API: background, foreground and orphan propagation, and TTL deletion.
 import { KubeObject } from '@plinth/api';
 import { ApiClient } from '@plinth/client';
-import { adminClient, PlinthProcess, startPlinth } from '@plinth/testing-server';
-import { gone } from '@plinth/testing';
+import { adminClient, kubectl, PlinthProcess, startPlinth } from '@plinth/testing-server';
+import { eventually, gone } from '@plinth/testing';
 
 describe('garbage collection and TTL in the all-in-one', () => {
   let plinth: PlinthProcess;
@@ -69,5 +69,30 @@ describe('garbage collection and TTL in the all-in-one', () => {
     const { resourceVersion: _rv, ...metadata } = job.metadata;
     await client.update(`${jobs}/ttl/status`, { ...job, metadata, status: { conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] } });
     await deleted(`${jobs}/ttl`);
+  });
+
+  // attemptToDeleteAdds reads how many keys the garbage collector's queue has taken.
+  async function attemptToDeleteAdds(): Promise<number> {
+    const res = await kubectl(plinth.kubeconfig, ['get', '--raw', '/metrics']);
+    const match = /^workqueue_adds_total\{name="garbage_collector_attempt_to_delete"\} (\d+)$/m.exec(res.stdout);
+    if (!match) throw new Error(`no garbage collector queue in /metrics: ${res.stderr}`);
+    return Number(match[1]);
+  }
+
+  it('queues an owner and its dependent, not the objects that have no owner', async () => {
+    const before = await attemptToDeleteAdds();
+    for (let i = 0; i < 20; i++) await client.create(leases, { metadata: { name: `ownerless-${i}` }, spec: { holderIdentity: 'test' } });
+    // A dependent created after them, on the same informer: once its two keys (its owner's and
+    // its own) are queued, the twenty before it have been observed too.
+    const owner = await client.create<KubeObject>(leases, { metadata: { name: 'marker-owner' }, spec: { holderIdentity: 'test' } });
+    await client.create(leases, {
+      metadata: { name: 'marker', ownerReferences: [{ apiVersion: 'coordination.platform.io/v1', kind: 'Lease', name: 'marker-owner', uid: owner.metadata.uid }] },
+      spec: { holderIdentity: 'test' },
+    });
+    const after = await eventually(async () => {
+      const adds = await attemptToDeleteAdds();
+      return adds >= before + 2 && adds;
+    });
+    expect(after - before).toBeLessThan(20);
   });
 });

@@ -21,6 +21,8 @@ function fieldLabelRefusal(def: ResourceDefinition): (label: string) => string {
   return def.strategy.selectableFields ? fieldLabelNotSupported : unknownMetaFieldSelector;
 }
 
+const noLabels: Readonly<Record<string, string>> = Object.freeze({});
+
 export function buildPredicate(def: ResourceDefinition, labelSelector: string, fieldSelector: string): ListPredicate {
   let labels;
   let fields;
@@ -37,7 +39,27 @@ export function buildPredicate(def: ResourceDefinition, labelSelector: string, f
   }
   if (labels.empty() && fields.empty()) return { matches: () => true, empty: true };
   // An object's fields are gathered only for a field selector (a list tests every object).
-  const matchesLabels = (object: KubeObject) => labels.matches(object.metadata.labels ?? {});
+  const matchesLabels = (object: KubeObject) => labels.matches(object.metadata.labels ?? noLabels);
   if (fields.empty()) return { empty: false, matches: matchesLabels };
-  return { empty: false, matches: (object) => matchesLabels(object) && fields.matches(fieldsOf(def, object)) };
+  return { empty: false, matches: (object) => matchesLabels(object) && fields.matches(selectableFieldsOf(def, object)) };
+}
+
+// frozenFields keeps the fields of the frozen objects (a watch cache's), by definition, so that
+// an event tested by thousands of watchers with field selectors (kubelets' spec.nodeName on pods)
+// gathers its object's fields once, not once a watcher.
+const frozenFields = new WeakMap<ResourceDefinition, WeakMap<KubeObject, Fields>>();
+
+function selectableFieldsOf(def: ResourceDefinition, object: KubeObject): Fields {
+  if (!Object.isFrozen(object)) return fieldsOf(def, object);
+  let byObject = frozenFields.get(def);
+  if (!byObject) {
+    byObject = new WeakMap();
+    frozenFields.set(def, byObject);
+  }
+  let fields = byObject.get(object);
+  if (!fields) {
+    fields = fieldsOf(def, object);
+    byObject.set(object, fields);
+  }
+  return fields;
 }

@@ -112,3 +112,24 @@ describe('fromObject', () => {
     expect(fromObject({ spec: { overhead: {} }, status: { phase: 'Running' } }, podSchema).toString()).toBe('{"f:status":{"f:phase":{}}}');
   });
 });
+
+describe('FieldSet membership', () => {
+  const set = FieldSet.of([f('metadata')], [f('metadata'), f('name')], [f('status')]);
+
+  it('has only its member paths', () => {
+    expect(set.has([f('metadata')])).toBe(true);
+    expect(set.has([f('metadata'), f('name')])).toBe(true);
+    expect(set.has([f('metadata'), f('labels')])).toBe(false);
+    expect(set.has([f('spec')])).toBe(false);
+    expect(set.has([])).toBe(false);
+  });
+
+  it('has a member along a path when the path or a prefix of it is one, as recursiveDifference removes', () => {
+    for (const path of [[f('status')], [f('status'), f('phase')], [f('metadata'), f('labels'), f('a')]]) {
+      expect(set.hasMemberAlong(path)).toBe(FieldSet.of(path).recursiveDifference(set).isEmpty());
+    }
+    expect(set.hasMemberAlong([f('status'), f('phase')])).toBe(true);
+    expect(set.hasMemberAlong([f('spec'), f('replicas')])).toBe(false);
+    expect(set.hasMemberAlong([])).toBe(false);
+  });
+});

@@ -52,9 +52,31 @@ export class FieldSet {
 
   has(path: Path): boolean {
     if (path.length === 0) return false;
-    const key = serializePathElement(path[0]);
-    if (path.length === 1) return this.members.has(key);
-    return this.children.get(key)?.set.has(path.slice(1)) ?? false;
+    let members = this.members;
+    let children = this.children;
+    for (let i = 0; i < path.length - 1; i++) {
+      const child = children.get(serializePathElement(path[i]));
+      if (!child) return false;
+      members = child.set.members;
+      children = child.set.children;
+    }
+    return members.has(serializePathElement(path[path.length - 1]));
+  }
+
+  // hasMemberAlong tells whether path or one of its prefixes is a member: whether
+  // recursiveDifference with this set removes path.
+  hasMemberAlong(path: Path): boolean {
+    let members = this.members;
+    let children = this.children;
+    for (const pe of path) {
+      const key = serializePathElement(pe);
+      if (members.has(key)) return true;
+      const child = children.get(key);
+      if (!child) return false;
+      members = child.set.members;
+      children = child.set.children;
+    }
+    return false;
   }
 
   isEmpty(): boolean {
@@ -66,7 +88,12 @@ export class FieldSet {
     return this.children.get(serializePathElement(pe))?.set ?? new FieldSet();
   }
 
+  // union, intersection and the differences make a new set, sharing the subtrees of their
+  // operands, or return an operand as it is when the other changes nothing: a set is never
+  // changed once made.
   union(other: FieldSet): FieldSet {
+    if (other.isEmpty()) return this;
+    if (this.isEmpty()) return other;
     const out = new FieldSet();
     for (const [k, pe] of [...this.members, ...other.members]) out.members.set(k, pe);
     for (const [k, c] of this.children) out.children.set(k, c);
@@ -101,6 +128,7 @@ export class FieldSet {
   }
 
   private subtract(other: FieldSet, recursive: boolean): FieldSet {
+    if (this.isEmpty() || other.isEmpty()) return this;
     const out = new FieldSet();
     for (const [k, pe] of this.members) if (!other.members.has(k)) out.members.set(k, pe);
     for (const [k, c] of this.children) {
@@ -189,14 +217,19 @@ export class FieldSet {
   private emit(includeSelf: boolean): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     if (includeSelf && !this.isEmpty()) out['.'] = {};
-    const entries: Array<[PathElement, FieldSet | undefined, boolean]> = [];
-    for (const [k, pe] of this.members) entries.push([pe, this.children.get(k)?.set, true]);
-    for (const [k, c] of this.children) if (!this.members.has(k)) entries.push([c.pe, c.set, false]);
-    entries.sort((a, b) => comparePathElements(a[0], b[0]));
-    for (const [pe, set, member] of entries) {
-      setOwn(out, serializePathElement(pe), set ? set.emit(member) : {});
+    // The keys are the serialized elements, in the elements' order.
+    const keys = [...this.members.keys()];
+    for (const k of this.children.keys()) if (!this.members.has(k)) keys.push(k);
+    if (keys.length > 1) keys.sort((a, b) => comparePathElements(this.elementOf(a), this.elementOf(b)));
+    for (const k of keys) {
+      const child = this.children.get(k);
+      setOwn(out, k, child ? child.set.emit(this.members.has(k)) : {});
     }
     return out;
+  }
+
+  private elementOf(key: string): PathElement {
+    return this.members.get(key) ?? (this.children.get(key) as Child).pe;
   }
 
   // fromFieldsV1 decodes a FieldsV1 object (FieldsToSet); unknown path element types are skipped.

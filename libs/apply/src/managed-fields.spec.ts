@@ -1,5 +1,6 @@
-import { kindSchema, KubeObject, ManagedFieldsEntry, s } from '@plinth/api';
+import { kindSchema, KubeObject, ManagedFieldsEntry, s, Schema } from '@plinth/api';
 import { FieldSet } from './field-set';
+import { compare, withGoZeroValues } from './typed';
 import {
   decodeManagedFields,
   defaultManagerName,
@@ -8,6 +9,7 @@ import {
   isResetManagedFields,
   managerIdentifier,
   statusResetFields,
+  stripSet,
   updateManagedFields,
 } from './managed-fields';
 import { deploymentSchema, jobSchema, podSchema } from './testdata/schemas';
@@ -198,6 +200,27 @@ describe('updateManagedFields on create', () => {
       ['imported', 'Apply'],
       ['kubectl-create', 'Update'],
     ]);
+  });
+});
+
+describe('updateManagedFields on create, beside the set algebra it stands for', () => {
+  // The creator owns (added ∪ modified) − removed of compare, less the reset and stripped fields.
+  const byAlgebra = (object: KubeObject, schema: Schema, resetFields?: FieldSet): unknown => {
+    const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, managedFields: undefined } });
+    const c = compare(withGoZeroValues({}, schema), withGoZeroValues(JSON.parse(JSON.stringify(strip(object))), schema), schema);
+    let set = c.modified.union(c.added).difference(c.removed);
+    if (resetFields) set = set.recursiveDifference(resetFields);
+    return set.difference(stripSet).toFieldsV1();
+  };
+  const cases: [string, KubeObject, Schema, FieldSet | undefined][] = [
+    ['a Deployment', createdDeployment(), deploymentSchema, statusResetFields()],
+    ['a Deployment without its reset fields', createdDeployment(), deploymentSchema, undefined],
+    ['a Pod with lists of containers, ports and env', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'd', labels: { a: 'b' }, annotations: { x: 'y' }, finalizers: ['f1', 'f2'] }, spec: { containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 80, protocol: 'TCP' }], env: [{ name: 'E', value: '1' }] }], nodeSelector: {} }, status: { phase: 'Pending' } }, podSchema, statusResetFields()],
+    ['a Job with a status written through /status', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', generateName: 'j-', uid: 'u', resourceVersion: '4', creationTimestamp: '2024-01-01T00:00:00Z' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'i' }], restartPolicy: 'Never' } } }, status: { active: 1 } }, jobSchema, statusResetFields('status')],
+  ];
+  it.each(cases)('owns what the algebra gives for %s', (_name, object, schema, resetFields) => {
+    const entries = updateManagedFields({ live: null, updated: object, manager: 'm', apiVersion: 'v1', now: new Date(0), schema, resetFields });
+    expect(entries?.[0].fieldsV1).toEqual(byAlgebra(object, schema, resetFields));
   });
 });
 

@@ -7,7 +7,7 @@ import { rfc3339 } from '@plinth/machinery';
 import { FieldSet } from './field-set';
 import { goJSON, isObject } from './json';
 import { fieldElement } from './path-element';
-import { compare, Comparison, excludeFields, withGoZeroValues } from './typed';
+import { changedFields, compare, Comparison, excludeFields, withGoZeroValues } from './typed';
 
 // VersionedSet is the set one manager owns, at the API version it wrote with.
 export interface VersionedSet {
@@ -85,13 +85,23 @@ export function managerIdentifier(entry: Pick<ManagedFieldsEntry, 'manager' | 'o
 }
 
 export function parseManagerIdentifier(id: string): Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'> | undefined {
+  const known = parsedIdentifiers.get(id);
+  if (known) return { ...known };
   try {
     const parsed: unknown = JSON.parse(id);
-    return isObject(parsed) ? (parsed as ManagedFieldsEntry) : undefined;
+    if (!isObject(parsed)) return undefined;
+    if (parsedIdentifiers.size >= maxParsedIdentifiers) parsedIdentifiers.clear();
+    parsedIdentifiers.set(id, { ...(parsed as ManagedFieldsEntry) });
+    return parsed as ManagedFieldsEntry;
   } catch {
     return undefined;
   }
 }
+
+// parsedIdentifiers are the identifiers read lately: a server sees few managers, each on every
+// write it makes (bounded, since a client names its manager).
+const parsedIdentifiers = new Map<string, Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>>();
+const maxParsedIdentifiers = 1024;
 
 // decodeManagedFields is DecodeManagedFields; it throws on an entry Kubernetes rejects.
 export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | undefined | null): Managed {
@@ -186,12 +196,34 @@ export function stripManager(managed: Managed, id: string): void {
 // zero values Go decoding would give it (none for an unstructured object, a custom resource, so
 // that a map its first write adds is owned itself too: `f:spec: {".": {}, ...}`).
 export function comparable(object: unknown, schema: Schema, unstructured = false): unknown {
+  if (!isObject(object) && !unstructured) return zeroObjectOf(schema);
   const copy: Record<string, unknown> = { ...(isObject(object) ? object : {}) };
   if (isObject(copy.metadata)) {
     const { managedFields: _managedFields, ...metadata } = copy.metadata;
     copy.metadata = metadata;
   }
   return unstructured ? copy : withGoZeroValues(copy, schema);
+}
+
+// zeroObjects are the objects a create is compared from (an absent object with Go's zero
+// values), one per schema: the same on every create, and only read.
+const zeroObjects = new WeakMap<Schema, unknown>();
+
+function zeroObjectOf(schema: Schema): unknown {
+  let zero = zeroObjects.get(schema);
+  if (zero === undefined) {
+    zero = deepFreeze(withGoZeroValues({}, schema));
+    zeroObjects.set(schema, zero);
+  }
+  return zero;
+}
+
+function deepFreeze(value: unknown): unknown {
+  if (value !== null && typeof value === 'object') {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 // ConflictSets are, per other manager, the fields a write changed that it owned.
@@ -227,6 +259,8 @@ export function updateOwners(
   resetFields: FieldSet | undefined,
 ): Comparison {
   const comparison = compare(oldObject, newObject, schema);
+  // A write no other manager shares (a create, most often) takes nothing from anyone.
+  if (managed.fields.size === 0 || (managed.fields.size === 1 && managed.fields.has(writer))) return comparison;
   const relevant = excludeFields(comparison, resetFields);
   const changed = relevant.modified.union(relevant.added);
   const conflicts: ConflictSets = new Map();
@@ -251,6 +285,7 @@ export function updateOwners(
 // capUpdateManagers merges the oldest update entries into one `ancient-changes` entry per API
 // version until at most max update entries remain (capManagersManager).
 export function capUpdateManagers(managed: Managed, max = maxUpdateManagers): void {
+  if (managed.fields.size <= max) return;
   const updaters = [...managed.fields].filter(([, vs]) => !vs.applied).map(([id]) => id);
   if (updaters.length <= max) return;
   updaters.sort((a, b) => unixSeconds(managed.times.get(a)) - unixSeconds(managed.times.get(b)) || (a === b ? 0 : a < b ? -1 : 1));
@@ -309,10 +344,7 @@ export function updateManagedFields(options: UpdateManagedFieldsOptions): Manage
   try {
     const managed = reconcileWithSchema(decodeLiveOrNew(live, updated, Boolean(options.subresource)), schema);
     if (skipsTracking(live, managed)) return undefined;
-    const comparison = updateOwners(comparable(live, schema, options.unstructured), comparable(updated, schema, options.unstructured), schema, managed, currentOperation, true, resetFields);
-    let current = comparison.modified.union(comparison.added).difference(comparison.removed);
-    if (resetFields) current = current.recursiveDifference(resetFields);
-    current = current.difference(stripSet);
+    const current = ownedByWriter(comparable(live, schema, options.unstructured), comparable(updated, schema, options.unstructured), schema, managed, resetFields);
     if (!current.isEmpty()) {
       const id = managerIdentifier({ manager: options.manager || 'unknown', operation: 'Update', apiVersion: options.apiVersion, subresource: options.subresource });
       const previous = managed.fields.get(id);
@@ -324,6 +356,19 @@ export function updateManagedFields(options: UpdateManagedFieldsOptions): Manage
   } catch {
     return live?.metadata?.managedFields;
   }
+}
+
+// ownedByWriter is what a non-apply write comes to own: the fields it added or changed, the
+// reset fields and the stripped ones aside, taken from every other manager. With no manager
+// yet (a create) no one loses anything, and the set is made in one walk.
+function ownedByWriter(live: unknown, updated: unknown, schema: Schema, managed: Managed, resetFields: FieldSet | undefined): FieldSet {
+  if (managed.fields.size === 0) {
+    return changedFields(live, updated, schema, (path) => !stripSet.has(path) && !(resetFields?.hasMemberAlong(path) ?? false));
+  }
+  const comparison = updateOwners(live, updated, schema, managed, currentOperation, true, resetFields);
+  let current = comparison.modified.union(comparison.added).difference(comparison.removed);
+  if (resetFields) current = current.recursiveDifference(resetFields);
+  return current.difference(stripSet);
 }
 
 // skipsTracking is the skip-non-applied manager: an update that starts from no managed fields

@@ -28,18 +28,41 @@ export function excludeFields(c: Comparison, fields: FieldSet | undefined): Comp
 // added or removed itself as well, which is where the `.` entries of FieldsV1 come from.
 export function compare(lhs: unknown, rhs: unknown, schema: Schema | undefined): Comparison {
   const c = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  compareNode(lhs, rhs, schema, [], c);
+  compareNode(lhs, rhs, schema, [], {
+    added: (path) => c.added.insert(path),
+    modified: (path) => c.modified.insert(path),
+    removed: (path) => c.removed.insert(path),
+  });
   return c;
 }
 
-// compareNode walks one node; path is the node's path, extended and restored around each child
-// (a FieldSet keeps the elements of a path it inserts, not the array).
-function compareNode(lhs: unknown, rhs: unknown, schema: Schema | undefined, path: PathElement[], c: Comparison): void {
+// changedFields is compare's added and modified fields in one set (their union: a path is in
+// one of compare's sets at most), without those keep refuses: what a write that takes nothing
+// from another manager comes to own, made without compare's three sets and their union.
+export function changedFields(lhs: unknown, rhs: unknown, schema: Schema | undefined, keep: (path: readonly PathElement[]) => boolean): FieldSet {
+  const set = new FieldSet();
+  const add = (path: readonly PathElement[]): void => {
+    if (keep(path)) set.insert(path);
+  };
+  compareNode(lhs, rhs, schema, [], { added: add, modified: add, removed: () => undefined });
+  return set;
+}
+
+// ComparisonSink receives each path compare classifies (path is the walk's, changed after the
+// call: FieldSet.insert keeps its elements, not the array).
+interface ComparisonSink {
+  added(path: readonly PathElement[]): void;
+  modified(path: readonly PathElement[]): void;
+  removed(path: readonly PathElement[]): void;
+}
+
+// compareNode walks one node; path is the node's path, extended and restored around each child.
+function compareNode(lhs: unknown, rhs: unknown, schema: Schema | undefined, path: PathElement[], c: ComparisonSink): void {
   const kind = kindOf(schema, rhs !== undefined ? rhs : lhs);
   if (!descends(kind, lhs, rhs)) {
-    if (lhs === undefined) c.added.insert(path);
-    else if (rhs === undefined) c.removed.insert(path);
-    else if (!jsonEqual(lhs, rhs)) c.modified.insert(path);
+    if (lhs === undefined) c.added(path);
+    else if (rhs === undefined) c.removed(path);
+    else if (!jsonEqual(lhs, rhs)) c.modified(path);
     return;
   }
   if (kind.type === 'list') {
@@ -57,11 +80,11 @@ function compareNode(lhs: unknown, rhs: unknown, schema: Schema | undefined, pat
       if (!hasOwn(l, name)) compareChild(undefined, r[name], childSchema(kind, name), path, fieldElement(name), c);
     }
   }
-  if (lhs === undefined) c.added.insert(path);
-  else if (rhs === undefined) c.removed.insert(path);
+  if (lhs === undefined) c.added(path);
+  else if (rhs === undefined) c.removed(path);
 }
 
-function compareChild(lhs: unknown, rhs: unknown, schema: Schema | undefined, path: PathElement[], pe: PathElement, c: Comparison): void {
+function compareChild(lhs: unknown, rhs: unknown, schema: Schema | undefined, path: PathElement[], pe: PathElement, c: ComparisonSink): void {
   path.push(pe);
   compareNode(lhs, rhs, schema, path, c);
   path.pop();
@@ -76,9 +99,18 @@ type MapKind = Kind & { type: 'map' };
 function descends(kind: Kind, lhs: unknown, rhs: unknown): boolean {
   if (kind.type === 'scalar' || kind.atomic) return false;
   const shaped = kind.type === 'list' ? Array.isArray : isObject;
-  const size = (v: unknown): number => (Array.isArray(v) ? v.length : isObject(v) ? Object.keys(v).length : 0);
-  for (const v of [lhs, rhs]) if (v !== undefined && v !== null && !shaped(v)) return false;
-  return size(lhs) > 0 || size(rhs) > 0;
+  if (lhs !== undefined && lhs !== null && !shaped(lhs)) return false;
+  if (rhs !== undefined && rhs !== null && !shaped(rhs)) return false;
+  return !isEmptyContainer(lhs) || !isEmptyContainer(rhs);
+}
+
+// isEmptyContainer tells whether a value is no list or map with members (an empty one, a
+// scalar, null or absent), without listing the members.
+function isEmptyContainer(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (!isObject(value)) return true;
+  for (const key in value) if (hasOwn(value, key)) return false;
+  return true;
 }
 
 interface IndexedItem {

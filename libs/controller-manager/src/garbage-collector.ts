@@ -103,13 +103,17 @@ export class GarbageCollector implements Controller {
     const previous = this.nodes.get(uid);
     for (const ref of previous ? this.ownerReferencesOf(previous.object) : []) this.dependents.get(ref.uid)?.delete(uid);
     this.nodes.set(uid, { object, resource });
-    for (const ref of this.ownerReferencesOf(object)) {
+    const references = this.ownerReferencesOf(object);
+    for (const ref of references) {
       let set = this.dependents.get(ref.uid);
       if (!set) this.dependents.set(ref.uid, (set = new Set()));
       set.add(uid);
       this.runner.queue.add(ref.uid);
     }
-    this.runner.queue.add(uid);
+    // An object with no owner that is not being deleted has nothing to collect (its sync would
+    // return at once): it is not queued, as Kubernetes' graph builder queues only owners and
+    // dependents to look at. Every write to the API would otherwise pass through the queue.
+    if (references.length > 0 || garbageAction(object) !== 'collectIfOrphaned') this.runner.queue.add(uid);
   }
 
   private forget(object: KubeObject): void {

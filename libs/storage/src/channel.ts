@@ -1,11 +1,14 @@
 // Channel is an unbounded queue consumed as an async iterator: producers push, the consumer
 // awaits. fail() ends the iteration with an error after the queued items; close() ends it at
-// once. It is how every backend hands watch events to its reader.
+// once. It is how every backend hands watch events to its reader. A reader that handles items
+// synchronously may consume() them instead: each push then reaches it at once, with no promise
+// per item (a watch cache's fan-out to thousands of watchers).
 export class Channel<T> implements AsyncIterable<T> {
   private readonly queue: T[] = [];
   private head = 0;
   private waiter: ((result: IteratorResult<T>) => void) | null = null;
   private failWaiter: ((err: Error) => void) | null = null;
+  private consumer: Consumer<T> | null = null;
   private error: Error | null = null;
   private closed = false;
 
@@ -22,6 +25,10 @@ export class Channel<T> implements AsyncIterable<T> {
 
   push(item: T): void {
     if (this.closed || this.error) return;
+    if (this.consumer) {
+      this.handOver(this.consumer, item);
+      return;
+    }
     if (this.waiter) {
       const resolve = this.waiter;
       this.clearWaiters();
@@ -34,6 +41,7 @@ export class Channel<T> implements AsyncIterable<T> {
   fail(err: Error): void {
     if (this.closed || this.error) return;
     this.error = err;
+    if (this.consumer) this.consumer.reject(err);
     if (this.failWaiter) {
       const reject = this.failWaiter;
       this.clearWaiters();
@@ -52,7 +60,39 @@ export class Channel<T> implements AsyncIterable<T> {
       this.clearWaiters();
       resolve({ value: undefined, done: true });
     }
+    this.consumer?.resolve();
     if (!this.error) this.onClose();
+  }
+
+  // consume hands every item to handle, the queued ones first, then each as it is pushed, in the
+  // pusher's call. It resolves when the channel closes and rejects with fail()'s error, or with
+  // what handle threw (the channel is then closed). A channel has one reader: consume it or
+  // iterate it, once.
+  consume(handle: (item: T) => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const consumer: Consumer<T> = { handle, resolve, reject };
+      while (this.head < this.queue.length && !this.closed) {
+        const item = this.queue[this.head++];
+        if (!this.handOver(consumer, item)) return;
+      }
+      this.queue.length = 0;
+      this.head = 0;
+      if (this.closed) resolve();
+      else if (this.error) reject(this.error);
+      else this.consumer = consumer;
+    });
+  }
+
+  // handOver gives the consumer one item; when it throws, the channel closes and consume rejects.
+  private handOver(consumer: Consumer<T>, item: T): boolean {
+    try {
+      consumer.handle(item);
+      return true;
+    } catch (err) {
+      consumer.reject(err instanceof Error ? err : new Error(String(err)));
+      this.close();
+      return false;
+    }
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
@@ -86,4 +126,10 @@ export class Channel<T> implements AsyncIterable<T> {
     this.waiter = null;
     this.failWaiter = null;
   }
+}
+
+interface Consumer<T> {
+  handle(item: T): void;
+  resolve(): void;
+  reject(err: Error): void;
 }

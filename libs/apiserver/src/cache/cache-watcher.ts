@@ -135,6 +135,13 @@ export class CacheWatcher implements AsyncIterable<CachedWatchItem> {
     this.channel.close();
   }
 
+  // consume hands each item to handle as the cache delivers it, in the cache's dispatch, with no
+  // promise per item: how the watch handler writes thousands of watchers' events. It resolves when
+  // the watcher closes and rejects when it fails or handle throws.
+  consume(handle: (item: CachedWatchItem) => void): Promise<void> {
+    return this.channel.consume(handle);
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<CachedWatchItem> {
     return this.channel[Symbol.asyncIterator]();
   }

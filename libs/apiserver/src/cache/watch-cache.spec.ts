@@ -2,7 +2,7 @@ import { KubeObject } from '@plinth/api';
 import { Clock, realClock } from '@plinth/machinery';
 import { builtinDefinitions, everything, InformerHandler, ResourceDefinition, ResourceStore } from '@plinth/registry';
 import { EmbeddedObjectStore } from '@plinth/storage';
-import { FakeClock } from '@plinth/testing';
+import { eventually, FakeClock } from '@plinth/testing';
 import { buildPredicate } from '../selectors';
 import { CachedWatchItem, CacheWatcher } from './cache-watcher';
 import { eventFreshMs } from './event-window';
@@ -195,6 +195,24 @@ describe('WatchCache', () => {
     ticking = false;
     expect(second[0]).toBeLessThan(second[1]);
     expect(second[1]).toBe(second[2]);
+  });
+
+  it("hands an event to one connection's watchers together, connections in the order they first watched", async () => {
+    const { store, cache } = await startCache({ dispatchBatch: 2 });
+    running = cache;
+    const sessions = [{}, {}];
+    const order: string[] = [];
+    const consumed: Promise<void>[] = [];
+    for (const [name, connection] of [['a1', sessions[0]], ['b1', sessions[1]], ['a2', sessions[0]], ['b2', sessions[1]], ['a3', sessions[0]]] as const) {
+      const watcher = (await cache.watch(cache.currentRevision, { ...watchAll, connection }))!;
+      consumed.push(watcher.consume((item) => item.type !== 'BOOKMARK' && order.push(name)));
+    }
+    await store.create('default', lease('grouped'));
+    await eventually(async () => order.length, { until: (count) => count === 5, what: 'every watcher to get the event' });
+    expect(order).toEqual(['a1', 'a2', 'a3', 'b1', 'b2']);
+    cache.stop();
+    await Promise.all(consumed);
+    expect(cache.watcherCount).toBe(0);
   });
 
   it('sends each watcher asking for bookmarks one bookmark 2 s before its deadline, with the last revision processed, encoded once for all', async () => {

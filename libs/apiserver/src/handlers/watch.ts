@@ -3,6 +3,7 @@
 // resourceVersion (or with "0") the stream starts with the current objects as ADDED events;
 // sendInitialEvents adds the initial-events-end bookmark. Objects moving into or out of a
 // selector arrive as ADDED and DELETED.
+import { IncomingMessage } from 'node:http';
 import { KubeObject } from '@plinth/api';
 import { cloneJson, encodeProtobufObject, encodeProtobufStatus, encodeWatchFrame, isStatusError, resourceExpired, Status, stringifyJson } from '@plinth/machinery';
 import { ListPredicate } from '@plinth/registry';
@@ -27,11 +28,12 @@ export interface ApiWatchEvent {
 type WatchItem = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObject; shared?: Map<string, Uint8Array> } | { type: 'BOOKMARK'; revision: number; shared?: Map<string, Uint8Array> };
 
 // WatchSource is where a watch's events come from: the resource's watch cache, or (caching off,
-// or a revision the cache cannot serve) a watch of storage.
+// or a revision the cache cannot serve) a watch of storage. consume hands each event to handle
+// until the source closes (it resolves) or fails (it rejects).
 interface WatchSource {
   initial: KubeObject[];
   startRevision: number;
-  items: AsyncIterable<WatchItem>;
+  consume(handle: (item: WatchItem) => void): Promise<void>;
   close(): void;
 }
 
@@ -62,10 +64,10 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
     for (const object of source.initial) stream.send('ADDED', object);
     if (options.sendInitialEvents && options.allowWatchBookmarks) stream.sendBookmark(String(startRevision), true);
     stream.boundFromHere();
-    for await (const item of source.items) {
+    await source.consume((item) => {
       if (item.type === 'BOOKMARK') stream.sendBookmark(String(item.revision), false, item.shared);
       else stream.send(item.type, item.object, item.shared);
-    }
+    });
   } catch (err) {
     stream.sendError(watchError(err, startRevision));
   } finally {
@@ -85,7 +87,7 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
 async function watchCached(scope: RequestScope, options: ListOptions, predicate: ListPredicate, initialEvents: boolean, requested: number, deadline: number): Promise<WatchSource | null> {
   const cache = scope.server.cacheFor(scope.def);
   if (!cache) return null;
-  const watchOptions = { namespace: namespaceOf(scope), predicate, bookmarks: options.allowWatchBookmarks, deadline };
+  const watchOptions = { namespace: namespaceOf(scope), predicate, bookmarks: options.allowWatchBookmarks, deadline, connection: connectionOf(scope.req) };
   if (initialEvents) {
     const bound = await scope.server.readBound(scope.def, options.resourceVersion, requested);
     const listed = bound && (await cache.listAndWatch(bound, watchOptions));
@@ -96,8 +98,15 @@ async function watchCached(scope: RequestScope, options: ListOptions, predicate:
   return watcher && cachedSource(watcher, [], requested);
 }
 
+// connectionOf is what the watch's events travel on: its HTTP/2 session (node:http2's
+// compatibility request carries its stream), or its HTTP/1.1 socket.
+function connectionOf(req: IncomingMessage): object {
+  const stream = (req as IncomingMessage & { stream?: { session?: object } }).stream;
+  return stream?.session ?? req.socket;
+}
+
 function cachedSource(watcher: CacheWatcher, initial: KubeObject[], startRevision: number): WatchSource {
-  return { initial, startRevision, items: watcher, close: () => watcher.close() };
+  return { initial, startRevision, consume: (handle) => watcher.consume(handle), close: () => watcher.close() };
 }
 
 // watchStorage serves the watch from a watch of storage. As kube-apiserver's direct etcd watch,
@@ -112,13 +121,13 @@ async function watchStorage(scope: RequestScope, predicate: ListPredicate, initi
     startRevision = list.revision;
   }
   const watch = scope.store.watch(namespace, startRevision, false);
-  async function* items(): AsyncIterable<WatchItem> {
+  async function consume(handle: (item: WatchItem) => void): Promise<void> {
     for await (const event of watch) {
       const translated = translate(scope, event, predicate);
-      if (translated) yield translated;
+      if (translated) handle(translated);
     }
   }
-  return { initial, startRevision, items: items(), close: () => watch.close() };
+  return { initial, startRevision, consume, close: () => watch.close() };
 }
 
 // translate turns a storage event into the API event a selector-filtered watcher sees.
@@ -200,7 +209,8 @@ class EventStream {
   }
 
   // send writes one change. Its encoding is shared through `shared` by every watcher of the
-  // same format and apiVersion (a table is made for each watcher).
+  // same format and apiVersion (a table is made for each watcher): the first watcher to send it
+  // encodes it, the others only write the bytes.
   send(type: ApiWatchEventType, object: KubeObject, shared?: Map<string, Uint8Array>): void {
     if (this.scope.representation.type === 'partial') {
       this.write({ type, object: partialObjectMetadata(this.scope, object) });
@@ -211,18 +221,29 @@ class EventStream {
       this.write({ type, object: toTable(this.scope, [presented], { resourceVersion: object.metadata.resourceVersion }) });
       return;
     }
-    if (!shared) {
-      this.write({ type, object: present(this.scope, object) });
+    const encoded = shared?.get(this.encodingKeys[type]);
+    if (encoded) {
+      this.writeEncoded(encoded);
       return;
     }
-    this.writeEncoded(this.sharedEncoding(shared, type, () => ({ type, object: present(this.scope, object) })));
+    this.writeShared(shared, type, { type, object: present(this.scope, object) });
   }
 
   // sendBookmark writes a bookmark; one of progress (not the initial-events-end) is encoded once
   // per format and apiVersion, shared through `shared` as a change's is.
   sendBookmark(resourceVersion: string, initialEventsEnd: boolean, shared?: Map<string, Uint8Array>): void {
-    // The object is the kind's zero value as Go writes it (annotations its conversion sets
-    // included), with the bookmark's revision.
+    const encoded = initialEventsEnd ? undefined : shared?.get(this.encodingKeys.BOOKMARK);
+    if (encoded) {
+      this.writeEncoded(encoded);
+      return;
+    }
+    const event: ApiWatchEvent = { type: 'BOOKMARK', object: this.bookmarkObject(resourceVersion, initialEventsEnd) };
+    this.writeShared(initialEventsEnd ? undefined : shared, 'BOOKMARK', event);
+  }
+
+  // bookmarkObject is the kind's zero value as Go writes it (annotations its conversion sets
+  // included), with the bookmark's revision.
+  private bookmarkObject(resourceVersion: string, initialEventsEnd: boolean): unknown {
     const { metadata: zeroMetadata, ...zero } = cloneJson(this.scope.def.zeroValue ?? {}) as { metadata?: { annotations?: Record<string, string> } };
     const metadata: Record<string, unknown> = { resourceVersion, creationTimestamp: null };
     const annotations: Record<string, string> = { ...zeroMetadata?.annotations };
@@ -231,13 +252,15 @@ class EventStream {
       annotations[`${domain}/initial-events-end`] = 'true';
     }
     if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
-    const object = { kind: this.scope.def.kind, apiVersion: clientApiVersion(this.scope), metadata, ...zero };
-    const event: ApiWatchEvent = { type: 'BOOKMARK', object };
-    if (!shared || initialEventsEnd) {
-      this.write(event);
-      return;
-    }
-    this.writeEncoded(this.sharedEncoding(shared, 'BOOKMARK', () => event));
+    return { kind: this.scope.def.kind, apiVersion: clientApiVersion(this.scope), metadata, ...zero };
+  }
+
+  // writeShared encodes and writes an event, keeping its encoding in `shared` (when given) for
+  // the other watchers of this format and apiVersion.
+  private writeShared(shared: Map<string, Uint8Array> | undefined, type: ApiWatchEventType, event: ApiWatchEvent): void {
+    const encoded = this.encode(event);
+    shared?.set(this.encodingKeys[type], encoded);
+    this.writeEncoded(encoded);
   }
 
   sendError(status: Status): void {
@@ -268,18 +291,6 @@ class EventStream {
 
   private get protobuf(): boolean {
     return this.scope.representation.type === 'protobuf';
-  }
-
-  // sharedEncoding is the event's encoding in this watch's format and apiVersion, made by the
-  // first watcher that sends it and kept in `shared` for the others.
-  private sharedEncoding(shared: Map<string, Uint8Array>, type: ApiWatchEventType, event: () => ApiWatchEvent): Uint8Array {
-    const key = this.encodingKeys[type];
-    let encoded = shared.get(key);
-    if (!encoded) {
-      encoded = this.encode(event());
-      shared.set(key, encoded);
-    }
-    return encoded;
   }
 
   private write(event: ApiWatchEvent): void {

@@ -56,4 +56,34 @@ describe('serveWithTimeout', () => {
       expect(late).toEqual([expected]);
     }
   });
+
+  it('passes on a failure in time, and then never answers the timeout', async () => {
+    const clock = new FakeClock();
+    let timedOut = 0;
+    await expect(serveWithTimeout(() => Promise.reject(new Error('broken')), 1000, clock, () => timedOut++)).rejects.toThrow('broken');
+    await expect(
+      serveWithTimeout(
+        () => {
+          throw new Error('thrown');
+        },
+        1000,
+        clock,
+        () => timedOut++,
+      ),
+    ).rejects.toThrow('thrown');
+    clock.advance(5000);
+    expect(timedOut).toBe(0);
+  });
+
+  it('drops a failure that comes after the timeout', async () => {
+    const clock = new FakeClock();
+    let fail: (err: Error) => void = () => undefined;
+    let timedOut = 0;
+    const served = serveWithTimeout(() => new Promise<void>((_, reject) => (fail = reject)), 1000, clock, () => timedOut++);
+    clock.advance(1000);
+    await served;
+    fail(new Error('late'));
+    await Promise.resolve();
+    expect(timedOut).toBe(1);
+  });
 });

@@ -8,6 +8,8 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export function encodeObject(object: KubeObject): Uint8Array {
+  // An object without a resourceVersion (a create's) is written as it is, not copied first.
+  if (!Object.prototype.hasOwnProperty.call(object.metadata, 'resourceVersion')) return encoder.encode(stringifyJson(object));
   const { resourceVersion: _ignored, ...metadata } = object.metadata;
   return encoder.encode(stringifyJson({ ...object, metadata }, object));
 }
@@ -19,11 +21,15 @@ export function decodeObject(kv: KeyValue, revision = kv.revision): KubeObject {
   } catch {
     throw StorageError.invalidObj(kv.key, 'stored value is not JSON');
   }
-  // Set in place: the stored form has no resourceVersion, so it lands last, where a copy
-  // ({...metadata, resourceVersion}) would put it; a copy made by spreading gets a hidden class
-  // of its own (some 260 bytes an object) once V8's empty-object map has run out of transitions,
-  // as it does in a long-running server.
-  object.metadata ??= {};
-  object.metadata.resourceVersion = String(revision);
+  // The object was just parsed: its own metadata takes the revision (where a copy would put it).
+  // A copy made by spreading would also get a hidden class of its own (some 260 bytes an object
+  // of a watch cache) once V8's empty-object map has run out of transitions, as it has in a
+  // long-running server.
+  if (isPlainObject(object.metadata)) object.metadata.resourceVersion = String(revision);
+  else object.metadata = { ...object.metadata, resourceVersion: String(revision) };
   return object;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,9 @@ import { field, FieldError, GoLiteral, goQuote, isDNS1123Label, isDNS1123Subdoma
 import { NameValidation, ResourceDefinition } from '../resource';
 
 const metadataPath = field.newPath('metadata');
+// Paths are immutable: those every create checks are made once.
+const labelsPath = metadataPath.child('labels');
+const annotationsPath = metadataPath.child('annotations');
 
 function nameErrors(name: string, kind: NameValidation, prefix: boolean): string[] {
   // A generateName prefix is checked with a trailing character removed, as
@@ -43,8 +46,8 @@ export function validateObjectMeta(object: KubeObject, def: ResourceDefinition):
   } else if (meta.namespace) {
     errs.push(field.forbidden(metadataPath.child('namespace'), 'not allowed on this type'));
   }
-  errs.push(...validateLabels(meta.labels ?? {}, metadataPath.child('labels')));
-  errs.push(...validateAnnotations(meta.annotations ?? {}, metadataPath.child('annotations')));
+  errs.push(...validateLabels(meta.labels ?? {}, labelsPath));
+  errs.push(...validateAnnotations(meta.annotations ?? {}, annotationsPath));
   errs.push(...validateOwnerReferences(meta.ownerReferences ?? []));
   errs.push(...validateFinalizers(meta.finalizers ?? []));
   return errs;
