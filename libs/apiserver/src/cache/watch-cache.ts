@@ -67,9 +67,12 @@ const bookmarkTickJitter = 0.25;
 // (a throw-away server writing to 10,000 streams on 10 sessions, yielding every N writes:
 // 2.4-2.9 µs a write at 32 to 128, 3.3-3.7 at 256, 3.9-4.4 at 1,024 and more).
 const defaultDispatchBatch = 64;
-// defaultEncodedEvents keeps some 1 MiB of a resource's recent events' encodings (JSON of a
-// Lease is about 700 bytes): what watchers falling behind under a burst of writes replay.
-export const defaultEncodedEvents = 1024;
+// defaultEncodedEvents: every event of the window keeps its encodings. Keeping the newest 1,024
+// only saved some 1.5 MiB a thousand events of a burst in the all-in-one, but with the fan-out
+// of connection groups a watcher falling behind under a burst (the garbage collector's informer
+// at 100,000 creates) then cost 2.5-10x the CPU of every request while it caught up (measured;
+// not understood yet), so it is off.
+export const defaultEncodedEvents = defaultUpperBound;
 // unknownConnection groups the watchers started without a connection.
 const unknownConnection = {};
 
