@@ -31,9 +31,13 @@ describe('API server: authentication and authorization', () => {
       details: { kind: 'namespaces' },
       code: 403,
     });
+    // responsewriters.Forbidden marks its refusal nosniff; the 401 goes without.
+    expect(none.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await client(server.url, null)('GET', '/version')).status).toBe(200);
     const wrong = await client(server.url, 'wrong')('GET', '/api/v1/namespaces');
     expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('x-content-type-options')).toBeNull();
+    expect(wrong.headers.get('cache-control')).toBe('no-cache, private');
     expect(wrong.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
   });
 
@@ -118,6 +122,24 @@ describe('API server: authentication and authorization', () => {
     const who = await robot('POST', '/apis/authentication.platform.io/v1/selfsubjectreviews', { body: {} });
     expect(who.json.status.userInfo.username).toBe('system:serviceaccount:team:robot');
     expect(who.json.status.userInfo.groups).toEqual(['system:serviceaccounts', 'system:serviceaccounts:team', 'system:authenticated']);
+  });
+
+  it('answers a TokenRequest as the token REST does: its time, its managed fields, a bound pod looked up', async () => {
+    await admin('POST', '/api/v1/namespaces/team/serviceaccounts', { body: { metadata: { name: 'minted' } } });
+    const token = (body: unknown) => admin('POST', '/api/v1/namespaces/team/serviceaccounts/minted/token?fieldManager=minter', { body });
+    const issued = await token({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: ['a'] } });
+    expect([issued.status, typeof issued.json.metadata.creationTimestamp]).toEqual([201, 'string']);
+    expect(issued.json.metadata.managedFields).toEqual([
+      expect.objectContaining({ manager: 'minter', operation: 'Update', subresource: 'token', fieldsV1: { 'f:spec': { 'f:audiences': {}, 'f:expirationSeconds': {} } } }),
+    ]);
+    const unbound = await token({ spec: { expirationSeconds: 60, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'nopod' } } });
+    expect([unbound.status, unbound.json.message]).toEqual([422, 'TokenRequest.authentication.platform.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes']);
+    const missing = await token({ spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'nopod' } } });
+    expect([missing.status, missing.json.message]).toEqual([404, 'pods "nopod" not found']);
+    const otherKind = await token({ apiVersion: 'v1', kind: 'Pod' });
+    expect([otherKind.status, otherKind.json.message]).toEqual([400, 'Pod in version "v1" cannot be handled as a TokenRequest: converting (v1.Pod) to (authentication.TokenRequest): unknown conversion']);
+    const read = await admin('GET', '/api/v1/namespaces/team/serviceaccounts/minted/token');
+    expect([read.status, read.json.reason]).toEqual([405, 'MethodNotAllowed']);
   });
 
   it('aggregates ClusterRoles into view', async () => {

@@ -89,7 +89,7 @@ describe('API server: custom resource definitions', () => {
     schema.properties.rule = { type: 'string', 'x-kubernetes-validations': [{ rule: 'self.size() >' }] };
     const res = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: bad });
     expect(res.status).toBe(422);
-    expect(res.json.message).toContain('spec.versions[0].schema.openAPIV3Schema.properties[extra].type: Required value: must not be empty for specified object fields');
+    expect(res.json.message).toContain('spec.validation.openAPIV3Schema.properties[extra].type: Required value: must not be empty for specified object fields');
   });
 
   it('type-checks and costs rules when the CRD is written, with kube-apiserver\'s messages', async () => {
@@ -109,7 +109,7 @@ describe('API server: custom resource definitions', () => {
     expect(mistyped.json.details.causes).toEqual([
       {
         reason: 'FieldValueInvalid',
-        field: 'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule',
+        field: 'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule',
         message:
           'Invalid value: apiextensions.ValidationRule{Rule:"self.name == 201", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:""}: ' +
           "compilation failed: ERROR: <input>:1:11: found no matching overload for '_==_' applied to '(string, int)'\n | self.name == 201\n | ..........^",
@@ -120,7 +120,7 @@ describe('API server: custom resource definitions', () => {
     });
     expect(costly.status).toBe(422);
     expect(costly.json.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`)).toContain(
-      'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x ' +
+      'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x ' +
         '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)',
     );
     expect((await request('GET', `${path}/typos.example.com`)).status).toBe(404);
@@ -137,7 +137,7 @@ describe('API server: custom resource definitions', () => {
       return body;
     };
     const crossComparisonRefused =
-      'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: ' +
+      'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: ' +
       'apiextensions.ValidationRule{Rule:"self.i < 1.5", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:""}: ' +
       "compilation failed: ERROR: <input>:1:8: found no matching overload for '_<_' applied to '(int, double)'\n | self.i < 1.5\n | .......^";
     const causes = (res: HttpResponse) => res.json.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
@@ -276,8 +276,8 @@ describe('API server: custom resource definitions', () => {
     expect(warned.headers.get('warning')).toBe('299 - "unknown field \\"spec.foo\\""');
     expect(warned.json.spec.foo).toBeUndefined();
 
-    // A null int-or-string is dropped, as kube-apiserver drops a non-nullable null without a default.
-    const nullPort = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w-port', { size: 'small', port: null }) });
+    // A non-nullable null is dropped, as kube-apiserver drops it, or defaulted where it has a default.
+    const nullPort = await request('POST', '/apis/example.com/v1/namespaces/default/widgets', { body: widget('w-port', { size: 'small', port: null, args: null, replicas: null }) });
     expect(nullPort.status).toBe(201);
     expect(nullPort.json.spec).toEqual({ size: 'small', replicas: 1, maxReplicas: 10 });
 
@@ -352,6 +352,21 @@ describe('API server: custom resource definitions', () => {
     expect(status.status).toBe(200);
     expect(status.json.status).toEqual({ ready: true });
     expect(status.json.metadata.generation).toBe(1);
+
+    // a status write keeps only the status (metadata as stored), and validates the status alone
+    const relabelled = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/w5/status', {
+      body: { metadata: { labels: { a: 'b' } }, status: { ready: false } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect([relabelled.json.metadata.labels, relabelled.json.status]).toEqual([undefined, { ready: false }]);
+    const mistyped = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/w5/status', {
+      body: { status: { ready: 'yes' } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(mistyped.json.details.causes[0]).toEqual({ reason: 'FieldValueTypeInvalid', field: 'ready', message: 'Invalid value: "string": ready in body must be of type boolean: "string"' });
+    // custom resources are updated conditionally only (AllowUnconditionalUpdate false)
+    const unconditional = await request('PUT', '/apis/example.com/v1/namespaces/default/widgets/w5/status', { body: { ...widget('w5', { size: 'small', name: 'abc' }), status: { ready: true } } });
+    expect(unconditional.json.message).toBe('widgets.example.com "w5" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
 
     const scaled = await request('PATCH', '/apis/example.com/v1/namespaces/default/widgets/w5', {
       body: { spec: { replicas: 3 } },
@@ -453,7 +468,9 @@ describe('API server: custom resource definitions', () => {
     const realm = await request('POST', '/apis/example.com/v1/realms', { body: { apiVersion: 'example.com/v1', kind: 'Realm', metadata: { name: 'r1' }, spec: { size: 'small' } } });
     expect(realm.status).toBe(201);
     expect(realm.json.metadata.namespace).toBeUndefined();
-    expect((await request('GET', '/apis/example.com/v1/namespaces/default/realms/r1')).status).toBe(404);
+    // a path out of a custom resource's scope is passed on by its handler to Go's plain 404
+    const outOfScope = await request('GET', '/apis/example.com/v1/namespaces/default/realms/r1');
+    expect([outOfScope.status, outOfScope.text]).toEqual([404, '404 page not found\n']);
 
     const current = await request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com');
     const updated = structuredClone(current.json);
@@ -461,6 +478,7 @@ describe('API server: custom resource definitions', () => {
     expect((await request('PUT', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/realms.example.com', { body: updated })).status).toBe(200);
     const table = await eventually(() => request('GET', '/apis/example.com/v1/realms', { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }), { until: (r) => r.json?.columnDefinitions?.some((c: { name: string }) => c.name === 'Size') });
     expect(table.json.rows[0].cells).toEqual(['r1', 'small']);
+    expect(table.json.columnDefinitions[1].description).toBe('Custom resource definition column (in JSONPath format): .spec.size');
 
     const rescoped = structuredClone(updated);
     rescoped.spec.scope = 'Namespaced';
@@ -507,7 +525,9 @@ describe('API server: custom resource definitions', () => {
     const patched = await request('PATCH', '/apis/example.com/v1/namespaces/default/plains/p', { body: { status: { ready: true } }, headers: { 'content-type': 'application/merge-patch+json' } });
     expect(patched.json.status).toEqual({ ready: true });
     expect(patched.json.metadata.generation).toBe(2);
-    expect((await request('GET', '/apis/example.com/v1/namespaces/default/plains/p/status')).status).toBe(404);
+    // an unserved subresource of a custom resource is the resource's NotFound
+    const unserved = await request('GET', '/apis/example.com/v1/namespaces/default/plains/p/status');
+    expect([unserved.status, unserved.json.message]).toEqual([404, 'plains.example.com "p" not found']);
     await request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/plains.example.com');
     await gone(() => request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/plains.example.com'));
   });
@@ -544,6 +564,9 @@ describe('API server: custom resource definitions', () => {
     expect(byField.json.kind).toBe('WidgetList');
     expect(byField.json.items[0]).toMatchObject({ apiVersion: 'example.com/v1', kind: 'Widget' });
     expect(byField.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['w1']);
+    // apiextensions-apiserver words the refusal of any other field label its own way
+    const bySpec = await request('GET', '/apis/example.com/v1/widgets?fieldSelector=spec.size%3Dsmall');
+    expect([bySpec.status, bySpec.json.message]).toEqual([400, 'field label not supported: spec.size']);
   });
 
   it('applies RBAC to custom resources as to any resource', async () => {
@@ -594,7 +617,20 @@ describe('API server: custom resource definitions', () => {
 
     const negative = await request('PUT', '/apis/example.com/v1/namespaces/default/pools/p/scale', { body: { ...got.json, metadata: { name: 'p', namespace: 'default' }, spec: { replicas: -1 } } });
     expect(negative.status).toBe(422);
-    expect(negative.json.message).toBe('Scale.autoscaling "p" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+    // the custom resource's validation judges the replicas a Scale writes (ValidateScaleSpec)
+    expect(negative.json.message).toBe('Pool.example.com "p" is invalid: .spec.replicas: Invalid value: -1: should be a non-negative integer');
+    // the Scale's writer owns the replicas, on the custom resource, as the ScaleHandler maps them
+    const scaled = (await request('GET', '/apis/example.com/v1/namespaces/default/pools/p')).json;
+    expect(scaled.metadata.managedFields.find((e: { subresource?: string }) => e.subresource === 'scale')).toEqual({
+      manager: 'node',
+      operation: 'Update',
+      apiVersion: 'example.com/v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+      subresource: 'scale',
+    });
+    const renamed = await request('PUT', '/apis/example.com/v1/namespaces/default/pools/p/scale', { body: { ...got.json, metadata: { name: 'q', namespace: 'default' }, spec: { replicas: 1 } } });
+    expect(renamed.json).toMatchObject({ code: 400, message: 'the name of the object (q) does not match the name on the URL (p)' });
 
     // the Scale is read as Go reads it into autoscaling/v1 Scale: replicas is an int32
     const overflow = await request('PUT', '/apis/example.com/v1/namespaces/default/pools/p/scale', { body: { ...got.json, metadata: { name: 'p', namespace: 'default' }, spec: { replicas: 2 ** 31 } } });

@@ -65,6 +65,50 @@ describe('API server: deletecollection', () => {
     expect((await request('GET', leases(ns))).json.items).toHaveLength(3);
   });
 
+  // The query is ListOptions and, without a body, DeleteOptions too (kube-apiserver decodes it
+  // into both): its resourceVersion picks the list's revision and is each delete's precondition.
+  it('lists at the query resourceVersion and, without a body, takes it as each delete precondition', async () => {
+    const ns = await namespace('dc-query-rv');
+    const a = await lease(ns, 'a');
+    await lease(ns, 'b');
+    const res = await request('DELETE', `${leases(ns)}?resourceVersion=${a.metadata.resourceVersion}`);
+    expect({ status: res.status, listed: res.json.items.map((item: { metadata: { name: string } }) => item.metadata.name), rv: res.json.metadata.resourceVersion }).toEqual({
+      status: 200,
+      listed: ['a'],
+      rv: a.metadata.resourceVersion,
+    });
+    expect((await request('GET', leases(ns))).json.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(['b']);
+    const zero = await request('DELETE', `${leases(ns)}?resourceVersion=0`);
+    expect({ status: zero.status, reason: zero.json.reason }).toEqual({ status: 409, reason: 'Conflict' });
+    expect(zero.json.message).toContain('the ResourceVersion in the precondition (0) does not match the ResourceVersion in record');
+  });
+
+  it('takes preconditions from a body alone, the query resourceVersion then only the list one', async () => {
+    const ns = await namespace('dc-body-rv');
+    const a = await lease(ns, 'a');
+    const b = await lease(ns, 'b');
+    const listedOnly = await request('DELETE', `${leases(ns)}?resourceVersion=${a.metadata.resourceVersion}`, { body: { kind: 'DeleteOptions', apiVersion: 'v1' } });
+    expect({ status: listedOnly.status, listed: listedOnly.json.items.map((item: { metadata: { name: string } }) => item.metadata.name) }).toEqual({ status: 200, listed: ['a'] });
+    const c = await lease(ns, 'c');
+    const conflict = await request('DELETE', `${leases(ns)}?resourceVersion=${c.metadata.resourceVersion}&resourceVersionMatch=NotOlderThan`, {
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { resourceVersion: b.metadata.resourceVersion } },
+    });
+    expect({ status: conflict.status, reason: conflict.json.reason }).toEqual({ status: 409, reason: 'Conflict' });
+    expect(conflict.json.message).toContain(`Lease.coordination.platform.io "c": the ResourceVersion in the precondition (${b.metadata.resourceVersion})`);
+    expect((await request('GET', leases(ns))).json.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(['c']);
+  });
+
+  it('answers a resourceVersion far ahead with etcd\'s 500 and deletes nothing', async () => {
+    const ns = await namespace('dc-future-rv');
+    await lease(ns, 'a');
+    const res = await request('DELETE', `${leases(ns)}?resourceVersion=999999999`);
+    expect({ status: res.status, json: res.json }).toEqual({
+      status: 500,
+      json: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver: mvcc: required revision is a future revision', code: 500 },
+    });
+    expect((await request('GET', leases(ns))).json.items).toHaveLength(1);
+  });
+
   it('lists in pages of 10,000 and deletes every page, answering the first page\'s metadata', async () => {
     const ns = await namespace('dc-pages');
     const total = 10_005;

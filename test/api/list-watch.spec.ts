@@ -60,6 +60,13 @@ describe('API server: list', () => {
     expect(badLabel.status).toBe(400);
   });
 
+  it('refuses a watch of one named object whose field selector names another, as the list handler does', async () => {
+    const other = await request('GET', '/api/v1/watch/namespaces/default/serviceaccounts/default?fieldSelector=metadata.name%3Dother');
+    expect([other.status, other.json.message]).toEqual([400, "fieldSelector metadata.name doesn't match requested name"]);
+    const unnamed = await request('GET', '/api/v1/watch/namespaces/default/serviceaccounts/default?fieldSelector=metadata.namespace%3Ddefault');
+    expect([unnamed.status, unnamed.json.message]).toEqual([400, "fieldSelector metadata.name doesn't match requested name"]);
+  });
+
   it('answers an expired continue token with 410 Expired', async () => {
     const first = await request('GET', '/api/v1/namespaces?limit=1');
     await request('POST', '/api/v1/namespaces', { body: ns('compact-trigger') });

@@ -86,6 +86,18 @@ describe('API server: refused patches', () => {
       await unchanged();
     });
 
+    it('join the patched object\'s unknown fields in a strategic merge patch\'s 422 under Strict', async () => {
+      const res = await patch('application/strategic-merge-patch+json', '{"metadata":{"labels":{"a":"1","a":"2"}},"bogus":1}', '?fieldValidation=Strict');
+      expect(res.json.message).toBe(' "" is invalid: patch: Invalid value: "map[bogus:1 metadata:map[labels:map[a:2]]]": strict decoding error: duplicate field "metadata.labels.a", unknown field "bogus"');
+      await unchanged();
+    });
+
+    it('name a merge patch\'s unknown fields in the order of the patched object Go writes', async () => {
+      const res = await patch('application/merge-patch+json', '{"metadata":{"bogus":1},"automountServiceAccountToken":false,"extra":2}', '?fieldValidation=Strict');
+      expect(res.json.message).toMatch(/: strict decoding error: unknown field "extra", unknown field "metadata.bogus"$/);
+      await unchanged();
+    });
+
     it('are warnings under Warn, and the last value wins', async () => {
       const res = await patch('application/merge-patch+json', '{"metadata":{"labels":{"c":"1","c":"2"}}}');
       expect(res.status).toBe(200);

@@ -136,9 +136,11 @@ export interface ScenarioRun {
   unique: string;
 }
 
-export async function runScenario(target: Target, scenario: Scenario, naming: Naming): Promise<ScenarioRun> {
+// runScenario plays a scenario in a namespace named `<prefix>-<suffix>`: the recorder takes a prefix
+// of its own (`--prefix`) on a real server that others share.
+export async function runScenario(target: Target, scenario: Scenario, naming: Naming, prefix = 'diff'): Promise<ScenarioRun> {
   const u = uniqueSuffix();
-  const ns = `diff-${u}`;
+  const ns = `${prefix}-${u}`;
   const vars: Record<string, string> = { ns, u };
   const cleanup: string[] = [];
   await makeNamespace(target, ns);

@@ -27,8 +27,9 @@ export interface Step {
   watch?: WatchRead;
   // until repeats a step without side effects (a review) until the value at path of its answer
   // equals the given one, or 10 s passed: the real server's authorizer sees new RBAC objects
-  // through an informer, a moment after they are written.
-  until?: { path: string; equals: unknown };
+  // through an informer, a moment after they are written. Without `equals`, until the path is
+  // absent (a controller took an ownerReference off).
+  until?: { path: string; equals?: unknown };
   // capture names values of the answer's body (dot paths, [i] for items), or a header
   // (`header:etag`), for later steps: ${name}.
   capture?: Record<string, string>;

@@ -52,6 +52,31 @@ describe('garbage collection and TTL in the all-in-one', () => {
     await deleted(`${leases}/fg`);
   });
 
+  // A dependent without dependents of its own is deleted in the background: it never carries a
+  // foregroundDeletion finalizer, only its own, which holds the owner until it is taken off.
+  it('deletes a blocking dependent in the background and holds the owner until the dependent goes', async () => {
+    const owner = await client.create<KubeObject>(leases, { metadata: { name: 'hold-owner' } });
+    const dependent = await client.create<KubeObject>(leases, {
+      metadata: { name: 'hold-dep', finalizers: ['example.com/hold'], ownerReferences: [{ apiVersion: 'coordination.platform.io/v1', kind: 'Lease', name: 'hold-owner', uid: owner.metadata.uid ?? '', blockOwnerDeletion: true }] },
+    });
+    const seen: { type: string; finalizers: string[] }[] = [];
+    const watch = client.watch(leases, { resourceVersion: dependent.metadata.resourceVersion ?? '', fieldSelector: 'metadata.name=hold-dep' }, (event) => {
+      seen.push({ type: event.type, finalizers: (event.object as KubeObject).metadata.finalizers ?? [] });
+    });
+    try {
+      await client.delete(`${leases}/hold-owner`, { propagationPolicy: 'Foreground' });
+      const deleting = await eventually(() => client.get<KubeObject>(`${leases}/hold-dep`), { until: (d) => Boolean(d.metadata.deletionTimestamp), what: 'the dependent marked for deletion' });
+      expect(deleting.metadata.finalizers).toEqual(['example.com/hold']);
+      expect((await client.get<KubeObject>(`${leases}/hold-owner`)).metadata.finalizers).toEqual(['foregroundDeletion']);
+      await client.patch(`${leases}/hold-dep`, 'merge', { metadata: { finalizers: null } });
+      await deleted(`${leases}/hold-owner`);
+      await eventually(() => seen.some((e) => e.type === 'DELETED'), { what: 'the watch to see the dependent go' });
+      expect(seen.filter((e) => e.finalizers.includes('foregroundDeletion'))).toEqual([]);
+    } finally {
+      watch.close();
+    }
+  });
+
   it('orphans dependents with the orphan policy', async () => {
     await ownerWithPods('or');
     await client.delete(`${leases}/or`, { propagationPolicy: 'Orphan' });

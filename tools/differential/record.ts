@@ -1,8 +1,9 @@
 // record.ts plays the differential suite's scenarios against a real kube-apiserver (the admin
 // kubeconfig in $KUBECONFIG) and writes what it answered, normalised, beside each scenario file
 // (scenarios/<area>.recorded.json). Run by hand:
-//   KUBECONFIG=... node -r ./tools/register.js tools/differential/record.ts [--missing] [area ...]
-// --missing records only the scenarios that have no recording (or whose steps changed in number).
+//   KUBECONFIG=... node -r ./tools/register.js tools/differential/record.ts [--missing] [--prefix P] [area ...]
+// --missing records only the scenarios that have no recording (or whose steps changed in number);
+// --prefix names the scenarios' namespaces `P-<suffix>` (default `diff`) on a server others share.
 // An area file that names server settings (`server:`) is recorded against a kube-apiserver
 // started with them: `record.ts --flags <area>` prints its flags, and before recording the
 // recorder checks that the server shows them (its feature gates in /metrics, each runtime-config
@@ -67,8 +68,10 @@ async function main(): Promise<void> {
   const kubeconfig = process.env.KUBECONFIG;
   if (!kubeconfig) throw new Error('KUBECONFIG must name the real kube-apiserver admin kubeconfig');
   const missingOnly = args.includes('--missing');
+  const prefixAt = args.indexOf('--prefix');
+  const prefix = prefixAt >= 0 ? args[prefixAt + 1] : 'diff';
   const target = targetOf(kubeconfig);
-  for (const file of areaFiles(args.filter((a) => a !== '--missing'))) {
+  for (const file of areaFiles(args.filter((a, i) => a !== '--missing' && i !== prefixAt && (prefixAt < 0 || i !== prefixAt + 1)))) {
     const area = loadArea(file);
     const differences = await mismatches(target, area);
     if (differences.length > 0) {
@@ -83,7 +86,7 @@ async function main(): Promise<void> {
         recording[scenario.name] = previous[scenario.name];
         continue;
       }
-      const { answers } = await runScenario(target, scenario, 'kubernetes');
+      const { answers } = await runScenario(target, scenario, 'kubernetes', prefix);
       recording[scenario.name] = answers;
       console.log(`${area.area}: ${scenario.name}: ${answers.map((a) => a.status).join(' ')}`);
     }

@@ -3,7 +3,7 @@
 // apiVersion and kind defaulted to the endpoint's and checked against it.
 import { KubeObject, Schema } from '@plinth/api';
 import { badRequest, field, invalid, StatusError } from '@plinth/machinery';
-import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, FieldValidationResult, OptionsKind, parseFieldValidation, StrictDecodingError, TypeDecodeError, unrecognizedBody } from './field-validation';
+import { applyFieldValidation, BodyDecodeError, decodeErrorStatus, FieldValidation, FieldValidationResult, OptionsKind, parseFieldValidation, StrictDecodingError, TypeDecodeError, unknownFields, unrecognizedBody } from './field-validation';
 import { bodyFormat, bodyToJson, mediaTypeOf, readBody } from './http/body';
 import { goYamlStrictError } from './http/go-yaml';
 import { clientApiVersion, RequestScope } from './scope';
@@ -84,15 +84,43 @@ export type StrictErrorStatus = (err: StrictDecodingError) => StatusError;
 // reaches with its keys sorted (a Go map), the others as they were.
 // patchStrictErrors are the patch's own (its repeated keys, a JSON patch's undeclared members):
 // they come first, and under Strict refuse the patched object even when it decodes cleanly.
+// The patched object's unknown fields are named in the order its decoder meets them there.
 export function decodePatchedText(scope: RequestScope, text: string, mode: FieldValidation, mergePatch?: unknown, patchStrictErrors: readonly string[] = []): KubeObject {
-  const refuse = (errors: readonly string[]): StatusError => {
+  const patchedJson = (): Record<string, unknown> => {
     const ordered = inGoOrder(JSON.parse(text) as Record<string, unknown>, clientApiVersion(scope));
-    const patched = mergePatch === undefined ? ordered : sortedWherePatched(ordered, mergePatch);
-    return invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), JSON.stringify(patched), `strict decoding error: ${errors.join(', ')}`)]);
+    return (mergePatch === undefined ? ordered : sortedWherePatched(ordered, mergePatch)) as Record<string, unknown>;
   };
-  const object = decodeText(scope, text, mode, [], text, (err) => refuse([...patchStrictErrors, ...err.errors]));
-  if (mode === FieldValidation.Strict && patchStrictErrors.length > 0) throw refuse(patchStrictErrors);
+  return decodePatched(scope, text, mode, patchStrictErrors, (errors) => {
+    const patched = patchedJson();
+    return refusePatch(JSON.stringify(patched), [...patchStrictErrors, ...inDocumentOrder(errors, unknownFields(patched, scope.def.schema))]);
+  });
+}
+
+// decodeStrategicPatchedText decodes the object a strategic merge patch made: its strict errors
+// (the patch's repeated keys, then the patched object's unknown fields) are the 422 on the field
+// "patch" whose value is the patch as Go's %+v prints it.
+export function decodeStrategicPatchedText(scope: RequestScope, text: string, mode: FieldValidation, patchValue: string, patchStrictErrors: readonly string[] = []): KubeObject {
+  return decodePatched(scope, text, mode, patchStrictErrors, (errors) => refusePatch(patchValue, [...patchStrictErrors, ...errors]));
+}
+
+function decodePatched(scope: RequestScope, text: string, mode: FieldValidation, patchStrictErrors: readonly string[], refuse: (errors: readonly string[]) => StatusError): KubeObject {
+  const object = decodeText(scope, text, mode, [], text, (err) => refuse(err.errors));
+  if (mode === FieldValidation.Strict && patchStrictErrors.length > 0) throw refuse([]);
   return object;
+}
+
+function refusePatch(value: string, errors: readonly string[]): StatusError {
+  return invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), value, `strict decoding error: ${errors.join(', ')}`)]);
+}
+
+// inDocumentOrder orders `unknown field "path"` errors as the paths come in order.
+function inDocumentOrder(errors: readonly string[], order: readonly string[]): string[] {
+  const rank = (error: string): number => {
+    const match = /^unknown field "(.*)"$/.exec(error);
+    const at = match ? order.indexOf(match[1]) : -1;
+    return at < 0 ? order.length : at;
+  };
+  return [...errors].sort((a, b) => rank(a) - rank(b));
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

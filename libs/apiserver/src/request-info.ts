@@ -61,7 +61,8 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   if (rest.length > 3) return nonResource();
 
   if (verb === 'list' || verb === 'get') {
-    if (name === '') verb = isTrue(query.get('watch')) ? 'watch' : 'list';
+    // the watch verb is ListOptions.Watch as the query conversion reads it (queryBool)
+    if (name === '') verb = queryBool(query, 'watch') ? 'watch' : 'list';
     else verb = 'get';
   }
   if (verb === 'delete' && name === '') verb = 'deletecollection';
@@ -111,11 +112,6 @@ export function methodRouted(method: string, info: ResourceRequestInfo): boolean
   if (info.verb === 'create') return info.name === '' || postSubresources.has(info.subresource);
   if (info.verb === 'update' || info.verb === 'patch') return info.name !== '';
   return true;
-}
-
-// isTrue is Go's strconv.ParseBool being true, which decides the watch verb.
-export function isTrue(value: string | null): boolean {
-  return value !== null && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
 }
 
 // queryBool reads a boolean option as Kubernetes' query conversion does: present and not

@@ -38,7 +38,7 @@ import { RequestScope } from './scope';
 import { ServerContext } from './server-context';
 import { ServerLifecycle } from './http/lifecycle';
 import { isLongRunning, MaxInflightLimit, writeTooManyRequests } from './http/max-inflight';
-import { requestTimeoutError, serveWithTimeout } from './http/request-timeout';
+import { finisherBoundMs, finishWithin, requestTimeoutMs, serveWithTimeout, writeRequestTimeout } from './http/request-timeout';
 
 const healthEndpoints = new Set<string>(['healthz', 'livez', 'readyz']);
 
@@ -105,39 +105,49 @@ export class ApiServer {
     return served.then(() => this.metrics?.finish(observation, res.statusCode, this.terminated.has(res)));
   }
 
-  // serveRequestInTime answers 504 Timeout when a request that is not long-running takes longer
-  // than the request timeout. Its handler sees that as kube-apiserver's handlers see their
-  // request's context: done once the timeout passed or the response closed (the client went
-  // away, or the answer was written), so that work it would go on with is not started.
+  // serveRequestInTime bounds a request that is not long-running by its deadline (its ?timeout=,
+  // at most --request-timeout) and answers the timeout filter's 504 when it has no answer by then.
+  // Its handler sees that as kube-apiserver's handlers see their request's context: done once
+  // the deadline passed or the response closed (the client went away, or the answer was
+  // written), so that work it would go on with is not started.
   private serveRequestInTime(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo): Promise<void> {
     const context = new AbortController();
     res.once('close', () => context.abort());
-    if (isLongRunning(info)) return this.serveRequest(req, res, query, info, context.signal);
+    if (isLongRunning(info)) return this.serveRequest(req, res, query, info, context.signal, undefined);
+    let timeoutMs: number;
+    try {
+      timeoutMs = requestTimeoutMs(query, this.limits.requestTimeoutMs);
+    } catch (err) {
+      writeError(res, err, { ...responseOptions(req, query, this.context.gate('APIResponseCompression')), protobuf: errorPrefersProtobuf(req.headers.accept) });
+      return Promise.resolve();
+    }
     return serveWithTimeout(
-      () => this.serveRequest(req, res, query, info, context.signal),
-      this.limits.requestTimeoutMs,
+      () => this.serveRequest(req, res, query, info, context.signal, finisherBoundMs(info, timeoutMs)),
+      timeoutMs,
       this.context.clock,
       () => {
         context.abort();
         this.terminated.add(res);
-        writeError(res, requestTimeoutError(), { pretty: false, gzip: false, yaml: false, warnings: [], protobuf: errorPrefersProtobuf(req.headers.accept) });
+        writeRequestTimeout(res);
       },
       (status) => this.metrics?.postTimeouts.labels('timeout-handler', status).inc(),
     );
   }
 
-  private async serveRequest(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo, context: AbortSignal): Promise<void> {
+  // finisherMs bounds the verb handler's work (create, update, patch, delete) as kube-apiserver's
+  // finisher does, when the request's deadline is later.
+  private async serveRequest(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo, context: AbortSignal, finisherMs: number | undefined): Promise<void> {
     const response = responseOptions(req, query, this.context.gate('APIResponseCompression'));
     let release: (() => void) | null = null;
     try {
-      const user = await this.authenticate(req, info, response);
+      const user = await this.authenticate(req, info, response).catch(refusalWithoutSniffing(res));
       release = this.limits.inflight.admit(info, user);
       if (!release) {
         this.terminated.add(res);
         return writeTooManyRequests(res);
       }
-      await this.authorize(info, user);
-      if (info.isResourceRequest) await this.serveResource(req, res, info, query, response, user, context);
+      await this.authorize(info, user).catch(refusalWithoutSniffing(res));
+      if (info.isResourceRequest) await finishWithin(this.serveResource(req, res, info, query, response, user, context), finisherMs, this.context.clock);
       else await this.serveNonResource(req, res, info, query, response);
     } catch (err) {
       if (err instanceof ImpersonationWithoutUserError || err instanceof AuthorizerError) return writeInternalServerError(res, req.url ?? '', err.message);
@@ -291,6 +301,8 @@ export class ApiServer {
 
   private async dispatch(scope: RequestScope): Promise<void> {
     const { info, def } = scope;
+    // The token and binding subresources have only a POST route: go-restful answers any other method.
+    if (isPostOnlySubresource(def, info.subresource) && info.verb !== 'create') throw methodNotAllowed();
     if (info.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope);
     if (info.subresource === 'binding' && def.group === '' && def.resource === 'pods' && info.verb === 'create') return createBinding(scope);
     if (info.subresource === 'scale' && def.scale && ['get', 'update', 'patch'].includes(info.verb)) return serveScale(scope);
@@ -394,4 +406,20 @@ function aliasGroup(body: ReturnType<typeof apiGroup> & object, alias: string) {
 function observeTrace(observation: RequestObservation | null | undefined, serve: () => Promise<void>): Promise<void> {
   if (observation) observation.traceId = sampledTraceId();
   return serve();
+}
+
+// isPostOnlySubresource says whether a resource's subresource is served on a POST route alone.
+function isPostOnlySubresource(def: ResourceDefinition, subresource: string): boolean {
+  if (def.group !== '') return false;
+  return (def.resource === 'serviceaccounts' && subresource === 'token') || (def.resource === 'pods' && subresource === 'binding');
+}
+
+// refusalWithoutSniffing passes an error on, after marking a 403 of authorization or
+// impersonation with X-Content-Type-Options: nosniff, as responsewriters.Forbidden writes it
+// (a 401 and other 403s go without).
+function refusalWithoutSniffing(res: ServerResponse): (err: unknown) => never {
+  return (err) => {
+    if (isStatusError(err) && err.code === 403) res.setHeader('X-Content-Type-Options', 'nosniff');
+    throw err;
+  };
 }

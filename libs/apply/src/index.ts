@@ -31,4 +31,5 @@ export {
 } from './managed-fields';
 export type { Managed, UpdateManagedFieldsOptions, VersionedSet } from './managed-fields';
 export { applyObject, conflictError, printManager } from './apply';
+export { parentManagedFields, replicasFieldPath, scaleManagedFields } from './scale-handler';
 export type { ApplyOptions, ApplyResult } from './apply';

@@ -65,14 +65,10 @@ function boundGroup(apiVersion: string | undefined): string {
   return v.includes('/') ? v.slice(0, v.indexOf('/')) : '';
 }
 
-// issueServiceAccountToken is TokenREST.Create after the lookups: defaults, validation, the cap on
-// expiration, the pod-bound extension, the claims and the signature. Errors are Status errors.
-export function issueServiceAccountToken(opts: IssueServiceAccountTokenOptions): IssuedServiceAccountToken {
-  const apiAudiences = opts.apiAudiences && opts.apiAudiences.length > 0 ? [...opts.apiAudiences] : [opts.issuer];
-  const audiences = opts.audiences && opts.audiences.length > 0 ? [...opts.audiences] : apiAudiences;
-  let expirationSeconds = opts.expirationSeconds ?? DefaultTokenExpirationSeconds;
-  const warnings: string[] = [];
-
+// checkTokenRequest is TokenREST.Create's checks before it looks the bound object up: the
+// expiration's bounds (422) and the kinds a token binds to (400, Pods and Secrets of the core group).
+export function checkTokenRequest(requestedExpirationSeconds: number | undefined, bound: { kind: string; apiVersion?: string } | undefined): void {
+  const expirationSeconds = requestedExpirationSeconds ?? DefaultTokenExpirationSeconds;
   const errs = [];
   if (expirationSeconds < MinTokenAgeSeconds) {
     errs.push(field.invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration less than 10 minutes'));
@@ -81,12 +77,20 @@ export function issueServiceAccountToken(opts: IssueServiceAccountTokenOptions):
     errs.push(field.invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration larger than 2^32 seconds'));
   }
   if (errs.length > 0) throw errors.invalid(tokenRequestKind, '', errs);
-
-  const bound = opts.boundObject;
-  const group = bound ? boundGroup(bound.apiVersion) : '';
-  if (bound && !(group === '' && (bound.kind === 'Pod' || bound.kind === 'Secret'))) {
+  if (bound && !(boundGroup(bound.apiVersion) === '' && (bound.kind === 'Pod' || bound.kind === 'Secret'))) {
     throw badRequest(`cannot bind token to object of type ${groupVersionKindString(bound.apiVersion ?? 'v1', bound.kind)}`);
   }
+}
+
+// issueServiceAccountToken is TokenREST.Create after the lookups: defaults, validation, the cap on
+// expiration, the pod-bound extension, the claims and the signature. Errors are Status errors.
+export function issueServiceAccountToken(opts: IssueServiceAccountTokenOptions): IssuedServiceAccountToken {
+  const apiAudiences = opts.apiAudiences && opts.apiAudiences.length > 0 ? [...opts.apiAudiences] : [opts.issuer];
+  const audiences = opts.audiences && opts.audiences.length > 0 ? [...opts.audiences] : apiAudiences;
+  let expirationSeconds = opts.expirationSeconds ?? DefaultTokenExpirationSeconds;
+  const warnings: string[] = [];
+  checkTokenRequest(opts.expirationSeconds, opts.boundObject);
+  const bound = opts.boundObject;
 
   const max = opts.maxExpirationSeconds ?? 0;
   if (max > 0 && expirationSeconds > max) {

@@ -103,6 +103,17 @@ export interface CompileOptions {
   output?: 'bool' | 'string';
 }
 
+// operatorAtEnd matches an expression cut short after a binary operator.
+const operatorAtEnd = /(?:&&|\|\||==|!=|<=|>=|[<>+\-*/%]|\bin)\s*$/;
+
+// endsAfterOperator is the error cel-go's ANTLR parser gives an expression that ends where an
+// operand should follow: the end of input, and the tokens that may start one.
+function endsAfterOperator(expression: string): { offset: number; message: string } | undefined {
+  if (!operatorAtEnd.test(expression)) return undefined;
+  const operandStarts = "'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER";
+  return { offset: expression.length, message: `Syntax error: mismatched input '<EOF>' expecting {${operandStarts}}` };
+}
+
 // compileExpression compiles an expression over the declared variables.
 export function compileExpression(expression: string, variables: readonly string[], options: CompileOptions = {}): Program {
   let parsed;
@@ -114,7 +125,7 @@ export function compileExpression(expression: string, variables: readonly string
     const cause = ((err as { cause?: unknown }).cause ?? err) as { rawMessage?: string; location?: { start?: { offset?: number } } };
     const offset = cause.location?.start?.offset;
     if (cause.rawMessage === undefined || offset === undefined) throw new CompileError(`ERROR: ${(err as Error).message}`);
-    throw new CompileError(formatError(expression, { offset, message: `Syntax error: ${cause.rawMessage}` }));
+    throw new CompileError(formatError(expression, endsAfterOperator(expression) ?? { offset, message: `Syntax error: ${cause.rawMessage}` }));
   }
   const selfType: CelType = options.self?.type ?? DYN;
   const declared = new Map<string, CelType>(variables.map((v) => [v, selfType]));

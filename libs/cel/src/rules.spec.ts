@@ -207,6 +207,21 @@ describe('rule definitions', () => {
     expect(validateRuleDefinitions(spec([{ rule: 'self.replicas  < 1.5' }]), root, stored).map(String)[0]).toContain("found no matching overload for '_<_' applied to '(int, double)'");
   });
 
+  it('gives an expression cut short after an operator cel-go\'s ANTLR syntax error', () => {
+    const expecting = "mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+    expect(check(spec([{ rule: 'self.replicas > 0 &&' }]))[0]).toContain(`compilation failed: ERROR: <input>:1:21: Syntax error: ${expecting}\n | self.replicas > 0 &&\n | ....................^`);
+  });
+
+  it('compiles no rule of a node where a rule\'s own fields are in error, and reports its children first', () => {
+    const withChild = spec([{ rule: 'self.replicas', messageExpression: 'self.replicas' }, { rule: 'self.replicas > 0', reason: 'Unknown' as never }], {
+      inner: { type: 'object', 'x-kubernetes-validations': [{ rule: 'true', fieldPath: '.nothere' }] },
+    });
+    expect(check(withChild).map((e) => e.replace(/: .*/, ''))).toEqual([
+      'spec.validation.openAPIV3Schema.properties[spec].properties[inner].x-kubernetes-validations[0].fieldPath',
+      'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].reason',
+    ]);
+  });
+
   it('checks field selections against the schema, as cel-go', () => {
     expect(check(spec([{ rule: 'self.replicas > 0 && self.replica < 5' }]))).toEqual([
       'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.replicas > 0 && self.replica < 5", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:""}: compilation failed: ERROR: <input>:1:26: undefined field \'replica\'\n | self.replicas > 0 && self.replica < 5\n | .........................^',

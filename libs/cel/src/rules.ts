@@ -122,7 +122,8 @@ export function findPreexistingExpressions(schemas: (JSONSchemaProps | undefined
 export function validateRuleDefinitions(schema: JSONSchemaProps | undefined, path: FieldPath, preexisting = noPreexistingExpressions): FieldError[] {
   if (!schema || typeof schema !== 'object') return [];
   const total: CostTotal = { sum: 0, rules: [] };
-  const errs = ruleDefinitionErrors(schema, path, null, 1, total, preexisting, true);
+  const found = ruleDefinitionErrors(schema, path, null, 1, total, preexisting, true);
+  const errs = [...found.schema, ...found.cel];
   if (total.sum > staticEstimatedCRDCostLimit) {
     const expensive = total.rules.filter((r) => r.cost >= staticEstimatedCRDCostLimit / 100).sort((a, b) => b.cost - a.cost).slice(0, 4);
     for (const rule of expensive) errs.push(field.forbidden(rule.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
@@ -137,9 +138,18 @@ interface CostTotal {
   rules: { path: FieldPath; cost: number }[];
 }
 
-// ruleDefinitionErrors walks the schema; cardinality is how many times a rule at this node
-// may run for one object (the product of maxItems and maxProperties above it), or null when a
-// list or map above it is unbounded (CELSchemaContext.MaxCardinality).
+// RuleErrors are a schema's rule errors as ValidateCustomResourceDefinitionOpenAPISchema keeps
+// them: those of the rules' own fields, then those of compiling them.
+interface RuleErrors {
+  schema: FieldError[];
+  cel: FieldError[];
+}
+
+// ruleDefinitionErrors walks the schema, its children before its own rules; cardinality is how
+// many times a rule at this node may run for one object (the product of maxItems and
+// maxProperties above it), or null when a list or map above it is unbounded
+// (CELSchemaContext.MaxCardinality). A node's rules are compiled only when no rule's fields at
+// it or below are in error.
 function ruleDefinitionErrors(
   schema: JSONSchemaProps,
   path: FieldPath,
@@ -148,28 +158,33 @@ function ruleDefinitionErrors(
   total: CostTotal,
   preexisting: PreexistingExpressions,
   isRoot = false,
-): FieldError[] {
-  if (!schema || typeof schema !== 'object') return [];
-  const errs: FieldError[] = [];
-  let self: DeclType | null | undefined;
-  for (const extension of ['x-kubernetes-validations', 'x-platform-validations'] as const) {
-    const rules = schema[extension];
-    if (!Array.isArray(rules)) continue;
-    self ??= selfDeclType(schema, isRoot);
-    const node = { schema, self, cardinality, uncorrelatable };
-    rules.forEach((rule, i) => errs.push(...validateRuleDefinition(rule, node, path.child(extension).index(i), total, preexisting)));
-  }
+): RuleErrors {
+  const errs: RuleErrors = { schema: [], cel: [] };
+  if (!schema || typeof schema !== 'object') return errs;
+  const add = (found: RuleErrors) => {
+    errs.schema.push(...found.schema);
+    errs.cel.push(...found.cel);
+  };
   const atomicMap = schema['x-kubernetes-map-type'] === 'atomic';
   const childCardinality = cardinality === null ? null : childFactor(schema) === null ? null : sat(cardinality * (childFactor(schema) as number));
-  for (const [name, child] of Object.entries(schema.properties ?? {})) {
-    errs.push(...ruleDefinitionErrors(child, path.child('properties').key(name), uncorrelatable ?? (atomicMap ? path : null), childCardinality, total, preexisting));
-  }
   const valueSchema = additionalPropertiesSchema(schema);
-  if (valueSchema) errs.push(...ruleDefinitionErrors(valueSchema, path.child('additionalProperties'), uncorrelatable, childCardinality, total, preexisting));
+  if (valueSchema) add(ruleDefinitionErrors(valueSchema, path.child('additionalProperties'), uncorrelatable, childCardinality, total, preexisting));
+  for (const [name, child] of Object.entries(schema.properties ?? {})) {
+    add(ruleDefinitionErrors(child, path.child('properties').key(name), uncorrelatable ?? (atomicMap ? path : null), childCardinality, total, preexisting));
+  }
   if (schema.items) {
     const correlatable = schema['x-kubernetes-list-type'] === 'map';
-    errs.push(...ruleDefinitionErrors(schema.items, path.child('items'), uncorrelatable ?? (correlatable ? null : path), childCardinality, total, preexisting));
+    add(ruleDefinitionErrors(schema.items, path.child('items'), uncorrelatable ?? (correlatable ? null : path), childCardinality, total, preexisting));
   }
+  const declared = (['x-kubernetes-validations', 'x-platform-validations'] as const).flatMap((extension) => {
+    const rules = schema[extension];
+    return Array.isArray(rules) ? rules.map((rule, i) => ({ rule, rulePath: path.child(extension).index(i) })) : [];
+  });
+  if (declared.length === 0) return errs;
+  for (const { rule, rulePath } of declared) errs.schema.push(...ruleFieldErrors(rule, schema, rulePath));
+  if (errs.schema.length > 0) return errs;
+  const node = { schema, self: selfDeclType(schema, isRoot), cardinality, uncorrelatable };
+  for (const { rule, rulePath } of declared) errs.cel.push(...ruleCompileErrors(rule, node, rulePath, total, preexisting));
   return errs;
 }
 
@@ -201,8 +216,9 @@ function expressionCost(program: Program, node: RuleNode): number {
 
 const lineBreaks = /[\n\r]+/;
 
-function validateRuleDefinition(rule: ValidationRule, node: RuleNode, rulePath: FieldPath, total: CostTotal, preexisting: PreexistingExpressions): FieldError[] {
-  const { schema, self, uncorrelatable } = node;
+// ruleFieldErrors checks a rule's own fields: its rule, message, messageExpression, reason and
+// fieldPath.
+function ruleFieldErrors(rule: ValidationRule, schema: JSONSchemaProps, rulePath: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const text = typeof rule?.rule === 'string' ? rule.rule.trim() : '';
   const message = typeof rule?.message === 'string' ? rule.message : '';
@@ -218,8 +234,14 @@ function validateRuleDefinition(rule: ValidationRule, node: RuleNode, rulePath: 
   if (fieldPath.length > 0 && fieldPath.trim() === '') errs.push(field.invalid(rulePath.child('fieldPath'), fieldPath, 'fieldPath must be non-empty if specified'));
   if (lineBreaks.test(fieldPath)) errs.push(field.invalid(rulePath.child('fieldPath'), fieldPath, 'fieldPath must not contain line breaks'));
   if (fieldPath.length > 0 && !validFieldPath(fieldPath, schema)) errs.push(field.invalid(rulePath.child('fieldPath'), fieldPath, 'fieldPath must be a valid path'));
-  if (errs.length > 0) return errs;
+  return errs;
+}
 
+// ruleCompileErrors compiles a rule and its messageExpression: compile errors, estimated costs
+// over the budget, and oldSelf where no old value can be correlated.
+function ruleCompileErrors(rule: ValidationRule, node: RuleNode, rulePath: FieldPath, total: CostTotal, preexisting: PreexistingExpressions): FieldError[] {
+  const { self, uncorrelatable } = node;
+  const errs: FieldError[] = [];
   let program: Program;
   try {
     program = compileExpression(rule.rule, ruleVariables, { self, environment: preexisting.rules.has(rule.rule) ? 'full' : 'compatible', output: 'bool' });

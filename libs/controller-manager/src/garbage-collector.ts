@@ -10,7 +10,7 @@
 // every sync of the object.
 import { KubeObject, OwnerReference } from '@plinth/api';
 import { ApiClient, resourcePath } from '@plinth/client';
-import { finalizersWithout, foregroundDeletion, foregroundPlan, garbageAction, orphanFinalizer, ownerReferences, referencesWithout } from '@plinth/controllers';
+import { finalizersWithout, foregroundDeletion, foregroundPlan, garbageAction, orphanFinalizer, ownerGroups, ownerReferences, referencesWithout } from '@plinth/controllers';
 import { Clock, isStatusError } from '@plinth/machinery';
 import { Controller, ControllerOptions, ControllerRunner, tolerating } from './controller-runner';
 import { groupDiscoveryFailedMessage, serverPreferredResources } from './discovery';
@@ -165,16 +165,23 @@ export class GarbageCollector implements Controller {
     }
   }
 
+  // resourceOfKind finds the resource an owner reference names; a reference written in a
+  // *.k8s.io alias group names the *.platform.io group's resource (the same objects).
   private resourceOfKind(ref: OwnerReference): Resource | undefined {
     const [group, version] = ref.apiVersion.includes('/') ? ref.apiVersion.split('/') : ['', ref.apiVersion];
-    return this.resources.find((r) => r.kind === ref.kind && r.group === group && r.version === version);
+    const groups = ownerGroups(group);
+    return this.resources.find((r) => r.kind === ref.kind && groups.includes(r.group) && r.version === version);
   }
 
   private async deleteDependentsFirst(owner: Node): Promise<void> {
     const dependents = this.dependentNodes(owner);
     const plan = foregroundPlan(owner.object, dependents.map((d) => d.object));
+    // A dependent with dependents of its own goes in the foreground too; one without goes in the
+    // background, so that it never carries a foregroundDeletion finalizer it has no use for
+    // (attemptToDeleteItem).
     for (const dependent of dependents.filter((d) => plan.toDelete.includes(d.object))) {
-      await tolerating(this.client.delete(this.pathOf(dependent), { propagationPolicy: 'Foreground', preconditions: { uid: dependent.object.metadata.uid } }), gone);
+      const propagationPolicy = this.dependentNodes(dependent).length > 0 ? 'Foreground' : 'Background';
+      await tolerating(this.client.delete(this.pathOf(dependent), { propagationPolicy, preconditions: { uid: dependent.object.metadata.uid } }), gone);
     }
     if (plan.removeFinalizer) await this.removeFinalizer(owner, foregroundDeletion);
   }
@@ -197,3 +204,4 @@ export class GarbageCollector implements Controller {
     return resourcePath({ ...node.resource, namespace: node.resource.namespaced ? node.object.metadata.namespace : undefined, name: node.object.metadata.name });
   }
 }
+

@@ -23,7 +23,7 @@ export function interpretEtcdError(err: unknown, key: string, revision = 0): unk
   const typed = castGrpcError(err);
   if (typed.message.includes(compactedMessage)) return compacted(key, revision);
   if (typed.message.includes(futureRevisionMessage)) {
-    return StorageError.invalidArgument(`revision ${revision} is newer than the current revision of the store`);
+    return StorageError.futureRevision(key, revision);
   }
   if (tooLargeMessages.test(typed.message)) return StorageError.requestTooLarge(key);
   // A request past its deadline is the storage call kube-apiserver's request context ended:

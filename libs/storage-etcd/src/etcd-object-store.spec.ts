@@ -136,10 +136,11 @@ describe('EtcdObjectStore', () => {
       await store?.close();
     });
 
-    it('rejects a revision newer than the store with InvalidArgument', async () => {
+    it('rejects a revision newer than the store with FutureRevision', async () => {
       const current = await store.currentRevision();
       await expect(store.get('/registry/etcd/a', { revision: current + 1000 })).rejects.toMatchObject({
-        code: StorageErrorCode.InvalidArgument,
+        code: StorageErrorCode.FutureRevision,
+        message: `etcdserver: mvcc: required revision is a future revision (${current + 1000})`,
       });
     });
 

@@ -19,6 +19,8 @@ const grpcStatusOf: Record<StorageErrorCode, status> = {
   [StorageErrorCode.Expired]: status.OUT_OF_RANGE,
   [StorageErrorCode.InvalidObj]: status.FAILED_PRECONDITION,
   [StorageErrorCode.InvalidArgument]: status.INVALID_ARGUMENT,
+  // OUT_OF_RANGE is etcd's own code for ErrFutureRev.
+  [StorageErrorCode.FutureRevision]: status.OUT_OF_RANGE,
   [StorageErrorCode.Unreachable]: status.UNAVAILABLE,
   [StorageErrorCode.Timeout]: status.DEADLINE_EXCEEDED,
   [StorageErrorCode.RequestTooLarge]: status.RESOURCE_EXHAUSTED,

@@ -8,6 +8,8 @@ export enum StorageErrorCode {
   Expired = 'Expired',
   InvalidObj = 'InvalidObj',
   InvalidArgument = 'InvalidArgument',
+  // FutureRevision is a read at a revision the store has not reached (etcd's ErrFutureRev).
+  FutureRevision = 'FutureRevision',
   Unreachable = 'Unreachable',
   // Timeout is a call that got no answer by its deadline: the service may still carry it out.
   Timeout = 'Timeout',
@@ -60,6 +62,11 @@ export class StorageError extends Error {
 
   static invalidArgument(detail: string): StorageError {
     return new StorageError(StorageErrorCode.InvalidArgument, '', detail);
+  }
+
+  // futureRevision is a read at a revision newer than the store's, in etcd's words.
+  static futureRevision(key: string, requested: number): StorageError {
+    return new StorageError(StorageErrorCode.FutureRevision, key, `etcdserver: mvcc: required revision is a future revision (${requested})`);
   }
 
   // requestTooLarge is etcd's refusal of a write over maxRequestBytes (or past its gRPC message

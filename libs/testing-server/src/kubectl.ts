@@ -30,6 +30,9 @@ export function kubectl(kubeconfig: string, args: string[], options: { input?: s
       clearTimeout(timer);
       resolve({ code: code ?? -1, stdout, stderr });
     });
+    // A kubectl that reads no input may exit before its stdin is written: the pipe's EPIPE
+    // says nothing its exit code and output do not.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }

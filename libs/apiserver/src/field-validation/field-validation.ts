@@ -153,7 +153,15 @@ export function applyFieldValidation(body: string | Buffer, schema: Schema, mode
   const messages = [...new Set([...extraStrictErrors, ...errors.map((e) => e.message)])].slice(0, maxStrictErrors);
 
   if (mode === FieldValidation.Strict && messages.length > 0) throw new StrictDecodingError(messages, dataKind);
-  return { object, warnings: messages };
+  return { object, warnings: messages.flatMap(strictErrorWarnings) };
+}
+
+const yamlUnmarshalErrors = 'yaml: unmarshal errors:\n  ';
+
+// strictErrorWarnings are the Warning texts of a strict error: one per repeated key of a YAML
+// body (its lines, without the YAML decoder's heading), the error itself otherwise.
+export function strictErrorWarnings(message: string): string[] {
+  return message.startsWith(yamlUnmarshalErrors) ? message.slice(yamlUnmarshalErrors.length).split('\n  ') : [message];
 }
 
 // GroupVersionKind names the kind a request decodes into (the handler scope's kind).

@@ -15,5 +15,6 @@ export {
   applyFieldValidation,
   decodeErrorStatus,
   unrecognizedBody,
+  strictErrorWarnings,
 } from './field-validation';
 export type { OptionsKind, DataKind, GroupVersionKind, FieldValidationResult } from './field-validation';

@@ -8,7 +8,7 @@ import { admitNamespacedCreate, admitPod, admitRbacWrite } from '../admission';
 import { authorizeRequest } from '../auth/filter';
 import { decodeText } from '../decode';
 import { checkName } from './check-name';
-import { FieldValidation, unknownFields } from '../field-validation';
+import { FieldValidation, strictErrorWarnings, unknownFields } from '../field-validation';
 import { yamlToJson } from '../http/body';
 import { goYamlStrictError } from '../http/go-yaml';
 import { writeResult } from '../output';
@@ -38,9 +38,10 @@ function checkApplyType(scope: RequestScope, body: unknown): void {
 
 // checkApplyYamlStrictly is applyPatcher's strict reading of the configuration
 // (yaml.UnmarshalStrict): its error refuses the request under Strict and warns under Warn.
-// checkTypedPatch refuses an apply configuration of a built-in type with fields its schema does
-// not declare, whatever fieldValidation says: the field manager cannot make it a typed patch,
-// and kube-apiserver answers its error as a 500.
+// checkTypedPatch refuses an apply configuration with fields its schema does not declare (a
+// custom resource's too, where its schema does not preserve unknown fields), whatever
+// fieldValidation says: the field manager cannot make it a typed patch, and kube-apiserver
+// answers its error as a 500.
 function checkTypedPatch(configuration: Record<string, unknown>, schema: Schema): void {
   const unknown = unknownFields(configuration, schema);
   if (unknown.length === 0) return;
@@ -66,9 +67,8 @@ function checkApplyYamlStrictly(scope: RequestScope, raw: string, mode: FieldVal
   if (mode === FieldValidation.Ignore) return;
   const error = goYamlStrictError(raw);
   if (!error) return;
-  const message = `error converting YAML to JSON: ${error}`;
-  if (mode === FieldValidation.Strict) throw badRequest(`error strict decoding YAML: ${message}`);
-  scope.response.warnings.push(message);
+  if (mode === FieldValidation.Strict) throw badRequest(`error strict decoding YAML: error converting YAML to JSON: ${error}`);
+  scope.response.warnings.push(...strictErrorWarnings(error));
 }
 
 export async function applyResource(scope: RequestScope, raw: string, options: WriteOptions, mode: FieldValidation): Promise<void> {
@@ -77,7 +77,7 @@ export async function applyResource(scope: RequestScope, raw: string, options: W
   const text = yamlToJson(Buffer.from(raw), (message) => badRequest(`error decoding YAML: error converting YAML to JSON: ${message}`));
   const configuration = JSON.parse(text);
   checkApplyType(scope, configuration);
-  if (!scope.def.unstructured) checkTypedPatch(configuration, scope.def.schema);
+  checkTypedPatch(configuration, scope.def.schema);
   const applied = decodeText(scope, text, mode);
   checkApplyYamlStrictly(scope, raw, mode);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;

@@ -2,16 +2,18 @@
 // apiextensions-apiserver pkg/registry/customresource (ScaleREST): GET reads spec and status
 // replicas (and the label selector) from the paths the CRD names; PUT and PATCH (merge or
 // JSON patch) write spec replicas back, with the Scale's resourceVersion as precondition.
-import { KubeObject, scaleSchema } from '@plinth/api';
-import { badRequest, field, invalid, notFound, unsupportedMediaType } from '@plinth/machinery';
+import { KubeObject, ManagedFieldsEntry, scaleSchema } from '@plinth/api';
+import { parentManagedFields, replicasFieldPath, scaleManagedFields, updateManagedFields } from '@plinth/apply';
+import { badRequest, notFound, unsupportedMediaType } from '@plinth/machinery';
 import { applyJsonPatch, applyMergePatch } from '@plinth/patch';
 import { ScaleSubresource } from '@plinth/registry';
 import { decodeKindText } from '../decode';
 import { mediaTypeOf, readBody } from '../http/body';
 import { writeAny } from '../output';
-import { namespaceOf, RequestScope } from '../scope';
+import { fieldManagerOf, namespaceOf, RequestScope } from '../scope';
 import { parseWriteOptions } from '../write-options';
 import { JsonSyntaxError, nestingError, parseFieldValidation } from '../field-validation';
+import { checkName } from './check-name';
 import { patchDecodeError, PatchType } from './patch';
 
 interface Scale {
@@ -67,8 +69,10 @@ export async function serveScale(scope: RequestScope): Promise<void> {
   const mediaType = mediaTypeOf(scope.req);
   const patchType = scalePatchTypes[mediaType];
   let parsed: unknown;
-  if (scope.info.verb === 'update') parsed = decodeKindText(body, scaleTarget);
-  else {
+  if (scope.info.verb === 'update') {
+    parsed = decodeKindText(body, scaleTarget);
+    checkName(scope, { ...(parsed as object), metadata: (parsed as Partial<Scale>)?.metadata ?? {} } as KubeObject);
+  } else {
     try {
       parsed = JSON.parse(body);
     } catch (err) {
@@ -86,21 +90,33 @@ export async function serveScale(scope: RequestScope): Promise<void> {
     scope.info.name,
     (current) => {
       if (!current) throw notFound(scope.store.qualifiedResource, scope.info.name);
-      const desired = scaleFromRequest(scope, toScale(current, scale), parsed, mediaType);
-      const replicas = desired.spec?.replicas ?? 0;
-      if (!Number.isInteger(replicas) || replicas < 0) {
-        throw invalid({ group: 'autoscaling', kind: 'Scale' }, scope.info.name, [field.invalid(field.newPath('spec', 'replicas'), replicas, 'must be greater than or equal to 0')]);
-      }
+      const currentScale = toScale(current, scale);
+      const desired = scaleFromRequest(scope, currentScale, parsed, mediaType);
+      // The custom resource's own validation judges the replicas written (ValidateScaleSpec).
       const next = structuredClone(current) as KubeObject & Record<string, unknown>;
-      write(next, scale.specReplicasPath, replicas);
+      write(next, scale.specReplicasPath, desired.spec?.replicas ?? 0);
+      const managedFields = scaleWriteManagedFields(scope, fieldManagerOf(scope, options.fieldManager).manager, current, currentScale, desired.spec?.replicas ?? 0, scale);
+      if (managedFields) next.metadata.managedFields = managedFields;
+      else delete next.metadata.managedFields;
+      // A Scale without a resourceVersion updates the current object, one with it only that one.
       const resourceVersion = desired.metadata?.resourceVersion;
       if (typeof resourceVersion === 'string' && resourceVersion !== '') next.metadata.resourceVersion = resourceVersion;
-      else delete next.metadata.resourceVersion;
       return next;
     },
     { dryRun: options.dryRun },
   );
   writeAny(scope, 200, toScale(result.object, scale));
+}
+
+// scaleWriteManagedFields tracks a Scale write as kube-apiserver's ScaleHandler does: on the
+// Scale, then mapped back onto the custom resource's managers.
+function scaleWriteManagedFields(scope: RequestScope, manager: string, current: KubeObject, currentScale: Scale, replicas: number, scale: ScaleSubresource): ManagedFieldsEntry[] | undefined {
+  const replicasPath = replicasFieldPath(scale.specReplicasPath);
+  const scaleEntries = scaleManagedFields(current.metadata.managedFields, replicasPath);
+  const live = { ...currentScale, metadata: { ...currentScale.metadata, managedFields: scaleEntries } } as unknown as KubeObject;
+  const updated = { ...live, spec: { ...currentScale.spec, replicas } } as KubeObject;
+  const tracked = updateManagedFields({ live, updated, manager, apiVersion: 'autoscaling/v1', subresource: 'scale', now: new Date(scope.server.clock.now()), schema: scaleSchema });
+  return parentManagedFields(current.metadata.managedFields, tracked, `${scope.def.group}/${scope.def.version}`, replicasPath);
 }
 
 const scalePatchTypes: Record<string, Exclude<PatchType, 'apply'>> = {

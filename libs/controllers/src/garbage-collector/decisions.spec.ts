@@ -1,10 +1,17 @@
 import { KubeObject, OwnerReference } from '@plinth/api';
-import { finalizersWithout, foregroundDeletion, foregroundPlan, garbageAction, orphanFinalizer, ownerReferences, referencesWithout } from './decisions';
+import { finalizersWithout, foregroundDeletion, foregroundPlan, garbageAction, orphanFinalizer, ownerGroups, ownerReferences, referencesWithout } from './decisions';
 
 const ref = (uid: string, extra: Partial<OwnerReference> = {}): OwnerReference => ({ apiVersion: 'v1', kind: 'ConfigMap', name: `cm-${uid}`, uid, ...extra });
 const object = (uid: string, metadata: KubeObject['metadata'] = {}): KubeObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: `s-${uid}`, uid, ...metadata } });
 
 describe('garbage collector decisions', () => {
+  it('reads an owner reference of a *.k8s.io alias group as its *.platform.io group too', () => {
+    expect(ownerGroups('coordination.k8s.io')).toEqual(['coordination.k8s.io', 'coordination.platform.io']);
+    expect(ownerGroups('coordination.platform.io')).toEqual(['coordination.platform.io']);
+    expect(ownerGroups('')).toEqual(['']);
+    expect(ownerGroups('example.com')).toEqual(['example.com']);
+  });
+
   it('skips ownerReferences the API would refuse, and counts them', () => {
     const bad = object('d', { ownerReferences: [ref('a'), null, { kind: 'ConfigMap', name: 'x', uid: 'b' }] as unknown as OwnerReference[] });
     expect(ownerReferences(bad)).toEqual({ references: [ref('a')], malformed: 2 });

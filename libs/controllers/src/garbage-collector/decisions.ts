@@ -62,3 +62,9 @@ export function finalizersWithout(object: KubeObject, finalizer: string): string
   const finalizers = (object.metadata.finalizers ?? []).filter((f) => f !== finalizer);
   return finalizers.length ? finalizers : null;
 }
+
+// ownerGroups are the groups whose resources an owner reference's group names: itself and, for a
+// *.k8s.io alias, the *.platform.io group it stands for (the same objects).
+export function ownerGroups(group: string): string[] {
+  return group.endsWith('.k8s.io') ? [group, `${group.slice(0, -'.k8s.io'.length)}.platform.io`] : [group];
+}

@@ -1,2 +1,2 @@
-export { finalizersWithout, foregroundDeletion, foregroundPlan, garbageAction, isWellFormedOwnerReference, orphanFinalizer, ownerReferences, referencesWithout } from './decisions';
+export { finalizersWithout, foregroundDeletion, foregroundPlan, garbageAction, isWellFormedOwnerReference, orphanFinalizer, ownerGroups, ownerReferences, referencesWithout } from './decisions';
 export type { ForegroundPlan, GarbageAction } from './decisions';

@@ -4,6 +4,8 @@ import { alreadyExists, badRequest, conflict, internalError, notFound, resourceE
 import { isStorageError, StorageErrorCode } from '@plinth/storage';
 import { QualifiedResource } from '../resource';
 
+const futureRevisionMessage = 'etcdserver: mvcc: required revision is a future revision';
+
 export const conflictDetail = 'the object has been modified; please apply your changes to the latest version and try again';
 
 // requestedRevision names the resourceVersion a read asked for, for the Expired message.
@@ -20,6 +22,10 @@ export function interpretStorageError(err: unknown, qr: QualifiedResource, name:
       return resourceExpired(`too old resource version: ${requestedRevision ?? 0} (${err.revision})`);
     case StorageErrorCode.InvalidArgument:
       return badRequest(err.message);
+    // A read past the store's revision is etcd's error as kube-apiserver passes it on
+    // (reaching storage only for a paged or exact list): a 500 without a reason.
+    case StorageErrorCode.FutureRevision:
+      return unclassifiedError(futureRevisionMessage);
     case StorageErrorCode.Unreachable:
       return serviceUnavailable(err.message);
     // Timeout is the finisher's answer to a storage call that outlived its request's context.

@@ -54,7 +54,9 @@ export function keepServerMetadata(object: KubeObject, old: KubeObject): void {
   meta.generation = old.metadata.generation;
   if (meta.generation === undefined) delete meta.generation;
   meta.deletionTimestamp = old.metadata.deletionTimestamp;
-  meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+  // An update that leaves deletionGracePeriodSeconds out keeps the old one; one that changes it
+  // is refused by validation (rest.BeforeUpdate, ValidateObjectMetaAccessorUpdate).
+  if (meta.deletionGracePeriodSeconds === undefined || meta.deletionGracePeriodSeconds === null) meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
   if (meta.deletionTimestamp === undefined) delete meta.deletionTimestamp;
   if (meta.deletionGracePeriodSeconds === undefined) delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;

@@ -380,9 +380,15 @@ export class ResourceStore {
   // immediatelyDeleted is the object a delete without grace answers with: one of a type with
   // graceful deletion (a pod never scheduled) carries the deletionTimestamp and the grace period
   // of 0 that rest.BeforeDelete gave it before it went.
+  // An object already in its grace period that a delete of grace 0 removes carries the shortened
+  // period (and a deletionTimestamp moved by as much), as rest.BeforeDelete set them.
   private immediatelyDeleted(current: KubeObject): KubeObject {
-    if (!this.def.strategy.gracePeriodSeconds || current.metadata.deletionTimestamp) return current;
-    return { ...current, metadata: { ...current.metadata, deletionTimestamp: rfc3339(this.clock.now()), deletionGracePeriodSeconds: 0 } };
+    if (!this.def.strategy.gracePeriodSeconds) return current;
+    const { deletionTimestamp, deletionGracePeriodSeconds } = current.metadata;
+    if (!deletionTimestamp) return { ...current, metadata: { ...current.metadata, deletionTimestamp: rfc3339(this.clock.now()), deletionGracePeriodSeconds: 0 } };
+    if (!deletionGracePeriodSeconds) return current;
+    const shortened = rfc3339(Date.parse(deletionTimestamp) - deletionGracePeriodSeconds * 1000);
+    return { ...current, metadata: { ...current.metadata, deletionTimestamp: shortened, deletionGracePeriodSeconds: 0 } };
   }
 
   // pendingDeletion returns the object as it stays while finalizers (or a grace period) hold

@@ -49,7 +49,7 @@ export function validateObjectMeta(object: KubeObject, def: ResourceDefinition):
   errs.push(...validateLabels(meta.labels ?? {}, labelsPath));
   errs.push(...validateAnnotations(meta.annotations ?? {}, annotationsPath));
   errs.push(...validateOwnerReferences(meta.ownerReferences ?? []));
-  errs.push(...validateFinalizers(meta.finalizers ?? []));
+  errs.push(...validateFinalizers(meta.finalizers ?? [], def));
   return errs;
 }
 
@@ -79,6 +79,9 @@ function validateObjectMetaAccessorUpdate(object: KubeObject, old: KubeObject): 
   if ((meta.namespace ?? '') !== (old.metadata.namespace ?? '')) {
     errs.push(field.invalid(metadataPath.child('namespace'), meta.namespace, 'field is immutable'));
   }
+  if (meta.deletionGracePeriodSeconds !== old.metadata.deletionGracePeriodSeconds) {
+    errs.push(field.invalid(metadataPath.child('deletionGracePeriodSeconds'), meta.deletionGracePeriodSeconds ?? null, 'field is immutable'));
+  }
   return errs;
 }
 
@@ -93,9 +96,10 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
   return parts.length === 1 ? { group: '', version: apiVersion } : { group: parts[0], version: parts[1] };
 }
 
-// goOwnerReference prints an owner reference as %#v prints the Go struct.
+// goOwnerReference prints an owner reference as %#v prints the Go struct: a set *bool as its
+// address (any address; the value is not printed).
 function goOwnerReference(ref: OwnerReference): GoLiteral {
-  const bool = (b: boolean | undefined) => (b === undefined ? '(*bool)(nil)' : `&${b}`);
+  const bool = (b: boolean | undefined) => (b === undefined ? '(*bool)(nil)' : '(*bool)(0xc000010000)');
   return new GoLiteral(
     `v1.OwnerReference{APIVersion:${goQuote(ref.apiVersion ?? '')}, Kind:${goQuote(ref.kind ?? '')}, Name:${goQuote(ref.name ?? '')}, UID:${goQuote(ref.uid ?? '')}, Controller:${bool(ref.controller)}, BlockOwnerDeletion:${bool(ref.blockOwnerDeletion)}}`,
   );
@@ -128,23 +132,35 @@ function validateOwnerReferences(refs: OwnerReference[]): FieldError[] {
   return errs;
 }
 
-// standardFinalizers may go without a domain prefix; the CRD cleanup finalizer is one, as
-// apiextensions-apiserver validates CRD metadata without the core standard-name check.
-const standardFinalizers = ['orphan', 'foregroundDeletion', 'customresourcecleanup.apiextensions.k8s.io'];
+// standardFinalizers may go without a domain prefix (IsStandardFinalizerName).
+const standardFinalizers = ['kubernetes', 'orphan', 'foregroundDeletion'];
 
-function validateFinalizers(finalizers: string[]): FieldError[] {
+// validateFinalizers is apimachinery's ValidateFinalizers (each name a qualified name, errors on
+// the list's path), then, for the types validated by the core group's ValidateObjectMeta, its
+// check that a name without a domain is a standard one (errors on the element's path).
+function validateFinalizers(finalizers: string[], def: ResourceDefinition): FieldError[] {
   const errs: FieldError[] = [];
   const path = metadataPath.child('finalizers');
-  const seen = new Set<string>();
-  finalizers.forEach((f, i) => {
-    for (const msg of isQualifiedName(f)) errs.push(field.invalid(path.index(i), f, msg));
-    if (!f.includes('/') && !standardFinalizers.includes(f)) {
-      errs.push(field.invalid(path.index(i), f, 'name is neither a standard finalizer name nor is it fully qualified'));
-    }
-    seen.add(f);
-  });
+  for (const f of finalizers) {
+    for (const msg of isQualifiedName(f)) errs.push(field.invalid(path, f, msg));
+  }
   if (finalizers.includes('orphan') && finalizers.includes('foregroundDeletion')) {
     errs.push(field.invalid(path, finalizers, 'finalizer orphan and foregroundDeletion cannot be both set'));
   }
+  if (!checksKubeFinalizerNames(def)) return errs;
+  finalizers.forEach((f, i) => {
+    if (!f.includes('/') && !standardFinalizers.includes(f)) {
+      errs.push(field.invalid(path.index(i), f, 'name is neither a standard finalizer name nor is it fully qualified'));
+    }
+  });
   return errs;
+}
+
+// kubeFinalizerNameGroups are the groups whose validation calls the core group's
+// ValidateObjectMeta; coordination, node and the apiextensions types (and custom resources) call
+// apimachinery's, which takes any qualified name.
+const kubeFinalizerNameGroups = new Set(['', 'apps', 'batch', 'rbac.authorization.platform.io', 'storage.platform.io']);
+
+function checksKubeFinalizerNames(def: ResourceDefinition): boolean {
+  return !def.unstructured && kubeFinalizerNameGroups.has(def.group);
 }

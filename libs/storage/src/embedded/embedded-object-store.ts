@@ -192,9 +192,7 @@ export class EmbeddedObjectStore implements ObjectStore {
   private readRevision(key: string, requested: number | undefined): number {
     if (!requested || requested <= 0) return this.revision;
     if (requested < this.compactedRevision) throw StorageError.expired(key, requested, this.compactedRevision);
-    if (requested > this.revision) {
-      throw StorageError.invalidArgument(`revision ${requested} is newer than the current revision ${this.revision}`);
-    }
+    if (requested > this.revision) throw StorageError.futureRevision(key, requested);
     return requested;
   }
 

@@ -22,18 +22,25 @@ function columnsLiteral(columns: PrinterColumn[] | undefined | null): string {
   return columns ? `${type}{${columns.map(columnLiteral).join(', ')}}` : `${type}(nil)`;
 }
 
-// hoisted says whether every version has the same value of a per-version field.
-function hoisted(versions: CrdVersion[], pick: (v: CrdVersion) => unknown): boolean {
-  return versions.every((v) => isDeepStrictEqual(pick(v) ?? null, pick(versions[0]) ?? null));
+// SharedParts are the per-version parts every version sets alike: kube-apiserver's internal
+// CustomResourceDefinition holds those once, at spec.validation, spec.subresources and
+// spec.additionalPrinterColumns, and each version's own is nil.
+export interface SharedParts {
+  schema: boolean;
+  subresources: boolean;
+  columns: boolean;
+}
+
+export function sharedParts(versions: CrdVersion[]): SharedParts {
+  const alike = (part: (v: CrdVersion) => unknown) => versions.every((v) => isDeepStrictEqual(part(v) ?? null, part(versions[0]) ?? null));
+  return { schema: alike((v) => v.schema), subresources: alike((v) => v.subresources), columns: alike((v) => v.additionalPrinterColumns) };
 }
 
 // crdVersionsLiteral prints spec.versions as an error's value.
 export function crdVersionsLiteral(versions: CrdVersion[] | undefined | null): GoLiteral {
   const type = '[]apiextensions.CustomResourceDefinitionVersion';
   if (!versions) return new GoLiteral(`${type}(nil)`);
-  const sameSchema = hoisted(versions, (v) => v.schema);
-  const sameSubresources = hoisted(versions, (v) => v.subresources);
-  const sameColumns = hoisted(versions, (v) => v.additionalPrinterColumns);
+  const shared = sharedParts(versions);
   const items = versions.map((v) =>
     [
       `Name:${goQuote(v.name ?? '')}`,
@@ -41,9 +48,9 @@ export function crdVersionsLiteral(versions: CrdVersion[] | undefined | null): G
       `Storage:${v.storage === true}`,
       `Deprecated:${v.deprecated === true}`,
       `DeprecationWarning:${pointer('string', v.deprecationWarning)}`,
-      `Schema:${pointer('apiextensions.CustomResourceValidation', sameSchema ? undefined : v.schema)}`,
-      `Subresources:${pointer('apiextensions.CustomResourceSubresources', sameSubresources ? undefined : v.subresources)}`,
-      `AdditionalPrinterColumns:${columnsLiteral(sameColumns ? undefined : v.additionalPrinterColumns)}`,
+      `Schema:${pointer('apiextensions.CustomResourceValidation', shared.schema ? undefined : v.schema)}`,
+      `Subresources:${pointer('apiextensions.CustomResourceSubresources', shared.subresources ? undefined : v.subresources)}`,
+      `AdditionalPrinterColumns:${columnsLiteral(shared.columns ? undefined : v.additionalPrinterColumns)}`,
     ].join(', '),
   );
   return new GoLiteral(`${type}{${items.map((fields) => `apiextensions.CustomResourceDefinitionVersion{${fields}}`).join(', ')}}`);

@@ -74,20 +74,39 @@ describe('CustomResourceDefinition validation', () => {
       want: ['spec.names.listKind: Invalid value: "Foo": kind and listKind may not be the same'],
     },
     {
+      name: 'printer columns every version shares, reported at the spec after the names',
+      change: (c) => {
+        c.spec.names.listKind = 'Foo';
+        c.spec.versions[0].additionalPrinterColumns = [{ name: 'X', type: 'text', jsonPath: '.x' }];
+      },
+      want: ['spec.names.listKind: Invalid value: "Foo": kind and listKind may not be the same', 'spec.additionalPrinterColumns[0].type: Invalid value: "text": must be one of boolean,date,integer,number,string'],
+    },
+    {
+      name: 'schemas that differ between versions, reported per version',
+      change: (c) => {
+        c.spec.versions[0].schema = { openAPIV3Schema: { type: 'object', properties: { a: {} } } };
+        c.spec.versions.push({ name: 'v2', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object', properties: { b: {} } } } });
+      },
+      want: [
+        'spec.versions[0].schema.openAPIV3Schema.properties[a].type: Required value: must not be empty for specified object fields',
+        'spec.versions[1].schema.openAPIV3Schema.properties[b].type: Required value: must not be empty for specified object fields',
+      ],
+    },
+    {
       name: 'printer columns',
       change: (c) => (c.spec.versions[0].additionalPrinterColumns = [{ name: 'X', type: 'text', format: 'weird', jsonPath: 'spec.x' }]),
       want: [
-        'spec.versions[0].additionalPrinterColumns[0].type: Invalid value: "text": must be one of boolean,date,integer,number,string',
-        'spec.versions[0].additionalPrinterColumns[0].format: Invalid value: "weird": must be one of byte,date,date-time,double,float,int32,int64,password',
-        'spec.versions[0].additionalPrinterColumns[0].JSONPath: Invalid value: "spec.x": must be a simple json path starting with .',
+        'spec.additionalPrinterColumns[0].type: Invalid value: "text": must be one of boolean,date,integer,number,string',
+        'spec.additionalPrinterColumns[0].format: Invalid value: "weird": must be one of byte,date,date-time,double,float,int32,int64,password',
+        'spec.additionalPrinterColumns[0].JSONPath: Invalid value: "spec.x": must be a simple json path starting with .',
       ],
     },
     {
       name: 'scale paths',
       change: (c) => (c.spec.versions[0].subresources = { scale: { specReplicasPath: '.status.replicas', statusReplicasPath: '' } }),
       want: [
-        'spec.versions[0].subresources.scale.specReplicasPath: Invalid value: ".status.replicas": should be a json path under .spec',
-        'spec.versions[0].subresources.scale.statusReplicasPath: Required value',
+        'spec.subresources.scale.specReplicasPath: Invalid value: ".status.replicas": should be a json path under .spec',
+        'spec.subresources.scale.statusReplicasPath: Required value',
       ],
     },
     {

@@ -2,9 +2,9 @@
 // pkg/apis/apiextensions/validation/validation.go (v1 rules: schemas required and structural).
 import { findPreexistingExpressions, JSONSchemaProps, noPreexistingExpressions, PreexistingExpressions, validateRuleDefinitions } from '@plinth/cel';
 import { field, FieldError, FieldPath, isDNS1035Label, isDNS1123Subdomain } from '@plinth/machinery';
-import { crdVersionsLiteral, storedVersionsLiteral } from './crd-go-literals';
+import { crdVersionsLiteral, SharedParts, sharedParts, storedVersionsLiteral } from './crd-go-literals';
 import { CrdObject, CrdNames, CrdVersion, PrinterColumn } from './crd-types';
-import { validateValue } from './schema-validation';
+import { validateDefault } from './schema-validation';
 
 const specPath = field.newPath('spec');
 
@@ -65,6 +65,10 @@ function validateSpec(spec: CrdObject['spec'], preexisting: PreexistingExpressio
   else if (spec.scope !== 'Cluster' && spec.scope !== 'Namespaced') errs.push(field.notSupported(specPath.child('scope'), spec.scope, ['Cluster', 'Namespaced']));
 
   const versions = spec.versions ?? [];
+  const shared = sharedParts(versions);
+  versions.forEach((version, i) => {
+    if (!version.schema?.openAPIV3Schema) errs.push(field.required(specPath.child('versions').index(i).child('schema', 'openAPIV3Schema'), 'schemas are required'));
+  });
   const seen = new Set<string>();
   let unique = true;
   versions.forEach((version, i) => {
@@ -72,7 +76,7 @@ function validateSpec(spec: CrdObject['spec'], preexisting: PreexistingExpressio
     seen.add(version.name);
     const errors = isDNS1035Label(version.name ?? '');
     if (errors.length) errs.push(field.invalid(specPath.child('versions').index(i).child('name'), version.name ?? '', errors.join(',')));
-    errs.push(...validateVersion(version, specPath.child('versions').index(i), preexisting));
+    errs.push(...validateVersion(version, specPath.child('versions').index(i), preexisting, shared));
   });
   if (!unique) errs.push(field.invalid(specPath.child('versions'), crdVersionsLiteral(versions), 'must contain unique version names'));
   if (versions.filter((v) => v.storage).length !== 1) errs.push(field.invalid(specPath.child('versions'), crdVersionsLiteral(versions), 'must have exactly one version marked as storage version'));
@@ -83,6 +87,10 @@ function validateSpec(spec: CrdObject['spec'], preexisting: PreexistingExpressio
   if (!names.kind) errs.push(field.required(specPath.child('names', 'kind'), ''));
   if (!names.listKind) errs.push(field.required(specPath.child('names', 'listKind'), ''));
   errs.push(...validateNames(names, specPath.child('names')));
+  const first = versions[0];
+  if (first && shared.schema) errs.push(...validateSchema(first.schema?.openAPIV3Schema, specPath.child('validation', 'openAPIV3Schema'), preexisting));
+  if (first && shared.subresources) errs.push(...validateScale(first.subresources?.scale, specPath.child('subresources', 'scale')));
+  if (first && shared.columns) errs.push(...validateColumns(first.additionalPrinterColumns, specPath.child('additionalPrinterColumns')));
   if (spec.preserveUnknownFields === true) {
     errs.push(field.invalid(specPath.child('preserveUnknownFields'), true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
   }
@@ -123,25 +131,32 @@ function deprecationWarningErrors(deprecated: boolean | undefined, warning: stri
   return errors;
 }
 
-function validateVersion(version: CrdVersion, path: FieldPath, preexisting: PreexistingExpressions): FieldError[] {
+function validateVersion(version: CrdVersion, path: FieldPath, preexisting: PreexistingExpressions, shared: SharedParts): FieldError[] {
   const errs: FieldError[] = deprecationWarningErrors(version.deprecated, version.deprecationWarning).map((msg) => field.invalid(path.child('deprecationWarning'), version.deprecationWarning, msg));
-  const schema = version.schema?.openAPIV3Schema;
-  const schemaPath = path.child('schema', 'openAPIV3Schema');
-  if (!schema) {
-    errs.push(field.required(schemaPath, 'schemas are required'));
-  } else {
-    errs.push(...validateStructural(schema, schemaPath, true));
-    if (errs.length === 0) errs.push(...validateRuleDefinitions(schema, schemaPath, preexisting));
-  }
-  (version.additionalPrinterColumns ?? []).forEach((col, i) => errs.push(...validateColumn(col, path.child('additionalPrinterColumns').index(i))));
-  const scale = version.subresources?.scale;
-  if (scale) {
-    const scalePath = path.child('subresources', 'scale');
-    errs.push(...validateScalePath(scale.specReplicasPath, scalePath.child('specReplicasPath'), '.spec.', true));
-    errs.push(...validateScalePath(scale.statusReplicasPath, scalePath.child('statusReplicasPath'), '.status.', true));
-    if (scale.labelSelectorPath) errs.push(...validateScalePath(scale.labelSelectorPath, scalePath.child('labelSelectorPath'), '.status.', false));
-  }
+  if (!shared.schema) errs.push(...validateSchema(version.schema?.openAPIV3Schema, path.child('schema', 'openAPIV3Schema'), preexisting));
+  if (!shared.subresources) errs.push(...validateScale(version.subresources?.scale, path.child('subresources', 'scale')));
+  if (!shared.columns) errs.push(...validateColumns(version.additionalPrinterColumns, path.child('additionalPrinterColumns')));
   return errs;
+}
+
+// validateSchema checks a schema is structural, then its CEL rules.
+function validateSchema(schema: JSONSchemaProps | undefined, schemaPath: FieldPath, preexisting: PreexistingExpressions): FieldError[] {
+  if (!schema) return [];
+  const errs = validateStructural(schema, schemaPath, true);
+  return errs.length > 0 ? errs : validateRuleDefinitions(schema, schemaPath, preexisting);
+}
+
+function validateColumns(columns: PrinterColumn[] | undefined, path: FieldPath): FieldError[] {
+  return (columns ?? []).flatMap((col, i) => validateColumn(col, path.index(i)));
+}
+
+function validateScale(scale: NonNullable<CrdVersion['subresources']>['scale'], scalePath: FieldPath): FieldError[] {
+  if (!scale) return [];
+  return [
+    ...validateScalePath(scale.specReplicasPath, scalePath.child('specReplicasPath'), '.spec.', true),
+    ...validateScalePath(scale.statusReplicasPath, scalePath.child('statusReplicasPath'), '.status.', true),
+    ...(scale.labelSelectorPath ? validateScalePath(scale.labelSelectorPath, scalePath.child('labelSelectorPath'), '.status.', false) : []),
+  ];
 }
 
 const printerColumnTypes = ['boolean', 'date', 'integer', 'number', 'string'];
@@ -196,23 +211,76 @@ function validateNames(names: CrdNames, path: FieldPath): FieldError[] {
 
 const knownTypes = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 
-// validateStructural checks the schema is structural (apiserver/schema/validation.go): a type
-// at every level, items for arrays, properties and additionalProperties not both, metadata at
-// the root only with name and generateName, and the x-kubernetes extensions consistent.
+// validateStructural checks a CRD's schema in kube-apiserver's steps
+// (validateCustomResourceDefinitionValidation): the structural invariants (a type at every
+// level, items for arrays, metadata at the root only with name and generateName), reported
+// sorted as ValidateStructural sorts them; then, when those hold, the defaults; and in every
+// case the OpenAPI schema checks, in the order they walk the schema. A schema that cannot be
+// made structural at all (x-kubernetes-preserve-unknown-fields false) skips the first two.
 export function validateStructural(schema: JSONSchemaProps, path: FieldPath, root: boolean): FieldError[] {
+  const openAPI = openAPISchemaErrors(schema, path, root);
+  if (hasPreserveUnknownFieldsFalse(schema)) return openAPI;
+  const invariants = structuralInvariantErrors(schema, path, root ? 'root' : 'field').sort((a, b) => compareStrings(a.toString(), b.toString()));
+  if (invariants.length > 0) return [...invariants, ...openAPI];
+  return [...defaultErrors(schema, path, root), ...openAPI];
+}
+
+const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+type SchemaLevel = 'root' | 'field' | 'item';
+
+const missingTypeDetail: Record<SchemaLevel, string> = {
+  root: 'must not be empty at the root',
+  field: 'must not be empty for specified object fields',
+  item: 'must not be empty for specified array items',
+};
+
+// childSchemas are a schema's properties (but the root's metadata, checked on its own),
+// additionalProperties and items, with their paths and levels.
+function childSchemas(schema: JSONSchemaProps, path: FieldPath, root: boolean): { child: JSONSchemaProps; path: FieldPath; level: SchemaLevel }[] {
+  const children = Object.entries(schema.properties ?? {})
+    .filter(([name]) => !(root && name === 'metadata'))
+    .map(([name, child]) => ({ child, path: path.child('properties').key(name), level: 'field' as SchemaLevel }));
+  if (typeof schema.additionalProperties === 'object') children.push({ child: schema.additionalProperties, path: path.child('additionalProperties'), level: 'field' });
+  if (schema.items) children.push({ child: schema.items, path: path.child('items'), level: 'item' });
+  return children;
+}
+
+function hasPreserveUnknownFieldsFalse(schema: JSONSchemaProps): boolean {
+  return schema['x-kubernetes-preserve-unknown-fields'] === false || childSchemas(schema, field.newPath('x'), false).some(({ child }) => hasPreserveUnknownFieldsFalse(child));
+}
+
+// structuralInvariantErrors is validateStructuralInvariants.
+function structuralInvariantErrors(schema: JSONSchemaProps, path: FieldPath, level: SchemaLevel): FieldError[] {
   const errs: FieldError[] = [];
-  const intOrString = schema['x-kubernetes-int-or-string'] === true;
-  const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
-  if (!schema.type) {
-    if (root) errs.push(field.required(path.child('type'), 'must not be empty at the root'));
-    else if (!intOrString && !preserve) errs.push(field.required(path.child('type'), 'must not be empty for specified object fields'));
-  } else if (!knownTypes.includes(schema.type)) {
-    errs.push(field.notSupported(path.child('type'), schema.type, knownTypes));
-  } else if (root && schema.type !== 'object') {
-    errs.push(field.invalid(path.child('type'), schema.type, 'must be object at the root'));
-  }
-  if (intOrString && schema.type) errs.push(field.invalid(path.child('type'), schema.type, 'must be empty if x-kubernetes-int-or-string is true'));
+  const root = level === 'root';
   if (schema.type === 'array' && !schema.items) errs.push(field.required(path.child('items'), 'must be specified'));
+  for (const child of childSchemas(schema, path, root)) errs.push(...structuralInvariantErrors(child.child, child.path, child.level));
+  const intOrString = schema['x-kubernetes-int-or-string'] === true;
+  if (intOrString && schema.type) errs.push(field.invalid(path.child('type'), schema.type, 'must be empty if x-kubernetes-int-or-string is true'));
+  if (schema['x-kubernetes-embedded-resource'] && schema.type !== 'object') {
+    if (!schema.type) errs.push(field.required(path.child('type'), 'must be object if x-kubernetes-embedded-resource is true'));
+    else errs.push(field.invalid(path.child('type'), schema.type, 'must be object if x-kubernetes-embedded-resource is true'));
+  } else if (!schema.type && !intOrString && schema['x-kubernetes-preserve-unknown-fields'] !== true) {
+    errs.push(field.required(path.child('type'), missingTypeDetail[level]));
+  }
+  if (root && schema.type && schema.type !== 'object') errs.push(field.invalid(path.child('type'), schema.type, 'must be object at the root'));
+  const metadata = schema.properties?.metadata;
+  if (root && metadata) errs.push(...validateRootMetadata(metadata, path.child('properties').key('metadata')));
+  return errs;
+}
+
+// defaultErrors is ValidateDefaults: each default (but at the root) against its schema.
+function defaultErrors(schema: JSONSchemaProps, path: FieldPath, root: boolean): FieldError[] {
+  const errs = schema.default !== undefined && !root ? validateDefault(schema, schema.default, path.child('default')) : [];
+  for (const child of childSchemas(schema, path, root)) errs.push(...defaultErrors(child.child, child.path, false));
+  return errs;
+}
+
+// openAPISchemaErrors is ValidateCustomResourceDefinitionOpenAPISchema's schema checks.
+function openAPISchemaErrors(schema: JSONSchemaProps, path: FieldPath, root: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  if (schema.type && !knownTypes.includes(schema.type)) errs.push(field.notSupported(path.child('type'), schema.type, knownTypes));
   if (schema.properties && Object.keys(schema.properties).length > 0 && schema.additionalProperties !== undefined && schema.additionalProperties !== true) {
     errs.push(field.forbidden(path.child('additionalProperties'), 'additionalProperties and properties are mutual exclusive'));
   }
@@ -225,18 +293,7 @@ export function validateStructural(schema: JSONSchemaProps, path: FieldPath, roo
     errs.push(field.invalid(path.child('x-kubernetes-preserve-unknown-fields'), false, 'must be true or undefined'));
   }
   errs.push(...listAndMapTypeErrors(schema, path));
-  if (schema['x-kubernetes-embedded-resource'] && schema.type !== 'object') errs.push(field.invalid(path.child('type'), schema.type ?? '', 'must be object if x-kubernetes-embedded-resource is true'));
-  if (schema.default !== undefined && !root) errs.push(...validateValue(schema, schema.default, path.child('default')));
-  for (const [name, child] of Object.entries(schema.properties ?? {})) {
-    const childPath = path.child('properties').key(name);
-    if (root && name === 'metadata') {
-      errs.push(...validateRootMetadata(child, childPath));
-      continue;
-    }
-    errs.push(...validateStructural(child, childPath, false));
-  }
-  if (typeof schema.additionalProperties === 'object') errs.push(...validateStructural(schema.additionalProperties, path.child('additionalProperties'), false));
-  if (schema.items) errs.push(...validateStructural(schema.items, path.child('items'), false));
+  for (const child of childSchemas(schema, path, root)) errs.push(...openAPISchemaErrors(child.child, child.path, false));
   return errs;
 }
 

@@ -5,8 +5,8 @@
 // additionalPrinterColumns drive Table output.
 import { KubeObject, objectMetaSchema, Schema } from '@plinth/api';
 import { additionalPropertiesSchema, hasValidationRules, JSONSchemaProps, validateRules } from '@plinth/cel';
-import { field, FieldError, FieldErrorType, GoLiteral } from '@plinth/machinery';
-import { objectVerbs, ResourceDefinition, ResourceStrategy, TableColumn, TableDefinition } from '../../resource';
+import { cloneJson, field, FieldError, FieldErrorType, fieldLabelNotSupported, GoLiteral } from '@plinth/machinery';
+import { objectVerbs, ResourceDefinition, ResourceStrategy, ScaleSubresource, TableColumn, TableDefinition } from '../../resource';
 import { age, ageColumn, column, humanDuration, nameColumn } from '../../table';
 import { stableJson } from '../../store/object-meta';
 import { CrdObject, CrdVersion, PrinterColumn } from './crd-types';
@@ -83,7 +83,19 @@ const rulesNotChecked = field.invalid('<nil>', new GoLiteral('"null"'), 'some va
 // customResourceStrategy validates against the schema first and runs the validation rules
 // unless a schema error blocks them, which it then says; on update the transition rules run
 // as well.
-function customResourceStrategy(schema: JSONSchemaProps, statusSubresource: boolean): ResourceStrategy {
+const maxInt32 = 2 ** 31 - 1;
+
+// replicasErrors is ValidateScaleSpec's and ValidateScaleStatus's check of a replicas path.
+function replicasErrors(object: KubeObject, path: string | undefined): FieldError[] {
+  if (!path) return [];
+  const replicas = printerValue(object, path);
+  if (typeof replicas !== 'number') return [];
+  if (replicas < 0) return [field.invalid(path, replicas, 'should be a non-negative integer')];
+  if (replicas > maxInt32) return [field.invalid(path, replicas, `should be less than or equal to ${maxInt32}`)];
+  return [];
+}
+
+function customResourceStrategy(schema: JSONSchemaProps, statusSubresource: boolean, scale: ScaleSubresource | undefined): ResourceStrategy {
   const body = bodySchema(schema);
   const hasRules = hasValidationRules(schema);
   const blocked = (errs: FieldError[]) => errs.some((e) => blockingErrorTypes.has(e.type));
@@ -96,8 +108,18 @@ function customResourceStrategy(schema: JSONSchemaProps, statusSubresource: bool
   const schemaErrors = (object: KubeObject): FieldError[] => [
     ...(metadataSchema ? validateValue(metadataSchema, nameFields(object), field.newPath('metadata')) : []),
     ...validateValue(body, withoutMetadata(object), null),
+    ...replicasErrors(object, scale?.specReplicasPath),
+    ...replicasErrors(object, scale?.statusReplicasPath),
+  ];
+  const statusSchema = body.properties?.status;
+  const statusErrors = (object: KubeObject): FieldError[] => [
+    ...(statusSchema && object.status !== undefined ? validateValue(statusSchema, object.status, null) : []),
+    ...replicasErrors(object, scale?.statusReplicasPath),
   ];
   return {
+    // apiextensions-apiserver converts a custom resource's field labels itself: any but
+    // metadata.name and metadata.namespace is `field label not supported`.
+    unsupportedFieldLabel: fieldLabelNotSupported,
     defaults: (object) => applyDefaults(body, object),
     // Without a status subresource, any change but metadata bumps generation, status included
     // (the store bumps it for the rest).
@@ -108,7 +130,16 @@ function customResourceStrategy(schema: JSONSchemaProps, statusSubresource: bool
         },
     validate: (object) => rulesAfter(schemaErrors(object), () => validateRules(schema, object, undefined)),
     validateUpdate: (object, old) => (hasRules && !blocked(schemaErrors(object)) ? validateRules(schema, object, old, null, true) : []),
-    validateStatusUpdate: (object, old) => rulesAfter(schemaErrors(object), () => validateRules(schema, object, old)),
+    // A status write keeps nothing of the request but its status (and the managedFields it
+    // changed), and validates the status alone against its schema, whose errors name fields
+    // from the status down.
+    prepareForStatusUpdate: (object, old) => {
+      const { managedFields, resourceVersion } = object.metadata;
+      object.metadata = { ...cloneJson(old.metadata), resourceVersion };
+      if (managedFields) object.metadata.managedFields = managedFields;
+      else delete object.metadata.managedFields;
+    },
+    validateStatusUpdate: (object, old) => rulesAfter(statusErrors(object), () => validateRules(schema, object, old)),
   };
 }
 
@@ -134,9 +165,15 @@ function printerCell(value: unknown, type: string, now: number): unknown {
   return value;
 }
 
+// columnDescription is a printer column's own description, or what kube-apiserver's table
+// convertor says of its JSONPath.
+function columnDescription(c: PrinterColumn): string {
+  return c.description ? c.description : `Custom resource definition column (in JSONPath format): ${c.jsonPath}`;
+}
+
 function customResourceTable(columns: PrinterColumn[] | undefined): TableDefinition {
   if (!columns || columns.length === 0) return { columns: [nameColumn, ageColumn], row: (o, now) => [o.metadata.name ?? '', age(o, now)] };
-  const extra: TableColumn[] = columns.map((c) => column(c.name, c.type as TableColumn['type'], c.description ?? '', c.priority ?? 0, c.format ?? ''));
+  const extra: TableColumn[] = columns.map((c) => column(c.name, c.type as TableColumn['type'], columnDescription(c), c.priority ?? 0, c.format ?? ''));
   return {
     columns: [nameColumn, ...extra],
     row: (o, now) => [o.metadata.name ?? '', ...columns.map((c) => printerCell(printerValue(o, c.jsonPath), c.type, now))],
@@ -165,8 +202,9 @@ export function customResourceDefinitionsOf(crd: CrdObject): ResourceDefinition[
       subresources,
       tracksGeneration: true,
       hasStatus: true,
+      allowUnconditionalUpdate: false,
       schema: resourceSchema(schema),
-      strategy: customResourceStrategy(schema, Boolean(version.subresources?.status)),
+      strategy: customResourceStrategy(schema, Boolean(version.subresources?.status), scale),
       table: customResourceTable(version.additionalPrinterColumns),
       nameValidation: 'dns-subdomain',
       stability: 'stable',

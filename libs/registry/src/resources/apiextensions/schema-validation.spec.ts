@@ -38,10 +38,17 @@ describe('custom resource schema validation', () => {
     { name: 'maxItems', schema: spec({ l: { type: 'array', items: { type: 'string' }, maxItems: 1 } }), value: { l: ['a', 'b'] }, want: ['spec.l: Too many: 2: must have at most 1 items'] },
     { name: 'minItems', schema: spec({ l: { type: 'array', items: { type: 'string' }, minItems: 2 } }), value: { l: ['a'] }, want: ['spec.l: Invalid value: 1: spec.l in body should have at least 2 items'] },
     { name: 'set duplicates', schema: spec({ l: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' } }), value: { l: ['a', 'a'] }, want: ['spec.l[1]: Duplicate value: "a"'] },
+    {
+      name: 'list-map key duplicates, printed as Go prints the keys',
+      schema: spec({ l: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } } } }),
+      value: { l: [{ name: 'x', port: 1 }, { name: 'x', port: 2 }] },
+      want: ['spec.l[1]: Duplicate value: map[string]interface {}{"name":"x"}'],
+    },
     { name: 'maxProperties', schema: spec({ m: { type: 'object', additionalProperties: { type: 'string' }, maxProperties: 1 } }), value: { m: { a: 'x', b: 'y' } }, want: ['spec.m: Too many: 2: must have at most 1 items'] },
     { name: 'minProperties', schema: spec({ m: { type: 'object', additionalProperties: { type: 'string' }, minProperties: 1 } }), value: { m: {} }, want: ['spec.m: Invalid value: 0: spec.m in body should have at least 1 properties'] },
     { name: 'format date-time', schema: spec({ t: { type: 'string', format: 'date-time' } }), value: { t: 'yesterday' }, want: ['spec.t: Invalid value: "yesterday": spec.t in body must be of type date-time: "yesterday"'] },
-    { name: 'int-or-string', schema: spec({ p: { 'x-kubernetes-int-or-string': true } }), value: { p: true }, want: ['spec.p: Invalid value: "boolean": spec.p in body must be of type integer: "boolean"'] },
+    // the type an int-or-string must have is both its types (recorded: a 1.5 answers the same)
+    { name: 'int-or-string', schema: spec({ p: { 'x-kubernetes-int-or-string': true } }), value: { p: true }, want: ['spec.p: Invalid value: "boolean": spec.p in body must be of type integer,string: "boolean"'] },
     { name: 'map values', schema: spec({ m: { type: 'object', additionalProperties: { type: 'integer' } } }), value: { m: { a: 'x' } }, want: ['spec.m.a: Invalid value: "string": spec.m.a in body must be of type integer: "string"'] },
     {
       name: 'embedded resource',
@@ -62,12 +69,21 @@ describe('custom resource schema validation', () => {
     expect(object.spec).toEqual({ a: { b: 3 }, l: [{ x: 'd' }, { x: 'set' }] });
   });
 
-  it('drops a null int-or-string that is neither nullable nor defaulted, as PruneNonNullableNullsWithoutDefaults', () => {
+  it('drops a null that is neither nullable nor defaulted, as PruneNonNullableNullsWithoutDefaults, and defaults one that has a default', () => {
     const ios = { 'x-kubernetes-int-or-string': true };
-    const schema = spec({ p: ios, q: { ...ios, nullable: true }, r: { ...ios, default: 1 }, name: { type: 'string' }, m: { type: 'object', additionalProperties: ios } });
-    const object: Record<string, unknown> = { spec: { p: null, q: null, r: null, name: null, m: { a: null, b: 2 } } };
+    const schema = spec({
+      p: ios,
+      q: { ...ios, nullable: true },
+      r: { ...ios, default: 1 },
+      name: { type: 'string' },
+      size: { type: 'integer', default: 3 },
+      inner: { type: 'object', properties: { a: { type: 'string' } } },
+      m: { type: 'object', additionalProperties: ios },
+      l: { type: 'array', items: { type: 'string', default: 'x' } },
+    });
+    const object: Record<string, unknown> = { spec: { p: null, q: null, r: null, name: null, size: null, inner: null, m: { a: null, b: 2 }, l: [null, 'y'] } };
     applyDefaults(schema, object);
-    expect(object.spec).toEqual({ q: null, r: null, name: null, m: { b: 2 } });
+    expect(object.spec).toEqual({ q: null, r: 1, size: 3, m: { b: 2 }, l: ['x', 'y'] });
   });
 });
 
@@ -120,10 +136,23 @@ describe('structural schemas', () => {
     },
     { name: 'int-or-string without type', schema: spec({ p: { 'x-kubernetes-int-or-string': true } }), want: [] },
     {
+      name: 'a default object whose field does not validate',
+      schema: spec({ o: { type: 'object', default: { n: 'x' }, properties: { n: { type: 'integer' } } } }),
+      want: [
+        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[o].default.n: Invalid value: "string": n in body must be of type integer: "string"',
+      ],
+    },
+    {
+      name: 'a default with fields its schema prunes',
+      schema: spec({ o: { type: 'object', default: { a: 1, b: { c: 'x' } }, properties: { a: { type: 'integer' } } } }),
+      want: ['spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[o].default: Invalid value: map[string]interface {}{"a":1, "b":map[string]interface {}{"c":"x"}}: must not have unknown fields'],
+    },
+    {
       name: 'a default that does not validate',
       schema: spec({ n: { type: 'integer', default: 'x' } }),
       want: [
-        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[n].default: Invalid value: "string": spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[n].default in body must be of type integer: "string"',
+        // The validator names fields relative to the default: nothing for the default itself.
+        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[n].default: Invalid value: "string":  in body must be of type integer: "string"',
       ],
     },
   ];

@@ -3,7 +3,7 @@
 // error conversion) and pkg/apiserver/schema/defaulting. Messages are Kubernetes':
 // `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.
 import { additionalPropertiesSchema, JSONSchemaProps, patternMatcher } from '@plinth/cel';
-import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote, isGoFloat } from '@plinth/machinery';
+import { childPath, field, FieldError, FieldPath, GoLiteral, goQuote, isGoFloat, pathString } from '@plinth/machinery';
 
 type Path = FieldPath | null;
 
@@ -49,6 +49,46 @@ const formats: Record<string, (v: string) => boolean> = {
   email: (v) => /^[^@\s]+@[^@\s]+$/.test(v),
 };
 
+// validateDefault checks a schema's default as ValidateDefaults does: the validator names the
+// fields relative to the default (` in body` for the default itself), the errors are placed
+// under the default's path.
+// A default with fields its schema would prune is refused first (requirePrunedDefaults).
+export function validateDefault(schema: JSONSchemaProps, value: unknown, path: FieldPath): FieldError[] {
+  const base = path.toString();
+  const unpruned = hasUnknownFields(schema, value) ? [field.invalid(path, new GoLiteral(goSyntax(value)), 'must not have unknown fields')] : [];
+  return [...unpruned, ...validateValue(schema, value, null).map((e) => new FieldError(e.type, e.field === pathString(null) ? base : `${base}.${e.field}`, e.badValue, e.detail))];
+}
+
+// hasUnknownFields says whether structural pruning would remove anything from value.
+function hasUnknownFields(schema: JSONSchemaProps, value: unknown): boolean {
+  if (Array.isArray(value)) return schema.items !== undefined && value.some((item) => hasUnknownFields(schema.items as JSONSchemaProps, item));
+  if (value === null || typeof value !== 'object') return false;
+  const valueSchema = additionalPropertiesSchema(schema);
+  const preserves = schema['x-kubernetes-preserve-unknown-fields'] === true || schema.additionalProperties === true;
+  return Object.entries(value as Record<string, unknown>).some(([key, v]) => {
+    const declared = schema.properties?.[key] ?? valueSchema;
+    if (declared) return hasUnknownFields(declared, v);
+    return !preserves;
+  });
+}
+
+// duplicateValue is a repeated list item (or map key) as field.Duplicate prints it: %#v of what
+// it decodes to.
+function duplicateValue(value: unknown): unknown {
+  return value !== null && typeof value === 'object' ? new GoLiteral(goSyntax(value)) : value;
+}
+
+// goSyntax prints a JSON value as Go's %#v prints the interface{} it decodes to.
+function goSyntax(value: unknown): string {
+  if (value === null || value === undefined) return 'interface {}(nil)';
+  if (Array.isArray(value)) return `[]interface {}{${value.map(goSyntax).join(', ')}}`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `map[string]interface {}{${entries.map(([k, v]) => `${goQuote(k)}:${goSyntax(v)}`).join(', ')}}`;
+  }
+  return typeof value === 'string' ? goQuote(value) : String(value);
+}
+
 // validateValue checks value (present) against schema at path; goFloat: value was written as a
 // float.
 export function validateValue(schema: JSONSchemaProps, value: unknown, path: Path, goFloat = false): FieldError[] {
@@ -57,7 +97,7 @@ export function validateValue(schema: JSONSchemaProps, value: unknown, path: Pat
     // A schema without a type (int-or-string) does not refuse a null: applyDefaults drops it.
     return schema.type ? [typeError(path, value, schema.type)] : [];
   }
-  if (!typeMatches(schema, value, goFloat)) return [typeError(path, value, schema.type ?? 'integer', goFloat)];
+  if (!typeMatches(schema, value, goFloat)) return [typeError(path, value, schema['x-kubernetes-int-or-string'] ? 'integer,string' : (schema.type ?? 'integer'), goFloat)];
   const errs: FieldError[] = [];
   if (Array.isArray(schema.enum) && schema.enum.length > 0 && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) {
     errs.push(field.notSupported(path, value, schema.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))));
@@ -118,7 +158,7 @@ function arrayErrors(schema: JSONSchemaProps, value: unknown[], path: Path): Fie
     const seen = new Set<string>();
     value.forEach((item, i) => {
       const key = JSON.stringify(item);
-      if (seen.has(key)) errs.push(field.duplicate(indexPath(path, i), item));
+      if (seen.has(key)) errs.push(field.duplicate(indexPath(path, i), duplicateValue(item)));
       seen.add(key);
     });
   } else if (listType === 'map') {
@@ -128,7 +168,7 @@ function arrayErrors(schema: JSONSchemaProps, value: unknown[], path: Path): Fie
       if (!item || typeof item !== 'object') return;
       const entry = Object.fromEntries(keys.filter((k) => (item as Record<string, unknown>)[k] !== undefined).map((k) => [k, (item as Record<string, unknown>)[k]]));
       const key = JSON.stringify(entry);
-      if (seen.has(key)) errs.push(field.duplicate(indexPath(path, i), entry));
+      if (seen.has(key)) errs.push(field.duplicate(indexPath(path, i), duplicateValue(entry)));
       seen.add(key);
     });
   }
@@ -175,31 +215,47 @@ function keyPath(path: Path, key: string): FieldPath {
   return path ? path.child(key) : field.newPath(key);
 }
 
-// applyDefaults fills absent fields that declare a default, outside in, as Kubernetes'
-// structural defaulting does on every read and write.
-// droppedWhenNull is PruneNonNullableNullsWithoutDefaults for the schemas a null passes
-// validation under (those without a type, as int-or-string): a non-nullable null without a
-// default is removed, so a rule sees the field absent and the stored object lacks it.
-function droppedWhenNull(schema: JSONSchemaProps): boolean {
-  return !schema.type && !schema.nullable && schema.default === undefined;
+function nonNullableNull(schema: JSONSchemaProps, value: unknown): boolean {
+  return value === null && !schema.nullable;
 }
 
+// defaultedOrDropped gives what a member holds after defaulting: its default when absent or a
+// non-nullable null, undefined (dropped) for a non-nullable null without one.
+function defaultedOrDropped(schema: JSONSchemaProps, value: unknown): unknown {
+  if (value !== undefined && !nonNullableNull(schema, value)) return value;
+  if (schema.default !== undefined) return structuredClone(schema.default);
+  return value === null ? undefined : value;
+}
+
+// applyDefaults fills absent fields that declare a default, outside in, as Kubernetes'
+// structural defaulting does on every read and write; a null where the schema is not nullable
+// is defaulted too, or removed when there is no default (PruneNonNullableNullsWithoutDefaults,
+// run as a body is decoded, before validation), so a rule sees the field absent and the stored
+// object lacks it.
 export function applyDefaults(schema: JSONSchemaProps, value: unknown): void {
   if (Array.isArray(value)) {
-    if (schema.items) for (const item of value) applyDefaults(schema.items, item);
+    const items = schema.items;
+    if (!items) return;
+    value.forEach((item, i) => {
+      if (nonNullableNull(items, item) && items.default !== undefined) value[i] = structuredClone(items.default);
+      applyDefaults(items, value[i]);
+    });
     return;
   }
   if (!value || typeof value !== 'object') return;
   const obj = value as Record<string, unknown>;
   for (const [key, child] of Object.entries(schema.properties ?? {})) {
-    if (obj[key] === null && droppedWhenNull(child)) delete obj[key];
-    if (obj[key] === undefined && child.default !== undefined) obj[key] = structuredClone(child.default);
+    const next = defaultedOrDropped(child, obj[key]);
+    if (next === undefined) delete obj[key];
+    else obj[key] = next;
     if (obj[key] !== undefined) applyDefaults(child, obj[key]);
   }
   const valueSchema = additionalPropertiesSchema(schema);
   if (!valueSchema) return;
   for (const [key, v] of Object.entries(obj)) {
-    if (v === null && droppedWhenNull(valueSchema)) delete obj[key];
-    else applyDefaults(valueSchema, v);
+    if (Object.prototype.hasOwnProperty.call(schema.properties ?? {}, key)) continue;
+    const next = defaultedOrDropped(valueSchema, v);
+    if (next === undefined) delete obj[key];
+    else applyDefaults(valueSchema, (obj[key] = next));
   }
 }
