@@ -5,6 +5,7 @@ import { isStatusError, realClock } from '@plinth/machinery';
 import { PlinthProcess, startPlinth } from '@plinth/testing-server';
 import { ApiClient, Informer, resourcePath } from '@plinth/client';
 import { eventually } from '@plinth/testing';
+import { graphObject } from '@plinth/controller-manager';
 
 describe('ApiClient and Informer against the all-in-one', () => {
   let plinth: PlinthProcess;
@@ -50,6 +51,26 @@ describe('ApiClient and Informer against the all-in-one', () => {
     await eventually(() => events.includes('delete sa-1'), { what: () => `the delete event (events: ${events.join(', ')})`, timeoutMs: 10_000 });
     expect(events).toEqual(['add sa-1', 'update sa-1', 'delete sa-1']);
     expect(informer.get('default/sa-1')).toBeUndefined();
+    informer.stop();
+  });
+
+  it("keeps and hands out what its transform makes of each object, listed or watched (the garbage collector's metadata)", async () => {
+    const path = resourcePath({ group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespace: 'default' });
+    await client.create(path, { metadata: { name: 'lease-listed' }, spec: { holderIdentity: 'h' } });
+    const informer = new Informer(client, path, realClock, {}, undefined, 0, graphObject);
+    const handed: KubeObject[] = [];
+    informer.addHandlers({ onAdd: (o) => handed.push(o), onUpdate: (o) => handed.push(o) });
+    informer.start();
+    await informer.hasSynced();
+    await client.create(path, { metadata: { name: 'lease-watched', labels: { a: 'b' } }, spec: { holderIdentity: 'h' } });
+    await eventually(() => informer.get('default/lease-watched') !== undefined, { what: () => 'the watched Lease', timeoutMs: 10_000 });
+    for (const name of ['lease-listed', 'lease-watched']) {
+      const kept = informer.get(`default/${name}`);
+      expect(kept && Object.keys(kept)).toEqual(['metadata']);
+      expect(kept && Object.keys(kept.metadata).filter((field) => kept.metadata[field as keyof typeof kept.metadata] !== undefined)).toEqual(['name', 'namespace', 'uid', 'resourceVersion']);
+      expect(kept?.metadata.uid).toBeDefined();
+      expect(handed.filter((o) => o.metadata.name === name)).toEqual([kept]);
+    }
     informer.stop();
   });
 });

@@ -31,7 +31,9 @@ export class Informer {
   private resyncTimer: Timer | null = null;
   private readonly backoff = new Backoff({ initialMs: 500, maxMs: 5000 });
 
-  // resyncPeriodMs 0 never resyncs.
+  // resyncPeriodMs 0 never resyncs. transform makes what the informer keeps and hands out of
+  // each object listed or watched (client-go's SetTransform): a controller that reads only
+  // metadata keeps only that.
   constructor(
     private readonly client: ApiClient,
     private readonly path: string,
@@ -39,6 +41,7 @@ export class Informer {
     private readonly query: Record<string, string> = {},
     private readonly onError: (err: unknown) => void = () => undefined,
     private readonly resyncPeriodMs = 0,
+    private readonly transform: (object: KubeObject) => KubeObject = (object) => object,
   ) {}
 
   addHandlers(handlers: InformerHandlers): void {
@@ -88,7 +91,7 @@ export class Informer {
     const list = await this.client.list(this.path, this.query);
     const seen = new Set<string>();
     for (const item of list.items) {
-      const object = { ...item } as KubeObject;
+      const object = this.transform({ ...item } as KubeObject);
       const key = objectKey(object);
       seen.add(key);
       const old = this.objects.get(key);
@@ -140,9 +143,10 @@ export class Informer {
   }
 
   private apply(event: WatchEvent): void {
-    const object = event.object as KubeObject;
-    if (object.metadata?.resourceVersion) this.resourceVersion = object.metadata.resourceVersion;
+    const received = event.object as KubeObject;
+    if (received.metadata?.resourceVersion) this.resourceVersion = received.metadata.resourceVersion;
     if (event.type === 'BOOKMARK') return;
+    const object = this.transform(received);
     const key = objectKey(object);
     const old = this.objects.get(key);
     if (event.type === 'DELETED') {

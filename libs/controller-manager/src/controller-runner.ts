@@ -36,6 +36,8 @@ export interface WatchOptions {
   // client lists and watches instead of the runner's client (shared informers that run with
   // the controller manager's own credentials).
   client?: ApiClient;
+  // transform makes what the informer keeps of each object (Informer's transform).
+  transform?: (object: KubeObject) => KubeObject;
 }
 
 export class ControllerRunner {
@@ -55,7 +57,7 @@ export class ControllerRunner {
 
   // watch adds an informer on a collection path, with the handlers that enqueue keys.
   watch(path: string, handlers: InformerHandlers, options: WatchOptions = {}): Informer {
-    const informer = new Informer(options.client ?? this.client, path, this.clock, {}, this.onError, options.resyncPeriodMs ?? 0);
+    const informer = new Informer(options.client ?? this.client, path, this.clock, {}, this.onError, options.resyncPeriodMs ?? 0, options.transform);
     informer.addHandlers(handlers);
     this.informers.push(informer);
     return informer;

@@ -30,6 +30,15 @@ interface Node {
   resource: Resource;
 }
 
+// graphObject is what the graph keeps of an object, as kube-controller-manager's garbage
+// collector keeps a node's identity and owners only: the metadata the decisions and the
+// informer read (name, namespace, uid, resourceVersion, deletion, finalizers, owners), always
+// in one shape; its type is the node's resource.
+export function graphObject(object: KubeObject): KubeObject {
+  const { name, namespace, uid, resourceVersion, deletionTimestamp, finalizers, ownerReferences } = object.metadata;
+  return { metadata: { name, namespace, uid, resourceVersion, deletionTimestamp, finalizers, ownerReferences } };
+}
+
 // gone are the answers that mean the change is moot: the object is gone or was replaced.
 const gone = [404, 409];
 
@@ -51,11 +60,15 @@ export class GarbageCollector implements Controller {
   async start(): Promise<void> {
     this.resources = await this.discover();
     for (const resource of this.resources) {
-      this.runner.watch(resourcePath({ group: resource.group, version: resource.version, resource: resource.resource }), {
-        onAdd: (o) => this.observe(o, resource),
-        onUpdate: (o) => this.observe(o, resource),
-        onDelete: (o) => this.forget(o),
-      });
+      this.runner.watch(
+        resourcePath({ group: resource.group, version: resource.version, resource: resource.resource }),
+        {
+          onAdd: (o) => this.observe(o, resource),
+          onUpdate: (o) => this.observe(o, resource),
+          onDelete: (o) => this.forget(o),
+        },
+        { transform: graphObject },
+      );
     }
     await this.runner.run((uid) => this.sync(uid));
   }

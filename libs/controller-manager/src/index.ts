@@ -2,7 +2,7 @@ export { Controller, ControllerOptions, ControllerRunner, ControllerRunnerOption
 export { Expectations } from './expectations';
 export { NodeSimulator, NodeSimulatorOptions } from './node-simulator';
 export { TtlAfterFinishedController, TtlAfterFinishedControllerOptions } from './ttl-after-finished';
-export { GarbageCollector, GarbageCollectorOptions } from './garbage-collector';
+export { GarbageCollector, GarbageCollectorOptions, graphObject } from './garbage-collector';
 export { DaemonSetController, DaemonSetControllerOptions } from './daemonset-controller';
 export { JobController, JobControllerOptions } from './job-controller';
 export { ServiceAccountClients, refreshDelay, serviceAccountNamespace, tokenExpirationSeconds } from './service-account-clients';

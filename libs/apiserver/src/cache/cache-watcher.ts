@@ -9,16 +9,35 @@ import { Channel } from '@plinth/storage';
 export type CacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 // CacheEvent is one change of the cached resource. Its encodings are made once per format and
-// client apiVersion, and shared by every watcher that sends it as the same event type.
-export interface CacheEvent {
-  readonly type: CacheEventType;
-  readonly key: string;
-  readonly revision: number;
-  // object is the new state, or for DELETED the last state.
-  readonly object: KubeObject;
-  // previous is the state before a MODIFIED.
-  readonly previous?: KubeObject;
-  readonly encoded: Map<string, Uint8Array>;
+// client apiVersion, and shared by every watcher that sends it as the same event type; the
+// watch cache forgets them once the event is no longer among the newest (a watcher replaying
+// older events from the window encodes them again), so that a window of 100,000 events does
+// not hold 100,000 encodings.
+export class CacheEvent {
+  // encodings: undefined until a watcher asks, null once forgotten.
+  private encodings: Map<string, Uint8Array> | null | undefined = undefined;
+
+  constructor(
+    readonly type: CacheEventType,
+    readonly key: string,
+    readonly revision: number,
+    // object is the new state, or for DELETED the last state.
+    readonly object: KubeObject,
+    // previous is the state before a MODIFIED.
+    readonly previous: KubeObject | undefined,
+  ) {}
+
+  // encoded is the event's shared encodings, made when a watcher first asks for them; once
+  // they are forgotten, each watcher that asks gets its own.
+  get encoded(): Map<string, Uint8Array> {
+    if (this.encodings === null) return new Map();
+    return (this.encodings ??= new Map());
+  }
+
+  // forgetEncodings drops the shared encodings (a watcher that holds them already keeps them).
+  forgetEncodings(): void {
+    this.encodings = null;
+  }
 }
 
 // CacheBookmark is one tick of the cache's bookmark timer: every change up to revision (the last

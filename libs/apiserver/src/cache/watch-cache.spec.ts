@@ -241,6 +241,18 @@ describe('WatchCache', () => {
     expect(a[1].revision).toBe(written);
   });
 
+  it("shares the newest events' encodings among watchers and forgets older ones, each watcher replaying those encoding its own", async () => {
+    const { store, cache } = await startCache({ encodedEvents: 2 });
+    running = cache;
+    const before = cache.currentRevision;
+    for (const name of ['a', 'b', 'c', 'd']) await store.create('default', lease(name));
+    const [first, second] = await Promise.all([cache.watch(before, watchAll), cache.watch(before, watchAll)]);
+    const [x, y] = await Promise.all([take(first!, 4), take(second!, 4)]);
+    expect(names(x)).toEqual([['ADDED', 'a'], ['ADDED', 'b'], ['ADDED', 'c'], ['ADDED', 'd']]);
+    expect(names(y)).toEqual(names(x));
+    expect(x.map((item, i) => item.shared === y[i].shared)).toEqual([false, false, true, true]);
+  });
+
   it('sends a long watch a bookmark every minute, carrying the events since', async () => {
     const clock = new FakeClock();
     const { store, cache } = await startCache({}, quietStorage(), clock);

@@ -26,6 +26,7 @@ import { ContinuePosition, decodeContinue, encodeContinue, keyAfter, prefixEnd, 
 import { cacheCatchUpMs, ReadBound } from './read-bound';
 import { CacheBookmark, CacheEvent, CacheEventType, CacheWatcher } from './cache-watcher';
 import { defaultUpperBound, EventWindow } from './event-window';
+import { Interner } from './interner';
 import { WatcherSet } from './watcher-set';
 
 export interface CachedPage {
@@ -52,6 +53,9 @@ export interface WatchCacheOptions {
   windowSize?: number;
   // dispatchBatch is how many watchers get an event before the dispatch yields.
   dispatchBatch?: number;
+  // encodedEvents is how many of the newest events keep their encodings for the watchers that
+  // start or fall behind (older ones are encoded again when a watcher replays them).
+  encodedEvents?: number;
 }
 
 export const defaultWindowSize = defaultUpperBound;
@@ -63,6 +67,12 @@ const bookmarkTickJitter = 0.25;
 // (a throw-away server writing to 10,000 streams on 10 sessions, yielding every N writes:
 // 2.4-2.9 µs a write at 32 to 128, 3.3-3.7 at 256, 3.9-4.4 at 1,024 and more).
 const defaultDispatchBatch = 64;
+// defaultEncodedEvents: every event of the window keeps its encodings. Keeping the newest 1,024
+// only saved some 1.5 MiB a thousand events of a burst in the all-in-one, but with the fan-out
+// of connection groups a watcher falling behind under a burst (the garbage collector's informer
+// at 100,000 creates) then cost 2.5-10x the CPU of every request while it caught up (measured;
+// not understood yet), so it is off.
+export const defaultEncodedEvents = defaultUpperBound;
 // unknownConnection groups the watchers started without a connection.
 const unknownConnection = {};
 
@@ -80,6 +90,8 @@ export class WatchCache {
   private stopped = false;
   private readonly informer: StoreInformer;
   private readonly dispatchBatch: number;
+  private readonly encodedEvents: number;
+  private readonly interner = new Interner();
   // window holds the recent events, oldest first; oldestRevision is the oldest revision a
   // watcher may start from (the relist's, until the window first drops an event).
   private readonly window: EventWindow<CacheEvent>;
@@ -105,6 +117,7 @@ export class WatchCache {
   ) {
     this.window = new EventWindow(clock, options.windowSize ?? defaultWindowSize);
     this.dispatchBatch = options.dispatchBatch ?? defaultDispatchBatch;
+    this.encodedEvents = options.encodedEvents ?? defaultEncodedEvents;
     this.informer = new StoreInformer(store, this.handler(), clock, storageLink);
   }
 
@@ -243,6 +256,12 @@ export class WatchCache {
     return watcher;
   }
 
+  // keep makes an object the cache's: its repeated parts shared with the other objects, frozen.
+  private keep(object: KubeObject): KubeObject {
+    this.interner.shareRepeatedParts(object);
+    return Object.freeze(object);
+  }
+
   private keyOf(object: KubeObject): string {
     return objectKey(this.store.def, object.metadata.namespace, object.metadata.name ?? '');
   }
@@ -256,7 +275,7 @@ export class WatchCache {
     return {
       replace: (objects, revision) => {
         this.objects.clear();
-        for (const object of objects) this.objects.set(this.keyOf(object), Object.freeze(object));
+        for (const object of objects) this.objects.set(this.keyOf(object), this.keep(object));
         this.keys.replace(this.objects.keys());
         this.revision = revision;
         this.ready = true;
@@ -271,14 +290,14 @@ export class WatchCache {
         const key = this.keyOf(object);
         const previous = this.objects.get(key);
         if (!previous) this.keys.add(key);
-        this.objects.set(key, Object.freeze(object));
+        this.objects.set(key, this.keep(object));
         this.record(previous ? 'MODIFIED' : 'ADDED', key, object, revision, size, previous);
       },
       remove: (object, revision, size) => {
         const key = this.keyOf(object);
         this.objects.delete(key);
         this.keys.remove(key);
-        this.record('DELETED', key, Object.freeze(object), revision, size);
+        this.record('DELETED', key, this.keep(object), revision, size);
       },
       progress: (revision) => {
         this.revision = Math.max(this.revision, revision);
@@ -289,11 +308,14 @@ export class WatchCache {
   }
 
   private record(type: CacheEventType, key: string, object: KubeObject, revision: number, size: number, previous?: KubeObject): void {
-    const event: CacheEvent = { type, key, revision, object, previous, encoded: new Map() };
+    const event = new CacheEvent(type, key, revision, object, previous);
     this.lastRecorded = revision;
     this.processedRevision = Math.max(this.processedRevision, revision);
     const dropped = this.window.push(event, size);
     if (dropped) this.oldestRevision = dropped.revision;
+    // The event that has just left the newest `encodedEvents` forgets its encodings.
+    const cooled = this.window.length - 1 - this.encodedEvents;
+    if (cooled >= 0) this.window.at(cooled).forgetEncodings();
     this.enqueue(event);
   }
 

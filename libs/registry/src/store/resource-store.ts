@@ -72,6 +72,9 @@ const maxUpdateAttempts = 20;
 export class ResourceStore {
   readonly qualifiedResource: QualifiedResource;
   readonly qualifiedKind: QualifiedKind;
+  // apiVersion is the group/version every object read is answered with: one string, shared by
+  // them all (rather than a concatenation held by each).
+  readonly apiVersion: string;
 
   constructor(
     readonly def: ResourceDefinition,
@@ -81,10 +84,7 @@ export class ResourceStore {
   ) {
     this.qualifiedResource = { group: def.group, resource: def.resource };
     this.qualifiedKind = { group: def.group, kind: def.kind };
-  }
-
-  get apiVersion(): string {
-    return this.def.group === '' ? this.def.version : `${this.def.group}/${this.def.version}`;
+    this.apiVersion = def.group === '' ? def.version : `${def.group}/${def.version}`;
   }
 
   async get(namespace: string | undefined, name: string, revision?: number): Promise<KubeObject> {
