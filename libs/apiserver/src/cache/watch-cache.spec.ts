@@ -253,6 +253,19 @@ describe('WatchCache', () => {
     expect(x.map((item, i) => item.shared === y[i].shared)).toEqual([false, false, true, true]);
   });
 
+  it('forgets an encoding only once every watcher has been handed the event, however far the newest events ran ahead', async () => {
+    const { store, cache } = await startCache({ encodedEvents: 1, dispatchBatch: 1 });
+    running = cache;
+    const from = cache.currentRevision;
+    const [first, second] = await Promise.all([cache.watch(from, watchAll), cache.watch(from, watchAll)]);
+    // The three events arrive while the first dispatch round still holds the first of them for
+    // the second watcher (it yields after each watcher).
+    await Promise.all(['a', 'b', 'c'].map((name) => store.create('default', lease(name))));
+    const [x, y] = await Promise.all([take(first!, 3), take(second!, 3)]);
+    expect(names(y)).toEqual(names(x));
+    expect(x.map((item, i) => item.shared === y[i].shared)).toEqual([true, true, true]);
+  });
+
   it('sends a long watch a bookmark every minute, carrying the events since', async () => {
     const clock = new FakeClock();
     const { store, cache } = await startCache({}, quietStorage(), clock);

@@ -67,12 +67,13 @@ const bookmarkTickJitter = 0.25;
 // (a throw-away server writing to 10,000 streams on 10 sessions, yielding every N writes:
 // 2.4-2.9 µs a write at 32 to 128, 3.3-3.7 at 256, 3.9-4.4 at 1,024 and more).
 const defaultDispatchBatch = 64;
-// defaultEncodedEvents: every event of the window keeps its encodings. Keeping the newest 1,024
-// only saved some 1.5 MiB a thousand events of a burst in the all-in-one, but with the fan-out
-// of connection groups a watcher falling behind under a burst (the garbage collector's informer
-// at 100,000 creates) then cost 2.5-10x the CPU of every request while it caught up (measured;
-// not understood yet), so it is off.
-export const defaultEncodedEvents = defaultUpperBound;
+// defaultEncodedEvents: the newest 1,024 events of the window keep their encodings (in the
+// all-in-one a burst of 100,000 creates held some 1.5 MiB a thousand events in encodings no
+// watcher would ask for again). An event forgets them only once it has been handed to every
+// watcher: forgotten while a dispatch round still held it, each watcher behind would encode it
+// for itself, and the more it fell behind the more it cost (measured: 2.5-10x every request's
+// CPU while the garbage collector's informer caught up after 100,000 creates).
+export const defaultEncodedEvents = 1024;
 // unknownConnection groups the watchers started without a connection.
 const unknownConnection = {};
 
@@ -101,6 +102,9 @@ export class WatchCache {
   private pending: (CacheEvent | CacheBookmark)[] = [];
   private pendingHead = 0;
   private dispatching = false;
+  // handedOutRevision is the revision of the newest event every watcher has been handed (or that
+  // had no watcher to go to): older events may forget their encodings.
+  private handedOutRevision = 0;
   // lastRecorded is the revision of the newest event in the window (of the relist, before one):
   // the cached objects are those of every revision from it to the cache's revision.
   private lastRecorded = 0;
@@ -313,10 +317,26 @@ export class WatchCache {
     this.processedRevision = Math.max(this.processedRevision, revision);
     const dropped = this.window.push(event, size);
     if (dropped) this.oldestRevision = dropped.revision;
-    // The event that has just left the newest `encodedEvents` forgets its encodings.
-    const cooled = this.window.length - 1 - this.encodedEvents;
-    if (cooled >= 0) this.window.at(cooled).forgetEncodings();
     this.enqueue(event);
+    // The event that has just left the newest `encodedEvents` forgets its encodings, if every
+    // watcher has had it; else the dispatch round that hands it out forgets it after.
+    const cooled = this.window.length - 1 - this.encodedEvents;
+    if (cooled >= 0) {
+      const old = this.window.at(cooled);
+      if (old.revision <= this.handedOutRevision) old.forgetEncodings();
+    }
+  }
+
+  // forgetHandedOut makes the events of a finished dispatch round that are no longer among the
+  // newest `encodedEvents` forget their encodings.
+  private forgetHandedOut(items: (CacheEvent | CacheBookmark)[]): void {
+    for (const item of items) if (isEvent(item)) this.handedOutRevision = Math.max(this.handedOutRevision, item.revision);
+    const boundary = this.window.length - 1 - this.encodedEvents;
+    if (boundary < 0) return;
+    const newestCooled = this.window.at(boundary).revision;
+    for (const item of items) {
+      if (isEvent(item) && item.revision <= newestCooled) item.forgetEncodings();
+    }
   }
 
   // scheduleBookmarks runs the bookmark timer: about every second, the watchers whose bookmark
@@ -343,7 +363,10 @@ export class WatchCache {
   }
 
   private enqueue(item: CacheEvent | CacheBookmark): void {
-    if (this.watchers.size === 0 && !this.dispatching) return;
+    if (this.watchers.size === 0 && !this.dispatching) {
+      if (isEvent(item)) this.handedOutRevision = item.revision;
+      return;
+    }
     this.pending.push(item);
     if (!this.dispatching) void this.dispatch();
   }
@@ -367,6 +390,7 @@ export class WatchCache {
           const end = Math.min(watchers.length, start + this.dispatchBatch);
           for (let index = start; index < end; index++) handOut(watchers[index], items, now);
         }
+        this.forgetHandedOut(items);
       }
       this.clearPending();
     } finally {
