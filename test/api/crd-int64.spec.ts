@@ -152,8 +152,11 @@ describe('API server: custom resource integers beyond 2^53', () => {
     expect((await request('GET', `${counters}/kept`)).text).toContain('"big":9007199254740993');
 
     // an update to another int64 of the same double is no no-op
-    expect((await post('moved', '{"free":{"y":9007199254740993}}')).status).toBe(201);
-    const moved = await request('PUT', `${counters}/moved`, { raw: counter('moved', '{"free":{"y":9007199254740992}}'), headers: { 'content-type': 'application/json' } });
+    const created = await post('moved', '{"free":{"y":9007199254740993}}');
+    expect(created.status).toBe(201);
+    // a custom resource's update names the resourceVersion it replaces (kube: 422 without one)
+    const replacement = counter('moved', '{"free":{"y":9007199254740992}}').replace('"name":"moved"', `"name":"moved","resourceVersion":"${created.json.metadata.resourceVersion}"`);
+    const moved = await request('PUT', `${counters}/moved`, { raw: replacement, headers: { 'content-type': 'application/json' } });
     expect(moved.status).toBe(200);
     expect(moved.text).toContain('"spec":{"free":{"y":9007199254740992}}');
     expect((await request('GET', `${counters}/moved`)).text).toContain('"spec":{"free":{"y":9007199254740992}}');

@@ -18,7 +18,8 @@ const queryParameters: [string, string[]][] = [
   ['timeoutSeconds', ['-1', 'abc', '9223372036854775808', '1e400', '1.5']],
   ['labelSelector', ['a in ()', 'a%00b=c', '!!', '=', 'a=b,', 'a==', 'a in (b', '(a)', 'a=' + 'x'.repeat(70), 'ф=1', 'a notin ()', 'a,,b', '%E2%80%AE=1', 'a>1', 'a<x']],
   ['fieldSelector', ['metadata.name', 'bogus=1', 'metadata.name==', 'status.phase!=', 'metadata.name=a,', 'spec.nodeName=%00', '=', 'a in (b)']],
-  ['watch', ['maybe', '2', 'False', 'f', '0', '']],
+  // kube reads every value but 0 and false (any case) as true, the empty one too: those start a watch.
+  ['watch', ['False', 'FALSE', 'fAlSe', '0']],
   ['allowWatchBookmarks', ['maybe', '1']],
   ['sendInitialEvents', ['maybe', 'true']],
   ['dryRun', ['Bogus', 'all', '', 'All&dryRun=All']],
