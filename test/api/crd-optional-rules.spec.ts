@@ -32,7 +32,7 @@ describe('API server: CEL optional types', () => {
     expect(refused.json.details.causes).toEqual([
       {
         reason: 'FieldValueInvalid',
-        field: 'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule',
+        field: 'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule',
         message:
           `Invalid value: apiextensions.ValidationRule{Rule:${JSON.stringify(optionalRule)}, Message:"a label, or a max limit of at most 10", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:""}: ` +
           `compilation failed: ERROR: <input>:1:5: unsupported syntax '.?'\n | ${optionalRule}\n | ....^\n` +
