@@ -16,6 +16,9 @@ const queryParameters: [string, string[]][] = [
   ['resourceVersion', ['abc', '-1', '9223372036854775808', '1.5', '%00', '0x10', ' 1']],
   ['resourceVersionMatch', ['Bogus', 'Exact', 'NotOlderThan', '']],
   ['timeoutSeconds', ['-1', 'abc', '9223372036854775808', '1e400', '1.5']],
+  // timeout is a Go duration; none of these ends a request early (a write cut by its deadline may
+  // still land, as in kube-apiserver).
+  ['timeout', ['abc', '5', '-1s', '1e400h', '9223372036854775807ns', '99999999999h', '%00', '1.5.5s', '']],
   ['labelSelector', ['a in ()', 'a%00b=c', '!!', '=', 'a=b,', 'a==', 'a in (b', '(a)', 'a=' + 'x'.repeat(70), 'ф=1', 'a notin ()', 'a,,b', '%E2%80%AE=1', 'a>1', 'a<x']],
   ['fieldSelector', ['metadata.name', 'bogus=1', 'metadata.name==', 'status.phase!=', 'metadata.name=a,', 'spec.nodeName=%00', '=', 'a in (b)']],
   // kube reads every value but 0 and false (any case) as true, the empty one too: those start a watch.
