@@ -3,6 +3,7 @@
 import { KubeList, KubeObject } from '@plinth/api';
 import { encodeProtobufObject, encodeProtobufStatus, StatusError, stringifyJson } from '@plinth/machinery';
 import { protobufContentType, writeBody, writeEncoded } from './http/respond';
+import { itemJsonBody, itemOpening, withoutTypeMeta } from './item-json';
 import { clientApiVersion, present, RequestScope } from './scope';
 import { toTable } from './table-output';
 
@@ -106,21 +107,21 @@ function writeProtobuf(scope: RequestScope, code: number, body: Typed): void {
 }
 
 // listJson assembles a JSON list from the UTF-8 JSON of each item, made once for an object of a
-// watch cache (frozen, shared by every list that holds it) and reused until the object changes,
-// as kube-apiserver's cachingObject keeps serializations. The list is bytes, copied once: as one
-// string of many pieces it would be flattened and encoded again for its length and its write.
+// watch cache (frozen, shared by every list that holds it) and reused until the object changes
+// (item-json.ts). The list is bytes, copied once: as one string of many pieces it would be
+// flattened and encoded again for its length and its write.
 function listJson(scope: RequestScope, list: KubeList): Buffer {
   const unstructured = scope.def.unstructured ?? false;
-  const parts: Buffer[] = [Buffer.from(`{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(clientApiVersion(scope))},"metadata":${JSON.stringify(list.metadata)},"items":[`)];
+  const parts: Uint8Array[] = [Buffer.from(`{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(clientApiVersion(scope))},"metadata":${JSON.stringify(list.metadata)},"items":[`)];
   let length = parts[0].length;
   for (const object of list.items) {
     if (parts.length > 1) {
       parts.push(comma);
       length += 1;
     }
-    const item = itemJson(object, unstructured);
-    parts.push(item);
-    length += item.length;
+    const body = itemJsonBody(object, unstructured);
+    parts.push(itemOpening, body);
+    length += itemOpening.length + body.length;
   }
   parts.push(listEnd);
   return Buffer.concat(parts, length + listEnd.length);
@@ -128,18 +129,3 @@ function listJson(scope: RequestScope, list: KubeList): Buffer {
 
 const comma = Buffer.from(',');
 const listEnd = Buffer.from(']}\n');
-const listItemJson = new WeakMap<KubeObject, Buffer>();
-
-function itemJson(object: KubeObject, unstructured: boolean): Buffer {
-  let json = listItemJson.get(object);
-  if (json === undefined) {
-    json = Buffer.from(stringifyJson(unstructured ? object : withoutTypeMeta(object), object));
-    if (Object.isFrozen(object)) listItemJson.set(object, json);
-  }
-  return json;
-}
-
-function withoutTypeMeta(object: KubeObject): KubeObject {
-  const { apiVersion: _a, kind: _k, ...rest } = object;
-  return rest as KubeObject;
-}

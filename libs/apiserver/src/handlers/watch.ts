@@ -10,6 +10,8 @@ import { ListPredicate } from '@plinth/registry';
 import { isStorageError, StorageErrorCode, WatchEvent } from '@plinth/storage';
 import { atRevision, CacheWatcher } from '../cache/cache-watcher';
 import { resetResponse, responseGone, toStatusError } from '../http/respond';
+import { keptEventJson } from '../item-json';
+import { keptUtf8 } from '../kept-bytes';
 import { ListOptions, parseResourceVersion } from '../list-options';
 import { clientApiVersion, namespaceOf, present, RequestScope } from '../scope';
 import { buildPredicate } from '../selectors';
@@ -226,7 +228,13 @@ class EventStream {
       this.writeEncoded(encoded);
       return;
     }
-    this.writeShared(shared, type, { type, object: present(this.scope, object) });
+    const presented = present(this.scope, object);
+    const event: ApiWatchEvent = { type, object: presented };
+    if (shared === undefined || this.protobuf) return this.writeShared(shared, type, event);
+    // A kept JSON encoding also holds the object's list item (item-json.ts).
+    const kept = keptEventJson(this.json(event), type, object, presented, this.scope.def.unstructured ?? false);
+    shared.set(this.encodingKeys[type], kept);
+    this.writeEncoded(kept);
   }
 
   // sendBookmark writes a bookmark; one of progress (not the initial-events-end) is encoded once
@@ -258,7 +266,7 @@ class EventStream {
   // writeShared encodes and writes an event, keeping its encoding in `shared` (when given) for
   // the other watchers of this format and apiVersion.
   private writeShared(shared: Map<string, Uint8Array> | undefined, type: ApiWatchEventType, event: ApiWatchEvent): void {
-    const encoded = this.encode(event);
+    const encoded = this.encode(event, shared !== undefined);
     shared?.set(this.encodingKeys[type], encoded);
     this.writeEncoded(encoded);
   }
@@ -347,8 +355,15 @@ class EventStream {
     this.onOverflow();
   }
 
-  private encode(event: ApiWatchEvent): Uint8Array {
-    return this.protobuf ? this.protobufFrame(event) : Buffer.from(`${stringifyJson(event, event.object)}\n`);
+  // encode makes an event's bytes; those kept (shared through a window event) take memory of
+  // their own rather than a slice of node's buffer pool.
+  private encode(event: ApiWatchEvent, kept = false): Uint8Array {
+    if (this.protobuf) return this.protobufFrame(event);
+    return kept ? keptUtf8(this.json(event)) : Buffer.from(this.json(event));
+  }
+
+  private json(event: ApiWatchEvent): string {
+    return `${stringifyJson(event, event.object)}\n`;
   }
 
   private protobufFrame(event: ApiWatchEvent): Uint8Array {
