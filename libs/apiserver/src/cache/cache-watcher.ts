@@ -5,6 +5,7 @@
 import { KubeObject } from '@plinth/api';
 import { ListPredicate } from '@plinth/registry';
 import { Channel } from '@plinth/storage';
+import { SharedEncodings } from './shared-encodings';
 
 export type CacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -15,7 +16,7 @@ export type CacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 // not hold 100,000 encodings.
 export class CacheEvent {
   // encodings: undefined until a watcher asks, null once forgotten.
-  private encodings: Map<string, Uint8Array> | null | undefined = undefined;
+  private encodings: SharedEncodings | null | undefined = undefined;
 
   constructor(
     readonly type: CacheEventType,
@@ -29,9 +30,9 @@ export class CacheEvent {
 
   // encoded is the event's shared encodings, made when a watcher first asks for them; once
   // they are forgotten, each watcher that asks gets its own.
-  get encoded(): Map<string, Uint8Array> {
-    if (this.encodings === null) return new Map();
-    return (this.encodings ??= new Map());
+  get encoded(): SharedEncodings {
+    if (this.encodings === null) return new SharedEncodings();
+    return (this.encodings ??= new SharedEncodings());
   }
 
   // forgetEncodings drops the shared encodings (a watcher that holds them already keeps them).
@@ -45,15 +46,15 @@ export class CacheEvent {
 // apiVersion, shared by the watchers it is due to as an event's are.
 export interface CacheBookmark {
   readonly revision: number;
-  readonly encoded: Map<string, Uint8Array>;
+  readonly encoded: SharedEncodings;
 }
 
 // CachedWatchItem is what a watcher sends: a change as this watcher sees it (an object leaving its
 // selection is DELETED at its last state), or a bookmark; `shared` holds the encodings shared by
 // every watcher that sends the same event or bookmark.
 export type CachedWatchItem =
-  | { readonly type: CacheEventType; readonly object: KubeObject; readonly shared: Map<string, Uint8Array> }
-  | { readonly type: 'BOOKMARK'; readonly revision: number; readonly shared: Map<string, Uint8Array> };
+  | { readonly type: CacheEventType; readonly object: KubeObject; readonly shared: SharedEncodings }
+  | { readonly type: 'BOOKMARK'; readonly revision: number; readonly shared: SharedEncodings };
 
 // bookmarkPeriodMs is how often a long watch gets a bookmark, and bookmarkBeforeDeadlineMs how
 // long before its deadline it gets its last one (kube-apiserver's cacheWatcher.nextBookmarkTime).

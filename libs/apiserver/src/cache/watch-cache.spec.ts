@@ -1,6 +1,6 @@
 import { KubeObject } from '@plinth/api';
 import { Clock, realClock } from '@plinth/machinery';
-import { builtinDefinitions, everything, InformerHandler, ResourceDefinition, ResourceStore } from '@plinth/registry';
+import { builtinDefinitions, everything, InformerHandler, objectKey, ResourceDefinition, ResourceStore } from '@plinth/registry';
 import { EmbeddedObjectStore } from '@plinth/storage';
 import { eventually, FakeClock } from '@plinth/testing';
 import { buildPredicate } from '../selectors';
@@ -189,7 +189,7 @@ describe('WatchCache', () => {
     const handler = (cache as unknown as { handler(): InformerHandler }).handler();
     ['a', 'b', 'c'].forEach((name, index) => {
       const revision = start + index + 1;
-      handler.upsert({ ...lease(name), metadata: { name, namespace: 'default', resourceVersion: String(revision) } } as KubeObject, revision, 0);
+      handler.upsert({ ...lease(name), metadata: { name, namespace: 'default', resourceVersion: String(revision) } } as KubeObject, revision, 0, objectKey(leaseDefinition, 'default', name));
     });
     const [, second] = await received;
     ticking = false;

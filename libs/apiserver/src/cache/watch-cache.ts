@@ -27,6 +27,7 @@ import { cacheCatchUpMs, ReadBound } from './read-bound';
 import { CacheBookmark, CacheEvent, CacheEventType, CacheWatcher } from './cache-watcher';
 import { defaultUpperBound, EventWindow } from './event-window';
 import { Interner } from './interner';
+import { SharedEncodings } from './shared-encodings';
 import { WatcherSet } from './watcher-set';
 
 export interface CachedPage {
@@ -290,15 +291,13 @@ export class WatchCache {
         for (const watcher of this.watchers.snapshot()) watcher.close();
         this.watchers.clear();
       },
-      upsert: (object, revision, size) => {
-        const key = this.keyOf(object);
+      upsert: (object, revision, size, key) => {
         const previous = this.objects.get(key);
         if (!previous) this.keys.add(key);
         this.objects.set(key, this.keep(object));
         this.record(previous ? 'MODIFIED' : 'ADDED', key, object, revision, size, previous);
       },
-      remove: (object, revision, size) => {
-        const key = this.keyOf(object);
+      remove: (object, revision, size, key) => {
         this.objects.delete(key);
         this.keys.remove(key);
         this.record('DELETED', key, this.keep(object), revision, size);
@@ -355,7 +354,7 @@ export class WatchCache {
 
   private tickBookmarks(): void {
     if (this.processedRevision > 0) {
-      this.enqueue({ revision: this.processedRevision, encoded: new Map() });
+      this.enqueue({ revision: this.processedRevision, encoded: new SharedEncodings() });
       return;
     }
     const now = this.clock.now();

@@ -9,6 +9,7 @@ import { cloneJson, encodeProtobufObject, encodeProtobufStatus, encodeWatchFrame
 import { ListPredicate } from '@plinth/registry';
 import { isStorageError, StorageErrorCode, WatchEvent } from '@plinth/storage';
 import { atRevision, CacheWatcher } from '../cache/cache-watcher';
+import { SharedEncodings } from '../cache/shared-encodings';
 import { resetResponse, responseGone, toStatusError } from '../http/respond';
 import { keptEventJson } from '../item-json';
 import { keptUtf8 } from '../kept-bytes';
@@ -27,7 +28,7 @@ export interface ApiWatchEvent {
 
 // WatchItem is one event a watcher sends: a change (with the encodings shared by the watchers
 // of a watch cache), or a bookmark.
-type WatchItem = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObject; shared?: Map<string, Uint8Array> } | { type: 'BOOKMARK'; revision: number; shared?: Map<string, Uint8Array> };
+type WatchItem = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObject; shared?: SharedEncodings } | { type: 'BOOKMARK'; revision: number; shared?: SharedEncodings };
 
 // WatchSource is where a watch's events come from: the resource's watch cache, or (caching off,
 // or a revision the cache cannot serve) a watch of storage. consume hands each event to handle
@@ -213,7 +214,7 @@ class EventStream {
   // send writes one change. Its encoding is shared through `shared` by every watcher of the
   // same format and apiVersion (a table is made for each watcher): the first watcher to send it
   // encodes it, the others only write the bytes.
-  send(type: ApiWatchEventType, object: KubeObject, shared?: Map<string, Uint8Array>): void {
+  send(type: ApiWatchEventType, object: KubeObject, shared?: SharedEncodings): void {
     if (this.scope.representation.type === 'partial') {
       this.write({ type, object: partialObjectMetadata(this.scope, object) });
       return;
@@ -239,7 +240,7 @@ class EventStream {
 
   // sendBookmark writes a bookmark; one of progress (not the initial-events-end) is encoded once
   // per format and apiVersion, shared through `shared` as a change's is.
-  sendBookmark(resourceVersion: string, initialEventsEnd: boolean, shared?: Map<string, Uint8Array>): void {
+  sendBookmark(resourceVersion: string, initialEventsEnd: boolean, shared?: SharedEncodings): void {
     const encoded = initialEventsEnd ? undefined : shared?.get(this.encodingKeys.BOOKMARK);
     if (encoded) {
       this.writeEncoded(encoded);
@@ -265,7 +266,7 @@ class EventStream {
 
   // writeShared encodes and writes an event, keeping its encoding in `shared` (when given) for
   // the other watchers of this format and apiVersion.
-  private writeShared(shared: Map<string, Uint8Array> | undefined, type: ApiWatchEventType, event: ApiWatchEvent): void {
+  private writeShared(shared: SharedEncodings | undefined, type: ApiWatchEventType, event: ApiWatchEvent): void {
     const encoded = this.encode(event, shared !== undefined);
     shared?.set(this.encodingKeys[type], encoded);
     this.writeEncoded(encoded);

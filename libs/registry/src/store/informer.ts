@@ -14,9 +14,10 @@ import { ResourceStore } from './resource-store';
 export interface InformerHandler {
   // replace hands over the full state after a (re)list.
   replace(objects: KubeObject[], revision: number): void;
-  // upsert and remove hand over one change; size is the object's stored bytes.
-  upsert(object: KubeObject, revision: number, size: number): void;
-  remove(object: KubeObject, revision: number, size: number): void;
+  // upsert and remove hand over one change; size is the object's stored bytes and key the key
+  // storage holds it under (a cache keeping it by key keeps that string, not one more copy).
+  upsert(object: KubeObject, revision: number, size: number, key: string): void;
+  remove(object: KubeObject, revision: number, size: number, key: string): void;
   // progress reports that everything up to revision has been handed over.
   progress?(revision: number): void;
 }
@@ -82,8 +83,8 @@ export class StoreInformer {
       if (event.kv) {
         const object = this.store.decode(event.kv, event.revision);
         const size = event.kv.value.length;
-        if (event.type === 'DELETED') this.handler.remove(object, event.revision, size);
-        else this.handler.upsert(object, event.revision, size);
+        if (event.type === 'DELETED') this.handler.remove(object, event.revision, size, event.kv.key);
+        else this.handler.upsert(object, event.revision, size, event.kv.key);
       }
       seen(event.revision);
       this.handler.progress?.(event.revision);

@@ -206,7 +206,8 @@ export class EmbeddedObjectStore implements ObjectStore {
     this.revision = version.revision;
     history.append(version);
     this.journal?.append({ r: version.revision, k: key, v: encodeValue(value), c: version.createRevision });
-    const kv = toKeyValue(key, version);
+    // The key-value carries the history's key: a watch cache keeps that string, not the write's.
+    const kv = toKeyValue(history.key, version);
     const type = version.createRevision === version.revision ? 'ADDED' : 'MODIFIED';
     this.publish({ type, revision: version.revision, kv, prevKv: prev });
     return kv;
