@@ -1,34 +1,88 @@
-// The JSON a watch cache's object (frozen, shared) is served with, kept once per object: a list
-// item's bytes (made once and reused by every list until the object changes, as kube-apiserver's
-// cachingObject keeps serializations) and a watch event's shared encoding. Both hold the same
-// bytes: a built-in object's list item is its JSON without apiVersion and kind, which its watch
-// event's encoding holds after them; a custom resource's list item is its JSON as stored, which
-// the event holds whole when the client reads the resource's own group. So the list item is
-// kept as a view of the event's encoding when a watcher made one first (in the all-in-one the
-// garbage collector's informer watches every resource), and made on its own otherwise.
+// The JSON a watch cache's object (frozen, shared) is listed with, kept once per object and
+// reused by every list until the object changes, as kube-apiserver's cachingObject keeps
+// serializations. A built-in object the cache got with its stored bytes is listed from those
+// (stored-item.ts): the cache holds no second copy of it. Any other's item is made once, or kept
+// as a view of its watch event's encoding when a watcher made one first: a built-in object's
+// list item is its JSON without apiVersion and kind, which the event's encoding holds after
+// them; a custom resource's list item is its JSON as stored, which the event holds whole when
+// the client reads the resource's own group.
 import { KubeObject } from '@plinth/api';
 import { stringifyJson } from '@plinth/machinery';
 import { isAscii } from './http/warning-header';
 import { keptUtf8 } from './kept-bytes';
+import { locateStoredItem, StoredItem, storedItemLength, writeStoredItem } from './stored-item';
 
-// itemBodies holds each object's list item JSON without its opening brace (what a view of an
-// event's encoding can hold); listJson writes the brace before it.
-const itemBodies = new WeakMap<KubeObject, Uint8Array>();
+// itemForms holds each object's list item: a view of its stored bytes, or its JSON without its
+// opening brace (what a view of an event's encoding can hold).
+const itemForms = new WeakMap<KubeObject, StoredItem | Uint8Array>();
 
-export const itemOpening = Buffer.from('{');
-
-// itemJsonBody is the list item JSON of an object without its opening brace, kept for a frozen
-// (cached) object.
-export function itemJsonBody(object: KubeObject, unstructured: boolean): Uint8Array {
-  let body = itemBodies.get(object);
-  if (body === undefined) {
-    const text = stringifyJson(unstructured ? object : withoutTypeMeta(object), object);
-    if (!Object.isFrozen(object)) return Buffer.from(text.slice(1));
-    body = keptUtf8(text.slice(1));
-    itemBodies.set(object, body);
-  }
-  return body;
+// keepStoredItem lets a frozen built-in object be listed from the bytes storage holds it as
+// (copied when they are a view of a larger buffer, as a gRPC message's are, which they would
+// keep whole).
+export function keepStoredItem(object: KubeObject, stored: Uint8Array): void {
+  if (!Object.isFrozen(object) || itemForms.has(object)) return;
+  const whole = stored.byteOffset === 0 && stored.byteLength === stored.buffer.byteLength;
+  const item = locateStoredItem(whole ? stored : new Uint8Array(stored));
+  if (item) itemForms.set(object, item);
 }
+
+// ItemJson is an object's list item JSON: a view of its stored bytes, or its JSON without its
+// opening brace.
+export type ItemJson = StoredItem | Uint8Array;
+
+// itemJson is the list item JSON of an object, kept for a frozen (cached) object.
+export function itemJson(object: KubeObject, unstructured: boolean): ItemJson {
+  let form = itemForms.get(object);
+  if (form === undefined) {
+    const text = stringifyJson(unstructured ? object : withoutTypeMeta(object), object);
+    form = keptUtf8(text.slice(1));
+    if (Object.isFrozen(object)) itemForms.set(object, form);
+  }
+  return form;
+}
+
+// ItemsWriter writes a list's items (with the commas between them) into one buffer: it measures
+// them first, then copies each part in place, so that a page of 500 items allocates nothing an
+// item.
+export class ItemsWriter {
+  private readonly forms: ItemJson[] = [];
+  private readonly objects: KubeObject[] = [];
+  length = 0;
+
+  add(object: KubeObject, unstructured: boolean): void {
+    let form = itemJson(object, unstructured);
+    let length = form instanceof Uint8Array ? 1 + form.length : storedItemLength(form, object.metadata.resourceVersion ?? '');
+    if (length < 0) {
+      // A resourceVersion not of digits: the item is made alone (never, for an object storage read).
+      form = keptUtf8(stringifyJson(withoutTypeMeta(object), object).slice(1));
+      length = 1 + form.length;
+    }
+    if (this.forms.length > 0) this.length += 1;
+    this.forms.push(form);
+    this.objects.push(object);
+    this.length += length;
+  }
+
+  // write writes the items into out at offset at, and answers the offset after them.
+  write(out: Uint8Array, at: number): number {
+    let offset = at;
+    for (let index = 0; index < this.forms.length; index++) {
+      if (index > 0) out[offset++] = comma;
+      const form = this.forms[index];
+      if (form instanceof Uint8Array) {
+        out[offset++] = openBrace;
+        out.set(form, offset);
+        offset += form.length;
+      } else {
+        offset = writeStoredItem(form, this.objects[index].metadata.resourceVersion ?? '', out, offset);
+      }
+    }
+    return offset;
+  }
+}
+
+const comma = 0x2c;
+const openBrace = 0x7b;
 
 // keptEventJson encodes a watch event's JSON text for a window event to keep, and lets a frozen
 // object's list item be a view of those bytes when it has none yet. presented is the object as
@@ -36,10 +90,10 @@ export function itemJsonBody(object: KubeObject, unstructured: boolean): Uint8Ar
 export function keptEventJson(text: string, type: string, object: KubeObject, presented: KubeObject, unstructured: boolean): Uint8Array {
   const bytes = keptUtf8(text);
   // A custom resource's item names its own group: an event presenting it in another holds no item.
-  if (Object.isFrozen(object) && !itemBodies.has(object) && (!unstructured || presented === object)) {
+  if (Object.isFrozen(object) && !itemForms.has(object) && (!unstructured || presented === object)) {
     const start = itemBodyStart(text, type, presented, unstructured);
     // The event's JSON ends with the object's closing brace, then its own and a newline.
-    if (start > 0) itemBodies.set(object, bytes.subarray(start, bytes.length - 2));
+    if (start > 0) itemForms.set(object, bytes.subarray(start, bytes.length - 2));
   }
   return bytes;
 }

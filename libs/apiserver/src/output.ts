@@ -3,7 +3,7 @@
 import { KubeList, KubeObject } from '@plinth/api';
 import { encodeProtobufObject, encodeProtobufStatus, StatusError, stringifyJson } from '@plinth/machinery';
 import { protobufContentType, writeBody, writeEncoded } from './http/respond';
-import { itemJsonBody, itemOpening, withoutTypeMeta } from './item-json';
+import { ItemsWriter, withoutTypeMeta } from './item-json';
 import { clientApiVersion, present, RequestScope } from './scope';
 import { toTable } from './table-output';
 
@@ -112,20 +112,15 @@ function writeProtobuf(scope: RequestScope, code: number, body: Typed): void {
 // flattened and encoded again for its length and its write.
 function listJson(scope: RequestScope, list: KubeList): Buffer {
   const unstructured = scope.def.unstructured ?? false;
-  const parts: Uint8Array[] = [Buffer.from(`{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(clientApiVersion(scope))},"metadata":${JSON.stringify(list.metadata)},"items":[`)];
-  let length = parts[0].length;
-  for (const object of list.items) {
-    if (parts.length > 1) {
-      parts.push(comma);
-      length += 1;
-    }
-    const body = itemJsonBody(object, unstructured);
-    parts.push(itemOpening, body);
-    length += itemOpening.length + body.length;
-  }
-  parts.push(listEnd);
-  return Buffer.concat(parts, length + listEnd.length);
+  const head = `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(clientApiVersion(scope))},"metadata":${JSON.stringify(list.metadata)},"items":[`;
+  const items = new ItemsWriter();
+  for (const object of list.items) items.add(object, unstructured);
+  const headLength = Buffer.byteLength(head);
+  const out = Buffer.allocUnsafe(headLength + items.length + listEnd.length);
+  out.write(head, 0);
+  const end = items.write(out, headLength);
+  out.write(listEnd, end, 'latin1');
+  return out;
 }
 
-const comma = Buffer.from(',');
-const listEnd = Buffer.from(']}\n');
+const listEnd = ']}\n';

@@ -15,6 +15,7 @@ export {
   everything,
 } from './store/resource-store';
 export { objectKey, collectionPrefix, resourcePrefix } from './store/keys';
+export { decodeObject, encodeObject } from './store/codec';
 export { stableJson } from './store/object-meta';
 export { interpretStorageError } from './store/interpret-storage-error';
 export { builtinDefinitions } from './resources';

@@ -189,7 +189,7 @@ describe('WatchCache', () => {
     const handler = (cache as unknown as { handler(): InformerHandler }).handler();
     ['a', 'b', 'c'].forEach((name, index) => {
       const revision = start + index + 1;
-      handler.upsert({ ...lease(name), metadata: { name, namespace: 'default', resourceVersion: String(revision) } } as KubeObject, revision, 0, objectKey(leaseDefinition, 'default', name));
+      handler.upsert({ ...lease(name), metadata: { name, namespace: 'default', resourceVersion: String(revision) } } as KubeObject, revision, { key: objectKey(leaseDefinition, 'default', name), value: new Uint8Array(), revision, createRevision: revision });
     });
     const [, second] = await received;
     ticking = false;

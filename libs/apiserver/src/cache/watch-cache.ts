@@ -26,6 +26,7 @@ import { ContinuePosition, decodeContinue, encodeContinue, keyAfter, prefixEnd, 
 import { cacheCatchUpMs, ReadBound } from './read-bound';
 import { CacheBookmark, CacheEvent, CacheEventType, CacheWatcher } from './cache-watcher';
 import { defaultUpperBound, EventWindow } from './event-window';
+import { keepStoredItem } from '../item-json';
 import { Interner } from './interner';
 import { SharedEncodings } from './shared-encodings';
 import { WatcherSet } from './watcher-set';
@@ -68,13 +69,15 @@ const bookmarkTickJitter = 0.25;
 // (a throw-away server writing to 10,000 streams on 10 sessions, yielding every N writes:
 // 2.4-2.9 µs a write at 32 to 128, 3.3-3.7 at 256, 3.9-4.4 at 1,024 and more).
 const defaultDispatchBatch = 64;
-// defaultEncodedEvents: every event of the window keeps its encodings. Keeping the newest 1,024
-// (an event forgets them only once every watcher has been handed it) saves some 0.6 MiB a
-// thousand events of a burst in the all-in-one, but at 100,000 creates it still cost the
-// all-in-one 2.3x the CPU a create and a page (measured at the end of session 7, not understood
-// yet: a watcher behind encodes a forgotten event for itself, yet that alone does not account for
-// it), so it stays off.
-export const defaultEncodedEvents = defaultUpperBound;
+// defaultEncodedEvents: the newest 1,024 events keep their encodings for the watchers that start
+// or fall behind (an event forgets them only once every watcher has been handed it); older ones
+// are encoded again by a watcher replaying them. A burst's events then hold no encodings, which
+// kept about 0.7 KB an event (the objects' list items are their stored bytes, item-json.ts).
+// This was off (every event of the window kept them) while forgetting seemed to cost the
+// all-in-one 2.3x the CPU a create at 100,000 Leases; the kept encodings were then slices of
+// node's buffer pool, each keeping an 8 KiB slab, and with them in memory of their own the
+// CPU a create is what it was with forgetting off (ARCHITECTURE, "Memory per stored object").
+export const defaultEncodedEvents = 1024;
 // unknownConnection groups the watchers started without a connection.
 const unknownConnection = {};
 
@@ -291,16 +294,17 @@ export class WatchCache {
         for (const watcher of this.watchers.snapshot()) watcher.close();
         this.watchers.clear();
       },
-      upsert: (object, revision, size, key) => {
+      upsert: (object, revision, { key, value }) => {
         const previous = this.objects.get(key);
         if (!previous) this.keys.add(key);
         this.objects.set(key, this.keep(object));
-        this.record(previous ? 'MODIFIED' : 'ADDED', key, object, revision, size, previous);
+        if (!this.store.def.unstructured) keepStoredItem(object, value);
+        this.record(previous ? 'MODIFIED' : 'ADDED', key, object, revision, value.length, previous);
       },
-      remove: (object, revision, size, key) => {
+      remove: (object, revision, { key, value }) => {
         this.objects.delete(key);
         this.keys.remove(key);
-        this.record('DELETED', key, this.keep(object), revision, size);
+        this.record('DELETED', key, this.keep(object), revision, value.length);
       },
       progress: (revision) => {
         this.revision = Math.max(this.revision, revision);

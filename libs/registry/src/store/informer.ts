@@ -8,16 +8,16 @@
 // (the authorizer's policy, the API server's caches).
 import { KubeObject } from '@plinth/api';
 import { Backoff, Clock, LinkState, unwatchedLink } from '@plinth/machinery';
-import { isStorageError, StorageErrorCode, Watch } from '@plinth/storage';
+import { isStorageError, KeyValue, StorageErrorCode, Watch } from '@plinth/storage';
 import { ResourceStore } from './resource-store';
 
 export interface InformerHandler {
   // replace hands over the full state after a (re)list.
   replace(objects: KubeObject[], revision: number): void;
-  // upsert and remove hand over one change; size is the object's stored bytes and key the key
-  // storage holds it under (a cache keeping it by key keeps that string, not one more copy).
-  upsert(object: KubeObject, revision: number, size: number, key: string): void;
-  remove(object: KubeObject, revision: number, size: number, key: string): void;
+  // upsert and remove hand over one change with what storage holds it as: its key (a cache
+  // keeping it by key keeps that string, not one more copy) and its stored bytes.
+  upsert(object: KubeObject, revision: number, stored: KeyValue): void;
+  remove(object: KubeObject, revision: number, stored: KeyValue): void;
   // progress reports that everything up to revision has been handed over.
   progress?(revision: number): void;
 }
@@ -82,9 +82,8 @@ export class StoreInformer {
     for await (const event of watch) {
       if (event.kv) {
         const object = this.store.decode(event.kv, event.revision);
-        const size = event.kv.value.length;
-        if (event.type === 'DELETED') this.handler.remove(object, event.revision, size, event.kv.key);
-        else this.handler.upsert(object, event.revision, size, event.kv.key);
+        if (event.type === 'DELETED') this.handler.remove(object, event.revision, event.kv);
+        else this.handler.upsert(object, event.revision, event.kv);
       }
       seen(event.revision);
       this.handler.progress?.(event.revision);
