@@ -47,6 +47,7 @@ export function itemJson(object: KubeObject, unstructured: boolean): ItemJson {
 export class ItemsWriter {
   private readonly forms: ItemJson[] = [];
   private readonly objects: KubeObject[] = [];
+  private readonly lengths: number[] = [];
   length = 0;
 
   add(object: KubeObject, unstructured: boolean): void {
@@ -60,24 +61,28 @@ export class ItemsWriter {
     if (this.forms.length > 0) this.length += 1;
     this.forms.push(form);
     this.objects.push(object);
+    this.lengths.push(length);
     this.length += length;
   }
 
-  // write writes the items into out at offset at, and answers the offset after them.
+  // write writes the items into out at offset at, and answers the offset after them. It writes
+  // the last item first: a stored item is copied whole, its apiVersion and kind landing over
+  // the bytes of the items before it (written after it), never before at.
   write(out: Uint8Array, at: number): number {
-    let offset = at;
-    for (let index = 0; index < this.forms.length; index++) {
-      if (index > 0) out[offset++] = comma;
+    let end = at + this.length;
+    for (let index = this.forms.length - 1; index >= 0; index--) {
+      const start = end - this.lengths[index];
       const form = this.forms[index];
       if (form instanceof Uint8Array) {
-        out[offset++] = openBrace;
-        out.set(form, offset);
-        offset += form.length;
+        out[start] = openBrace;
+        out.set(form, start + 1);
       } else {
-        offset = writeStoredItem(form, this.objects[index].metadata.resourceVersion ?? '', out, offset);
+        writeStoredItem(form, this.objects[index].metadata.resourceVersion ?? '', out, start, at);
       }
+      if (index > 0) out[start - 1] = comma;
+      end = start - 1;
     }
-    return offset;
+    return at + this.length;
   }
 }
 
