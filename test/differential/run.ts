@@ -107,16 +107,33 @@ async function makeNamespace(target: Target, ns: string): Promise<void> {
   throw new Error(`the default ServiceAccount of ${ns} was never made`);
 }
 
-const untilTimeoutMs = 10_000;
+const untilSeconds = 10;
+
+// holds says whether an answer meets a step's `until` condition.
+function holds(until: NonNullable<Step['until']>, raw: RawAnswer): boolean {
+  const value = pick(jsonOf(raw), until.path);
+  if (until.present) return value !== undefined;
+  return JSON.stringify(value) === JSON.stringify(until.equals);
+}
 
 // sendUntil sends a step's request, again while its `until` condition does not hold yet.
 async function sendUntil(target: Target, req: OutgoingRequest, step: Step): Promise<RawAnswer> {
-  const deadline = Date.now() + untilTimeoutMs;
+  const deadline = Date.now() + (step.until?.seconds ?? untilSeconds) * 1000;
   for (;;) {
     const raw = await send(target, req, step.watch);
-    if (!step.until || JSON.stringify(pick(jsonOf(raw), step.until.path)) === JSON.stringify(step.until.equals) || Date.now() > deadline) return raw;
+    if (!step.until || holds(step.until, raw) || Date.now() > deadline) return raw;
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+// sortedItems orders the items of a JSON list answer by the value at a dot path of each (see
+// Step.sortItems); any other answer is kept as it is.
+export function sortedItems(raw: RawAnswer, path: string | undefined): RawAnswer {
+  const list = path ? jsonOf(raw) : undefined;
+  if (!list || typeof list !== 'object' || !Array.isArray((list as { items?: unknown }).items)) return raw;
+  const key = (item: unknown) => JSON.stringify(pick(item, path as string) ?? null);
+  const items = [...(list as { items: unknown[] }).items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  return { ...raw, body: Buffer.from(JSON.stringify({ ...list, items }), 'utf8') };
 }
 
 // captured is the value a capture path names: a header (`header:etag`) or a dot path of the body.
@@ -148,7 +165,7 @@ export async function runScenario(target: Target, scenario: Scenario, naming: Na
   try {
     for (const step of scenario.steps) {
       const req = buildRequest(step, vars, naming);
-      const raw = await sendUntil(step.anonymous ? anonymously(target) : target, req, step);
+      const raw = sortedItems(await sendUntil(step.anonymous ? anonymously(target) : target, req, step), step.sortItems);
       const created = createdClusterObject(req, raw);
       if (created) cleanup.push(created);
       for (const [name, path] of Object.entries(step.capture ?? {})) vars[name] = captured(raw, path);
