@@ -108,6 +108,7 @@ interface SyncContext {
   succeeded: number;
   succeededIndexes: Interval[];
   backoff: BackoffRecord;
+  gates?: ReadonlyMap<string, boolean>;
 }
 
 export function syncJob(input: JobSyncInput): JobSyncPlan {
@@ -192,7 +193,7 @@ export function syncJob(input: JobSyncInput): JobSyncPlan {
   } else {
     let managed = false;
     if (input.expectationsSatisfied !== false && !job.metadata.deletionTimestamp) {
-      const ctx: SyncContext = { job, now, indexed, completions, parallelism, suspended, activePods, succeeded, succeededIndexes, backoff };
+      const ctx: SyncContext = { job, now, indexed, completions, parallelism, suspended, activePods, succeeded, succeededIndexes, backoff, gates };
       const result = manageJob(ctx);
       active = result.active;
       create.push(...result.create);
@@ -211,7 +212,9 @@ export function syncJob(input: JobSyncInput): JobSyncPlan {
         // A resumed Job starts its activeDeadlineSeconds anew.
         if (!suspended) status.startTime = rfc3339(now);
       }
-      // A suspended Job's active deadline stops: startTime is unset until it resumes.
+      // A suspended Job's active deadline stops: startTime is unset until it resumes (Document 2,
+      // Job, the suspend transition: "startTime reset"; Kubernetes 1.28 keeps it, and then fails
+      // a Job resumed after its deadline at once, before it sets startTime anew).
       if (suspended) delete status.startTime;
     }
   }
@@ -300,8 +303,8 @@ function manageJob(ctx: SyncContext): Managed {
   if (wait > 0) return { active, create: [], delete: [], requeueAfterMs: wait };
   const diff = Math.min(wantActive - active, MaxPodCreateDeletePerSync);
   const create = ctx.indexed
-    ? firstPendingIndexes(activePods, ctx.succeededIndexes, diff, completions ?? 0).map((index) => podFromTemplate(job, index))
-    : Array.from({ length: diff }, () => podFromTemplate(job));
+    ? firstPendingIndexes(activePods, ctx.succeededIndexes, diff, completions ?? 0).map((index) => podFromTemplate(job, index, ctx.gates))
+    : Array.from({ length: diff }, () => podFromTemplate(job, undefined, ctx.gates));
   active += create.length;
   return { active, create, delete: [] };
 }
