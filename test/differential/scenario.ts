@@ -14,6 +14,13 @@ export interface WatchRead {
   seconds?: number;
 }
 
+export interface UntilCondition {
+  path: string;
+  equals?: unknown;
+  present?: boolean;
+  seconds?: number;
+}
+
 export interface Step {
   // request is "METHOD /path?query" (or "METHOD ${captured}", a path a step captured).
   request: string;
@@ -30,8 +37,9 @@ export interface Step {
   // authorizer sees new RBAC objects through an informer, a moment after they are written, and
   // controllers act at their own pace. Without `equals`, until the path is absent (a controller
   // took an ownerReference off), or with `present: true` until it is there (a Job's
-  // completionTime). `items.length` counts a list's items.
-  until?: { path: string; equals?: unknown; present?: boolean; seconds?: number };
+  // completionTime). `items.length` counts a list's items. A list of conditions waits until all
+  // hold (the longest `seconds` bounds it).
+  until?: UntilCondition | UntilCondition[];
   // sortItems orders a list answer's items by the value at this dot path of each item
   // (`spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values[0]`,
   // the Node a DaemonSet's pod is for) before anything is captured or compared: a list is in
@@ -191,6 +199,12 @@ export function pendingErrors(pending: Pending, areas: AreaFile[]): string[] {
 
 const stepKeys = new Set(['request', 'headers', 'body', 'raw', 'as', 'groups', 'watch', 'until', 'sortItems', 'capture', 'compare', 'mask', 'ignore', 'select', 'omitKeys', 'lines', 'compareHeaders', 'anonymous', 'documented']);
 
+// untilConditions are the conditions a step's `until` waits for (none without it).
+export function untilConditions(step: Step): UntilCondition[] {
+  if (!step.until) return [];
+  return Array.isArray(step.until) ? step.until : [step.until];
+}
+
 const untilKeys = new Set(['path', 'equals', 'present', 'seconds']);
 
 const serverKeys = new Set(['runtimeConfig', 'featureGates', 'kubeApiserverOnly']);
@@ -214,7 +228,9 @@ export function formatErrors(area: AreaFile): string[] {
       for (const key of Object.keys(step)) if (!stepKeys.has(key)) errors.push(`${where} step ${i + 1}: unknown key ${key}`);
       if (!/^[A-Z]+ (\/|\$\{)\S*$/.test(step.request ?? '')) errors.push(`${where} step ${i + 1}: request must be "METHOD /path"`);
       if (step.body !== undefined && step.raw !== undefined) errors.push(`${where} step ${i + 1}: body and raw both given`);
-      for (const key of Object.keys(step.until ?? {})) if (!untilKeys.has(key)) errors.push(`${where} step ${i + 1}: until: unknown key ${key}`);
+      for (const condition of untilConditions(step)) {
+        for (const key of Object.keys(condition)) if (!untilKeys.has(key)) errors.push(`${where} step ${i + 1}: until: unknown key ${key}`);
+      }
     }
   }
   return errors;

@@ -34,6 +34,9 @@ export class JobController implements Controller {
   private readonly podMetrics = controllerPodMetrics(defaultRegistry(), 'job');
   private readonly syncMetrics = jobSyncMetrics(defaultRegistry());
   private readonly backoff = new Map<string, BackoffRecord>();
+  // finalizerRemovals are the uids of pods whose tracking finalizer a sync took off and the
+  // informer does not show gone yet.
+  private readonly finalizerRemovals = new Set<string>();
   private readonly featureGates: ReadonlyMap<string, boolean>;
 
   constructor(
@@ -65,10 +68,12 @@ export class JobController implements Controller {
         this.enqueueIfOrphan(o);
       },
       onUpdate: (o) => {
+        if (!hasJobTrackingFinalizer(o as unknown as JobPod)) this.finalizerRemovals.delete(o.metadata.uid ?? '');
         runner.enqueue(ownerKey)(o);
         this.enqueueIfOrphan(o);
       },
       onDelete: (o) => {
+        this.finalizerRemovals.delete(o.metadata.uid ?? '');
         const key = ownerKey(o);
         if (key) this.expectations.deletionObserved(key, o.metadata.name ?? '');
         runner.enqueue(ownerKey)(o);
@@ -132,6 +137,8 @@ export class JobController implements Controller {
       featureGates: this.featureGates,
       backoff: this.backoff.get(key),
       expectationsSatisfied: this.expectations.satisfied(key),
+      finalizerRemovalsPending: this.finalizerRemovals,
+      deletionsPending: this.expectations.deletionsPending(key),
     });
     if (plan.skipped) return;
     if (plan.backoff) this.backoff.set(key, plan.backoff);
@@ -181,6 +188,13 @@ export class JobController implements Controller {
 
   private async removeTrackingFinalizer(path: string, pod: KubeObject): Promise<void> {
     const finalizers = (pod.metadata.finalizers ?? []).filter((f) => f !== JobTrackingFinalizer);
-    await tolerating(this.client.patch(path, 'merge', { metadata: { finalizers: finalizers.length ? finalizers : null } }), [404]);
+    const uid = pod.metadata.uid ?? '';
+    this.finalizerRemovals.add(uid);
+    try {
+      await tolerating(this.client.patch(path, 'merge', { metadata: { finalizers: finalizers.length ? finalizers : null } }), [404]);
+    } catch (err) {
+      this.finalizerRemovals.delete(uid);
+      throw err;
+    }
   }
 }

@@ -51,6 +51,16 @@ export interface JobSyncInput {
   // expectationsSatisfied is false while pod creations or deletions of an earlier sync have not
   // been observed yet; pods are then neither created nor deleted for scaling.
   expectationsSatisfied?: boolean;
+  // finalizerRemovalsPending are the uids of pods whose tracking finalizer an earlier sync took
+  // off without the informer showing it yet (kube's expectedRmFinalizers): they are counted
+  // already, and a failure the pod failure policy ignores would otherwise count twice in the
+  // back-off.
+  finalizerRemovalsPending?: ReadonlySet<string>;
+  // deletionsPending are the names of pods an earlier sync deleted that the informer still
+  // shows: they are no longer active. (Kubernetes batches a Job's syncs over a second, by which
+  // time such a pod is gone; without this, a sync between the removal of a deleted pod's
+  // finalizer and its deletion counted it active again, a suspended Job as still running.)
+  deletionsPending?: ReadonlySet<string>;
 }
 
 export interface PodDeletion {
@@ -135,11 +145,12 @@ export function syncJob(input: JobSyncInput): JobSyncPlan {
   const uncountedSucceeded = new Set(previous.uncountedTerminatedPods?.succeeded ?? []);
   const uncountedFailed = new Set(previous.uncountedTerminatedPods?.failed ?? []);
   const uid = (pod: Pod) => pod.metadata.uid ?? '';
-  const notYetCounted = pods.filter((p) => hasTrackingFinalizer(p) && !uncountedSucceeded.has(uid(p)) && !uncountedFailed.has(uid(p)) && inRange(p));
+  const removalPending = (pod: Pod) => input.finalizerRemovalsPending?.has(uid(pod)) ?? false;
+  const notYetCounted = pods.filter((p) => hasTrackingFinalizer(p) && !uncountedSucceeded.has(uid(p)) && !uncountedFailed.has(uid(p)) && !removalPending(p) && inRange(p));
   const newSucceeded = notYetCounted.filter((p) => p.status?.phase === 'Succeeded');
   const newFailed = notYetCounted.filter((p) => p.status?.phase !== 'Succeeded' && isPodFailed(p, job, gates));
 
-  const activePods = pods.filter(isActive);
+  const activePods = pods.filter((p) => isActive(p) && !(input.deletionsPending?.has(p.metadata.name ?? '') ?? false));
   let active = activePods.length;
   let succeeded = (previous.succeeded ?? 0) + newSucceeded.length + uncountedSucceeded.size;
   const failed = (previous.failed ?? 0) + newFailed.filter(countsAsFailure).length + uncountedFailed.size;
@@ -229,7 +240,7 @@ export function syncJob(input: JobSyncInput): JobSyncPlan {
   const nextSucceeded = [...uncountedSucceeded];
   const nextFailed = [...uncountedFailed];
   for (const pod of pods) {
-    if (!hasTrackingFinalizer(pod) || releasedByDeletion.has(uid(pod))) continue;
+    if (!hasTrackingFinalizer(pod) || releasedByDeletion.has(uid(pod)) || removalPending(pod)) continue;
     const consideredFailed = isPodFailed(pod, job, gates);
     if (isTerminal(pod) || consideredFailed || finished || job.metadata.deletionTimestamp) removeFinalizers.push(pod);
     if (pod.status?.phase === 'Succeeded' && !uncountedFailed.has(uid(pod))) {
