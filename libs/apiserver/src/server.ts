@@ -42,6 +42,11 @@ import { finisherBoundMs, finishWithin, requestTimeoutMs, serveWithTimeout, writ
 
 const healthEndpoints = new Set<string>(['healthz', 'livez', 'readyz']);
 
+// requestEnded is the reason a request's context is aborted with (its response closed, or its
+// deadline passed). Handlers read only whether the context is done; abort() without a reason
+// makes a DOMException, whose stack trace cost the gateway some 4% of its CPU a create.
+const requestEnded = Object.freeze(new Error('the request ended'));
+
 // ServingLimits are the filters kube-apiserver runs around every handler: the in-flight
 // limit, the request timeout and the graceful-termination lifecycle.
 export interface ServingLimits {
@@ -112,7 +117,7 @@ export class ApiServer {
   // written), so that work it would go on with is not started.
   private serveRequestInTime(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo): Promise<void> {
     const context = new AbortController();
-    res.once('close', () => context.abort());
+    res.once('close', () => context.abort(requestEnded));
     if (isLongRunning(info)) return this.serveRequest(req, res, query, info, context.signal, undefined);
     let timeoutMs: number;
     try {
@@ -126,7 +131,7 @@ export class ApiServer {
       timeoutMs,
       this.context.clock,
       () => {
-        context.abort();
+        context.abort(requestEnded);
         this.terminated.add(res);
         writeRequestTimeout(res);
       },
