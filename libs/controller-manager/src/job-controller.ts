@@ -1,7 +1,7 @@
 // JobController runs the Job sync of @plinth/controllers against the API: informers on Jobs and
 // pods feed a keyed work queue; each sync carries out the plan in its required order: status
 // first, then deletions, creations, and only then the removal of tracking finalizers from
-// counted pods. Expectations hold scaling until the pods created and deleted are seen. A pod
+// counted pods (and, when that released a finishing Job's last pods, its final status). Expectations hold scaling until the pods created and deleted are seen. A pod
 // that keeps the tracking finalizer while no unfinished Job controls it (an orphan) is queued
 // under its own key (`orphanPodKey`), and its sync takes the finalizer off. Each sync
 // is measured as kube-controller-manager measures it (job_controller_job_sync_duration_seconds,
@@ -158,7 +158,8 @@ export class JobController implements Controller {
   private async carryOut(key: string, job: KubeObject, namespace: string, plan: JobSyncPlan): Promise<void> {
     const jobPath = resourcePath({ group: 'batch', version: 'v1', resource: 'jobs', namespace, name: job.metadata.name });
     const pods = resourcePath({ group: '', version: 'v1', resource: 'pods', namespace });
-    if (plan.statusChanged) await this.client.update(`${jobPath}/status`, { ...job, status: plan.status });
+    let written = job;
+    if (plan.statusChanged) written = await this.client.update(`${jobPath}/status`, { ...job, status: plan.status });
     if (plan.create.length > 0 || plan.delete.length > 0) {
       this.expectations.expect(key, plan.create.length, plan.delete.map((d) => d.pod.metadata.name ?? ''));
     }
@@ -183,6 +184,7 @@ export class JobController implements Controller {
       }
     }
     for (const pod of plan.removeFinalizers) await this.removeTrackingFinalizer(`${pods}/${pod.metadata.name}`, pod as unknown as KubeObject);
+    if (plan.statusAfterFinalizers) await this.client.update(`${jobPath}/status`, { ...written, status: plan.statusAfterFinalizers });
     if (plan.requeueAfterMs !== undefined) this.runner.queue.addAfter(key, plan.requeueAfterMs);
   }
 

@@ -362,6 +362,20 @@ describe('syncJob: suspend and resume', () => {
   });
 });
 
+describe('syncJob: finishing in the sync that releases the last pods', () => {
+  it('fails a Job whose container restarts passed backoffLimit once the pod is counted, though the pod goes', () => {
+    const job = newJob({ backoffLimit: 1 }, { startTime: rfc3339(T0), active: 1 });
+    job.spec!.template!.spec!.restartPolicy = 'OnFailure';
+    const pod = newPod(job);
+    pod.status = { phase: 'Running', containerStatuses: [{ name: 'c', restartCount: 2 }] } as Pod['status'];
+    const plan = syncJob({ job, pods: [pod], now: T0 + 1000 });
+    expect(plan.status.uncountedTerminatedPods).toEqual({ failed: [pod.metadata.uid] });
+    expect(names(plan.removeFinalizers)).toEqual([pod.metadata.name]);
+    expect(plan.statusAfterFinalizers).toMatchObject({ failed: 1, uncountedTerminatedPods: {} });
+    expect(plan.statusAfterFinalizers?.conditions?.map((c) => `${c.type}:${c.reason}`)).toEqual(['Failed:BackoffLimitExceeded']);
+  });
+});
+
 describe('syncJob: pods being deleted', () => {
   it('does not count a pod whose deletion is pending as active', () => {
     const cluster = new Cluster(newJob({ parallelism: 1, completions: 1 }), new FakeClock(T0));

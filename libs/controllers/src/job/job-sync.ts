@@ -88,6 +88,11 @@ export interface JobSyncPlan {
   removeFinalizers: Pod[];
   status: JobStatus;
   statusChanged: boolean;
+  // statusAfterFinalizers is written once removeFinalizers are removed, when they release the
+  // last pods a finishing Job counts: the pods counted and the Job's final condition, in the
+  // same sync as kube's flushUncountedAndRemoveFinalizers. A later sync could not always tell
+  // the Job finished: a pod whose container restarts passed backoffLimit is gone by then.
+  statusAfterFinalizers?: JobStatus;
   // backoff is undefined once the Job is finished: the controller may forget it.
   backoff?: BackoffRecord;
   requeueAfterMs?: number;
@@ -267,16 +272,26 @@ export function syncJob(input: JobSyncInput): JobSyncPlan {
     ...(uncounted.failed.length > 0 ? { failed: uncounted.failed } : {}),
   };
 
-  // The Job finishes only when every terminated pod is counted.
+  // The Job finishes only when every terminated pod is counted: at once, or, when this sync
+  // releases the last uncounted pods, in the status written after their finalizers are removed.
   let done = false;
-  if (finished && uncounted.succeeded.length === 0 && uncounted.failed.length === 0) {
-    status.conditions = ensureConditionStatus(status.conditions ?? [], finished.type, 'True', finished.reason, finished.message, now).conditions;
-    if (finished.type === JobComplete) {
-      status.completionTime = rfc3339(now);
+  let statusAfterFinalizers: JobStatus | undefined;
+  const finish = (into: JobStatus, how: Finish) => {
+    into.conditions = ensureConditionStatus(into.conditions ?? [], how.type, 'True', how.reason, how.message, now).conditions;
+    if (how.type === JobComplete) {
+      into.completionTime = rfc3339(now);
       events.push({ type: 'Normal', reason: 'Completed', message: 'Job completed' });
-    } else events.push({ type: 'Warning', reason: finished.reason, message: finished.message });
+    } else events.push({ type: 'Warning', reason: how.reason, message: how.message });
     done = true;
     requeueAfterMs = undefined;
+  };
+  if (finished && uncounted.succeeded.length === 0 && uncounted.failed.length === 0) finish(status, finished);
+  else if (finished && releasesAll([...uncounted.succeeded, ...uncounted.failed], [...removeFinalizers, ...deletions.filter((d) => d.removeFinalizerFirst).map((d) => d.pod)])) {
+    statusAfterFinalizers = structuredClone(status);
+    if (!indexed) setCounter(statusAfterFinalizers, 'succeeded', (status.succeeded ?? 0) + uncounted.succeeded.length);
+    setCounter(statusAfterFinalizers, 'failed', (status.failed ?? 0) + uncounted.failed.length);
+    statusAfterFinalizers.uncountedTerminatedPods = {};
+    finish(statusAfterFinalizers, finished);
   }
 
   return {
@@ -285,6 +300,7 @@ export function syncJob(input: JobSyncInput): JobSyncPlan {
     removeFinalizers,
     status,
     statusChanged: !deepEqual(previous, status),
+    ...(statusAfterFinalizers ? { statusAfterFinalizers } : {}),
     backoff: done ? undefined : backoff,
     ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}),
     events,
@@ -357,6 +373,12 @@ export function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[], backof
     for (const s of [...(pod.status.initContainerStatuses ?? []), ...(pod.status.containerStatuses ?? [])]) restarts += s.restartCount ?? 0;
   }
   return backoffLimit === 0 ? restarts > 0 : restarts >= backoffLimit;
+}
+
+// releasesAll says whether the pods released include every one of the uids.
+function releasesAll(uids: readonly string[], released: readonly Pod[]): boolean {
+  const releasedUids = new Set(released.map((pod) => pod.metadata.uid ?? ''));
+  return uids.every((u) => releasedUids.has(u));
 }
 
 function isSetNumber(value: number | null | undefined): value is number {
