@@ -3,7 +3,9 @@ import { Clock, realClock } from '@plinth/machinery';
 import { builtinDefinitions, everything, InformerHandler, objectKey, ResourceDefinition, ResourceStore } from '@plinth/registry';
 import { EmbeddedObjectStore } from '@plinth/storage';
 import { eventually, FakeClock } from '@plinth/testing';
+import { ItemsWriter, itemJson, withoutTypeMeta } from '../item-json';
 import { buildPredicate } from '../selectors';
+import { StoredItem } from '../stored-item';
 import { CachedWatchItem, CacheWatcher } from './cache-watcher';
 import { eventFreshMs } from './event-window';
 import { cacheCatchUpMs, ReadBound } from './read-bound';
@@ -64,6 +66,25 @@ describe('WatchCache', () => {
       ['ADDED', 'b'],
       ['MODIFIED', 'a'],
     ]);
+  });
+
+  it('lists an object from the very bytes storage holds it as, whether it came by the list or by the watch', async () => {
+    const storage = new EmbeddedObjectStore();
+    const listedLease = await new ResourceStore(leaseDefinition, storage, realClock, new Map()).create('default', lease('listed'));
+    const { store, cache } = await startCache({}, storage);
+    running = cache;
+    const watched = await store.create('default', lease('watched'));
+    for (const object of [listedLease, watched]) {
+      const { name, resourceVersion } = object.metadata;
+      const cached = (await cache.get('default', name!, seen(Number(watched.metadata.resourceVersion))))!;
+      const item = itemJson(cached, false) as StoredItem;
+      expect(item.bytes).toBe((await storage.get(objectKey(leaseDefinition, 'default', name!))).value);
+      const writer = new ItemsWriter();
+      writer.add(cached, false);
+      const out = Buffer.alloc(writer.length);
+      writer.write(out, 0);
+      expect(JSON.parse(out.toString())).toEqual({ ...withoutTypeMeta(object), metadata: { ...object.metadata, resourceVersion } });
+    }
   });
 
   it('answers null for a revision older than its window, and serves one at its edge', async () => {

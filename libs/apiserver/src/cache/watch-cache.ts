@@ -270,8 +270,12 @@ export class WatchCache {
     return Object.freeze(object);
   }
 
-  private keyOf(object: KubeObject): string {
-    return objectKey(this.store.def, object.metadata.namespace, object.metadata.name ?? '');
+  // keepStored keeps an object read from storage, listed from its stored bytes when it is a
+  // built-in one (item-json.ts).
+  private keepStored(object: KubeObject, stored: Uint8Array): KubeObject {
+    const kept = this.keep(object);
+    if (!this.store.def.unstructured) keepStoredItem(kept, stored);
+    return kept;
   }
 
   // handler keeps the objects and the window current from the informer; every step moves the
@@ -281,9 +285,9 @@ export class WatchCache {
   // it is older than the new window).
   private handler(): InformerHandler {
     return {
-      replace: (objects, revision) => {
+      replace: (objects, revision, stored) => {
         this.objects.clear();
-        for (const object of objects) this.objects.set(this.keyOf(object), this.keep(object));
+        objects.forEach((object, index) => this.objects.set(stored[index].key, this.keepStored(object, stored[index].value)));
         this.keys.replace(this.objects.keys());
         this.revision = revision;
         this.ready = true;
@@ -297,8 +301,7 @@ export class WatchCache {
       upsert: (object, revision, { key, value }) => {
         const previous = this.objects.get(key);
         if (!previous) this.keys.add(key);
-        this.objects.set(key, this.keep(object));
-        if (!this.store.def.unstructured) keepStoredItem(object, value);
+        this.objects.set(key, this.keepStored(object, value));
         this.record(previous ? 'MODIFIED' : 'ADDED', key, object, revision, value.length, previous);
       },
       remove: (object, revision, { key, value }) => {

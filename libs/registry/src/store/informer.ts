@@ -12,8 +12,9 @@ import { isStorageError, KeyValue, StorageErrorCode, Watch } from '@plinth/stora
 import { ResourceStore } from './resource-store';
 
 export interface InformerHandler {
-  // replace hands over the full state after a (re)list.
-  replace(objects: KubeObject[], revision: number): void;
+  // replace hands over the full state after a (re)list, with what storage holds each object as
+  // (stored[i] is objects[i]'s).
+  replace(objects: KubeObject[], revision: number, stored: KeyValue[]): void;
   // upsert and remove hand over one change with what storage holds it as: its key (a cache
   // keeping it by key keeps that string, not one more copy) and its stored bytes.
   upsert(object: KubeObject, revision: number, stored: KeyValue): void;
@@ -68,10 +69,10 @@ export class StoreInformer {
   }
 
   private async list(): Promise<number> {
-    const list = await this.store.list(undefined);
+    const list = await this.store.listStored();
     this.link.ok();
     if (this.stopped) return list.revision;
-    this.handler.replace(list.items, list.revision);
+    this.handler.replace(list.objects, list.revision, list.stored);
     this.handler.progress?.(list.revision);
     return list.revision;
   }

@@ -249,6 +249,23 @@ export class ResourceStore {
     return { items, revision: revision ?? 0, continue: token, remainingItemCount: token ? remainingItemCount : undefined };
   }
 
+  // listStored reads every object of the resource at one revision with what storage holds it
+  // as, its key and stored bytes (what an informer hands a cache), storage's errors as they are.
+  async listStored(): Promise<{ objects: KubeObject[]; stored: KeyValue[]; revision: number }> {
+    const prefix = collectionPrefix(this.def, undefined);
+    const objects: KubeObject[] = [];
+    const stored: KeyValue[] = [];
+    let page = await this.storage.list({ prefix });
+    for (;;) {
+      for (const kv of page.items) {
+        objects.push(this.decode(kv));
+        stored.push(kv);
+      }
+      if (!page.continue) return { objects, stored, revision: page.revision };
+      page = await this.storage.list({ prefix, continue: page.continue });
+    }
+  }
+
   // assertRevisionKept fails with 410 Expired when storage has compacted the revision away. It
   // reads the collection's prefix, where no object lives, at that revision: one key looked up,
   // where a page read there would count every key after it for remainingItemCount.
