@@ -21,9 +21,14 @@ const diffFolder = /\/tmp\/(LIVE|MERGED)-\d+\//g;
 const diffFileTime = /\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ [+-]\d{4}$/gm;
 const editCopy = /\/tmp\/kubectl-edit-\d+\.yaml/g;
 const alignment = /(\S) {2,}/g;
+// indentedCell is a table row whose first cells are empty: its indent is a column's width.
+const indentedCell = /^ {20,}/;
 
-export function normaliseOutput(text: string, masks: string[] = []): string {
+// normaliseOutput normalises one stream; masks are patterns of the step whose matches become
+// `<masked>`, drops patterns whose matches are removed.
+export function normaliseOutput(text: string, masks: string[] = [], drops: string[] = []): string {
   let out = text;
+  for (const drop of drops) out = out.replace(new RegExp(drop, 'g'), '');
   for (const mask of masks) out = out.replace(new RegExp(mask, 'g'), '<masked>');
   out = renameAll(out)
     .replace(serverAddress, 'https://<server>')
@@ -39,6 +44,6 @@ export function normaliseOutput(text: string, masks: string[] = []): string {
     .replace(editCopy, '/tmp/kubectl-edit-<n>.yaml');
   return out
     .split('\n')
-    .map((line) => line.replace(alignment, '$1   ').trimEnd())
+    .map((line) => line.replace(indentedCell, '   ').replace(alignment, '$1   ').trimEnd())
     .join('\n');
 }

@@ -22,6 +22,9 @@ export interface Step {
   until?: string;
   // mask are patterns of what differs by the server's own configuration (the admin's name).
   mask?: string[];
+  // drop are patterns of what kubectl prints only from what Plinth does not serve (the spec's
+  // choice, said beside each): removed from both outputs.
+  drop?: string[];
   // watch runs the command in the background: once it printed its first line, `then` runs (not
   // recorded), and the step records the first `lines` lines it printed.
   watch?: { then: string; lines: number };
@@ -116,10 +119,10 @@ export class SessionRunner {
     if (step.watch) result = await this.watch(splitWords(line), step.watch);
     else if (step.until) {
       const pattern = new RegExp(step.until);
-      result = await eventually(() => this.run(splitWords(line), step), { until: (r) => pattern.test(normaliseOutput(r.stdout, step.mask)), what: `kubectl ${line} printing ${pattern}`, timeoutMs: 60000 });
+      result = await eventually(() => this.run(splitWords(line), step), { until: (r) => pattern.test(normaliseOutput(r.stdout, step.mask, step.drop)), what: `kubectl ${line} printing ${pattern}`, timeoutMs: 60000 });
     } else result = await this.run(splitWords(line), step);
     if (step.capture) this.vars.set(step.capture, result.stdout.trim());
-    return formatRun(normaliseOutput(`kubectl ${line}`), result, step.mask);
+    return formatRun(normaliseOutput(`kubectl ${line}`), result, step);
   }
 
   private substitute(text: string): string {
@@ -174,9 +177,9 @@ export class SessionRunner {
 
 // formatRun writes one step: the command, its exit code, stdout lines after `1|`, stderr after
 // `2|`.
-function formatRun(command: string, run: KubectlRun, masks?: string[]): string {
+function formatRun(command: string, run: KubectlRun, step: Step): string {
   const body = (prefix: string, text: string) =>
-    normaliseOutput(text, masks)
+    normaliseOutput(text, step.mask, step.drop)
       .replace(/\n$/, '')
       .split('\n')
       .filter((l, i, all) => !(all.length === 1 && l === ''))
