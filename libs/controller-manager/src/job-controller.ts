@@ -39,7 +39,12 @@ export class JobController implements Controller {
     this.featureGates = options.featureGates ?? new Map();
     const runner = (this.runner = new ControllerRunner(client, clock, { queue: { name: 'job' }, workers: options.workers ?? 5, onError: options.onError }));
     const ownerKey = (pod: KubeObject) => controllerOwnerKey(pod, 'Job');
-    this.jobs = runner.watch(jobsPath, { onAdd: runner.enqueue(objectKey), onUpdate: runner.enqueue(objectKey), onDelete: (o) => this.forget(objectKey(o)) }, { resyncPeriodMs: options.resyncPeriodMs });
+    // A deleted Job is synced once more to release its pods' tracking finalizers.
+    const deleted = (o: KubeObject) => {
+      this.forget(objectKey(o));
+      runner.enqueue(objectKey)(o);
+    };
+    this.jobs = runner.watch(jobsPath, { onAdd: runner.enqueue(objectKey), onUpdate: runner.enqueue(objectKey), onDelete: deleted }, { resyncPeriodMs: options.resyncPeriodMs });
     this.pods = runner.watch(podsPath, {
       onAdd: (o) => {
         const key = ownerKey(o);
@@ -70,6 +75,7 @@ export class JobController implements Controller {
 
   private async sync(key: string): Promise<void> {
     const job = this.jobs.get(key);
+    await this.releaseOrphans(key, job);
     if (!job) return this.forget(key);
     const started = performance.now();
     const namespace = job.metadata.namespace ?? '';
@@ -126,6 +132,17 @@ export class JobController implements Controller {
     }
     for (const pod of plan.removeFinalizers) await this.removeTrackingFinalizer(`${pods}/${pod.metadata.name}`, pod as unknown as KubeObject);
     if (plan.requeueAfterMs !== undefined) this.runner.queue.addAfter(key, plan.requeueAfterMs);
+  }
+
+  // releaseOrphans removes the tracking finalizer from the pods whose controller is a Job of this
+  // key that no longer exists (gone, or replaced by one of the same name), as kube-controller-
+  // manager's orphan pod handling does: nothing else would ever release them.
+  private async releaseOrphans(key: string, job: KubeObject | undefined): Promise<void> {
+    const orphans = this.pods.list().filter((pod) => {
+      const owner = (pod.metadata.ownerReferences ?? []).find((r) => r.controller && r.kind === 'Job');
+      return owner && `${pod.metadata.namespace}/${owner.name}` === key && owner.uid !== job?.metadata.uid && (pod.metadata.finalizers ?? []).includes(JobTrackingFinalizer);
+    });
+    for (const pod of orphans) await this.removeTrackingFinalizer(resourcePath({ group: '', version: 'v1', resource: 'pods', namespace: pod.metadata.namespace, name: pod.metadata.name }), pod);
   }
 
   private async removeTrackingFinalizer(path: string, pod: KubeObject): Promise<void> {

@@ -47,3 +47,17 @@ export function normaliseOutput(text: string, masks: string[] = [], drops: strin
     .map((line) => line.replace(indentedCell, '   ').replace(alignment, '$1   ').trimEnd())
     .join('\n');
 }
+
+// reflow joins the lines kubectl explain wrapped (each continuation at the indent of the line
+// before it): renaming `kubernetes.io` to `platform.io` moves where a description wraps.
+export function reflow(text: string): string {
+  const out: string[] = [];
+  const indentOf = (line: string) => /^ */.exec(line)?.[0].length ?? 0;
+  for (const line of text.split('\n')) {
+    const previous = out[out.length - 1];
+    const continues = previous !== undefined && previous.trim() !== '' && line.trim() !== '' && indentOf(line) >= 4 && indentOf(line) === indentOf(previous) && !line.includes('\t') && !previous.includes('\t');
+    if (continues) out[out.length - 1] = `${previous} ${line.trim()}`;
+    else out.push(line);
+  }
+  return out.join('\n');
+}

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { eventually } from '@plinth/testing';
-import { normaliseOutput } from './normalise';
+import { normaliseOutput, reflow } from './normalise';
 
 export interface Step {
   // kubectl is the command line after `kubectl`, split as a shell splits it (quotes, no
@@ -177,9 +177,11 @@ export class SessionRunner {
 
 // formatRun writes one step: the command, its exit code, stdout lines after `1|`, stderr after
 // `2|`.
+// An explain's descriptions are reflowed (see reflow).
 function formatRun(command: string, run: KubectlRun, step: Step): string {
+  const explains = /^explain\b/.test(step.kubectl);
   const body = (prefix: string, text: string) =>
-    normaliseOutput(text, step.mask, step.drop)
+    normaliseOutput(explains ? reflow(text) : text, step.mask, step.drop)
       .replace(/\n$/, '')
       .split('\n')
       .filter((l, i, all) => !(all.length === 1 && l === ''))
