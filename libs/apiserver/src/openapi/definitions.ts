@@ -101,8 +101,10 @@ export class DefinitionWriter {
 
   // convert writes a Schema as used by a field, defining the shared types it names; zeroDefault
   // gives the field its Go zero value as default (OpenAPI 3 only, see zeroDefaultOf).
-  // fieldDescription, when given, is Kubernetes' description of the field using the Schema.
-  convert(schema: Schema, zeroDefault = false, fieldDescription?: string): JsonObject {
+  // fieldDescription, when given, is Kubernetes' description of the field using the Schema; an
+  // element (of a list or map) carries none of its own, as in kube-openapi's documents (kubectl
+  // explain would print its type's description twice).
+  convert(schema: Schema, zeroDefault = false, fieldDescription?: string, element = false): JsonObject {
     const name = schema.ref ?? (schema.intOrString && schema.format === 'int-or-string' ? names.intOrString : undefined);
     const zero = zeroDefault && this.dialect === 'v3' && schema.default === undefined ? zeroValueOf(schema, name !== undefined) : undefined;
     if (name === undefined) {
@@ -114,7 +116,7 @@ export class DefinitionWriter {
     // The field carries a description as kube-openapi's fields do (kubectl explain prints the
     // field's own): Kubernetes', else the Schema's, else the type's.
     const siblings: JsonObject = {};
-    const description = fieldDescription ?? schema.description ?? definition['description'];
+    const description = element ? undefined : (fieldDescription ?? schema.description ?? definition['description']);
     if (typeof description === 'string' && description !== '') siblings['description'] = description;
     if (zero !== undefined) siblings['default'] = zero;
     writeMarkers(siblings, patchMarkers(schema));
@@ -176,8 +178,8 @@ export class DefinitionWriter {
       const valued = valueMembers(schema);
       out['properties'] = Object.fromEntries(Object.entries(schema.properties).map(([key, value]) => [key, this.convert(value, valued.has(key), described?.properties?.[key])]));
     }
-    if (schema.items) out['items'] = this.convert(schema.items, true);
-    if (schema.additionalProperties) out['additionalProperties'] = this.convert(schema.additionalProperties, true);
+    if (schema.items) out['items'] = this.convert(schema.items, true, undefined, true);
+    if (schema.additionalProperties) out['additionalProperties'] = this.convert(schema.additionalProperties, true, undefined, true);
     // An int-or-string without a type is written as a structural schema writes it (anyOf);
     // Swagger 2.0 has no anyOf and keeps only the marker.
     if (schema.intOrString && !schema.type && this.dialect === 'v3') out['anyOf'] = [{ type: 'integer' }, { type: 'string' }];
