@@ -30,8 +30,8 @@ export function storeOperations(store: ObjectStore): Operations {
         remainingItemCount: result.remainingItemCount,
       };
     },
-    create: async (r) => ({ kv: written(await store.create(r.key, detach(r.value)), r.omitValue) }),
-    update: async (r) => ({ kv: written(await store.update(r.key, detach(r.value), r.expectedRevision), r.omitValue) }),
+    create: async (r) => ({ kv: written(await store.create(r.key, r.value), r.omitValue) }),
+    update: async (r) => ({ kv: written(await store.update(r.key, r.value, r.expectedRevision), r.omitValue) }),
     delete: (r) => store.delete(r.key, r.preconditions),
     currentRevision: async () => ({ revision: await revisions.read() }),
     compact: async (r) => {
@@ -72,9 +72,3 @@ function written(kv: KeyValue, omitValue: boolean): KeyValue {
 }
 
 const noValue = new Uint8Array(0);
-
-// detach copies a value out of the request message: the message's buffer can be a slice of a
-// shared pool, which a store keeping the value would otherwise hold on to whole.
-function detach(value: Uint8Array): Uint8Array {
-  return new Uint8Array(value);
-}
