@@ -11,7 +11,6 @@ export { RequestBoundary } from './http/request-boundary';
 export { ensureClusterPki, ensureServiceAccountKey, adminKubeconfig, controllerManagerKubeconfig, ClusterPki, KeyPairPem } from './pki';
 export { parseServerFlags, defaultServerFlags, serverFlagSet, ServerFlags } from './flags';
 export { FlagError } from '@plinth/config';
-export { parseFeatureGates, defaultFeatureGates, FeatureGateError } from './feature-gates';
 export { openApiRoutes } from './openapi';
 export { Authenticator, AuthenticationOutcome } from './auth/ports';
 export type { Authorizer } from '@plinth/rbac';

@@ -1,0 +1,74 @@
+// ControllersWorkerHost runs the all-in-one's controller manager (its controllers and the node
+// simulator) on a worker thread, as kube-controller-manager runs beside kube-apiserver in a
+// process of its own, so that the controllers' informers parse what the server writes on
+// another core than the one serving requests. The worker is an ordinary API client of the
+// server, over HTTPS with the controller manager's credentials, as before. The host starts it
+// once the API serves, supervises it (ThreadSupervisor: a crash is logged and restarted, or
+// given up on, which gaveUp reports for the process to end), adds its metrics to the process's
+// /metrics, and stops it on shutdown.
+import { Worker } from 'node:worker_threads';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { realClock } from '@plinth/machinery';
+import { defaultRegistry, FamilySnapshot } from '@plinth/metrics';
+import { RestartPolicy } from './restart-policy';
+import { ThreadSupervisor } from './thread-supervisor';
+
+// CONTROLLERS_WORKER provides where the worker's code is and the data it starts with.
+export const CONTROLLERS_WORKER = Symbol('ControllersWorker');
+
+export interface ControllersWorker {
+  // entry is the worker's module (its .ts source under tools/register.js, its .js when built).
+  entry: string;
+  // data resolves to the worker's workerData once the API serves (its credentials).
+  data: () => Promise<Record<string, unknown>>;
+}
+
+// metricsRequest is what the worker answers with its registry's families.
+export const metricsRequest = 'metrics';
+
+// stopTimeoutMs is how long a stopping worker has before it is terminated.
+const stopTimeoutMs = 15_000;
+// metricsTimeoutMs bounds a scrape's wait for the worker's families.
+const metricsTimeoutMs = 2_000;
+
+@Injectable()
+export class ControllersWorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('controllers');
+  private supervisor: ThreadSupervisor | null = null;
+  private removeMetrics: () => void = () => undefined;
+  // gaveUp resolves with what ended the worker when its supervisor gave up on it.
+  readonly gaveUp: Promise<string>;
+  private giveUp: (reason: string) => void = () => undefined;
+
+  constructor(@Inject(CONTROLLERS_WORKER) private readonly worker: ControllersWorker) {
+    this.gaveUp = new Promise((resolve) => (this.giveUp = resolve));
+  }
+
+  // threadId is the running worker's thread id (null while none runs).
+  get threadId(): number | null {
+    return this.supervisor?.threadId ?? null;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const workerData = { ...(await this.worker.data()), entry: this.worker.entry };
+    const supervisor = new ThreadSupervisor({
+      name: 'controller manager',
+      // The entry is required from evaluated code so that the hooks preloaded with -r (which
+      // a worker inherits) compile it when it is TypeScript.
+      start: () => new Worker('require(require("node:worker_threads").workerData.entry)', { eval: true, workerData }),
+      clock: realClock,
+      log: { log: (line) => this.logger.log(line), error: (line) => this.logger.error(line) },
+      policy: new RestartPolicy(),
+      stopTimeoutMs,
+      onGiveUp: (reason) => this.giveUp(reason),
+    });
+    this.supervisor = supervisor;
+    this.removeMetrics = defaultRegistry().addSource(async () => (await supervisor.request<FamilySnapshot[]>(metricsRequest, metricsTimeoutMs)) ?? []);
+    supervisor.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.removeMetrics();
+    await this.supervisor?.stop();
+  }
+}
