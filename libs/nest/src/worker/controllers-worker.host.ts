@@ -5,9 +5,9 @@
 // server, over HTTPS with the controller manager's credentials, as before. The host starts it
 // once the API serves, supervises it (ThreadSupervisor: a crash is logged and restarted, or
 // given up on, which gaveUp reports for the process to end), adds its metrics to the process's
-// /metrics, and stops it on shutdown.
+// /metrics, and stops it while the server drains.
 import { Worker } from 'node:worker_threads';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { realClock } from '@plinth/machinery';
 import { defaultRegistry, FamilySnapshot } from '@plinth/metrics';
 import { RestartPolicy } from './restart-policy';
@@ -32,7 +32,7 @@ const stopTimeoutMs = 15_000;
 const metricsTimeoutMs = 2_000;
 
 @Injectable()
-export class ControllersWorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ControllersWorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('controllers');
   private supervisor: ThreadSupervisor | null = null;
   private removeMetrics: () => void = () => undefined;
@@ -67,8 +67,14 @@ export class ControllersWorkerHost implements OnApplicationBootstrap, OnApplicat
     supervisor.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.removeMetrics();
+  // beforeApplicationShutdown stops the worker while the API server drains (both hosts' hooks
+  // run together): the controllers end their own watches and requests, rather than having the
+  // server cut them once it stops.
+  async beforeApplicationShutdown(): Promise<void> {
     await this.supervisor?.stop();
+  }
+
+  onApplicationShutdown(): void {
+    this.removeMetrics();
   }
 }

@@ -45,17 +45,19 @@ export class ThreadSupervisor {
   start(): void {
     const { name, start, log } = this.options;
     const worker = start();
+    // A worker's threadId reads -1 once it has ended: the log lines keep the one it ran as.
+    const threadId = worker.threadId;
     this.worker = worker;
     let failure = '';
     worker.on('message', (message: AnswerMessage) => this.answered(message));
     worker.on('error', (err) => (failure = describe(err)));
     this.exited = new Promise((resolve) =>
       worker.once('exit', (code) => {
-        this.ended(worker, code, failure);
+        this.ended(worker, threadId, code, failure);
         resolve();
       }),
     );
-    log.log(`${name} started in worker thread ${worker.threadId}`);
+    log.log(`${name} started in worker thread ${threadId}`);
   }
 
   // request posts body to the running worker and resolves with its answer, or with undefined
@@ -84,9 +86,10 @@ export class ThreadSupervisor {
     const worker = this.worker;
     if (!worker) return;
     const { name, clock, log, stopTimeoutMs } = this.options;
+    const threadId = worker.threadId;
     worker.postMessage({ kind: 'stop' } satisfies StopMessage);
     const deadline = clock.setTimeout(() => {
-      log.error(`${name} did not stop within ${stopTimeoutMs / 1000} s: terminating worker thread ${worker.threadId}`);
+      log.error(`${name} did not stop within ${stopTimeoutMs / 1000} s: terminating worker thread ${threadId}`);
       void worker.terminate();
     }, stopTimeoutMs);
     await this.exited;
@@ -97,12 +100,12 @@ export class ThreadSupervisor {
     if (message?.kind === 'answer') this.pending.get(message.id)?.(message.body);
   }
 
-  private ended(worker: Worker, code: number, failure: string): void {
+  private ended(worker: Worker, threadId: number, code: number, failure: string): void {
     if (this.worker === worker) this.worker = null;
     for (const settle of [...this.pending.values()]) settle(undefined);
     if (this.stopping) return;
     const { name, clock, log, policy } = this.options;
-    const what = `${name} worker thread ${worker.threadId} ended unexpectedly with exit code ${code}${failure ? `: ${failure}` : ''}`;
+    const what = `${name} worker thread ${threadId} ended unexpectedly with exit code ${code}${failure ? `: ${failure}` : ''}`;
     const decision = policy.crashed(clock.now());
     if (!decision.restart) {
       log.error(`${what}; giving up after ${decision.crashes} crashes in a row`);
