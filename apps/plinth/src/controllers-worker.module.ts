@@ -6,19 +6,21 @@ import { ClientCredentials } from '@plinth/client';
 import { ControllerManagerFlags } from '@plinth/config';
 import { CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, controllerManagerSettings, ControllersHost } from '@plinth/nest/controllers';
 
+// ControllersWorkerData is the worker's workerData: credentials are null when it started before
+// the API served (they come later, as a CredentialsRequest).
 export interface ControllersWorkerData {
   flags: ControllerManagerFlags;
-  credentials: ClientCredentials;
+  credentials: ClientCredentials | null;
 }
 
 @Module({})
 export class ControllersWorkerModule {
-  static forData({ flags, credentials }: ControllersWorkerData): DynamicModule {
+  static forFlags(flags: ControllerManagerFlags, credentials: () => Promise<ClientCredentials>): DynamicModule {
     return {
       module: ControllersWorkerModule,
       providers: [
         { provide: CONTROLLER_MANAGER_SETTINGS, useValue: controllerManagerSettings(flags) },
-        { provide: CONTROLLER_CREDENTIALS, useValue: async () => credentials },
+        { provide: CONTROLLER_CREDENTIALS, useValue: credentials },
         ControllersHost,
       ],
     };

@@ -28,7 +28,8 @@ export class PlinthModule {
           provide: CONTROLLERS_WORKER,
           useFactory: (host: ApiServerHost): ControllersWorker => ({
             entry: controllersWorkerEntry,
-            data: async () => ({ flags: controllers, credentials: await inProcessCredentials(host)() }) satisfies ControllersWorkerData,
+            data: { flags: controllers } satisfies Omit<ControllersWorkerData, 'credentials'>,
+            credentials: inProcessCredentials(host),
           }),
           inject: [ApiServerHost],
         },

@@ -3,11 +3,13 @@
 // process of its own, so that the controllers' informers parse what the server writes on
 // another core than the one serving requests. The worker is an ordinary API client of the
 // server, over HTTPS with the controller manager's credentials, as before. The host starts it
-// once the API serves, supervises it (ThreadSupervisor: a crash is logged and restarted, or
+// while the API server starts (its modules load on the other core meanwhile), hands it the
+// credentials once the API serves, supervises it (ThreadSupervisor: a crash is logged and restarted, or
 // given up on, which gaveUp reports for the process to end), adds its metrics to the process's
 // /metrics, and stops it while the server drains.
 import { Worker } from 'node:worker_threads';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { ClientCredentials } from '@plinth/client';
 import { realClock } from '@plinth/machinery';
 import { defaultRegistry, FamilySnapshot } from '@plinth/metrics';
 import { RestartPolicy } from './restart-policy';
@@ -19,12 +21,20 @@ export const CONTROLLERS_WORKER = Symbol('ControllersWorker');
 export interface ControllersWorker {
   // entry is the worker's module (its .ts source under tools/register.js, its .js when built).
   entry: string;
-  // data resolves to the worker's workerData once the API serves (its credentials).
-  data: () => Promise<Record<string, unknown>>;
+  // data is the worker's workerData (the controller manager's flags), with `credentials` added.
+  data: Record<string, unknown>;
+  // credentials resolve to the controllers' credentials once the API serves: a worker started
+  // before gets them as a request (CredentialsRequest), one started after in its workerData.
+  credentials: () => Promise<ClientCredentials>;
 }
 
 // metricsRequest is what the worker answers with its registry's families.
 export const metricsRequest = 'metrics';
+
+// CredentialsRequest hands a worker that started before the API served its credentials.
+export interface CredentialsRequest {
+  credentials: ClientCredentials;
+}
 
 // stopTimeoutMs is how long a stopping worker has before it is terminated.
 const stopTimeoutMs = 15_000;
@@ -49,13 +59,15 @@ export class ControllersWorkerHost implements OnApplicationBootstrap, BeforeAppl
     return this.supervisor?.threadId ?? null;
   }
 
+  // onApplicationBootstrap runs beside the API server's (the hooks of one module run together).
   async onApplicationBootstrap(): Promise<void> {
-    const workerData = { ...(await this.worker.data()), entry: this.worker.entry };
+    const { entry, data } = this.worker;
+    let credentials: ClientCredentials | null = null;
     const supervisor = new ThreadSupervisor({
       name: 'controller manager',
       // The entry is required from evaluated code so that the hooks preloaded with -r (which
       // a worker inherits) compile it when it is TypeScript.
-      start: () => new Worker('require(require("node:worker_threads").workerData.entry)', { eval: true, workerData }),
+      start: () => new Worker('require(require("node:worker_threads").workerData.entry)', { eval: true, workerData: { ...data, entry, credentials } }),
       clock: realClock,
       log: { log: (line) => this.logger.log(line), error: (line) => this.logger.error(line) },
       policy: new RestartPolicy(),
@@ -65,6 +77,8 @@ export class ControllersWorkerHost implements OnApplicationBootstrap, BeforeAppl
     this.supervisor = supervisor;
     this.removeMetrics = defaultRegistry().addSource(async () => (await supervisor.request<FamilySnapshot[]>(metricsRequest, metricsTimeoutMs)) ?? []);
     supervisor.start();
+    credentials = await this.worker.credentials();
+    void supervisor.request({ credentials } satisfies CredentialsRequest, stopTimeoutMs);
   }
 
   // beforeApplicationShutdown stops the worker while the API server drains (both hosts' hooks
