@@ -4,9 +4,9 @@
 // another core than the one serving requests. The worker is an ordinary API client of the
 // server, over HTTPS with the controller manager's credentials, as before. The host starts it
 // while the API server starts (its modules load on the other core meanwhile), hands it the
-// credentials once the API serves, supervises it (ThreadSupervisor: a crash is logged and restarted, or
-// given up on, which gaveUp reports for the process to end), adds its metrics to the process's
-// /metrics, and stops it while the server drains.
+// credentials once the API serves, supervises it (ThreadSupervisor: a crash is logged and
+// restarted, or given up on, which gaveUp reports for the process to end), adds its metrics to
+// the process's /metrics, and stops it while the server drains.
 import { Worker } from 'node:worker_threads';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { ClientCredentials } from '@plinth/client';
@@ -52,11 +52,6 @@ export class ControllersWorkerHost implements OnApplicationBootstrap, BeforeAppl
 
   constructor(@Inject(CONTROLLERS_WORKER) private readonly worker: ControllersWorker) {
     this.gaveUp = new Promise((resolve) => (this.giveUp = resolve));
-  }
-
-  // threadId is the running worker's thread id (null while none runs).
-  get threadId(): number | null {
-    return this.supervisor?.threadId ?? null;
   }
 
   // onApplicationBootstrap runs beside the API server's (the hooks of one module run together).
