@@ -12,7 +12,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import type { ClientCredentials } from '@plinth/client';
 import { realClock } from '@plinth/machinery';
 import { defaultRegistry, FamilySnapshot } from '@plinth/metrics';
-import { RestartPolicy } from './restart-policy';
+import { RestartPolicy, RestartPolicyOptions } from './restart-policy';
 import { ThreadSupervisor } from './thread-supervisor';
 
 // CONTROLLERS_WORKER provides where the worker's code is and the data it starts with.
@@ -26,6 +26,8 @@ export interface ControllersWorker {
   // credentials resolve to the controllers' credentials once the API serves: a worker started
   // before gets them as a request (CredentialsRequest), one started after in its workerData.
   credentials: () => Promise<ClientCredentials>;
+  // restartPolicy is defaultRestartPolicy unless given.
+  restartPolicy?: RestartPolicyOptions;
 }
 
 // metricsRequest is what the worker answers with its registry's families.
@@ -65,7 +67,7 @@ export class ControllersWorkerHost implements OnApplicationBootstrap, BeforeAppl
       start: () => new Worker('require(require("node:worker_threads").workerData.entry)', { eval: true, workerData: { ...data, entry, credentials } }),
       clock: realClock,
       log: { log: (line) => this.logger.log(line), error: (line) => this.logger.error(line) },
-      policy: new RestartPolicy(),
+      policy: new RestartPolicy(this.worker.restartPolicy),
       stopTimeoutMs,
       onGiveUp: (reason) => this.giveUp(reason),
     });
