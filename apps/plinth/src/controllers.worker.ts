@@ -1,7 +1,7 @@
 // The all-in-one's worker thread (started by ControllersWorkerHost): the controller manager in a
 // Nest application of its own, with the process's tracing (its spans exported under the
 // all-in-one's service name) and its metrics, which the main thread's /metrics gathers from it.
-// It starts while the API server starts, and its controllers once the credentials come (in its
+// It starts before the API server, and its controllers once the credentials come (in its
 // workerData when it is restarted, as a request when it started first). Asked to stop, it closes
 // the application and the thread ends.
 import 'reflect-metadata';
@@ -11,7 +11,7 @@ import { NestFactory } from '@nestjs/core';
 import { ClientCredentials } from '@plinth/client';
 import { defaultRegistry } from '@plinth/metrics';
 import { installLastResortLogging, withMetrics, withTracing } from '@plinth/nest';
-import { answerSupervisor, CredentialsRequest, metricsRequest } from '@plinth/nest/worker';
+import { answerSupervisor, CredentialsRequest, loadedRequest, metricsRequest } from '@plinth/nest/worker';
 import { startTracing } from '@plinth/telemetry';
 import { ControllersWorkerData, ControllersWorkerModule } from './controllers-worker.module';
 
@@ -35,6 +35,7 @@ function main(): void {
       },
       answer: (body) => {
         if (body === metricsRequest) return defaultRegistry().gather();
+        if (body === loadedRequest) return true;
         if (!isCredentialsRequest(body)) return undefined;
         credentialsCame = true;
         provideCredentials(body.credentials);

@@ -3,12 +3,11 @@
 // process of its own, so that the controllers' informers parse what the server writes on
 // another core than the one serving requests. The worker is an ordinary API client of the
 // server, over HTTPS with the controller manager's credentials, as before. The host starts it
-// while the API server starts (its modules load on the other core meanwhile), hands it the
-// credentials once the API serves, supervises it (ThreadSupervisor: a crash is logged and
+// before the API server starts, hands it the credentials once the API serves, supervises it (ThreadSupervisor: a crash is logged and
 // restarted, or given up on, which gaveUp reports for the process to end), adds its metrics to
 // the process's /metrics, and stops it while the server drains.
 import { Worker } from 'node:worker_threads';
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { ClientCredentials } from '@plinth/client';
 import { realClock } from '@plinth/machinery';
 import { defaultRegistry, FamilySnapshot } from '@plinth/metrics';
@@ -33,6 +32,9 @@ export interface ControllersWorker {
 // metricsRequest is what the worker answers with its registry's families.
 export const metricsRequest = 'metrics';
 
+// loadedRequest is what the worker answers (true) once its modules are loaded.
+export const loadedRequest = 'loaded';
+
 // CredentialsRequest hands a worker that started before the API served its credentials.
 export interface CredentialsRequest {
   credentials: ClientCredentials;
@@ -42,12 +44,15 @@ export interface CredentialsRequest {
 const stopTimeoutMs = 15_000;
 // metricsTimeoutMs bounds a scrape's wait for the worker's families.
 const metricsTimeoutMs = 2_000;
+// loadTimeoutMs bounds the wait for the worker to load before the API server starts anyway.
+const loadTimeoutMs = 60_000;
 
 @Injectable()
-export class ControllersWorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+export class ControllersWorkerHost implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('controllers');
   private supervisor: ThreadSupervisor | null = null;
   private removeMetrics: () => void = () => undefined;
+  private credentials: ClientCredentials | null = null;
   // gaveUp resolves with what ended the worker when its supervisor gave up on it.
   readonly gaveUp: Promise<string>;
   private giveUp: (reason: string) => void = () => undefined;
@@ -56,15 +61,16 @@ export class ControllersWorkerHost implements OnApplicationBootstrap, BeforeAppl
     this.gaveUp = new Promise((resolve) => (this.giveUp = resolve));
   }
 
-  // onApplicationBootstrap runs beside the API server's (the hooks of one module run together).
-  async onApplicationBootstrap(): Promise<void> {
+  // onModuleInit starts the worker and waits until it has loaded its modules (it answers
+  // loadedRequest once it listens), before any host's bootstrap: the API server then starts, and
+  // once it serves the controllers start at once, as they did on one thread.
+  async onModuleInit(): Promise<void> {
     const { entry, data } = this.worker;
-    let credentials: ClientCredentials | null = null;
     const supervisor = new ThreadSupervisor({
       name: 'controller manager',
       // The entry is required from evaluated code so that the hooks preloaded with -r (which
       // a worker inherits) compile it when it is TypeScript.
-      start: () => new Worker('require(require("node:worker_threads").workerData.entry)', { eval: true, workerData: { ...data, entry, credentials } }),
+      start: () => new Worker('require(require("node:worker_threads").workerData.entry)', { eval: true, workerData: { ...data, entry, credentials: this.credentials } }),
       clock: realClock,
       log: { log: (line) => this.logger.log(line), error: (line) => this.logger.error(line) },
       policy: new RestartPolicy(this.worker.restartPolicy),
@@ -74,8 +80,15 @@ export class ControllersWorkerHost implements OnApplicationBootstrap, BeforeAppl
     this.supervisor = supervisor;
     this.removeMetrics = defaultRegistry().addSource(async () => (await supervisor.request<FamilySnapshot[]>(metricsRequest, metricsTimeoutMs)) ?? []);
     supervisor.start();
-    credentials = await this.worker.credentials();
-    void supervisor.request({ credentials } satisfies CredentialsRequest, stopTimeoutMs);
+    await supervisor.request(loadedRequest, loadTimeoutMs);
+  }
+
+  // onApplicationBootstrap hands the worker its credentials once the API serves (a worker
+  // restarted later finds them in its workerData).
+  async onApplicationBootstrap(): Promise<void> {
+    const credentials = await this.worker.credentials();
+    this.credentials = credentials;
+    void this.supervisor?.request({ credentials } satisfies CredentialsRequest, stopTimeoutMs);
   }
 
   // beforeApplicationShutdown stops the worker while the API server drains (both hosts' hooks
