@@ -27,7 +27,7 @@ import { interpretEtcdError } from './errors';
 import { EtcdRequest, etcdSpan } from './etcd-span';
 import { EtcdRequestMetrics } from './request-metrics';
 import { bytes, toKeyValue } from './key-value';
-import { watchEtcd } from './watch';
+import { LiveWatches } from './live-watches';
 
 // anyKey is what currentRevision ranges over: only the response header is read.
 const anyKey = Buffer.from([0]);
@@ -39,11 +39,13 @@ export class EtcdObjectStore implements ObjectStore {
   // never repeated, as a repeated txn could see its own first attempt.
   private readonly readAttempts: number;
   private readonly metrics: EtcdRequestMetrics | null;
+  private readonly live: LiveWatches;
 
   constructor(options: EtcdObjectStoreOptions & { metrics?: EtcdRequestMetrics }) {
     this.client = newEtcdClient(options);
     this.metrics = options.metrics ?? null;
     this.readAttempts = options.endpoints.length;
+    this.live = new LiveWatches(this.client, () => this.currentRevision(), this.watches);
   }
 
   async get(key: string, options: GetOptions = {}): Promise<KeyValue> {
@@ -93,7 +95,9 @@ export class EtcdObjectStore implements ObjectStore {
     );
     const revision = Number(response.header.revision);
     if (!response.succeeded) throw StorageError.keyExists(key, revision);
-    return { key, value, revision, createRevision: revision };
+    const kv: KeyValue = { key, value, revision, createRevision: revision };
+    this.live.written({ type: 'ADDED', revision, kv });
+    return kv;
   }
 
   async update(key: string, value: Uint8Array, expectedRevision: number): Promise<KeyValue> {
@@ -128,7 +132,7 @@ export class EtcdObjectStore implements ObjectStore {
       const response = await this.write({ method: 'DeleteRange', operation: 'delete', key }, () => this.client.kv.deleteRange({ key: etcdKey, prev_kv: true }));
       const deleted = response.prev_kvs[0];
       if (!deleted) throw StorageError.keyNotFound(key, Number(response.header.revision));
-      return { deleted: toKeyValue(deleted), revision: Number(response.header.revision) };
+      return this.deleted(toKeyValue(deleted), Number(response.header.revision));
     }
     // With only a revision precondition the compare is the check, and nothing is read first.
     let expected = preconditions.revision ?? 0;
@@ -149,7 +153,7 @@ export class EtcdObjectStore implements ObjectStore {
       if (response.succeeded) {
         const deleted = response.responses[0].response_delete_range.prev_kvs[0];
         if (!deleted) throw StorageError.keyNotFound(key, revision);
-        return { deleted: toKeyValue(deleted), revision };
+        return this.deleted(toKeyValue(deleted), revision);
       }
       const latest = response.responses[0].response_range.kvs[0];
       if (!latest) throw StorageError.keyNotFound(key, revision);
@@ -161,7 +165,7 @@ export class EtcdObjectStore implements ObjectStore {
   }
 
   watch(options: WatchOptions): Watch {
-    return watchEtcd(this.client, options, this.watches);
+    return this.live.watch(options);
   }
 
   async currentRevision(): Promise<number> {
@@ -183,8 +187,15 @@ export class EtcdObjectStore implements ObjectStore {
   }
 
   async close(): Promise<void> {
+    this.live.close();
     for (const watch of [...this.watches]) watch.close();
     this.client.close();
+  }
+
+  // deleted hands the watches a deletion's event from its answer.
+  private deleted(deleted: KeyValue, revision: number): DeleteResult {
+    this.live.written({ type: 'DELETED', revision, kv: deleted });
+    return { deleted, revision };
   }
 
   // read sends a range request, each attempt in its own client span; errorKey is the key its
