@@ -10,6 +10,7 @@ import { ResourceRequestInfo } from './request-info';
 import { Representation } from './negotiation';
 import { ResponseOptions } from './http/respond';
 import { ServerContext } from './server-context';
+import { RequestContext } from './http/request-context';
 
 export interface RequestScope {
   req: IncomingMessage;
@@ -25,10 +26,10 @@ export interface RequestScope {
   server: ServerContext;
   // user is who the request acts for (after impersonation).
   user: UserInfo;
-  // context is aborted as kube-apiserver's request context is done: the request timeout passed
-  // (its 504 is written) or the response closed. Work not yet started for the request is not
-  // started then.
-  context: AbortSignal;
+  // context is done as kube-apiserver's request context is: the request timeout passed (its 504
+  // is written) or the response closed. Work not yet started for the request is not started
+  // then.
+  context: RequestContext;
 }
 
 // clientApiVersion is the apiVersion written back to this client.

@@ -29,6 +29,7 @@ import { responseGone, responseOptions, ResponseOptions, writeBody, writeError, 
 import { parseRequestTarget, RequestTarget, RequestTargetError } from './http/request-target';
 import { checkFraming, writeFramingError } from './http/framing';
 import { RequestBoundary } from './http/request-boundary';
+import { RequestContext } from './http/request-context';
 import { ListOptions, parseListOptions } from './list-options';
 import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate, routeAccepts, routeProduces } from './negotiation';
 import { methodRouted, NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
@@ -111,9 +112,9 @@ export class ApiServer {
   // the deadline passed or the response closed (the client went away, or the answer was
   // written), so that work it would go on with is not started.
   private serveRequestInTime(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo): Promise<void> {
-    const context = new AbortController();
-    res.once('close', () => context.abort());
-    if (isLongRunning(info)) return this.serveRequest(req, res, query, info, context.signal, undefined);
+    const context = new RequestContext();
+    res.once('close', () => context.end());
+    if (isLongRunning(info)) return this.serveRequest(req, res, query, info, context, undefined);
     let timeoutMs: number;
     try {
       timeoutMs = requestTimeoutMs(query, this.limits.requestTimeoutMs);
@@ -122,11 +123,11 @@ export class ApiServer {
       return Promise.resolve();
     }
     return serveWithTimeout(
-      () => this.serveRequest(req, res, query, info, context.signal, finisherBoundMs(info, timeoutMs)),
+      () => this.serveRequest(req, res, query, info, context, finisherBoundMs(info, timeoutMs)),
       timeoutMs,
       this.context.clock,
       () => {
-        context.abort();
+        context.end();
         this.terminated.add(res);
         writeRequestTimeout(res);
       },
@@ -136,7 +137,7 @@ export class ApiServer {
 
   // finisherMs bounds the verb handler's work (create, update, patch, delete) as kube-apiserver's
   // finisher does, when the request's deadline is later.
-  private async serveRequest(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo, context: AbortSignal, finisherMs: number | undefined): Promise<void> {
+  private async serveRequest(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, info: RequestInfo, context: RequestContext, finisherMs: number | undefined): Promise<void> {
     const response = responseOptions(req, query, this.context.gate('APIResponseCompression'));
     let release: (() => void) | null = null;
     try {
@@ -256,7 +257,7 @@ export class ApiServer {
     if (auth) await authorizeRequest(info, user, info.isResourceRequest ? this.servedGroup(info.group) : '', auth);
   }
 
-  private async serveResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, response: ResponseOptions, user: UserInfo, context: AbortSignal): Promise<void> {
+  private async serveResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, response: ResponseOptions, user: UserInfo, context: RequestContext): Promise<void> {
     const group = this.servedGroup(info.group);
     const def = this.context.catalog.lookup(group, info.version, info.resource);
     if (!def) return this.pathNotFound(res, info.group === '' ? ['api'] : ['apis', info.group]);

@@ -144,6 +144,20 @@ describe('EtcdObjectStore', () => {
       });
     });
 
+    it("starts etcd calls without grpc-js's caller stack, and leaves the process's stack trace limit as it was", async () => {
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 17;
+      try {
+        const created = await store.create('/registry/etcd/stack-limit', new Uint8Array([1]));
+        expect(Error.stackTraceLimit).toBe(17);
+        await expect(store.get('/registry/etcd/stack-limit', { revision: created.revision + 1000 })).rejects.toMatchObject({ code: StorageErrorCode.FutureRevision });
+        expect(Error.stackTraceLimit).toBe(17);
+        expect(new Error('here').stack?.split('\n').length).toBeGreaterThan(1);
+      } finally {
+        Error.stackTraceLimit = limit;
+      }
+    });
+
     it('rejects a watch without exactly one of key and prefix', async () => {
       const err = await nextError(store.watch({ key: '/registry/etcd/a', prefix: '/registry/etcd/' }));
       expect(err).toBeInstanceOf(StorageError);

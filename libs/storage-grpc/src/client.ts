@@ -119,12 +119,12 @@ export class GrpcObjectStore implements ObjectStore {
   }
 
   create(key: string, value: Uint8Array): Promise<KeyValue> {
-    return this.send('Create', { id: 0, traceContext: {}, batch: [], create: { key, value } }, (r) => requiredKv(r.create?.kv, 'Create'));
+    return this.send('Create', { id: 0, traceContext: {}, batch: [], create: { key, value } }, (r) => withValue(requiredKv(r.create?.kv, 'Create'), value));
   }
 
   update(key: string, value: Uint8Array, expectedRevision: number): Promise<KeyValue> {
     const update = { key, value, expectedRevision };
-    return this.send('Update', { id: 0, traceContext: {}, batch: [], update }, (r) => requiredKv(r.update?.kv, 'Update'));
+    return this.send('Update', { id: 0, traceContext: {}, batch: [], update }, (r) => withValue(requiredKv(r.update?.kv, 'Update'), value));
   }
 
   delete(key: string, preconditions?: DeletePreconditions): Promise<DeleteResult> {
@@ -218,6 +218,12 @@ export class GrpcObjectStore implements ObjectStore {
   private measured<T>(operation: MethodName, call: () => Promise<T>): Promise<T> {
     return this.metrics ? this.metrics.measure(operation, call) : call();
   }
+}
+
+// withValue completes a create's or update's answer, which leaves out the value this client
+// sent (storage.proto's CreateResponse), with that value.
+function withValue(kv: KeyValue, value: Uint8Array): KeyValue {
+  return { key: kv.key, value, revision: kv.revision, createRevision: kv.createRevision };
 }
 
 function closedStore(): StorageError {

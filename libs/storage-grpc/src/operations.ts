@@ -1,7 +1,7 @@
 // Operations are the requests of storage.proto answered by a store, shared by the unary methods
 // and the Exchange stream.
 import { storagev1 } from '@plinth/proto';
-import { CurrentRevisionReader, ObjectStore, StorageError } from '@plinth/storage';
+import { CurrentRevisionReader, KeyValue, ObjectStore, StorageError } from '@plinth/storage';
 import { MethodName } from './service';
 
 export interface Operations {
@@ -30,8 +30,8 @@ export function storeOperations(store: ObjectStore): Operations {
         remainingItemCount: result.remainingItemCount,
       };
     },
-    create: async (r) => ({ kv: await store.create(r.key, detach(r.value)) }),
-    update: async (r) => ({ kv: await store.update(r.key, detach(r.value), r.expectedRevision) }),
+    create: async (r) => ({ kv: withoutValue(await store.create(r.key, detach(r.value))) }),
+    update: async (r) => ({ kv: withoutValue(await store.update(r.key, detach(r.value), r.expectedRevision)) }),
     delete: (r) => store.delete(r.key, r.preconditions),
     currentRevision: async () => ({ revision: await revisions.read() }),
     compact: async (r) => {
@@ -63,6 +63,14 @@ export async function performExchange(operations: Operations, r: storagev1.Excha
   if (r.compact) return { id, batch: [], compact: await operations.compact(r.compact) };
   throw StorageError.invalidArgument('exchange request without an operation');
 }
+
+// withoutValue is a written key as a create or update answers it: the caller sent the value, so
+// it does not travel back (GrpcObjectStore puts the caller's own back).
+function withoutValue(kv: KeyValue): KeyValue {
+  return { key: kv.key, value: noValue, revision: kv.revision, createRevision: kv.createRevision };
+}
+
+const noValue = new Uint8Array(0);
 
 // detach copies a value out of the request message: the message's buffer can be a slice of a
 // shared pool, which a store keeping the value would otherwise hold on to whole.

@@ -31,7 +31,7 @@ export async function deleteCollection(scope: RequestScope, listOptions: ListOpt
   const items = [...first.items];
   let page: KubeList = first;
   for (;;) {
-    const token = paged && !scope.context.aborted ? page.metadata.continue : undefined;
+    const token = paged && !scope.context.done ? page.metadata.continue : undefined;
     // The next page is read while this one is deleted.
     const next = token ? listObjects(scope, { ...listOptions, limit: deleteCollectionPageSize, continue: token, resourceVersion: '', resourceVersionMatch: '' }) : null;
     next?.catch(() => undefined);
@@ -50,7 +50,7 @@ async function deleteEach(scope: RequestScope, objects: KubeObject[], options: D
   let failure: { error: unknown } | null = null;
   const worker = async () => {
     while (failure === null && next < objects.length) {
-      if (scope.context.aborted) {
+      if (scope.context.done) {
         failure = { error: contextDone() };
         break;
       }

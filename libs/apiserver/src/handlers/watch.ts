@@ -54,8 +54,7 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
   // the watch was being set up (its connection cut under a thousand streams), before any
   // listener here could hear of it.
   const onClose = () => source.close();
-  if (scope.context.aborted) source.close();
-  else scope.context.addEventListener('abort', onClose, { once: true });
+  const cancelClose = scope.context.onDone(onClose);
   const termination = scope.server.watches;
   termination.watching(scope.res);
   const cancelEnd = termination.onEnded(onClose);
@@ -72,7 +71,7 @@ export async function watchResource(scope: RequestScope, options: ListOptions): 
     stream.sendError(watchError(err, startRevision));
   } finally {
     timer.cancel();
-    scope.context.removeEventListener('abort', onClose);
+    cancelClose();
     cancelEnd();
     source.close();
     if (termination.ended.aborted) await termination.released();

@@ -270,6 +270,9 @@ describe('the Exchange stream', () => {
       expect(answers.get(1)?.get?.kv?.key).toBe('/a');
       expect(answers.get(2)?.failure?.code).toBe('KeyNotFound');
       expect(answers.get(3)?.create?.kv?.key).toBe('/b');
+      expect(answers.get(3)?.create?.kv?.revision).toBe((await backend.get('/b')).revision);
+      // The value written does not travel back: the caller sent it.
+      expect(answers.get(3)?.create?.kv?.value).toEqual(new Uint8Array(0));
       expect((await backend.get('/b')).value).toEqual(bytes('b'));
     } finally {
       call.end();

@@ -107,6 +107,7 @@ export function runObjectStoreConformance(name: string, factory: ObjectStoreFact
         const before = await store.currentRevision();
         const created = await store.create(`${prefix}a`, json({ n: 1 }));
         expect(created.key).toBe(`${prefix}a`);
+        expect(parse(created)).toEqual({ n: 1 });
         expect(created.revision).toBeGreaterThan(before);
         expect(created.createRevision).toBe(created.revision);
         const got = await store.get(`${prefix}a`);
@@ -157,6 +158,7 @@ export function runObjectStoreConformance(name: string, factory: ObjectStoreFact
       it('updates at the current revision and moves the revision forward', async () => {
         const created = await store.create(`${prefix}a`, json({ n: 1 }));
         const updated = await store.update(`${prefix}a`, json({ n: 2 }), created.revision);
+        expect(parse(updated)).toEqual({ n: 2 });
         expect(updated.revision).toBeGreaterThan(created.revision);
         expect(updated.createRevision).toBe(created.revision);
         expect(parse(await store.get(`${prefix}a`))).toEqual({ n: 2 });

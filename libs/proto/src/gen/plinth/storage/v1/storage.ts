@@ -92,6 +92,7 @@ export interface CreateRequest {
 }
 
 export interface CreateResponse {
+  /** kv is the key as written: its value is left empty, since the caller sent it. */
   kv: KeyValue | undefined;
 }
 
@@ -103,6 +104,7 @@ export interface UpdateRequest {
 }
 
 export interface UpdateResponse {
+  /** kv is the key as written: its value is left empty, since the caller sent it. */
   kv: KeyValue | undefined;
 }
 
