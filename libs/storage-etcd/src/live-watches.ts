@@ -197,9 +197,10 @@ export class LiveWatches {
     }
     const events: WatchEvent[] = [];
     for (const raw of response.events) {
-      const event = toWatchEvent(raw, raw.kv.key.toString('utf8'));
+      const event = toWatchEvent(raw, '');
       if (event instanceof StorageError) {
-        this.lose(feed, event, true);
+        // The error names the key, for lose() to tell the watches it concerns.
+        this.lose(feed, new StorageError(event.code, raw.kv.key.toString('utf8'), event.message, event.revision), true);
         return;
       }
       events.push(event);
