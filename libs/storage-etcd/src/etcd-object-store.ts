@@ -2,7 +2,7 @@
 // k8s.io/apiserver/pkg/storage/etcd3/store.go: get, list, create and update are one request
 // each (a range or a txn); delete with preconditions reads first, then deletes with a compare
 // on the revision it checked.
-import { Etcd3, IRangeResponse, ITxnResponse } from 'etcd3';
+import { Etcd3 } from 'etcd3';
 import {
   DeletePreconditions,
   DeleteResult,
@@ -104,18 +104,18 @@ export class EtcdObjectStore implements ObjectStore {
     const etcdKey = Buffer.from(key);
     // A missing key has revision 0, so the compare alone would let update create it.
     const expected = Number.isSafeInteger(expectedRevision) && expectedRevision > 0 ? expectedRevision : -1;
-    // Both branches end with a keys-only range of the key: after the put it gives the
-    // createRevision, and on failure it tells a missing key from a newer revision.
-    const readBack = { request_range: { key: etcdKey, keys_only: true } };
+    // The put returns the previous key-value: its createRevision is the key's, and it is the
+    // prevKv of the update's watch event. On failure a keys-only range of the key tells a missing
+    // key from a newer revision.
     const response = await this.write({ method: 'Txn', operation: 'update', key }, () =>
       this.client.kv.txn({
         compare: [{ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: expected }],
-        success: [{ request_put: { key: etcdKey, value: bytes(value) } }, readBack],
-        failure: [readBack],
+        success: [{ request_put: { key: etcdKey, value: bytes(value), prev_kv: true } }],
+        failure: [{ request_range: { key: etcdKey, keys_only: true } }],
       }),
     );
-    const current = lastRange(response).kvs[0];
     if (!response.succeeded) {
+      const current = response.responses[0].response_range.kvs[0];
       if (!current) throw StorageError.keyNotFound(key, Number(response.header.revision));
       throw StorageError.conflict(
         key,
@@ -123,7 +123,13 @@ export class EtcdObjectStore implements ObjectStore {
         Number(current.mod_revision),
       );
     }
-    return { key, value, revision: Number(current.mod_revision), createRevision: Number(current.create_revision) };
+    const previous = response.responses[0].response_put.prev_kv;
+    if (!previous) throw StorageError.unreachable(`etcd answered the update of ${key} without its previous value`);
+    const prevKv = toKeyValue(previous);
+    const revision = Number(response.header.revision);
+    const kv: KeyValue = { key, value, revision, createRevision: prevKv.createRevision };
+    this.live.written({ type: 'MODIFIED', revision, kv, prevKv });
+    return kv;
   }
 
   async delete(key: string, preconditions: DeletePreconditions = {}): Promise<DeleteResult> {
@@ -249,8 +255,4 @@ function checkRevision(revision: number | undefined): number {
   if (revision === undefined) return 0;
   if (!Number.isSafeInteger(revision) || revision < 0) throw StorageError.invalidArgument(`invalid revision ${revision}`);
   return revision;
-}
-
-function lastRange(response: ITxnResponse): IRangeResponse {
-  return response.responses[response.responses.length - 1].response_range;
 }

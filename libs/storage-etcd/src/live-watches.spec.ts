@@ -84,7 +84,7 @@ async function writeMany(stores: EtcdObjectStore[], prefix: string, count: numbe
 }
 
 describe('EtcdObjectStore watches fed by the keyspace watch', () => {
-  it("queues a create's event before the create answers", async () => {
+  it("queues the event of a create, an update and a delete before the write answers", async () => {
     const store = new EtcdObjectStore({ endpoints: [etcd.endpoint] });
     const prefix = '/registry/live/answer/';
     try {
@@ -97,13 +97,18 @@ describe('EtcdObjectStore watches fed by the keyspace watch', () => {
         await events.next();
       }
       const queuedAtAnswer: number[] = [];
-      for (let i = 0; i < 20; i++) {
-        await store.create(`${prefix}k${i}`, text(`${i}`));
+      for (let i = 0; i < 10; i++) {
+        const created = await store.create(`${prefix}k${i}`, text(`${i}`));
+        queuedAtAnswer.push(watch.queued ?? 0);
+        await store.update(created.key, text(`u${i}`), created.revision);
+        queuedAtAnswer.push(watch.queued ?? 0);
+        await store.delete(created.key);
         queuedAtAnswer.push(watch.queued ?? 0);
       }
       await store.create(endKey(prefix), text('end'));
-      expect(queuedAtAnswer).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-      expect((await eventsUntilEnd(watch, prefix)).length).toBe(21);
+      expect(queuedAtAnswer).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      const start = (await store.currentRevision()) - 31;
+      expect(await eventsUntilEnd(watch, prefix)).toEqual((await history(prefix, start)));
     } finally {
       await store.close();
     }
