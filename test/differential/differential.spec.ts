@@ -25,7 +25,8 @@ describe('all-in-one', () => {
   describe.each(areas)('differential: $area', (area) => {
     // The garbage collector takes off the orphan finalizer of a delete with the Orphan policy; the
     // namespace controller waits kube-controller-manager's 5 s before it empties a namespace.
-    const server = suiteServer(plinthFlags(area.server), { garbageCollector: true, namespaceDeletionGracePeriodMs });
+    // An area of controller outcomes runs the workload controllers too (no node simulator).
+    const server = suiteServer(plinthFlags(area.server), { garbageCollector: !area.controllers, workloadControllers: area.controllers, namespaceDeletionGracePeriodMs });
     replayArea(area, 'all-in-one', () => ({ base: server.url, token: 'admin-token' }));
   });
 });

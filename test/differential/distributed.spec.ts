@@ -14,12 +14,14 @@ import { Target } from './transport';
 // without simulated nodes (the scenarios register their own Nodes), and every controller unless
 // an area's settings turn groups off: then the controllers every scenario needs (namespaces,
 // their default ServiceAccounts, the garbage collector), whose informers read only groups an
-// area leaves on. A stack takes about 45 s to start on a quiet machine, minutes on a loaded one.
+// area leaves on; with the area's feature gates. A stack takes about 45 s to start on a quiet machine, minutes on a loaded one.
 function distributedStack(gatewayFlags: string[] = []): { target: () => Target; exited: () => string[] | undefined } {
   let plinth: DistributedPlinth | undefined;
   const controllers = gatewayFlags.some((f) => f.startsWith('--runtime-config=')) ? ['--controllers=namespace,serviceaccount,garbagecollector'] : [];
+  // The controllers read the feature gates the gateway serves with (the Job controller's).
+  const featureGates = gatewayFlags.filter((f) => f.startsWith('--feature-gates='));
   beforeAll(async () => {
-    plinth = await startDistributed({}, { gateway: gatewayFlags, controllers: ['--simulated-nodes', '0', ...controllers] });
+    plinth = await startDistributed({}, { gateway: gatewayFlags, controllers: ['--simulated-nodes', '0', ...featureGates, ...controllers] });
   }, 300_000);
   afterAll(() => plinth?.stop());
   const target = (): Target => {

@@ -1,6 +1,8 @@
 // The normaliser's ways of comparing the parts of a document both servers serve: select,
-// omitKeys, lines, extra headers and array elements in ignore.
-import { normaliseAnswer, partAt, RawAnswer } from './normalise';
+// omitKeys, lines, extra headers and array elements in ignore; and the orders the controller
+// areas compare in (sortItems, managedFields).
+import { normaliseAnswer, partAt, RawAnswer, withManagedFieldsInOrder } from './normalise';
+import { sortedItems } from './run';
 
 const volatiles = { ns: 'diff-ns', u: 'uuuuuu' };
 
@@ -45,4 +47,21 @@ test('lines keeps the matching lines of a text body, and headers adds the named 
 test('ignore removes array elements as well as members', () => {
   const gvks = { gvk: [{ group: 'a.platform.io' }, { group: 'a.k8s.io' }], other: 1 };
   expect(normaliseAnswer(raw(gvks), { ...volatiles, ignored: ['/gvk/1', '/other'] }).json).toEqual({ gvk: [{ group: 'a.platform.io' }] });
+});
+
+test('sortItems orders a list by a value of each item, and leaves other answers alone', () => {
+  const list = { kind: 'PodList', items: [{ metadata: { name: 'd-x' }, spec: { node: 'n2' } }, { metadata: { name: 'd-y' }, spec: { node: 'n1' } }] };
+  const sorted = JSON.parse(sortedItems(raw(list), 'spec.node').body.toString()) as typeof list;
+  expect(sorted.items.map((i) => i.spec.node)).toEqual(['n1', 'n2']);
+  expect(sortedItems(raw('plain text'), 'spec.node').body.toString()).toBe('plain text');
+});
+
+test('managedFields are put in the order of operation, manager and subresource', () => {
+  const entries = [
+    { manager: 'unknown', operation: 'Update', time: '<time>' },
+    { manager: 'kube-controller-manager', operation: 'Update', time: '<time>', subresource: 'status' },
+    { manager: 'kubectl', operation: 'Apply', time: '<time>' },
+  ];
+  const ordered = withManagedFieldsInOrder({ json: { items: [{ metadata: { managedFields: entries } }] } }) as { json: { items: { metadata: { managedFields: { manager: string }[] } }[] } };
+  expect(ordered.json.items[0].metadata.managedFields.map((e) => e.manager)).toEqual(['kubectl', 'kube-controller-manager', 'unknown']);
 });

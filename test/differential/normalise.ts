@@ -197,3 +197,27 @@ export function normaliseAnswer(raw: RawAnswer, v: Volatiles): Answer {
   }
   return answer;
 }
+
+// withManagedFieldsInOrder orders every managedFields list of a normalised value by operation,
+// manager and subresource. kube-apiserver orders the entries by operation, then by the second of
+// their time, then by manager: entries a controller writes in the same second as the create sort
+// by manager name, a second later by time, so between two servers the order follows timing
+// alone once times are normalised. The answers of controller areas are compared in this order.
+export function withManagedFieldsInOrder(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withManagedFieldsInOrder);
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(value)) {
+    out[k] = k === 'managedFields' && Array.isArray(x) ? [...x].sort(byEntryKey).map(withManagedFieldsInOrder) : withManagedFieldsInOrder(x);
+  }
+  return out;
+}
+
+function entryKey(entry: unknown): string {
+  const e = isObject(entry) ? entry : {};
+  return [e.operation, e.manager, e.subresource].map((part) => String(part ?? '')).join('\u0000');
+}
+
+function byEntryKey(a: unknown, b: unknown): number {
+  return entryKey(a) < entryKey(b) ? -1 : entryKey(a) > entryKey(b) ? 1 : 0;
+}

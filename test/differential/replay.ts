@@ -3,6 +3,7 @@
 // and compares each answer field by field with what a real kube-apiserver 1.28 answered (the
 // recording beside the scenario file), or with the documented answer of a `known` scenario.
 import { diffAnswers } from './compare';
+import { withManagedFieldsInOrder } from './normalise';
 import { expectedAnswer, Naming, runScenario } from './run';
 import { Answer, AreaFile, areaFiles, Form, loadArea, loadPending, loadRecording, pendingReason, Recording, Scenario } from './scenario';
 import { Target } from './transport';
@@ -12,6 +13,9 @@ export type RecordedArea = AreaFile & { recording: Recording };
 export const areas: RecordedArea[] = areaFiles().map((file) => ({ ...loadArea(file), recording: loadRecording(file) }));
 export const pending = loadPending();
 const namings: Naming[] = ['platform', 'alias'];
+// controllerScenarioTimeoutMs bounds a scenario of a controller area, whose steps wait for
+// controllers (a Job's back-off alone is 10 s).
+const controllerScenarioTimeoutMs = 180_000;
 // tally counts a form's scenario runs: matching kube-apiserver (documented differences among
 // them) and still pending (counted as failing).
 const tally: Record<Form, { runs: number; passed: number; known: number; pending: number }> = {
@@ -41,8 +45,9 @@ export function replayArea(area: RecordedArea, form: Form, target: () => Target)
   const recorded = area.scenarios.filter((s) => area.recording[s.name]);
   test.each(recorded.flatMap((scenario) => namings.map((naming) => ({ scenario, naming, title: `${scenario.name} (${naming})` }))))('$title', async ({ scenario, naming }) => {
     counts.runs++;
-    const expected = expectationsOf(scenario, area.recording[scenario.name]);
-    const { answers } = await runScenario(target(), scenario, naming);
+    const inOrder = (answer: Answer) => (area.controllers ? (withManagedFieldsInOrder(answer) as Answer) : answer);
+    const expected = expectationsOf(scenario, area.recording[scenario.name]).map(inOrder);
+    const answers = (await runScenario(target(), scenario, naming)).answers.map(inOrder);
     const failures = answers.flatMap((actual, i) =>
       diffAnswers(expected[i], actual, scenario.steps[i].compare === 'status').map((d) => `  step ${i + 1} ${scenario.steps[i].request}: ${d}`),
     );
@@ -56,5 +61,5 @@ export function replayArea(area: RecordedArea, form: Form, target: () => Target)
     if (failures.length === 0) counts.passed++;
     if (failures.length === 0 && scenario.known) counts.known++;
     expect(failures.length === 0 ? '' : report(scenario, form, naming, failures)).toBe('');
-  });
+  }, area.controllers ? controllerScenarioTimeoutMs : undefined);
 }

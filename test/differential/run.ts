@@ -4,7 +4,7 @@ import { randomInt } from 'node:crypto';
 import { stringify } from 'yaml';
 import { normaliseAnswer, RawAnswer } from './normalise';
 import { mapStrings, renameAll, renameGroups, renameKeyPrefixes } from './rename';
-import { Answer, Scenario, Step } from './scenario';
+import { Answer, Scenario, Step, untilConditions, UntilCondition } from './scenario';
 import { OutgoingRequest, send, Target } from './transport';
 
 // Naming says how a run names groups: `kubernetes` as recorded (the real server), `platform`
@@ -107,16 +107,36 @@ async function makeNamespace(target: Target, ns: string): Promise<void> {
   throw new Error(`the default ServiceAccount of ${ns} was never made`);
 }
 
-const untilTimeoutMs = 10_000;
+const untilSeconds = 10;
 
-// sendUntil sends a step's request, again while its `until` condition does not hold yet.
-async function sendUntil(target: Target, req: OutgoingRequest, step: Step): Promise<RawAnswer> {
-  const deadline = Date.now() + untilTimeoutMs;
+// holds says whether an answer meets an `until` condition.
+function holds(until: UntilCondition, raw: RawAnswer): boolean {
+  const value = pick(jsonOf(raw), until.path);
+  if (until.present) return value !== undefined;
+  return JSON.stringify(value) === JSON.stringify(until.equals);
+}
+
+// sendUntil sends a step's request, again while its `until` conditions do not all hold yet; met
+// says whether they held in the end.
+async function sendUntil(target: Target, req: OutgoingRequest, step: Step): Promise<{ raw: RawAnswer; met: boolean }> {
+  const conditions = untilConditions(step);
+  const deadline = Date.now() + Math.max(0, ...conditions.map((c) => c.seconds ?? untilSeconds)) * 1000;
   for (;;) {
     const raw = await send(target, req, step.watch);
-    if (!step.until || JSON.stringify(pick(jsonOf(raw), step.until.path)) === JSON.stringify(step.until.equals) || Date.now() > deadline) return raw;
+    const met = conditions.every((condition) => holds(condition, raw));
+    if (met || Date.now() > deadline) return { raw, met };
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+// sortedItems orders the items of a JSON list answer by the value at a dot path of each (see
+// Step.sortItems); any other answer is kept as it is.
+export function sortedItems(raw: RawAnswer, path: string | undefined): RawAnswer {
+  const list = path ? jsonOf(raw) : undefined;
+  if (!list || typeof list !== 'object' || !Array.isArray((list as { items?: unknown }).items)) return raw;
+  const key = (item: unknown) => JSON.stringify(pick(item, path as string) ?? null);
+  const items = [...(list as { items: unknown[] }).items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  return { ...raw, body: Buffer.from(JSON.stringify({ ...list, items }), 'utf8') };
 }
 
 // captured is the value a capture path names: a header (`header:etag`) or a dot path of the body.
@@ -134,6 +154,8 @@ export interface ScenarioRun {
   answers: Answer[];
   // unique is the run's ${u}, for messages.
   unique: string;
+  // unmet are the (1-based) steps whose `until` never held: the recorder refuses such a run.
+  unmet: number[];
 }
 
 // runScenario plays a scenario in a namespace named `<prefix>-<suffix>`: the recorder takes a prefix
@@ -145,10 +167,13 @@ export async function runScenario(target: Target, scenario: Scenario, naming: Na
   const cleanup: string[] = [];
   await makeNamespace(target, ns);
   const answers: Answer[] = [];
+  const unmet: number[] = [];
   try {
     for (const step of scenario.steps) {
       const req = buildRequest(step, vars, naming);
-      const raw = await sendUntil(step.anonymous ? anonymously(target) : target, req, step);
+      const sent = await sendUntil(step.anonymous ? anonymously(target) : target, req, step);
+      if (!sent.met) unmet.push(answers.length + 1);
+      const raw = sortedItems(sent.raw, step.sortItems);
       const created = createdClusterObject(req, raw);
       if (created) cleanup.push(created);
       for (const [name, path] of Object.entries(step.capture ?? {})) vars[name] = captured(raw, path);
@@ -160,5 +185,5 @@ export async function runScenario(target: Target, scenario: Scenario, naming: Na
     for (const path of cleanup.reverse()) await send(target, { method: 'DELETE', path, headers: {} }).catch(() => undefined);
     await send(target, { method: 'DELETE', path: `/api/v1/namespaces/${ns}`, headers: {} }).catch(() => undefined);
   }
-  return { answers, unique: u };
+  return { answers, unique: u, unmet };
 }

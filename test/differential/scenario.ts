@@ -14,6 +14,13 @@ export interface WatchRead {
   seconds?: number;
 }
 
+export interface UntilCondition {
+  path: string;
+  equals?: unknown;
+  present?: boolean;
+  seconds?: number;
+}
+
 export interface Step {
   // request is "METHOD /path?query" (or "METHOD ${captured}", a path a step captured).
   request: string;
@@ -25,11 +32,19 @@ export interface Step {
   as?: string;
   groups?: string[];
   watch?: WatchRead;
-  // until repeats a step without side effects (a review) until the value at path of its answer
-  // equals the given one, or 10 s passed: the real server's authorizer sees new RBAC objects
-  // through an informer, a moment after they are written. Without `equals`, until the path is
-  // absent (a controller took an ownerReference off).
-  until?: { path: string; equals?: unknown };
+  // until repeats a step without side effects (a review, a read) until the value at path of its
+  // answer equals the given one, or `seconds` (10 by default) passed: the real server's
+  // authorizer sees new RBAC objects through an informer, a moment after they are written, and
+  // controllers act at their own pace. Without `equals`, until the path is absent (a controller
+  // took an ownerReference off), or with `present: true` until it is there (a Job's
+  // completionTime). `items.length` counts a list's items. A list of conditions waits until all
+  // hold (the longest `seconds` bounds it).
+  until?: UntilCondition | UntilCondition[];
+  // sortItems orders a list answer's items by the value at this dot path of each item
+  // (`spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values[0]`,
+  // the Node a DaemonSet's pod is for) before anything is captured or compared: a list is in
+  // name order, and names made from generateName order the items at random.
+  sortItems?: string;
   // capture names values of the answer's body (dot paths, [i] for items), or a header
   // (`header:etag`), for later steps: ${name}.
   capture?: Record<string, string>;
@@ -91,6 +106,12 @@ export interface AreaFile {
   area: string;
   file: string;
   server?: ServerSettings;
+  // controllers says the scenarios read what controllers do (the pods a Job makes, its status):
+  // the all-in-one runs the Job, DaemonSet, TTL-after-finished and garbage-collector controllers
+  // beside its server, without the node simulator, as the distributed form's controller manager
+  // runs (`--simulated-nodes 0`) and the real server's kube-controller-manager without a
+  // scheduler and kubelets: pods stay Pending and unbound until a step writes their status.
+  controllers?: boolean;
   scenarios: Scenario[];
 }
 
@@ -176,7 +197,15 @@ export function pendingErrors(pending: Pending, areas: AreaFile[]): string[] {
   return errors;
 }
 
-const stepKeys = new Set(['request', 'headers', 'body', 'raw', 'as', 'groups', 'watch', 'until', 'capture', 'compare', 'mask', 'ignore', 'select', 'omitKeys', 'lines', 'compareHeaders', 'anonymous', 'documented']);
+const stepKeys = new Set(['request', 'headers', 'body', 'raw', 'as', 'groups', 'watch', 'until', 'sortItems', 'capture', 'compare', 'mask', 'ignore', 'select', 'omitKeys', 'lines', 'compareHeaders', 'anonymous', 'documented']);
+
+// untilConditions are the conditions a step's `until` waits for (none without it).
+export function untilConditions(step: Step): UntilCondition[] {
+  if (!step.until) return [];
+  return Array.isArray(step.until) ? step.until : [step.until];
+}
+
+const untilKeys = new Set(['path', 'equals', 'present', 'seconds']);
 
 const serverKeys = new Set(['runtimeConfig', 'featureGates', 'kubeApiserverOnly']);
 
@@ -199,14 +228,17 @@ export function formatErrors(area: AreaFile): string[] {
       for (const key of Object.keys(step)) if (!stepKeys.has(key)) errors.push(`${where} step ${i + 1}: unknown key ${key}`);
       if (!/^[A-Z]+ (\/|\$\{)\S*$/.test(step.request ?? '')) errors.push(`${where} step ${i + 1}: request must be "METHOD /path"`);
       if (step.body !== undefined && step.raw !== undefined) errors.push(`${where} step ${i + 1}: body and raw both given`);
+      for (const condition of untilConditions(step)) {
+        for (const key of Object.keys(condition)) if (!untilKeys.has(key)) errors.push(`${where} step ${i + 1}: until: unknown key ${key}`);
+      }
     }
   }
   return errors;
 }
 
 export function loadArea(file: string): AreaFile {
-  const parsed = parse(readFileSync(file, 'utf8')) as { area: string; server?: ServerSettings; scenarios: Scenario[] };
-  return { area: parsed.area, file, server: parsed.server, scenarios: parsed.scenarios ?? [] };
+  const parsed = parse(readFileSync(file, 'utf8')) as { area: string; server?: ServerSettings; controllers?: boolean; scenarios: Scenario[] };
+  return { area: parsed.area, file, server: parsed.server, controllers: parsed.controllers, scenarios: parsed.scenarios ?? [] };
 }
 
 // areaFiles lists the scenario files, all or those named (by area or path).

@@ -141,7 +141,10 @@ spec:
     const jobs = spawnKubectl(plinth.kubeconfig, ['get', 'jobs', '-w']);
     const pods = spawnKubectl(plinth.kubeconfig, ['get', 'pods', '-w']);
     try {
-      // No wait for the watches: \`get -w\` lists first, so a Job made before it watches is shown too.
+      // The watches have listed (the earlier tests' Jobs and pods) before the Job is made: one that
+      // started after it ran to completion would never print it 0/1 nor its pod Running.
+      await jobs.waitFor(/^NAME\s/m);
+      await pods.waitFor(/^NAME\s/m);
       await k(['create', 'job', 'watched', '--image=busybox']);
       await jobs.waitFor(/watched\s+0\/1/, 20000);
       await pods.waitFor(/watched-\w+\s+1\/1\s+Running/, 20000);

@@ -86,7 +86,14 @@ async function main(): Promise<void> {
         recording[scenario.name] = previous[scenario.name];
         continue;
       }
-      const { answers } = await runScenario(target, scenario, 'kubernetes', prefix);
+      const { answers, unmet } = await runScenario(target, scenario, 'kubernetes', prefix);
+      if (unmet.length > 0) {
+        // A read that waited in vain recorded a state on the way, not the outcome.
+        console.error(`${area.area}: ${scenario.name}: not recorded, the until of step ${unmet.join(', ')} never held`);
+        process.exitCode = 1;
+        if (previous[scenario.name]) recording[scenario.name] = previous[scenario.name];
+        continue;
+      }
       recording[scenario.name] = answers;
       console.log(`${area.area}: ${scenario.name}: ${answers.map((a) => a.status).join(' ')}`);
     }

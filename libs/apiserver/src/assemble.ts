@@ -79,9 +79,20 @@ function healthChecks(options: AssembleOptions, lifecycle: ServerLifecycle): Rec
   const ok = async () => undefined;
   const storage: HealthCheck = { name: 'etcd', check: async () => void (await options.storage.currentRevision()) };
   const basic: HealthCheck[] = [{ name: 'ping', check: ok }, { name: 'log', check: ok }, storage];
+  // postStartHooks are kube-apiserver 1.28's, in its order, for the parts Plinth has (no
+  // priority and fairness, Services, PriorityClasses or aggregated APIs); each has run once the
+  // server is assembled, but the bootstrap controller, which reports when it has.
   const postStartHooks: HealthCheck[] = [
-    { name: 'poststarthook/start-apiserver-admission-initializer', check: ok },
-    { name: 'poststarthook/generic-apiserver-start-informers', check: ok },
+    ...[
+      'start-kube-apiserver-admission-initializer',
+      'generic-apiserver-start-informers',
+      'storage-object-count-tracker-hook',
+      'start-apiextensions-informers',
+      'start-apiextensions-controllers',
+      'crd-informer-synced',
+      'rbac/bootstrap-roles',
+      'start-system-namespaces-controller',
+    ].map((hook) => ({ name: `poststarthook/${hook}`, check: ok })),
     {
       name: 'poststarthook/bootstrap-controller',
       check: async () => {

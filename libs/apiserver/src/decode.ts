@@ -20,9 +20,19 @@ export async function decodeBody(scope: RequestScope, optionsKind: OptionsKind):
 
 // decodeText decodes the JSON text of a body; original is the body as sent (YAML, protobuf), which
 // an unreadable body's message summarizes.
-export function decodeText(scope: RequestScope, text: string, mode: FieldValidation, extraStrictErrors: readonly string[] = [], original: string | Buffer = text, onStrict?: StrictErrorStatus): KubeObject {
+// onStrict and onType, when given, answer a strict or a type error in place of the handlers'
+// transformDecodeError.
+export function decodeText(
+  scope: RequestScope,
+  text: string,
+  mode: FieldValidation,
+  extraStrictErrors: readonly string[] = [],
+  original: string | Buffer = text,
+  onStrict?: StrictErrorStatus,
+  onType?: TypeErrorStatus,
+): KubeObject {
   const { group, version, kind, schema, unstructured } = scope.def;
-  const result = decodeWithStatus(text, { group, version, kind, schema }, mode, unstructured ? undefined : kind, extraStrictErrors, original, onStrict);
+  const result = decodeWithStatus(text, { group, version, kind, schema }, mode, unstructured ? undefined : kind, extraStrictErrors, original, onStrict, onType);
   scope.response.warnings.push(...result.warnings);
   const object = result.object as KubeObject;
   if (object === null || typeof object !== 'object' || Array.isArray(object)) {
@@ -76,6 +86,8 @@ export function decodeKindText(text: string, target: KindTarget, mode: FieldVali
 // StrictErrorStatus answers the strict errors of a body decoded under fieldValidation=Strict
 // otherwise than a create or update does (a patch's are on the patched object).
 export type StrictErrorStatus = (err: StrictDecodingError) => StatusError;
+// TypeErrorStatus answers a body's value of the wrong type otherwise than with a 400.
+export type TypeErrorStatus = (err: TypeDecodeError) => StatusError;
 
 // decodePatchedText decodes the object a JSON or merge patch made: under Strict its strict errors
 // are the patch handler's 422 on the field "patch", whose value is the patched JSON as Go wrote
@@ -85,15 +97,26 @@ export type StrictErrorStatus = (err: StrictDecodingError) => StatusError;
 // patchStrictErrors are the patch's own (its repeated keys, a JSON patch's undeclared members):
 // they come first, and under Strict refuse the patched object even when it decodes cleanly.
 // The patched object's unknown fields are named in the order its decoder meets them there.
+// A built-in kind's value of the wrong type is the same 422, its detail the decoder's message
+// (jsonPatcher's applyPatchToCurrentObject), whatever fieldValidation says.
 export function decodePatchedText(scope: RequestScope, text: string, mode: FieldValidation, mergePatch?: unknown, patchStrictErrors: readonly string[] = []): KubeObject {
   const patchedJson = (): Record<string, unknown> => {
-    const ordered = inGoOrder(JSON.parse(text) as Record<string, unknown>, clientApiVersion(scope));
+    const ordered = inGoOrder(JSON.parse(text) as Record<string, unknown>, clientApiVersion(scope), scope.def.unstructured ? undefined : scope.def.schema);
     return (mergePatch === undefined ? ordered : sortedWherePatched(ordered, mergePatch)) as Record<string, unknown>;
   };
-  return decodePatched(scope, text, mode, patchStrictErrors, (errors) => {
-    const patched = patchedJson();
-    return refusePatch(JSON.stringify(patched), [...patchStrictErrors, ...inDocumentOrder(errors, unknownFields(patched, scope.def.schema))]);
-  });
+  // A custom resource's metadata errors are left to decodeText's 400 (checked with built-in kinds only).
+  const refuseTyped = scope.def.unstructured ? undefined : (err: TypeDecodeError) => invalid({ group: '', kind: '' }, '', [field.invalid(field.newPath('patch'), JSON.stringify(patchedJson()), err.message)]);
+  return decodePatched(
+    scope,
+    text,
+    mode,
+    patchStrictErrors,
+    (errors) => {
+      const patched = patchedJson();
+      return refusePatch(JSON.stringify(patched), [...patchStrictErrors, ...inDocumentOrder(errors, unknownFields(patched, scope.def.schema))]);
+    },
+    refuseTyped,
+  );
 }
 
 // decodeStrategicPatchedText decodes the object a strategic merge patch made: its strict errors
@@ -103,8 +126,8 @@ export function decodeStrategicPatchedText(scope: RequestScope, text: string, mo
   return decodePatched(scope, text, mode, patchStrictErrors, (errors) => refusePatch(patchValue, [...patchStrictErrors, ...errors]));
 }
 
-function decodePatched(scope: RequestScope, text: string, mode: FieldValidation, patchStrictErrors: readonly string[], refuse: (errors: readonly string[]) => StatusError): KubeObject {
-  const object = decodeText(scope, text, mode, [], text, (err) => refuse(err.errors));
+function decodePatched(scope: RequestScope, text: string, mode: FieldValidation, patchStrictErrors: readonly string[], refuse: (errors: readonly string[]) => StatusError, onType?: TypeErrorStatus): KubeObject {
+  const object = decodeText(scope, text, mode, [], text, (err) => refuse(err.errors), onType);
   if (mode === FieldValidation.Strict && patchStrictErrors.length > 0) throw refuse([]);
   return object;
 }
@@ -136,8 +159,9 @@ function sortedWherePatched(value: unknown, patch: unknown): unknown {
 const objectMetaOrder = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
 
 // inGoOrder orders an object's keys as encoding/json writes its Go type: TypeMeta, ObjectMeta (in
-// its field order), then the rest as they were.
-function inGoOrder(object: Record<string, unknown>, apiVersion: string): Record<string, unknown> {
+// its field order), then the rest in the order of the kind's schema (goOrdered); a custom
+// resource's (no Go type) as they were.
+function inGoOrder(object: Record<string, unknown>, apiVersion: string, schema?: Schema): Record<string, unknown> {
   const { apiVersion: _apiVersion, kind, metadata, ...rest } = object;
   const ordered: Record<string, unknown> = { apiVersion, kind };
   if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) {
@@ -147,7 +171,23 @@ function inGoOrder(object: Record<string, unknown>, apiVersion: string): Record<
   } else if (metadata !== undefined) {
     ordered.metadata = metadata;
   }
-  return { ...ordered, ...rest };
+  return { ...ordered, ...(schema ? (goOrdered(rest, schema) as Record<string, unknown>) : rest) };
+}
+
+// goOrdered orders a value as encoding/json writes it from its Go type: a struct's fields in
+// the schema's property order (the Go struct's), any others after them as they were; a map's
+// keys sorted; each list element in its own order.
+function goOrdered(value: unknown, schema: Schema | undefined): unknown {
+  if (schema === undefined) return value;
+  if (Array.isArray(value)) return schema.items ? value.map((item) => goOrdered(item, schema.items)) : value;
+  if (!isPlainObject(value)) return value;
+  const properties = schema.properties;
+  if (properties) {
+    const keys = [...Object.keys(properties).filter((key) => key in value), ...Object.keys(value).filter((key) => !(key in properties))];
+    return Object.fromEntries(keys.map((key) => [key, goOrdered(value[key], properties[key] ?? schema.additionalProperties)]));
+  }
+  if (schema.additionalProperties) return Object.fromEntries(Object.keys(value).sort().map((key) => [key, goOrdered(value[key], schema.additionalProperties)]));
+  return value;
 }
 
 // decodeWithStatus is applyFieldValidation whose decode errors are the handlers' 400 Status.
@@ -159,11 +199,13 @@ function decodeWithStatus(
   extraStrictErrors: readonly string[],
   original: string | Buffer,
   onStrict?: StrictErrorStatus,
+  onType?: TypeErrorStatus,
 ): FieldValidationResult {
   try {
     return applyFieldValidation(text, target.schema, mode, goKind, extraStrictErrors);
   } catch (err) {
     if (onStrict && err instanceof StrictDecodingError) throw onStrict(err);
+    if (onType && err instanceof TypeDecodeError) throw onType(err);
     if (err instanceof StrictDecodingError || err instanceof TypeDecodeError || err instanceof BodyDecodeError) throw decodeErrorStatus(err, target, original);
     throw err;
   }

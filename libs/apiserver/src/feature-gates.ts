@@ -13,6 +13,7 @@ export const defaultFeatureGates: Readonly<Record<string, boolean>> = {
   ServerSideFieldValidation: true,
   APISelfSubjectReview: true,
   DaemonSetUpdateSurge: true,
+  PodIndexLabel: true,
 };
 
 export class FeatureGateError extends Error {}

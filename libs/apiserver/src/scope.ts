@@ -2,7 +2,7 @@
 // the resource it addresses, its store, and how to answer.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { KubeObject } from '@plinth/api';
-import { holdsExactIntegers, markExactRoot } from '@plinth/machinery';
+import { holdsExactIntegers, isStatusError, markExactRoot } from '@plinth/machinery';
 import { UserInfo } from '@plinth/rbac';
 import { fieldManagerName } from '@plinth/apply';
 import { ResourceDefinition, ResourceStore } from '@plinth/registry';
@@ -53,4 +53,17 @@ export function namespaceOf(scope: RequestScope): string | undefined {
 // user agent's product name (as kube-apiserver derives it).
 export function fieldManagerOf(scope: RequestScope, requested: string): { manager: string; apiVersion: string } {
   return { manager: fieldManagerName(requested, String(scope.req.headers['user-agent'] ?? '')), apiVersion: clientApiVersion(scope) };
+}
+
+// inClientGroup names the resource of an error in the group the client used: a request through
+// a *.k8s.io alias is told `leases.coordination.k8s.io "x" not found`, as kube-apiserver tells it.
+export function inClientGroup(scope: RequestScope, err: unknown): unknown {
+  const { def, clientGroup } = scope;
+  if (!isStatusError(err) || !def.group || clientGroup === def.group) return err;
+  const status = err.errStatus;
+  if (status.details?.group !== def.group) return err;
+  status.details.group = clientGroup;
+  if (status.message) status.message = status.message.split(`${def.resource}.${def.group}`).join(`${def.resource}.${clientGroup}`);
+  err.message = status.message ?? err.message;
+  return err;
 }

@@ -35,7 +35,7 @@ import { acceptedMediaTypes, acceptsProtobuf, errorPrefersProtobuf, negotiate, r
 import { methodRouted, NonResourceRequestInfo, parseRequestInfo, RequestInfo, ResourceRequestInfo } from './request-info';
 import { UserInfo } from '@plinth/rbac';
 import { authenticateAndImpersonate, AuthorizerError, authorizeRequest } from './auth/filter';
-import { RequestScope } from './scope';
+import { inClientGroup, RequestScope } from './scope';
 import { ServerContext } from './server-context';
 import { ServerLifecycle } from './http/lifecycle';
 import { isLongRunning, MaxInflightLimit, writeTooManyRequests } from './http/max-inflight';
@@ -300,8 +300,10 @@ export class ApiServer {
       user,
       context,
     };
-    if (tracingEnabled()) await traceOperation(req, info, () => this.dispatch(scope));
-    else await this.dispatch(scope);
+    const dispatched = tracingEnabled() ? traceOperation(req, info, () => this.dispatch(scope)) : this.dispatch(scope);
+    await dispatched.catch((err: unknown) => {
+      throw inClientGroup(scope, err);
+    });
   }
 
   private async dispatch(scope: RequestScope): Promise<void> {

@@ -33,3 +33,5 @@ export type { Managed, UpdateManagedFieldsOptions, VersionedSet } from './manage
 export { applyObject, conflictError, printManager } from './apply';
 export { parentManagedFields, replicasFieldPath, scaleManagedFields } from './scale-handler';
 export type { ApplyOptions, ApplyResult } from './apply';
+export { typedValueErrors } from './typed-values';
+export type { TypedValueError } from './typed-values';

@@ -20,6 +20,12 @@ export class Expectations {
     this.pending.get(key)?.deletes.delete(name);
   }
 
+  // deletionsPending are the names of the pods a sync of the key deleted that the informer has
+  // not seen go yet.
+  deletionsPending(key: string): ReadonlySet<string> {
+    return this.pending.get(key)?.deletes ?? new Set();
+  }
+
   satisfied(key: string): boolean {
     const e = this.pending.get(key);
     return !e || (e.adds <= 0 && e.deletes.size === 0);

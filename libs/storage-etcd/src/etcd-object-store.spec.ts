@@ -144,7 +144,7 @@ describe('EtcdObjectStore', () => {
       });
     });
 
-    it("starts etcd calls without grpc-js's caller stack, and leaves the process's stack trace limit as it was", async () => {
+    it("leaves the process's stack trace limit as it was around its etcd calls (started without grpc-js's caller stack), failed ones too", async () => {
       const limit = Error.stackTraceLimit;
       Error.stackTraceLimit = 17;
       try {

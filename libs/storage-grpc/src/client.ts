@@ -119,11 +119,11 @@ export class GrpcObjectStore implements ObjectStore {
   }
 
   create(key: string, value: Uint8Array): Promise<KeyValue> {
-    return this.send('Create', { id: 0, traceContext: {}, batch: [], create: { key, value } }, (r) => withValue(requiredKv(r.create?.kv, 'Create'), value));
+    return this.send('Create', { id: 0, traceContext: {}, batch: [], create: { key, value, omitValue: true } }, (r) => withValue(requiredKv(r.create?.kv, 'Create'), value));
   }
 
   update(key: string, value: Uint8Array, expectedRevision: number): Promise<KeyValue> {
-    const update = { key, value, expectedRevision };
+    const update = { key, value, expectedRevision, omitValue: true };
     return this.send('Update', { id: 0, traceContext: {}, batch: [], update }, (r) => withValue(requiredKv(r.update?.kv, 'Update'), value));
   }
 
@@ -221,7 +221,8 @@ export class GrpcObjectStore implements ObjectStore {
 }
 
 // withValue completes a create's or update's answer, which leaves out the value this client
-// sent (storage.proto's CreateResponse), with that value.
+// sent (it asks so with omit_value), with that value; a service that answers with the value
+// (an older one) sent back these same bytes.
 function withValue(kv: KeyValue, value: Uint8Array): KeyValue {
   return { key: kv.key, value, revision: kv.revision, createRevision: kv.createRevision };
 }

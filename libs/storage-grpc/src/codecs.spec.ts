@@ -24,8 +24,8 @@ describe('objectStoreService serializers', () => {
   });
 
   it('hand out bytes that a later message does not overwrite', () => {
-    const first = objectStoreService.exchange.requestSerialize({ id: 1, traceContext: {}, batch: [], create: { key: '/a', value: Buffer.from('first') } });
-    objectStoreService.exchange.requestSerialize({ id: 2, traceContext: {}, batch: [], create: { key: '/b', value: Buffer.from('second, longer') } });
+    const first = objectStoreService.exchange.requestSerialize({ id: 1, traceContext: {}, batch: [], create: { key: '/a', value: Buffer.from('first'), omitValue: false } });
+    objectStoreService.exchange.requestSerialize({ id: 2, traceContext: {}, batch: [], create: { key: '/b', value: Buffer.from('second, longer'), omitValue: false } });
     expect(storagev1.ExchangeRequest.decode(first)).toMatchObject({ id: 1, create: { key: '/a', value: Buffer.from('first') } });
   });
 

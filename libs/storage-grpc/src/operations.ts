@@ -30,8 +30,8 @@ export function storeOperations(store: ObjectStore): Operations {
         remainingItemCount: result.remainingItemCount,
       };
     },
-    create: async (r) => ({ kv: withoutValue(await store.create(r.key, detach(r.value))) }),
-    update: async (r) => ({ kv: withoutValue(await store.update(r.key, detach(r.value), r.expectedRevision)) }),
+    create: async (r) => ({ kv: written(await store.create(r.key, r.value), r.omitValue) }),
+    update: async (r) => ({ kv: written(await store.update(r.key, r.value, r.expectedRevision), r.omitValue) }),
     delete: (r) => store.delete(r.key, r.preconditions),
     currentRevision: async () => ({ revision: await revisions.read() }),
     compact: async (r) => {
@@ -64,16 +64,11 @@ export async function performExchange(operations: Operations, r: storagev1.Excha
   throw StorageError.invalidArgument('exchange request without an operation');
 }
 
-// withoutValue is a written key as a create or update answers it: the caller sent the value, so
-// it does not travel back (GrpcObjectStore puts the caller's own back).
-function withoutValue(kv: KeyValue): KeyValue {
-  return { key: kv.key, value: noValue, revision: kv.revision, createRevision: kv.createRevision };
+// written is a written key as a create or update answers it: without its value when the
+// caller asked (omit_value: it sent the value, GrpcObjectStore puts its own back), so that the
+// object's bytes cross the link once; whole for a caller that did not ask (an older one).
+function written(kv: KeyValue, omitValue: boolean): KeyValue {
+  return omitValue ? { key: kv.key, value: noValue, revision: kv.revision, createRevision: kv.createRevision } : kv;
 }
 
 const noValue = new Uint8Array(0);
-
-// detach copies a value out of the request message: the message's buffer can be a slice of a
-// shared pool, which a store keeping the value would otherwise hold on to whole.
-function detach(value: Uint8Array): Uint8Array {
-  return new Uint8Array(value);
-}

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiServer, defaultServerFlags, NonResourceRoute, ServerFlags } from '@plinth/apiserver';
+import { ApiServer, defaultServerFlags, NonResourceRoute, parseFeatureGates, ServerFlags } from '@plinth/apiserver';
 import { KubeObject } from '@plinth/api';
+import { defaultControllerManagerFlags } from '@plinth/config';
 import { ApiClient } from '@plinth/client';
-import { GarbageCollector, NamespaceController, ServiceAccountClients, ServiceAccountsController } from '@plinth/controller-manager';
+import { ControllerManager, GarbageCollector, NamespaceController, ServiceAccountClients, ServiceAccountsController } from '@plinth/controller-manager';
 import { startApiServer } from '@plinth/kube-apiserver';
 import { Clock, realClock } from '@plinth/machinery';
 import { eventually } from '@plinth/testing';
@@ -64,7 +65,14 @@ export interface TestApiServerOptions {
   // garbageCollector runs the garbage collector too (over the resources served at start), as
   // its own service account.
   garbageCollector?: boolean;
+  // workloadControllers runs the controller manager's Job, DaemonSet, TTL-after-finished and
+  // garbage-collector controllers too (with the server's feature gates, without leader election
+  // and without the node simulator: pods stay Pending and unbound until a test writes their
+  // status, as on a kube-controller-manager without a scheduler and kubelets).
+  workloadControllers?: boolean;
 }
+
+const workloadControllerNames = ['job', 'daemonset', 'ttl-after-finished', 'garbagecollector'];
 
 // startTestApiServer starts the API server as the apps do (@plinth/kube-apiserver's
 // startApiServer), over plain HTTP (HTTPS with options.https) on a free loopback port, on an
@@ -99,6 +107,8 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
   await serviceAccounts.start();
   const garbageCollector = options.garbageCollector ? new GarbageCollector(await identities.clientFor('generic-garbage-collector'), realClock, { workers: 2 }) : undefined;
   await garbageCollector?.start();
+  const workloads = options.workloadControllers ? workloadControllerManager(url, ca, flags.featureGates) : undefined;
+  await workloads?.start();
   await defaultServiceAccountsMade(root);
   return {
     url,
@@ -110,6 +120,7 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
       await namespaces.stop();
       await serviceAccounts.stop();
       await garbageCollector?.stop();
+      await workloads?.stop();
       identities.stop();
       root.close();
       await server.stop();
@@ -117,4 +128,22 @@ export async function startTestApiServer(flags: Partial<ServerFlags> = {}, optio
       if (!options.store) await store.close();
     },
   };
+}
+
+// workloadControllerManager is a ControllerManager of the workload controllers (see
+// TestApiServerOptions.workloadControllers) as the administrator of the server at url.
+function workloadControllerManager(url: string, ca: string, featureGates: string | undefined): ControllerManager {
+  return new ControllerManager({
+    credentials: async () => ({ server: url, caPem: ca, token: testTokens.admin }),
+    settings: {
+      controllers: workloadControllerNames,
+      controllerWorkers: {},
+      minResyncPeriodMs: defaultControllerManagerFlags.minResyncPeriodMs,
+      namespaceSyncPeriodMs: defaultControllerManagerFlags.namespaceSyncPeriodMs,
+      leaderElection: { ...defaultControllerManagerFlags.leaderElection, leaderElect: false },
+      simulatedNodes: 0,
+      featureGates: parseFeatureGates(featureGates),
+    },
+    log: { log: () => undefined, warn: (line) => console.warn(`controllers: ${line}`) },
+  });
 }

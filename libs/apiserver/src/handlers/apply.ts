@@ -1,7 +1,7 @@
 // Server-side apply (PATCH with application/apply-patch+yaml): the applied configuration is
 // merged into the live object by field ownership, conflicts with other managers are 409 unless
 // forced, and an object that does not exist is created (201).
-import { applyObject, statusResetFields } from '@plinth/apply';
+import { applyObject, statusResetFields, typedValueErrors } from '@plinth/apply';
 import { KubeObject, Schema } from '@plinth/api';
 import { badRequest, carryExactIntegers, cloneJson, unclassifiedError } from '@plinth/machinery';
 import { admitNamespacedCreate, admitPod, admitRbacWrite } from '../admission';
@@ -39,13 +39,13 @@ function checkApplyType(scope: RequestScope, body: unknown): void {
 // checkApplyYamlStrictly is applyPatcher's strict reading of the configuration
 // (yaml.UnmarshalStrict): its error refuses the request under Strict and warns under Warn.
 // checkTypedPatch refuses an apply configuration with fields its schema does not declare (a
-// custom resource's too, where its schema does not preserve unknown fields), whatever
-// fieldValidation says: the field manager cannot make it a typed patch, and kube-apiserver
-// answers its error as a 500.
+// custom resource's too, where its schema does not preserve unknown fields) or scalars of
+// another type than their field's, whatever fieldValidation says: the field manager cannot make
+// it a typed patch, and kube-apiserver answers its error as a 500.
 function checkTypedPatch(configuration: Record<string, unknown>, schema: Schema): void {
-  const unknown = unknownFields(configuration, schema);
-  if (unknown.length === 0) return;
-  throw unclassifiedError(`failed to create typed patch object (${typedPatchObject(configuration)}): ${typedPatchErrors(unknown)}`);
+  const errors = [...unknownFields(configuration, schema).map((path) => `.${path}: field not declared in schema`), ...typedValueErrors(configuration, schema).map((e) => `${e.path}: ${e.message}`)];
+  if (errors.length === 0) return;
+  throw unclassifiedError(`failed to create typed patch object (${typedPatchObject(configuration)}): ${typedPatchErrors(errors)}`);
 }
 
 // typedPatchObject names the configuration as the field manager does: namespace/name; GroupVersionKind.
@@ -57,9 +57,8 @@ function typedPatchObject(configuration: Record<string, unknown>): string {
   return `${String(metadata.namespace ?? '')}/${String(metadata.name ?? '')}; ${group}/${version}, Kind=${String(configuration.kind ?? '')}`;
 }
 
-// typedPatchErrors is structured-merge-diff's ValidationErrors text for undeclared fields.
-function typedPatchErrors(paths: string[]): string {
-  const errors = paths.map((path) => `.${path}: field not declared in schema`);
+// typedPatchErrors is structured-merge-diff's ValidationErrors text.
+function typedPatchErrors(errors: string[]): string {
   return errors.length === 1 ? errors[0] : ['errors:', ...errors.map((error) => `  ${error}`)].join('\n');
 }
 

@@ -29,7 +29,12 @@ function routeUnsupportedMediaType(): StatusError {
   return err;
 }
 
+// customResourcePatchMediaTypes are the patch types apiextensions-apiserver serves: no strategic
+// merge patch, which needs Go types.
+const customResourcePatchMediaTypes = patchMediaTypes.filter((type) => type !== 'application/strategic-merge-patch+json');
+
 function patchTypeOf(mediaType: string, builtin: boolean): PatchType {
+  if (!builtin && !customResourcePatchMediaTypes.includes(mediaType)) throw unsupportedMediaType(customResourcePatchMediaTypes);
   switch (mediaType) {
     case 'application/apply-patch+yaml':
       return 'apply';
@@ -40,7 +45,7 @@ function patchTypeOf(mediaType: string, builtin: boolean): PatchType {
     case 'application/strategic-merge-patch+json':
       return 'strategic';
     default:
-      throw builtin ? routeUnsupportedMediaType() : unsupportedMediaType(patchMediaTypes);
+      throw routeUnsupportedMediaType();
   }
 }
 

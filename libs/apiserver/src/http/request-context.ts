@@ -2,8 +2,8 @@
 // kube-apiserver's handlers: done once the request's deadline passed or its response closed
 // (the client went away, or the answer was written), so that work not yet started for it is
 // not started. It is what an AbortSignal gave the handlers (aborted, and a listener), without
-// the EventTarget, the Event and the DOMException a signal makes for every request: some 3% of
-// the gateway's CPU a create.
+// the signal's EventTarget and Event, and the DOMException abort() makes, for every request:
+// some 7% of the gateway's CPU a create.
 export class RequestContext {
   private ended = false;
   private listeners: (() => void)[] | null = null;

@@ -5,6 +5,17 @@
 import type { Schema } from '@plinth/api';
 import { GroupVersionKind } from './names';
 import { Dialect, JsonObject, names, scalarDefinitions } from './shared-definitions';
+import kubeDescriptionTable from './kube-descriptions.json';
+
+// KubeDescriptions are the texts Kubernetes 1.28 publishes for a definition and its properties
+// (what kubectl explain prints), written by tools/openapi-descriptions.ts from its OpenAPI
+// documents; they take the place of the Schemas' own shorter descriptions.
+interface KubeDescriptions {
+  description?: string;
+  properties?: Record<string, string>;
+}
+
+const kubeDescriptions = kubeDescriptionTable as Record<string, KubeDescriptions>;
 
 type MarkerName = 'list-type' | 'list-map-keys' | 'map-type' | 'int-or-string' | 'preserve-unknown-fields' | 'embedded-resource' | 'patch-merge-key' | 'patch-strategy';
 
@@ -90,18 +101,22 @@ export class DefinitionWriter {
 
   // convert writes a Schema as used by a field, defining the shared types it names; zeroDefault
   // gives the field its Go zero value as default (OpenAPI 3 only, see zeroDefaultOf).
-  convert(schema: Schema, zeroDefault = false): JsonObject {
+  // fieldDescription, when given, is Kubernetes' description of the field using the Schema; an
+  // element (of a list or map) carries none of its own, as in kube-openapi's documents (kubectl
+  // explain would print its type's description twice).
+  convert(schema: Schema, zeroDefault = false, fieldDescription?: string, element = false): JsonObject {
     const name = schema.ref ?? (schema.intOrString && schema.format === 'int-or-string' ? names.intOrString : undefined);
     const zero = zeroDefault && this.dialect === 'v3' && schema.default === undefined ? zeroValueOf(schema, name !== undefined) : undefined;
     if (name === undefined) {
       const body = this.body(schema);
+      if (fieldDescription !== undefined) body['description'] = fieldDescription;
       return zero === undefined ? body : { ...body, default: zero };
     }
     const definition = this.define(name, schema);
     // The field carries a description as kube-openapi's fields do (kubectl explain prints the
-    // field's own): the Schema's, else the type's.
+    // field's own): Kubernetes', else the Schema's, else the type's.
     const siblings: JsonObject = {};
-    const description = schema.description ?? definition['description'];
+    const description = element ? undefined : (fieldDescription ?? schema.description ?? definition['description']);
     if (typeof description === 'string' && description !== '') siblings['description'] = description;
     if (zero !== undefined) siblings['default'] = zero;
     writeMarkers(siblings, patchMarkers(schema));
@@ -121,7 +136,7 @@ export class DefinitionWriter {
     // The entry is registered before its body is written so that a type naming itself ends.
     const definition: JsonObject = {};
     this.definitions.set(name, definition);
-    Object.assign(definition, this.body(schema, false));
+    Object.assign(definition, this.body(schema, false, kubeDescriptions[name]));
     return definition;
   }
 
@@ -150,9 +165,10 @@ export class DefinitionWriter {
     return Object.fromEntries([...this.definitions.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
 
-  private body(schema: Schema, withPatchMarkers = true): JsonObject {
+  private body(schema: Schema, withPatchMarkers = true, described?: KubeDescriptions): JsonObject {
     const out: JsonObject = {};
-    if (schema.description) out['description'] = schema.description;
+    const description = described?.description ?? schema.description;
+    if (description) out['description'] = description;
     if (schema.type) out['type'] = schema.type;
     if (schema.format) out['format'] = schema.format;
     if (schema.enum) out['enum'] = [...schema.enum];
@@ -160,10 +176,10 @@ export class DefinitionWriter {
     if (schema.required?.length) out['required'] = [...schema.required];
     if (schema.properties) {
       const valued = valueMembers(schema);
-      out['properties'] = Object.fromEntries(Object.entries(schema.properties).map(([key, value]) => [key, this.convert(value, valued.has(key))]));
+      out['properties'] = Object.fromEntries(Object.entries(schema.properties).map(([key, value]) => [key, this.convert(value, valued.has(key), described?.properties?.[key])]));
     }
-    if (schema.items) out['items'] = this.convert(schema.items, true);
-    if (schema.additionalProperties) out['additionalProperties'] = this.convert(schema.additionalProperties, true);
+    if (schema.items) out['items'] = this.convert(schema.items, true, undefined, true);
+    if (schema.additionalProperties) out['additionalProperties'] = this.convert(schema.additionalProperties, true, undefined, true);
     // An int-or-string without a type is written as a structural schema writes it (anyOf);
     // Swagger 2.0 has no anyOf and keeps only the marker.
     if (schema.intOrString && !schema.type && this.dialect === 'v3') out['anyOf'] = [{ type: 'integer' }, { type: 'string' }];

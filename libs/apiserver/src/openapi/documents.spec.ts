@@ -99,7 +99,8 @@ describe('OpenAPI v3 documents', () => {
     // A platform group's kind without a ref is named after its *.k8s.io twin's Go package.
     const role = rbac['components']['schemas']['io.k8s.api.rbac.v1.ClusterRole'];
     expect(role['x-kubernetes-group-version-kind']).toEqual([{ group: 'rbac.authorization.platform.io', kind: 'ClusterRole', version: 'v1' }]);
-    expect(role['description']).toBe('ClusterRole is a cluster level, logical grouping of PolicyRules.');
+    // Descriptions are Kubernetes' (kube-descriptions.json), not the Schemas' shorter ones.
+    expect(role['description']).toBe('ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.');
     expect(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.Status']['x-kubernetes-group-version-kind']).toEqual([{ group: '', kind: 'Status', version: 'v1' }]);
     expect(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions']['x-kubernetes-group-version-kind']).toEqual([
       { group: '', kind: 'DeleteOptions', version: 'v1' },
@@ -128,9 +129,12 @@ describe('OpenAPI v3 documents', () => {
     expect(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry']['properties']['fieldsV1']['allOf']).toEqual([{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1' }]);
     expect(schemas['io.k8s.api.core.v1.HTTPGetAction']['properties']['port']['allOf']).toEqual([{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString' }]);
     expect(schemas['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toMatchObject({ format: 'int-or-string', 'x-kubernetes-int-or-string': true });
-    expect(schemas['io.k8s.api.batch.v1.JobSpec']['properties']['completionMode']).toMatchObject({ enum: ['NonIndexed', 'Indexed'], description: 'completionMode specifies how Pod completions are tracked.' });
+    expect(schemas['io.k8s.api.batch.v1.JobSpec']['properties']['completionMode']).toMatchObject({
+      enum: ['NonIndexed', 'Indexed'],
+      description: expect.stringMatching(/^completionMode specifies how Pod completions are tracked\.[\s\S]*\n\nPossible enum values:\n - `"Indexed"`/),
+    });
     // The field's own description wins over the type's.
-    expect(schemas['io.k8s.api.batch.v1.JobSpec']['properties']['template']['description']).toBe('Describes the pod that will be created when executing a job.');
+    expect(schemas['io.k8s.api.batch.v1.JobSpec']['properties']['template']['description']).toMatch(/^Describes the pod that will be created when executing a job\. The only allowed/);
   });
 
   it('defines every schema it refers to', () => {

@@ -88,7 +88,7 @@ describe('kubectl against the OpenAPI documents', () => {
     expect(job.stderr).toBe('');
     expect(job.stdout).toMatch(/GROUP:\s+batch\nKIND:\s+Job\nVERSION:\s+v1/);
     expect(job.stdout).toContain('Job represents the configuration of a single job.');
-    expect(job.stdout).toMatch(/spec\t<JobSpec>\n\s+JobSpec describes how the job execution will look like\./);
+    expect(job.stdout).toMatch(/spec\t<JobSpec>\n\s+Specification of the desired behavior of a job\. More info:/);
 
     const ports = await kubectl(['explain', 'jobs.spec.template.spec.containers.ports']);
     expect(ports.stdout).toContain('FIELD: ports <[]ContainerPort>');

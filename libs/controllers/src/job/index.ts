@@ -16,6 +16,7 @@ export { syncJob, MaxPodCreateDeletePerSync } from './job-sync';
 export type { JobEvent, JobSyncInput, JobSyncPlan, PodDeletion } from './job-sync';
 export type { BackoffRecord } from './backoff';
 export { DefaultJobPodFailureBackOffMs, MaxJobPodFailureBackOffMs } from './backoff';
+export { releasesOrphanFinalizer } from './orphan-pods';
 export { isJobFinished, JobComplete, JobFailed, JobFailureTarget, JobReasons, JobSuspended } from './conditions';
 export { formatCompletedIndexes, parseCompletedIndexes } from './indexed';
 export { hasTrackingFinalizer as hasJobTrackingFinalizer } from './pod-status';

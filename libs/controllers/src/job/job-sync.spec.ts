@@ -362,6 +362,33 @@ describe('syncJob: suspend and resume', () => {
   });
 });
 
+describe('syncJob: finishing in the sync that releases the last pods', () => {
+  it('fails a Job whose container restarts passed backoffLimit once the pod is counted, though the pod goes', () => {
+    const job = newJob({ backoffLimit: 1 }, { startTime: rfc3339(T0), active: 1 });
+    job.spec!.template!.spec!.restartPolicy = 'OnFailure';
+    const pod = newPod(job);
+    pod.status = { phase: 'Running', containerStatuses: [{ name: 'c', restartCount: 2 }] } as Pod['status'];
+    const plan = syncJob({ job, pods: [pod], now: T0 + 1000 });
+    expect(plan.status.uncountedTerminatedPods).toEqual({ failed: [pod.metadata.uid] });
+    expect(names(plan.removeFinalizers)).toEqual([pod.metadata.name]);
+    expect(plan.statusAfterFinalizers).toMatchObject({ failed: 1, uncountedTerminatedPods: {} });
+    expect(plan.statusAfterFinalizers?.conditions?.map((c) => `${c.type}:${c.reason}`)).toEqual(['Failed:BackoffLimitExceeded']);
+  });
+});
+
+describe('syncJob: pods being deleted', () => {
+  it('does not count a pod whose deletion is pending as active', () => {
+    const cluster = new Cluster(newJob({ parallelism: 1, completions: 1 }), new FakeClock(T0));
+    cluster.sync();
+    const [pod] = cluster.running();
+    const job = { ...cluster.job, spec: { ...cluster.job.spec, suspend: true } };
+    const plan = syncJob({ job, pods: [withoutFinalizer(pod)], now: cluster.clock.now(), expectationsSatisfied: false, deletionsPending: new Set([pod.metadata.name ?? '']) });
+    expect(plan.status).not.toHaveProperty('active');
+    const stale = syncJob({ job, pods: [withoutFinalizer(pod)], now: cluster.clock.now(), expectationsSatisfied: false });
+    expect(stale.status.active).toBe(1);
+  });
+});
+
 describe('syncJob: podFailurePolicy', () => {
   const policyGate = gates({ JobPodFailurePolicy: true });
   const policyJob = () =>
@@ -408,6 +435,21 @@ describe('syncJob: podFailurePolicy', () => {
     expect(plan.status).toMatchObject({ active: 2 });
     expect(plan.status).not.toHaveProperty('failed');
     expect(conditionTypes(plan)).toEqual([]);
+  });
+
+  it('Ignore: a sync before the finalizer removal is seen does not count the failure twice in the back-off', () => {
+    const cluster = new Cluster(policyJob(), new FakeClock(T0), policyGate);
+    cluster.sync();
+    const [victim] = cluster.running();
+    cluster.finish(victim, 'Failed', 137, { conditions: [{ type: 'DisruptionTarget', status: 'True' }] });
+    const first = cluster.sync();
+    expect(first.backoff?.failuresAfterLastSuccess).toBe(1);
+    // The informer still shows the finalizer the first sync took off.
+    const pending = new Set([victim.metadata.uid ?? '']);
+    const again = syncJob({ job: cluster.job, pods: cluster.pods, now: cluster.clock.now(), featureGates: policyGate, backoff: first.backoff, finalizerRemovalsPending: pending });
+    expect(again.backoff?.failuresAfterLastSuccess).toBe(1);
+    expect(again.removeFinalizers).toEqual([]);
+    expect(again.requeueAfterMs).toBe(10_000);
   });
 
   it('Count: default handling fails the Job past backoffLimit', () => {

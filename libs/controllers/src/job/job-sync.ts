@@ -51,6 +51,16 @@ export interface JobSyncInput {
   // expectationsSatisfied is false while pod creations or deletions of an earlier sync have not
   // been observed yet; pods are then neither created nor deleted for scaling.
   expectationsSatisfied?: boolean;
+  // finalizerRemovalsPending are the uids of pods whose tracking finalizer an earlier sync took
+  // off without the informer showing it yet (kube's expectedRmFinalizers): they are counted
+  // already, and a failure the pod failure policy ignores would otherwise count twice in the
+  // back-off.
+  finalizerRemovalsPending?: ReadonlySet<string>;
+  // deletionsPending are the names of pods an earlier sync deleted that the informer still
+  // shows: they are no longer active. (Kubernetes batches a Job's syncs over a second, by which
+  // time such a pod is gone; without this, a sync between the removal of a deleted pod's
+  // finalizer and its deletion counted it active again, a suspended Job as still running.)
+  deletionsPending?: ReadonlySet<string>;
 }
 
 export interface PodDeletion {
@@ -78,6 +88,11 @@ export interface JobSyncPlan {
   removeFinalizers: Pod[];
   status: JobStatus;
   statusChanged: boolean;
+  // statusAfterFinalizers is written once removeFinalizers are removed, when they release the
+  // last pods a finishing Job counts: the pods counted and the Job's final condition, in the
+  // same sync as kube's flushUncountedAndRemoveFinalizers. A later sync could not always tell
+  // the Job finished: a pod whose container restarts passed backoffLimit is gone by then.
+  statusAfterFinalizers?: JobStatus;
   // backoff is undefined once the Job is finished: the controller may forget it.
   backoff?: BackoffRecord;
   requeueAfterMs?: number;
@@ -108,6 +123,7 @@ interface SyncContext {
   succeeded: number;
   succeededIndexes: Interval[];
   backoff: BackoffRecord;
+  gates?: ReadonlyMap<string, boolean>;
 }
 
 export function syncJob(input: JobSyncInput): JobSyncPlan {
@@ -134,11 +150,12 @@ export function syncJob(input: JobSyncInput): JobSyncPlan {
   const uncountedSucceeded = new Set(previous.uncountedTerminatedPods?.succeeded ?? []);
   const uncountedFailed = new Set(previous.uncountedTerminatedPods?.failed ?? []);
   const uid = (pod: Pod) => pod.metadata.uid ?? '';
-  const notYetCounted = pods.filter((p) => hasTrackingFinalizer(p) && !uncountedSucceeded.has(uid(p)) && !uncountedFailed.has(uid(p)) && inRange(p));
+  const removalPending = (pod: Pod) => input.finalizerRemovalsPending?.has(uid(pod)) ?? false;
+  const notYetCounted = pods.filter((p) => hasTrackingFinalizer(p) && !uncountedSucceeded.has(uid(p)) && !uncountedFailed.has(uid(p)) && !removalPending(p) && inRange(p));
   const newSucceeded = notYetCounted.filter((p) => p.status?.phase === 'Succeeded');
   const newFailed = notYetCounted.filter((p) => p.status?.phase !== 'Succeeded' && isPodFailed(p, job, gates));
 
-  const activePods = pods.filter(isActive);
+  const activePods = pods.filter((p) => isActive(p) && !(input.deletionsPending?.has(p.metadata.name ?? '') ?? false));
   let active = activePods.length;
   let succeeded = (previous.succeeded ?? 0) + newSucceeded.length + uncountedSucceeded.size;
   const failed = (previous.failed ?? 0) + newFailed.filter(countsAsFailure).length + uncountedFailed.size;
@@ -192,7 +209,7 @@ export function syncJob(input: JobSyncInput): JobSyncPlan {
   } else {
     let managed = false;
     if (input.expectationsSatisfied !== false && !job.metadata.deletionTimestamp) {
-      const ctx: SyncContext = { job, now, indexed, completions, parallelism, suspended, activePods, succeeded, succeededIndexes, backoff };
+      const ctx: SyncContext = { job, now, indexed, completions, parallelism, suspended, activePods, succeeded, succeededIndexes, backoff, gates };
       const result = manageJob(ctx);
       active = result.active;
       create.push(...result.create);
@@ -211,7 +228,9 @@ export function syncJob(input: JobSyncInput): JobSyncPlan {
         // A resumed Job starts its activeDeadlineSeconds anew.
         if (!suspended) status.startTime = rfc3339(now);
       }
-      // A suspended Job's active deadline stops: startTime is unset until it resumes.
+      // A suspended Job's active deadline stops: startTime is unset until it resumes (Document 2,
+      // Job, the suspend transition: "startTime reset"; Kubernetes 1.28 keeps it, and then fails
+      // a Job resumed after its deadline at once, before it sets startTime anew).
       if (suspended) delete status.startTime;
     }
   }
@@ -226,7 +245,7 @@ export function syncJob(input: JobSyncInput): JobSyncPlan {
   const nextSucceeded = [...uncountedSucceeded];
   const nextFailed = [...uncountedFailed];
   for (const pod of pods) {
-    if (!hasTrackingFinalizer(pod) || releasedByDeletion.has(uid(pod))) continue;
+    if (!hasTrackingFinalizer(pod) || releasedByDeletion.has(uid(pod)) || removalPending(pod)) continue;
     const consideredFailed = isPodFailed(pod, job, gates);
     if (isTerminal(pod) || consideredFailed || finished || job.metadata.deletionTimestamp) removeFinalizers.push(pod);
     if (pod.status?.phase === 'Succeeded' && !uncountedFailed.has(uid(pod))) {
@@ -253,16 +272,26 @@ export function syncJob(input: JobSyncInput): JobSyncPlan {
     ...(uncounted.failed.length > 0 ? { failed: uncounted.failed } : {}),
   };
 
-  // The Job finishes only when every terminated pod is counted.
+  // The Job finishes only when every terminated pod is counted: at once, or, when this sync
+  // releases the last uncounted pods, in the status written after their finalizers are removed.
   let done = false;
-  if (finished && uncounted.succeeded.length === 0 && uncounted.failed.length === 0) {
-    status.conditions = ensureConditionStatus(status.conditions ?? [], finished.type, 'True', finished.reason, finished.message, now).conditions;
-    if (finished.type === JobComplete) {
-      status.completionTime = rfc3339(now);
+  let statusAfterFinalizers: JobStatus | undefined;
+  const finish = (into: JobStatus, how: Finish) => {
+    into.conditions = ensureConditionStatus(into.conditions ?? [], how.type, 'True', how.reason, how.message, now).conditions;
+    if (how.type === JobComplete) {
+      into.completionTime = rfc3339(now);
       events.push({ type: 'Normal', reason: 'Completed', message: 'Job completed' });
-    } else events.push({ type: 'Warning', reason: finished.reason, message: finished.message });
+    } else events.push({ type: 'Warning', reason: how.reason, message: how.message });
     done = true;
     requeueAfterMs = undefined;
+  };
+  if (finished && uncounted.succeeded.length === 0 && uncounted.failed.length === 0) finish(status, finished);
+  else if (finished && releasesAll([...uncounted.succeeded, ...uncounted.failed], [...removeFinalizers, ...deletions.filter((d) => d.removeFinalizerFirst).map((d) => d.pod)])) {
+    statusAfterFinalizers = structuredClone(status);
+    if (!indexed) setCounter(statusAfterFinalizers, 'succeeded', (status.succeeded ?? 0) + uncounted.succeeded.length);
+    setCounter(statusAfterFinalizers, 'failed', (status.failed ?? 0) + uncounted.failed.length);
+    statusAfterFinalizers.uncountedTerminatedPods = {};
+    finish(statusAfterFinalizers, finished);
   }
 
   return {
@@ -271,6 +300,7 @@ export function syncJob(input: JobSyncInput): JobSyncPlan {
     removeFinalizers,
     status,
     statusChanged: !deepEqual(previous, status),
+    ...(statusAfterFinalizers ? { statusAfterFinalizers } : {}),
     backoff: done ? undefined : backoff,
     ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}),
     events,
@@ -300,8 +330,8 @@ function manageJob(ctx: SyncContext): Managed {
   if (wait > 0) return { active, create: [], delete: [], requeueAfterMs: wait };
   const diff = Math.min(wantActive - active, MaxPodCreateDeletePerSync);
   const create = ctx.indexed
-    ? firstPendingIndexes(activePods, ctx.succeededIndexes, diff, completions ?? 0).map((index) => podFromTemplate(job, index))
-    : Array.from({ length: diff }, () => podFromTemplate(job));
+    ? firstPendingIndexes(activePods, ctx.succeededIndexes, diff, completions ?? 0).map((index) => podFromTemplate(job, index, ctx.gates))
+    : Array.from({ length: diff }, () => podFromTemplate(job, undefined, ctx.gates));
   active += create.length;
   return { active, create, delete: [] };
 }
@@ -343,6 +373,12 @@ export function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[], backof
     for (const s of [...(pod.status.initContainerStatuses ?? []), ...(pod.status.containerStatuses ?? [])]) restarts += s.restartCount ?? 0;
   }
   return backoffLimit === 0 ? restarts > 0 : restarts >= backoffLimit;
+}
+
+// releasesAll says whether the pods released include every one of the uids.
+function releasesAll(uids: readonly string[], released: readonly Pod[]): boolean {
+  const releasedUids = new Set(released.map((pod) => pod.metadata.uid ?? ''));
+  return uids.every((u) => releasedUids.has(u));
 }
 
 function isSetNumber(value: number | null | undefined): value is number {

@@ -28,11 +28,19 @@ describe('podFromTemplate', () => {
     const pod = podFromTemplate(job, 3);
     expect(pod.metadata.generateName).toBe('pi-3-');
     expect(pod.metadata.annotations).toEqual({ 'batch.platform.io/job-completion-index': '3' });
+    expect(pod.metadata.labels?.['batch.platform.io/job-completion-index']).toBe('3');
     expect(pod.spec?.hostname).toBe('pi-3');
     expect(pod.spec?.subdomain).toBe('workers');
-    const env = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.platform.io/job-completion-index']" } } };
+    const env = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: "metadata.labels['batch.platform.io/job-completion-index']" } } };
     expect(pod.spec?.containers?.[0].env).toEqual([env]);
     expect(pod.spec?.initContainers?.[0].env).toEqual([env]);
+  });
+
+  it('reads the index from the annotation alone with the PodIndexLabel gate off', () => {
+    const job = newJob({ completionMode: 'Indexed', completions: 5 });
+    const pod = podFromTemplate(job, 2, new Map([['PodIndexLabel', false]]));
+    expect(pod.metadata.labels?.['batch.platform.io/job-completion-index']).toBeUndefined();
+    expect(pod.spec?.containers?.[0].env).toEqual([{ name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.platform.io/job-completion-index']" } } }]);
   });
 
   it('does not change the Job template', () => {

@@ -1,10 +1,12 @@
 // The pods a Job creates, after manageJob and controller.GetPodFromTemplate (v1.28): the
 // template with the Job's labels, the tracking finalizer, an owner reference and, for Indexed
-// Jobs, the completion index as annotation, environment variable and hostname.
+// Jobs, the completion index as annotation (and label, with the PodIndexLabel gate, beta and on
+// in 1.28), environment variable and hostname.
 import { OwnerReference } from '@plinth/api';
 import {
   Container,
   ControllerUidLabel,
+  gateEnabled,
   Job,
   JobCompletionIndexAnnotation,
   JobNameLabel,
@@ -36,15 +38,17 @@ export function podGenerateName(jobName: string, index?: number): string {
   return `${jobName.slice(0, Math.max(0, maxGenerateNameLength - suffix.length))}${suffix}`;
 }
 
-function withIndexEnv(container: Container): Container {
+// withIndexEnv adds JOB_COMPLETION_INDEX, read from the index label when the pod carries it,
+// from the annotation otherwise.
+function withIndexEnv(container: Container, indexLabel: boolean): Container {
   const env = container.env ?? [];
   if (env.some((e) => e.name === JobCompletionIndexEnv)) return container;
-  const fieldPath = `metadata.annotations['${JobCompletionIndexAnnotation}']`;
+  const fieldPath = `metadata.${indexLabel ? 'labels' : 'annotations'}['${JobCompletionIndexAnnotation}']`;
   return { ...container, env: [...env, { name: JobCompletionIndexEnv, valueFrom: { fieldRef: { fieldPath } } }] };
 }
 
 // podFromTemplate builds the pod to create; index is set for Indexed Jobs.
-export function podFromTemplate(job: Job, index?: number): Pod {
+export function podFromTemplate(job: Job, index?: number, gates?: ReadonlyMap<string, boolean>): Pod {
   const template = structuredClone(job.spec?.template ?? {});
   const meta = template.metadata ?? {};
   const uid = job.metadata.uid ?? '';
@@ -59,10 +63,12 @@ export function podFromTemplate(job: Job, index?: number): Pod {
   if (!finalizers.includes(JobTrackingFinalizer)) finalizers.push(JobTrackingFinalizer);
   const spec = { ...(template.spec ?? {}) };
   if (index !== undefined) {
+    const indexLabel = gateEnabled(gates, 'PodIndexLabel');
     annotations[JobCompletionIndexAnnotation] = String(index);
+    if (indexLabel) labels[JobCompletionIndexAnnotation] = String(index);
     spec.hostname = `${name}-${index}`;
-    spec.containers = spec.containers?.map(withIndexEnv);
-    if (spec.initContainers) spec.initContainers = spec.initContainers.map(withIndexEnv);
+    spec.containers = spec.containers?.map((c) => withIndexEnv(c, indexLabel));
+    if (spec.initContainers) spec.initContainers = spec.initContainers.map((c) => withIndexEnv(c, indexLabel));
   }
   const metadata: Pod['metadata'] = {
     generateName: podGenerateName(name, index),

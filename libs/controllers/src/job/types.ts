@@ -33,6 +33,7 @@ export const jobFeatureGateDefaults: Readonly<Record<string, boolean>> = {
   JobReadyPods: true,
   JobPodFailurePolicy: false,
   PodDisruptionConditions: true,
+  PodIndexLabel: true,
 };
 
 export function gateEnabled(gates: ReadonlyMap<string, boolean> | undefined, name: string): boolean {

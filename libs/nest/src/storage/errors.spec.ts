@@ -257,23 +257,27 @@ describe('the Exchange stream', () => {
       const done = new Promise<void>((resolve) => {
         call.on('data', (response: storagev1.ExchangeResponse) => {
           for (const answer of response.batch.length > 0 ? response.batch : [response]) answers.set(answer.id, answer);
-          if (answers.size === 3) resolve();
+          if (answers.size === 4) resolve();
         });
       });
       const request = (id: number, operation: Partial<storagev1.ExchangeRequest>): storagev1.ExchangeRequest => ({ id, traceContext: {}, batch: [], ...operation });
       call.write({
         id: 0,
         traceContext: {},
-        batch: [request(1, { get: { key: '/a', revision: 0 } }), request(2, { get: { key: '/missing', revision: 0 } }), request(3, { create: { key: '/b', value: bytes('b') } })],
+        batch: [
+          request(1, { get: { key: '/a', revision: 0 } }),
+          request(2, { get: { key: '/missing', revision: 0 } }),
+          request(3, { create: { key: '/b', value: bytes('b'), omitValue: false } }),
+          request(4, { create: { key: '/c', value: bytes('c'), omitValue: true } }),
+        ],
       });
       await done;
       expect(answers.get(1)?.get?.kv?.key).toBe('/a');
       expect(answers.get(2)?.failure?.code).toBe('KeyNotFound');
-      expect(answers.get(3)?.create?.kv?.key).toBe('/b');
-      expect(answers.get(3)?.create?.kv?.revision).toBe((await backend.get('/b')).revision);
-      // The value written does not travel back: the caller sent it.
-      expect(answers.get(3)?.create?.kv?.value).toEqual(new Uint8Array(0));
-      expect((await backend.get('/b')).value).toEqual(bytes('b'));
+      expect(answers.get(3)?.create?.kv).toEqual({ key: '/b', value: bytes('b'), revision: (await backend.get('/b')).revision, createRevision: (await backend.get('/b')).revision });
+      // A caller that has the value asks for the answer without it.
+      expect(answers.get(4)?.create?.kv).toEqual({ key: '/c', value: new Uint8Array(0), revision: (await backend.get('/c')).revision, createRevision: (await backend.get('/c')).revision });
+      expect((await backend.get('/c')).value).toEqual(bytes('c'));
     } finally {
       call.end();
       client.close();

@@ -65,3 +65,28 @@ describe('EmbeddedObjectStore persistence', () => {
     await second.close();
   });
 });
+
+describe('EmbeddedObjectStore values', () => {
+  it('keeps a copy of a value that is a view into a larger buffer, and a value that owns its memory as it is', async () => {
+    const store = new EmbeddedObjectStore({});
+    try {
+      const message = new TextEncoder().encode('head{"n":1}tail');
+      const view = message.subarray(4, 11);
+      await store.create('/registry/view', view);
+      message.set(new TextEncoder().encode('{"n":9}'), 4);
+      const kept = await store.get('/registry/view');
+      expect(new TextDecoder().decode(kept.value)).toBe('{"n":1}');
+      expect(kept.value.buffer.byteLength).toBe(kept.value.byteLength);
+
+      const owned = new TextEncoder().encode('{"n":2}');
+      const created = await store.create('/registry/owned', owned);
+      expect((await store.get('/registry/owned')).value).toBe(owned);
+      const updateView = message.subarray(4, 11);
+      await store.update('/registry/owned', updateView, created.revision);
+      message.set(new TextEncoder().encode('{"n":0}'), 4);
+      expect(new TextDecoder().decode((await store.get('/registry/owned')).value)).toBe('{"n":9}');
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -100,16 +100,18 @@ export class EmbeddedObjectStore implements ObjectStore {
     };
   }
 
-  async create(key: string, value: Uint8Array): Promise<KeyValue> {
-    checkRequestSize(key, value);
+  async create(key: string, written: Uint8Array): Promise<KeyValue> {
+    checkRequestSize(key, written);
     const current = this.histories.get(key)?.latest;
     if (current?.value) throw StorageError.keyExists(key, this.revision);
     const revision = this.revision + 1;
+    const value = ownedBytes(written);
     return this.put(key, value, { revision, createRevision: revision, value }, undefined);
   }
 
-  async update(key: string, value: Uint8Array, expectedRevision: number): Promise<KeyValue> {
-    checkRequestSize(key, value);
+  async update(key: string, written: Uint8Array, expectedRevision: number): Promise<KeyValue> {
+    checkRequestSize(key, written);
+    const value = ownedBytes(written);
     const history = this.histories.get(key);
     const current = history?.latest;
     if (!history || !current?.value) throw StorageError.keyNotFound(key, this.revision);
@@ -280,6 +282,13 @@ function watchOf(channel: Channel<WatchEvent>): Watch {
 }
 
 // checkRequestSize refuses a write etcd would refuse for its size, before anything changes.
+// ownedBytes is a value the store can keep: the value itself when it owns its memory, a copy
+// when it is a view into a larger buffer (a slice of a gRPC message, of Buffer's pool), which
+// keeping the value would otherwise hold on to whole.
+function ownedBytes(value: Uint8Array): Uint8Array {
+  return value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? value : new Uint8Array(value);
+}
+
 function checkRequestSize(key: string, value: Uint8Array): void {
   if (Buffer.byteLength(key) + value.byteLength > maxRequestBytes) throw StorageError.requestTooLarge(key);
 }

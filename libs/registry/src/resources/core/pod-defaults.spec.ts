@@ -186,4 +186,18 @@ describe('convertPod', () => {
     const pod = converted({ spec: {}, status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2024-01-01T00:00:00Z' }] } });
     expect(pod.status.conditions[0]).toEqual({ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2024-01-01T00:00:00Z' });
   });
+
+  it('writes container statuses in their Go shape', () => {
+    const pod = converted({ spec: {}, status: { containerStatuses: [{ name: 'c', state: { terminated: { exitCode: 1, reason: 'Error' } } }], initContainerStatuses: [{ name: 'i', state: { running: {} } }] } });
+    expect(pod.status.containerStatuses[0]).toEqual({
+      name: 'c',
+      state: { terminated: { exitCode: 1, reason: 'Error', startedAt: null, finishedAt: null } },
+      lastState: {},
+      ready: false,
+      restartCount: 0,
+      image: '',
+      imageID: '',
+    });
+    expect(pod.status.initContainerStatuses[0].state).toEqual({ running: { startedAt: null } });
+  });
 });

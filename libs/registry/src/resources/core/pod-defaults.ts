@@ -166,8 +166,9 @@ export function defaultPodTemplateSpec(template: Record<string, unknown> | undef
 
 // convertPod is what kube-apiserver's v1 → internal → v1 conversion of a Pod changes: a
 // negative terminationGracePeriodSeconds becomes 1, status.podIPs follows status.podIP (which
-// wins where both are given and differ) and podIP the first of podIPs, and a condition's unset
-// times are written as Go writes a zero time, null.
+// wins where both are given and differ) and podIP the first of podIPs, a condition's unset
+// times are written as Go writes a zero time, null, and container statuses take the Go shape
+// (convertContainerStatus).
 export function convertPod(pod: Record<string, unknown>): void {
   const spec = pod.spec as Obj;
   if (typeof spec.terminationGracePeriodSeconds === 'number' && spec.terminationGracePeriodSeconds < 0) spec.terminationGracePeriodSeconds = 1;
@@ -181,6 +182,29 @@ export function convertPod(pod: Record<string, unknown>): void {
     condition.lastProbeTime ??= null;
     condition.lastTransitionTime ??= null;
   }
+  for (const key of ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses']) objects(status[key]).forEach(convertContainerStatus);
+}
+
+// convertContainerStatus writes a v1.ContainerStatus as Go encodes it: its state and lastState
+// are structs held by value (`{}` when empty), name, ready, restartCount, image and imageID have
+// no omitempty, and the times of a running or terminated state are metav1.Time values (null
+// when unset).
+function convertContainerStatus(containerStatus: Obj): void {
+  containerStatus.name ??= '';
+  for (const key of ['state', 'lastState']) {
+    if (!isObj(containerStatus[key])) containerStatus[key] = {};
+    const state = containerStatus[key] as Obj;
+    if (isObj(state.running)) state.running.startedAt ??= null;
+    if (isObj(state.terminated)) {
+      state.terminated.exitCode ??= 0;
+      state.terminated.startedAt ??= null;
+      state.terminated.finishedAt ??= null;
+    }
+  }
+  containerStatus.ready ??= false;
+  containerStatus.restartCount ??= 0;
+  containerStatus.image ??= '';
+  containerStatus.imageID ??= '';
 }
 
 // defaultPod is SetDefaults_Pod after SetDefaults_PodSpec: requests default to limits, service

@@ -89,10 +89,15 @@ export interface ListResponse {
 export interface CreateRequest {
   key: string;
   value: Uint8Array;
+  /**
+   * omit_value asks for the answer without the value, which the caller has: the object's bytes
+   * then cross the link once. A caller that leaves it unset gets its value back.
+   */
+  omitValue: boolean;
 }
 
 export interface CreateResponse {
-  /** kv is the key as written: its value is left empty, since the caller sent it. */
+  /** kv is the key as written: its value is left empty when the request set omit_value. */
   kv: KeyValue | undefined;
 }
 
@@ -101,10 +106,12 @@ export interface UpdateRequest {
   value: Uint8Array;
   /** expected_revision must equal the key's current revision. */
   expectedRevision: number;
+  /** omit_value asks for the answer without the value, as CreateRequest's does. */
+  omitValue: boolean;
 }
 
 export interface UpdateResponse {
-  /** kv is the key as written: its value is left empty, since the caller sent it. */
+  /** kv is the key as written: its value is left empty when the request set omit_value. */
   kv: KeyValue | undefined;
 }
 
@@ -577,7 +584,7 @@ export const ListResponse: MessageFns<ListResponse> = {
 };
 
 function createBaseCreateRequest(): CreateRequest {
-  return { key: "", value: new Uint8Array(0) };
+  return { key: "", value: new Uint8Array(0), omitValue: false };
 }
 
 export const CreateRequest: MessageFns<CreateRequest> = {
@@ -587,6 +594,9 @@ export const CreateRequest: MessageFns<CreateRequest> = {
     }
     if (message.value.length !== 0) {
       writer.uint32(18).bytes(message.value);
+    }
+    if (message.omitValue !== false) {
+      writer.uint32(24).bool(message.omitValue);
     }
     return writer;
   },
@@ -618,6 +628,14 @@ export const CreateRequest: MessageFns<CreateRequest> = {
             }
 
             message.value = reader.bytes();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.omitValue = reader.bool();
             continue;
           }
         }
@@ -680,7 +698,7 @@ export const CreateResponse: MessageFns<CreateResponse> = {
 };
 
 function createBaseUpdateRequest(): UpdateRequest {
-  return { key: "", value: new Uint8Array(0), expectedRevision: 0 };
+  return { key: "", value: new Uint8Array(0), expectedRevision: 0, omitValue: false };
 }
 
 export const UpdateRequest: MessageFns<UpdateRequest> = {
@@ -693,6 +711,9 @@ export const UpdateRequest: MessageFns<UpdateRequest> = {
     }
     if (message.expectedRevision !== 0) {
       writer.uint32(24).int64(message.expectedRevision);
+    }
+    if (message.omitValue !== false) {
+      writer.uint32(32).bool(message.omitValue);
     }
     return writer;
   },
@@ -732,6 +753,14 @@ export const UpdateRequest: MessageFns<UpdateRequest> = {
             }
 
             message.expectedRevision = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.omitValue = reader.bool();
             continue;
           }
         }
