@@ -108,7 +108,7 @@ describe('EtcdObjectStore watches fed by the keyspace watch', () => {
       await store.create(endKey(prefix), text('end'));
       expect(queuedAtAnswer).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
       const start = (await store.currentRevision()) - 31;
-      expect(await eventsUntilEnd(watch, prefix)).toEqual((await history(prefix, start)));
+      expect(await eventsUntilEnd(watch, prefix)).toEqual(await history(prefix, start));
     } finally {
       await store.close();
     }
