@@ -1,5 +1,6 @@
 // Each app loads only the libraries of its own part: the storage service none of the API
-// server's, authz none of the API server's or the controllers' (of the registry, the RBAC
+// server's, the all-in-one's main thread none of the controllers' and its worker thread none of
+// the API server's, authz none of the API server's or the controllers' (of the registry, the RBAC
 // definitions only: not CEL), no app the OpenTelemetry SDK while it exports no traces. Every module loaded is resident for the process's life (about
 // 30 MiB of RSS for the storage service before this held). An app is started with a flag it
 // refuses, so it exits (2) once its imports are loaded and before it starts anything.
@@ -8,13 +9,14 @@ import { join, relative } from 'node:path';
 
 const root = join(__dirname, '../..');
 
-function loadedModules(app: string): string[] {
-  const run = spawnSync(process.execPath, ['-r', join(root, 'tools/register.js'), '-r', join(__dirname, 'testdata/report-loaded-modules.js'), join(root, `apps/${app}/src/main.ts`), '--no-such-flag'], {
+// loadedModules runs an app's main.ts (or another of its modules, which then exits 0 once loaded).
+function loadedModules(app: string, entry = 'main.ts'): string[] {
+  const run = spawnSync(process.execPath, ['-r', join(root, 'tools/register.js'), '-r', join(__dirname, 'testdata/report-loaded-modules.js'), join(root, `apps/${app}/src/${entry}`), '--no-such-flag'], {
     cwd: root,
     encoding: 'utf8',
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' },
   });
-  expect(run.status).toBe(2);
+  expect(run.status).toBe(entry === 'main.ts' ? 2 : 0);
   const line = run.stderr.split('\n').find((l) => l.startsWith('loaded modules: '));
   if (!line) throw new Error(`${app} reported no modules: ${run.stderr}`);
   return (JSON.parse(line.slice('loaded modules: '.length)) as string[]).map((file) => relative(root, file));
@@ -42,6 +44,15 @@ describe('what each app loads at start', () => {
     expect(loads(modules, ['libs/authz', 'libs/authz-nats', 'libs/rbac', 'libs/registry/src/rbac.ts', 'node_modules/nats'])).toHaveLength(5);
     const registryIndex = 'libs/registry/src/index.ts';
     expect(loads(modules, ['libs/apiserver', 'libs/kube-apiserver', registryIndex, 'libs/cel', 'libs/patch', 'libs/authn', 'libs/pki', ...controllerParts, ...traceExport, 'libs/storage-etcd', 'node_modules/etcd3'])).toEqual([]);
+  });
+
+  it('all-in-one: the API server in its main thread, nothing of the controllers; its worker thread the controllers, nothing of the API server', () => {
+    const main = loadedModules('plinth');
+    expect(loads(main, ['libs/apiserver', 'libs/kube-apiserver', 'libs/storage'])).toHaveLength(3);
+    expect(loads(main, [...controllerParts, ...traceExport, 'libs/storage-etcd', 'node_modules/etcd3'])).toEqual([]);
+    const worker = loadedModules('plinth', 'controllers-worker.module.ts');
+    expect(loads(worker, controllerParts)).toHaveLength(3);
+    expect(loads(worker, [...apiServerParts, ...traceExport, 'libs/storage', 'libs/rbac'])).toEqual([]);
   });
 
   it('gateway: the API server, nothing of the controllers or of etcd', () => {

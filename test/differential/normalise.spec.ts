@@ -65,3 +65,13 @@ test('managedFields are put in the order of operation, manager and subresource',
   const ordered = withManagedFieldsInOrder({ json: { items: [{ metadata: { managedFields: entries } }] } }) as { json: { items: { metadata: { managedFields: { manager: string }[] } }[] } };
   expect(ordered.json.items[0].metadata.managedFields.map((e) => e.manager)).toEqual(['kubectl', 'kube-controller-manager', 'unknown']);
 });
+
+test('revision hashes become <hash-N> in order of appearance, across the steps of a scenario', () => {
+  const revisionHashes: string[] = [];
+  const pods = { items: [{ metadata: { name: 'd1-x', labels: { 'controller-revision-hash': '6b8d9c7f5d' } } }, { metadata: { labels: { 'controller-revision-hash': '7c9z' } } }] };
+  expect(normaliseAnswer(raw(pods), { ...volatiles, revisionHashes }).json).toEqual({
+    items: [{ metadata: { name: 'd1-x', labels: { 'controller-revision-hash': '<hash-1>' } } }, { metadata: { labels: { 'controller-revision-hash': '<hash-2>' } } }],
+  });
+  const revision = { metadata: { name: 'd1-7c9z', labels: { 'controller-revision-hash': '7c9z' } }, data: 'a7c9zb 7c9z' };
+  expect(normaliseAnswer(raw(revision), { ...volatiles, revisionHashes }).json).toEqual({ metadata: { name: 'd1-<hash-2>', labels: { 'controller-revision-hash': '<hash-2>' } }, data: 'a7c9zb <hash-2>' });
+});

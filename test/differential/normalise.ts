@@ -32,6 +32,9 @@ export interface Volatiles {
   omitted?: string[];
   lines?: string[];
   headers?: string[];
+  // revisionHashes are the controller-revision-hash values the scenario's answers showed so far,
+  // in order of appearance (shared by its steps): each becomes `<hash-N>` wherever it appears.
+  revisionHashes?: string[];
 }
 
 // withoutIgnored removes the members (or array elements) that JSON pointers name
@@ -117,8 +120,31 @@ const volatileKeys: Record<string, string> = {
   healthCheckNodePort: '<port>',
 };
 
+// The label a controller gives its pods and revisions: kube-controller-manager hashes Go's
+// printing of the template, Plinth its canonical JSON, so only which values are equal is compared.
+const revisionHashLabel = 'controller-revision-hash';
+
+// collectRevisionHashes appends the revision hashes a value shows (the label's values) that are
+// not known yet, in document order.
+function collectRevisionHashes(value: unknown, hashes: string[]): void {
+  if (Array.isArray(value)) value.forEach((x) => collectRevisionHashes(x, hashes));
+  if (!isObject(value)) return;
+  for (const [k, x] of Object.entries(value)) {
+    if (k === revisionHashLabel && typeof x === 'string' && x !== '' && !hashes.includes(x)) hashes.push(x);
+    else collectRevisionHashes(x, hashes);
+  }
+}
+
+function withRevisionHashes(s: string, hashes: string[] | undefined): string {
+  let out = s;
+  (hashes ?? []).forEach((hash, i) => {
+    out = out.replace(new RegExp(`(?<![A-Za-z0-9])${hash}(?![A-Za-z0-9])`, 'g'), `<hash-${i + 1}>`);
+  });
+  return out;
+}
+
 export function normaliseString(s: string, v: Volatiles): string {
-  let out = s.split(v.ns).join('${ns}').split(v.u).join('${u}');
+  let out = withRevisionHashes(s.split(v.ns).join('${ns}').split(v.u).join('${u}'), v.revisionHashes);
   for (const m of v.masks ?? []) out = out.replace(new RegExp(m, 'g'), '<masked>');
   return out
     .replace(time, '<time>')
@@ -172,6 +198,7 @@ export function normaliseAnswer(raw: RawAnswer, v: Volatiles): Answer {
   if (raw.events) {
     answer.events = raw.events.map((e) => {
       if (isObject(e)) withoutIgnored(e.object, v.ignored);
+      if (v.revisionHashes) collectRevisionHashes(e, v.revisionHashes);
       return normaliseValue(e, v);
     });
     answer.ended = raw.ended;
@@ -187,15 +214,26 @@ export function normaliseAnswer(raw: RawAnswer, v: Volatiles): Answer {
   if (type.includes('yaml')) {
     const docs = parseAllDocuments(text);
     if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) answer.text = normaliseString(text, v);
-    else answer.yaml = normaliseValue(selectedParts(withoutIgnored(docs.length === 1 ? docs[0].toJSON() : docs.map((d) => d.toJSON()), v.ignored), v.selected, v.omitted), v);
+    else answer.yaml = normaliseValue(comparedParts(docs.length === 1 ? docs[0].toJSON() : docs.map((d) => d.toJSON()), v), v);
     return answer;
   }
+  let parsed: unknown;
   try {
-    answer.json = normaliseValue(selectedParts(withoutIgnored(JSON.parse(text), v.ignored), v.selected, v.omitted), v);
+    parsed = JSON.parse(text);
   } catch {
     answer.text = normaliseString(selectedLines(text, v.lines), v);
+    return answer;
   }
+  answer.json = normaliseValue(comparedParts(parsed, v), v);
   return answer;
+}
+
+// comparedParts is what of a parsed body is compared: without the ignored members, the selected
+// parts; their revision hashes are known from here on.
+function comparedParts(body: unknown, v: Volatiles): unknown {
+  const parts = selectedParts(withoutIgnored(body, v.ignored), v.selected, v.omitted);
+  if (v.revisionHashes) collectRevisionHashes(parts, v.revisionHashes);
+  return parts;
 }
 
 // withManagedFieldsInOrder orders every managedFields list of a normalised value by operation,

@@ -168,6 +168,7 @@ export async function runScenario(target: Target, scenario: Scenario, naming: Na
   await makeNamespace(target, ns);
   const answers: Answer[] = [];
   const unmet: number[] = [];
+  const revisionHashes: string[] = [];
   try {
     for (const step of scenario.steps) {
       const req = buildRequest(step, vars, naming);
@@ -178,7 +179,7 @@ export async function runScenario(target: Target, scenario: Scenario, naming: Na
       if (created) cleanup.push(created);
       for (const [name, path] of Object.entries(step.capture ?? {})) vars[name] = captured(raw, path);
       const selected = step.select?.map((pointer) => requestNames[naming](substitute(pointer, vars)));
-      const volatiles = { ns, u, masks: step.mask, ignored: step.ignore, selected, omitted: step.omitKeys, lines: step.lines, headers: step.compareHeaders };
+      const volatiles = { ns, u, masks: step.mask, ignored: step.ignore, selected, omitted: step.omitKeys, lines: step.lines, headers: step.compareHeaders, revisionHashes };
       answers.push(actualAnswer(normaliseAnswer(raw, volatiles), naming));
     }
   } finally {

@@ -68,6 +68,17 @@ describe('tools/build', () => {
     expect(execFileSync(process.execPath, ['apps/hello/src/main.js'], { cwd: image, encoding: 'utf8', env: {} })).toBe('hello, image\n');
   });
 
+  it("takes an app's worker-thread modules (*.worker.ts) as entry points too", () => {
+    write('apps/hello/src/greeter.worker.ts', "import { greet } from '@plinth/greeting';\n\nconsole.log(greet('worker'));\n");
+    compileProject(workspace, 'libs/greeting', out);
+    compileProject(workspace, 'apps/hello', out);
+    const entryPoints = imageEntryPoints(workspace, ['apps/hello', 'libs/greeting']);
+    expect(entryPoints).toEqual(['apps/hello/src/main.js', 'apps/hello/src/greeter.worker.js']);
+    const image = join(out, 'image');
+    expect(copyRuntimeFiles(out, entryPoints, image)).toEqual(['apps/hello/src/greeter.worker.js', 'apps/hello/src/main.js', 'libs/greeting/src/greet.js', 'libs/greeting/src/index.js']);
+    expect(execFileSync(process.execPath, ['apps/hello/src/greeter.worker.js'], { cwd: image, encoding: 'utf8', env: {} })).toBe('hello, worker\n');
+  });
+
   it('refuses an image whose entry point needs a file the build did not make', () => {
     compileProject(workspace, 'apps/hello', out);
     expect(() => copyRuntimeFiles(out, ['apps/hello/src/main.js'], join(out, 'image'))).toThrow('apps/hello/src/main.js requires ../../../libs/greeting/src, which was not built');

@@ -1,17 +1,24 @@
 // runtime-files.ts picks, out of a build output, the files that the apps' entry points load:
 // the image holds those and nothing else (no specs, no sources, no test harness, no library
 // file that nothing requires).
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { readProject } from './compile-project';
 
 // imageEntryPoints are the compiled main.js of the apps (projects tagged type:app), relative
-// to the workspace, which is also how the image's entry point (`node ENTRY_POINT`) names them.
+// to the workspace, which is also how the image's entry point (`node ENTRY_POINT`) names them,
+// and the modules an app starts on worker threads (its *.worker.ts, which no require reaches).
 export function imageEntryPoints(workspaceRoot: string, appRoots: readonly string[]): string[] {
   return appRoots
     .map((root) => readProject(workspaceRoot, root))
     .filter((project) => project.tags.includes('type:app'))
-    .map((project) => join(project.sourceRoot, 'main.js'));
+    .flatMap((project) => [
+      join(project.sourceRoot, 'main.js'),
+      ...readdirSync(join(workspaceRoot, project.sourceRoot))
+        .filter((name) => name.endsWith('.worker.ts'))
+        .sort()
+        .map((name) => join(project.sourceRoot, name.replace(/\.ts$/, '.js'))),
+    ]);
 }
 
 // copyRuntimeFiles copies from buildRoot into outRoot every file reachable from the entry points

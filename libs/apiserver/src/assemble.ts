@@ -5,7 +5,7 @@ import { ServiceAccountTokenLookup } from '@plinth/authn';
 import { ObjectStore } from '@plinth/storage';
 import { Registry } from '@plinth/metrics';
 import { parseRuntimeConfig, ResourceCatalog, ResourceDefinition } from '@plinth/registry';
-import { parseFeatureGates } from './feature-gates';
+import { parseFeatureGates } from '@plinth/config';
 import { ServerFlags } from './flags';
 import { HealthCheck, HealthEndpoint } from './health';
 import { ApiServer, NonResourceRoute } from './server';

@@ -11,7 +11,9 @@ export { RequestBoundary } from './http/request-boundary';
 export { ensureClusterPki, ensureServiceAccountKey, adminKubeconfig, controllerManagerKubeconfig, ClusterPki, KeyPairPem } from './pki';
 export { parseServerFlags, defaultServerFlags, serverFlagSet, ServerFlags } from './flags';
 export { FlagError } from '@plinth/config';
-export { parseFeatureGates, defaultFeatureGates, FeatureGateError } from './feature-gates';
+// The feature gates are libs/config's (the controller manager's worker thread parses them without
+// loading the API server); the API server's users take them from here as well.
+export { defaultFeatureGates, FeatureGateError, parseFeatureGates } from '@plinth/config';
 export { openApiRoutes } from './openapi';
 export { Authenticator, AuthenticationOutcome } from './auth/ports';
 export type { Authorizer } from '@plinth/rbac';

@@ -191,7 +191,7 @@ export function metricsRoute(registry: Registry): NonResourceRoute {
   return async (req: IncomingMessage, res: ServerResponse, info) => {
     if (info.path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
     const { format, contentType } = negotiateExposition(req.headers.accept);
-    writeText(res, 200, registry.expose(format), contentType);
+    writeText(res, 200, await registry.scrape(format), contentType);
     return true;
   };
 }

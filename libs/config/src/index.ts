@@ -23,3 +23,4 @@ export { controllerEnabled, LeaderElectionSettings } from './controller-manager-
 export { FlagError, FlagSet, flagSet, FlagSetter, flagValues, ignoring, parseFlags } from './flag-set';
 export { ControllerManagerFlags, controllerManagerFlagSet, defaultControllerManagerFlags } from './controller-manager-flags';
 export { defaultStorageLinkFlags, StorageLinkFlags, storageLinkFlagSetters } from './storage-link-flags';
+export { defaultFeatureGates, FeatureGateError, parseFeatureGates } from './feature-gates';

@@ -4,7 +4,7 @@ export { NodeSimulator, NodeSimulatorOptions } from './node-simulator';
 export { TtlAfterFinishedController, TtlAfterFinishedControllerOptions } from './ttl-after-finished';
 export { GarbageCollector, GarbageCollectorOptions, graphObject } from './garbage-collector';
 export { DaemonSetController, DaemonSetControllerOptions } from './daemonset-controller';
-export { JobController, JobControllerOptions } from './job-controller';
+export { JobController, JobControllerOptions, statusSyncBatchMs } from './job-controller';
 export { ServiceAccountClients, refreshDelay, serviceAccountNamespace, tokenExpirationSeconds } from './service-account-clients';
 export { NamespaceController, NamespaceControllerOptions, namespaceDeletionGracePeriodMs, namespaceFinalizer } from './namespace-controller';
 export { DiscoveredResource, Discovery, groupDiscoveryFailedMessage, serverPreferredResources } from './discovery';

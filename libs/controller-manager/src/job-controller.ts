@@ -25,6 +25,10 @@ const podsPath = resourcePath({ group: '', version: 'v1', resource: 'pods' });
 // orphanPodPrefix marks a queue key as an orphan pod's (`orphan-pod:<namespace>/<name>`), kube's
 // orphanQueue; a Job's key is `<namespace>/<name>`.
 const orphanPodPrefix = 'orphan-pod:';
+// statusSyncBatchMs is how long a Job's sync waits after a write that left its generation (its
+// own status writes, labels): kube-controller-manager's syncJobBatchPeriod, by which time the
+// pods a sync just created have reached the pod informer, so the next sync counts them active.
+export const statusSyncBatchMs = 1000;
 
 export class JobController implements Controller {
   private readonly runner: ControllerRunner;
@@ -51,7 +55,10 @@ export class JobController implements Controller {
       jobsPath,
       {
         onAdd: runner.enqueue(objectKey),
-        onUpdate: runner.enqueue(objectKey),
+        onUpdate: (job, old) => {
+          if (job.metadata.generation === old.metadata.generation) runner.queue.addAfter(objectKey(job), statusSyncBatchMs);
+          else runner.queue.add(objectKey(job));
+        },
         onDelete: (o) => {
           this.forget(objectKey(o));
           // Its pods' finalizers are left to the orphan syncs, which check again.

@@ -10,11 +10,20 @@ export interface Clock {
   setInterval(fn: () => void, ms: number): Timer;
 }
 
+// maxTimerMs is the longest delay Node's timers hold (2^31 - 1 ms, about 24.8 days): a longer
+// one would fire at once.
+export const maxTimerMs = 2 ** 31 - 1;
+
 export const realClock: Clock = {
   now: () => Date.now(),
+  // setTimeout waits out a delay longer than maxTimerMs in steps.
   setTimeout(fn, ms) {
-    const handle = setTimeout(fn, ms);
-    handle.unref?.();
+    let handle: ReturnType<typeof setTimeout>;
+    const arm = (remaining: number) => {
+      handle = setTimeout(remaining > maxTimerMs ? () => arm(remaining - maxTimerMs) : fn, Math.min(remaining, maxTimerMs));
+      handle.unref?.();
+    };
+    arm(ms);
     return { cancel: () => clearTimeout(handle) };
   },
   setInterval(fn, ms) {

@@ -17,7 +17,7 @@ export async function serveMetrics(registry: Registry, bindAddress: string): Pro
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/metrics') {
       const { format, contentType } = negotiateExposition(req.headers.accept);
-      res.writeHead(200, { 'content-type': contentType }).end(registry.expose(format));
+      void registry.scrape(format).then((text) => res.writeHead(200, { 'content-type': contentType }).end(text));
     } else if (req.method === 'GET' && path === '/healthz') {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('ok');
     } else {

@@ -1,4 +1,4 @@
-export { Counter, CounterChild, Exemplar, ExpositionFormat, Gauge, GaugeChild, Histogram, HistogramChild, HistogramOptions, Label, Metric, MetricOptions, MetricType, Registry, Sample, contentType, exponentialBuckets, formatNumber, negotiateExposition, openMetricsContentType } from './registry';
+export { Counter, CounterChild, Exemplar, ExpositionFormat, FamilySnapshot, Gauge, GaugeChild, Histogram, HistogramChild, HistogramOptions, Label, Metric, MetricOptions, MetricsSource, MetricType, Registry, Sample, contentType, exponentialBuckets, formatNumber, negotiateExposition, openMetricsContentType } from './registry';
 export { ProcessState, currentProcess, defaultRegistry, procReadings, registerProcessMetrics } from './process';
 export { WorkQueueMetrics, WorkQueueMetricsProvider, workQueueMetricsProvider } from './workqueue';
 export { leaderElectionStatus } from './leader-election';

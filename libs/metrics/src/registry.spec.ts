@@ -160,6 +160,41 @@ describe('Registry', () => {
     expect(registry.expose()).toContain('latency_seconds_bucket{verb="GET",le="0.1"} 2\n');
   });
 
+  it("scrapes its sources' families with its own: new families by name, new series appended, its own series and types kept", async () => {
+    const worker = new Registry();
+    worker.register(new Counter({ name: 'workqueue_adds_total', help: 'Adds.', labelNames: ['name'] })).labels('job').inc(2);
+    worker.register(new Gauge({ name: 'process_open_fds', help: 'Open fds.' })).set(99);
+    worker.register(new Counter({ name: 'requests_total', help: 'Requests.', labelNames: ['code'] })).labels('500').inc();
+    worker.register(new Counter({ name: 'inflight', help: 'Of another type.' })).inc(7);
+    const main = new Registry();
+    main.register(new Gauge({ name: 'process_open_fds', help: 'Open fds.' })).set(12);
+    main.register(new Counter({ name: 'requests_total', help: 'Requests.', labelNames: ['code'] })).labels('200').inc(3);
+    main.register(new Gauge({ name: 'inflight', help: 'In flight.' })).set(1);
+    const remove = main.addSource(async () => worker.gather());
+    main.addSource(() => Promise.reject(new Error('the worker is gone')));
+    expect(await main.scrape()).toBe(
+      [
+        '# HELP inflight In flight.',
+        '# TYPE inflight gauge',
+        'inflight 1',
+        '# HELP process_open_fds Open fds.',
+        '# TYPE process_open_fds gauge',
+        'process_open_fds 12',
+        '# HELP requests_total Requests.',
+        '# TYPE requests_total counter',
+        'requests_total{code="200"} 3',
+        'requests_total{code="500"} 1',
+        '# HELP workqueue_adds_total Adds.',
+        '# TYPE workqueue_adds_total counter',
+        'workqueue_adds_total{name="job"} 2',
+        '',
+      ].join('\n'),
+    );
+    expect(await main.scrape('openmetrics')).toContain('# TYPE workqueue_adds counter\nworkqueue_adds_total{name="job"} 2\n');
+    remove();
+    expect(await main.scrape()).not.toContain('workqueue_adds_total');
+  });
+
   it('negotiates OpenMetrics as client_golang does for a scraper', () => {
     const prometheus = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
     expect(negotiateExposition(prometheus)).toEqual({ format: 'openmetrics', contentType: openMetricsContentType });

@@ -244,8 +244,21 @@ export function exponentialBuckets(start: number, factor: number, count: number)
   return buckets;
 }
 
+// FamilySnapshot is one family as gathered at a moment: plain data, which a worker thread can
+// post to the thread that serves /metrics.
+export interface FamilySnapshot {
+  name: string;
+  help: string;
+  type: MetricType;
+  samples: Sample[];
+}
+
+// MetricsSource gathers families kept elsewhere (another thread's registry) for an exposition.
+export type MetricsSource = () => Promise<FamilySnapshot[]>;
+
 export class Registry {
   private readonly metrics = new Map<string, Metric<unknown>>();
+  private readonly sources = new Set<MetricsSource>();
 
   register<M extends Metric<unknown>>(metric: M): M {
     if (this.metrics.has(metric.name)) throw new Error(`metric ${metric.name} is already registered`);
@@ -273,22 +286,68 @@ export class Registry {
     return this.names().map((name) => ({ name, type: (this.metrics.get(name) as Metric<unknown>).type }));
   }
 
-  // expose writes every family in the text format, or in OpenMetrics.
-  expose(format: ExpositionFormat = 'text'): string {
-    let text = '';
-    for (const [name, metric] of [...this.metrics].sort(([a], [b]) => compare(a, b))) {
+  // gather reads every family with series, by name.
+  gather(): FamilySnapshot[] {
+    const families: FamilySnapshot[] = [];
+    for (const name of this.names()) {
+      const metric = this.metrics.get(name) as Metric<unknown>;
       metric.collect?.();
       const samples = metric.samples();
-      if (samples.length === 0) continue;
-      if (format === 'openmetrics') {
-        text += openMetricsFamily(name, metric, samples);
-        continue;
-      }
-      text += `# HELP ${name} ${escapeHelp(metric.help)}\n# TYPE ${name} ${metric.type}\n`;
-      for (const sample of samples) text += `${name}${sample.suffix}${formatLabels(sample.labels)} ${formatNumber(sample.value)}\n`;
+      if (samples.length > 0) families.push({ name, help: metric.help, type: metric.type, samples });
     }
+    return families;
+  }
+
+  // addSource adds the families a source gathers to every scrape, until the returned function
+  // removes it.
+  addSource(source: MetricsSource): () => void {
+    this.sources.add(source);
+    return () => this.sources.delete(source);
+  }
+
+  // scrape exposes this registry's families with its sources' (a source that fails adds none).
+  async scrape(format: ExpositionFormat = 'text'): Promise<string> {
+    const gathered = await Promise.all([...this.sources].map((source) => source().catch((): FamilySnapshot[] => [])));
+    return this.expose(format, gathered.flat());
+  }
+
+  // expose writes every family in the text format, or in OpenMetrics, with the families given
+  // (gathered elsewhere) merged in: a family of the same name and type gains the series this
+  // registry has not (this registry's own win: both threads of a process report the same
+  // process_* series), one of another type is left out.
+  expose(format: ExpositionFormat = 'text', others: readonly FamilySnapshot[] = []): string {
+    const families = mergeFamilies(this.gather(), others);
+    let text = '';
+    for (const family of families) text += format === 'openmetrics' ? openMetricsFamily(family) : textFamily(family);
     return format === 'openmetrics' ? `${text}# EOF\n` : text;
   }
+}
+
+function mergeFamilies(own: FamilySnapshot[], others: readonly FamilySnapshot[]): FamilySnapshot[] {
+  if (others.length === 0) return own;
+  const byName = new Map(own.map((family) => [family.name, family]));
+  for (const other of others) {
+    const mine = byName.get(other.name);
+    if (!mine) {
+      byName.set(other.name, other);
+      continue;
+    }
+    if (mine.type !== other.type) continue;
+    const seen = new Set(mine.samples.map(sampleKey));
+    const added = other.samples.filter((sample) => !seen.has(sampleKey(sample)));
+    if (added.length > 0) byName.set(other.name, { ...mine, samples: [...mine.samples, ...added] });
+  }
+  return [...byName.values()].sort((a, b) => compare(a.name, b.name));
+}
+
+function sampleKey(sample: Sample): string {
+  return `${sample.suffix}${formatLabels(sample.labels)}`;
+}
+
+function textFamily({ name, help, type, samples }: FamilySnapshot): string {
+  let text = `# HELP ${name} ${escapeHelp(help)}\n# TYPE ${name} ${type}\n`;
+  for (const sample of samples) text += `${name}${sample.suffix}${formatLabels(sample.labels)} ${formatNumber(sample.value)}\n`;
+  return text;
 }
 
 export type ExpositionFormat = 'text' | 'openmetrics';
@@ -313,11 +372,11 @@ export function negotiateExposition(accept: string | undefined): { format: Expos
 
 // openMetricsFamily writes one family as client_golang's OpenMetrics encoder does: a counter's
 // family is named without its _total, which its samples carry; bucket exemplars follow " # ".
-function openMetricsFamily(name: string, metric: Metric<unknown>, samples: Sample[]): string {
-  const family = metric.type === 'counter' ? name.replace(/_total$/, '') : name;
-  let text = `# HELP ${family} ${escapeOpenMetricsHelp(metric.help)}\n# TYPE ${family} ${metric.type}\n`;
+function openMetricsFamily({ name, help, type, samples }: FamilySnapshot): string {
+  const family = type === 'counter' ? name.replace(/_total$/, '') : name;
+  let text = `# HELP ${family} ${escapeOpenMetricsHelp(help)}\n# TYPE ${family} ${type}\n`;
   for (const sample of samples) {
-    const sampleName = metric.type === 'counter' ? `${family}_total` : `${name}${sample.suffix}`;
+    const sampleName = type === 'counter' ? `${family}_total` : `${name}${sample.suffix}`;
     text += `${sampleName}${formatLabels(sample.labels)} ${formatNumber(sample.value)}`;
     const exemplar = sample.exemplar;
     if (exemplar) text += ` # ${formatLabels(exemplar.labels) || '{}'} ${formatNumber(exemplar.value)} ${formatTimestamp(exemplar.timestampMs)}`;

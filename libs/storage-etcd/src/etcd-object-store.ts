@@ -2,7 +2,7 @@
 // k8s.io/apiserver/pkg/storage/etcd3/store.go: get, list, create and update are one request
 // each (a range or a txn); delete with preconditions reads first, then deletes with a compare
 // on the revision it checked.
-import { Etcd3, IRangeResponse, ITxnResponse } from 'etcd3';
+import { Etcd3 } from 'etcd3';
 import {
   DeletePreconditions,
   DeleteResult,
@@ -27,7 +27,7 @@ import { interpretEtcdError } from './errors';
 import { EtcdRequest, etcdSpan } from './etcd-span';
 import { EtcdRequestMetrics } from './request-metrics';
 import { bytes, toKeyValue } from './key-value';
-import { watchEtcd } from './watch';
+import { LiveWatches } from './live-watches';
 
 // anyKey is what currentRevision ranges over: only the response header is read.
 const anyKey = Buffer.from([0]);
@@ -39,11 +39,13 @@ export class EtcdObjectStore implements ObjectStore {
   // never repeated, as a repeated txn could see its own first attempt.
   private readonly readAttempts: number;
   private readonly metrics: EtcdRequestMetrics | null;
+  private readonly live: LiveWatches;
 
   constructor(options: EtcdObjectStoreOptions & { metrics?: EtcdRequestMetrics }) {
     this.client = newEtcdClient(options);
     this.metrics = options.metrics ?? null;
     this.readAttempts = options.endpoints.length;
+    this.live = new LiveWatches(this.client, () => this.currentRevision(), this.watches);
   }
 
   async get(key: string, options: GetOptions = {}): Promise<KeyValue> {
@@ -93,25 +95,27 @@ export class EtcdObjectStore implements ObjectStore {
     );
     const revision = Number(response.header.revision);
     if (!response.succeeded) throw StorageError.keyExists(key, revision);
-    return { key, value, revision, createRevision: revision };
+    const kv: KeyValue = { key, value, revision, createRevision: revision };
+    this.live.written({ type: 'ADDED', revision, kv });
+    return kv;
   }
 
   async update(key: string, value: Uint8Array, expectedRevision: number): Promise<KeyValue> {
     const etcdKey = Buffer.from(key);
     // A missing key has revision 0, so the compare alone would let update create it.
     const expected = Number.isSafeInteger(expectedRevision) && expectedRevision > 0 ? expectedRevision : -1;
-    // Both branches end with a keys-only range of the key: after the put it gives the
-    // createRevision, and on failure it tells a missing key from a newer revision.
-    const readBack = { request_range: { key: etcdKey, keys_only: true } };
+    // The put returns the previous key-value: its createRevision is the key's, and it is the
+    // prevKv of the update's watch event. On failure a keys-only range of the key tells a missing
+    // key from a newer revision.
     const response = await this.write({ method: 'Txn', operation: 'update', key }, () =>
       this.client.kv.txn({
         compare: [{ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: expected }],
-        success: [{ request_put: { key: etcdKey, value: bytes(value) } }, readBack],
-        failure: [readBack],
+        success: [{ request_put: { key: etcdKey, value: bytes(value), prev_kv: true } }],
+        failure: [{ request_range: { key: etcdKey, keys_only: true } }],
       }),
     );
-    const current = lastRange(response).kvs[0];
     if (!response.succeeded) {
+      const current = response.responses[0].response_range.kvs[0];
       if (!current) throw StorageError.keyNotFound(key, Number(response.header.revision));
       throw StorageError.conflict(
         key,
@@ -119,7 +123,13 @@ export class EtcdObjectStore implements ObjectStore {
         Number(current.mod_revision),
       );
     }
-    return { key, value, revision: Number(current.mod_revision), createRevision: Number(current.create_revision) };
+    const previous = response.responses[0].response_put.prev_kv;
+    if (!previous) throw StorageError.unreachable(`etcd answered the update of ${key} without its previous value`);
+    const prevKv = toKeyValue(previous);
+    const revision = Number(response.header.revision);
+    const kv: KeyValue = { key, value, revision, createRevision: prevKv.createRevision };
+    this.live.written({ type: 'MODIFIED', revision, kv, prevKv });
+    return kv;
   }
 
   async delete(key: string, preconditions: DeletePreconditions = {}): Promise<DeleteResult> {
@@ -128,7 +138,7 @@ export class EtcdObjectStore implements ObjectStore {
       const response = await this.write({ method: 'DeleteRange', operation: 'delete', key }, () => this.client.kv.deleteRange({ key: etcdKey, prev_kv: true }));
       const deleted = response.prev_kvs[0];
       if (!deleted) throw StorageError.keyNotFound(key, Number(response.header.revision));
-      return { deleted: toKeyValue(deleted), revision: Number(response.header.revision) };
+      return this.deleted(toKeyValue(deleted), Number(response.header.revision));
     }
     // With only a revision precondition the compare is the check, and nothing is read first.
     let expected = preconditions.revision ?? 0;
@@ -149,7 +159,7 @@ export class EtcdObjectStore implements ObjectStore {
       if (response.succeeded) {
         const deleted = response.responses[0].response_delete_range.prev_kvs[0];
         if (!deleted) throw StorageError.keyNotFound(key, revision);
-        return { deleted: toKeyValue(deleted), revision };
+        return this.deleted(toKeyValue(deleted), revision);
       }
       const latest = response.responses[0].response_range.kvs[0];
       if (!latest) throw StorageError.keyNotFound(key, revision);
@@ -161,7 +171,7 @@ export class EtcdObjectStore implements ObjectStore {
   }
 
   watch(options: WatchOptions): Watch {
-    return watchEtcd(this.client, options, this.watches);
+    return this.live.watch(options);
   }
 
   async currentRevision(): Promise<number> {
@@ -183,8 +193,15 @@ export class EtcdObjectStore implements ObjectStore {
   }
 
   async close(): Promise<void> {
+    this.live.close();
     for (const watch of [...this.watches]) watch.close();
     this.client.close();
+  }
+
+  // deleted hands the watches a deletion's event from its answer.
+  private deleted(deleted: KeyValue, revision: number): DeleteResult {
+    this.live.written({ type: 'DELETED', revision, kv: deleted });
+    return { deleted, revision };
   }
 
   // read sends a range request, each attempt in its own client span; errorKey is the key its
@@ -238,8 +255,4 @@ function checkRevision(revision: number | undefined): number {
   if (revision === undefined) return 0;
   if (!Number.isSafeInteger(revision) || revision < 0) throw StorageError.invalidArgument(`invalid revision ${revision}`);
   return revision;
-}
-
-function lastRange(response: ITxnResponse): IRangeResponse {
-  return response.responses[response.responses.length - 1].response_range;
 }

@@ -7,15 +7,11 @@ import { interpretEtcdError, interpretWatchCancel, isStreamTeardown } from './er
 import { toKeyValue } from './key-value';
 
 // watchEtcd registers the watch in `open` until it ends, so that closing the store ends it.
-export function watchEtcd(client: Etcd3, options: WatchOptions, open: Set<Watch>): Watch {
+export function watchEtcd(client: Etcd3, options: WatchOptions, open: Set<Watch>): Channel<WatchEvent> {
+  const invalid = invalidWatchOptions(options);
+  if (invalid) return failedWatch(invalid);
   const target = options.key ?? options.prefix ?? '';
   const startRevision = options.revision ?? 0;
-  if ((options.key === undefined) === (options.prefix === undefined) || target === '') {
-    return failed(StorageError.invalidArgument('watch needs exactly one of key and prefix, not empty'));
-  }
-  if (!Number.isSafeInteger(startRevision) || startRevision < 0) {
-    return failed(StorageError.invalidArgument(`invalid watch revision ${startRevision}`));
-  }
 
   const builder = client.watch().withPreviousKV();
   if (options.key !== undefined) builder.key(options.key);
@@ -71,10 +67,23 @@ export function watchEtcd(client: Etcd3, options: WatchOptions, open: Set<Watch>
   return channel;
 }
 
+// invalidWatchOptions names what is wrong with a watch's options, or is null.
+export function invalidWatchOptions(options: WatchOptions): StorageError | null {
+  const target = options.key ?? options.prefix ?? '';
+  const startRevision = options.revision ?? 0;
+  if ((options.key === undefined) === (options.prefix === undefined) || target === '') {
+    return StorageError.invalidArgument('watch needs exactly one of key and prefix, not empty');
+  }
+  if (!Number.isSafeInteger(startRevision) || startRevision < 0) {
+    return StorageError.invalidArgument(`invalid watch revision ${startRevision}`);
+  }
+  return null;
+}
+
 // toWatchEvent converts one etcd event. A deletion carries the last state as kv; without the
 // previous key-value (compacted before etcd sent the event) the deletion cannot be described,
 // and the watch fails with Expired so that the caller lists again.
-function toWatchEvent(event: IEvent, target: string): WatchEvent | StorageError {
+export function toWatchEvent(event: IEvent, target: string): WatchEvent | StorageError {
   const revision = Number(event.kv.mod_revision);
   if (event.type === 'Delete') {
     if (!event.prev_kv) {
@@ -87,12 +96,12 @@ function toWatchEvent(event: IEvent, target: string): WatchEvent | StorageError 
   return event.prev_kv ? { type: 'MODIFIED', revision, kv, prevKv: toKeyValue(event.prev_kv) } : { type: 'MODIFIED', revision, kv };
 }
 
-function failed(err: StorageError): Watch {
+export function failedWatch(err: StorageError): Channel<WatchEvent> {
   const channel = new Channel<WatchEvent>();
   channel.fail(err);
   return channel;
 }
 
-function asError(err: unknown): Error {
+export function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }

@@ -47,6 +47,38 @@ describe('CurrentRevisionReader', () => {
     expect(await Promise.all([second, third])).toEqual([written.revision, written.revision]);
   });
 
+  it('sends the next read before the callers of the last one hear their answer, and after the send has left', async () => {
+    // Each read's request leaves at the end of the turn that sent it, as node:http2 writes.
+    const left: number[] = [];
+    let reads = 0;
+    const reader = new CurrentRevisionReader(async () => {
+      const read = ++reads;
+      await new Promise((resolve) => setImmediate(resolve));
+      left.push(read);
+      return read;
+    });
+    const first = reader.read();
+    const second = reader.read().then((revision) => revision);
+    // second asked while the first read was on its way: it waits for the second read.
+    expect(reads).toBe(1);
+    const heard = await first;
+    expect(heard).toBe(1);
+    expect(reads).toBe(2);
+    expect(left).toEqual([1, 2]);
+    expect(await second).toBe(2);
+  });
+
+  it('answers at once when nobody waits for the next read', async () => {
+    const reader = new CurrentRevisionReader(async () => 5);
+    let heard = 0;
+    const answer = reader.read().then((revision) => (heard = revision));
+    await Promise.resolve();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(heard).toBe(5);
+    await answer;
+  });
+
   it('hands a failed read to the callers that shared it, and reads afresh for the next', async () => {
     let fail = true;
     const reader = new CurrentRevisionReader(async () => {

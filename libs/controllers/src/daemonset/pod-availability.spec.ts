@@ -25,4 +25,9 @@ describe('pod availability', () => {
     expect(msUntilAvailable(pod('True'), 30, now)).toBeUndefined();
     expect(msUntilAvailable(pod('False'), 90, now)).toBeUndefined();
   });
+
+  it('a Ready transition ahead of the clock waits no longer than minReadySeconds', () => {
+    expect(isPodAvailable(pod('True', '2099-01-01T00:00:00Z'), 3600, now)).toBe(false);
+    expect(msUntilAvailable(pod('True', '2099-01-01T00:00:00Z'), 3600, now)).toBe(3_600_000);
+  });
 });

@@ -19,10 +19,12 @@ export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): 
 }
 
 // msUntilAvailable is how long a Ready pod still waits for minReadySeconds (undefined when
-// it is not Ready or already available).
+// it is not Ready or already available). A transition time ahead of the clock (skew, or a
+// kubelet's own clock) waits no longer than minReadySeconds, after which the controller looks
+// again, as kube-controller-manager requeues a DaemonSet after minReadySeconds.
 export function msUntilAvailable(pod: Pod, minReadySeconds: number, now: number): number | undefined {
   const ready = readyCondition(pod);
   if (ready?.status !== 'True' || minReadySeconds === 0 || !ready.lastTransitionTime) return undefined;
   const wait = Date.parse(ready.lastTransitionTime) + minReadySeconds * 1000 - now;
-  return wait >= 0 ? wait + 1 : undefined;
+  return wait >= 0 ? Math.min(wait + 1, minReadySeconds * 1000) : undefined;
 }

@@ -88,3 +88,13 @@ describe('revisionsToTrim', () => {
     expect(names).toEqual((trimmed as number[]).map((n) => old[n - 1].metadata.name));
   });
 });
+
+describe('revisionData', () => {
+  it('is the patch that replaces the template, its members sorted as Go encodes a map', () => {
+    const ds = daemonSet('img');
+    ds.spec!.template!.spec!.nodeSelector = { zone: 'a', arch: 'x' };
+    expect(JSON.stringify(revisionData(ds))).toBe(
+      '{"spec":{"template":{"$patch":"replace","metadata":{"labels":{"app":"a"}},"spec":{"containers":[{"image":"img","name":"c"}],"nodeSelector":{"arch":"x","zone":"a"}}}}}',
+    );
+  });
+});

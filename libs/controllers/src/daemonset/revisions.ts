@@ -21,9 +21,19 @@ export interface HistoryPlan {
   collisionCount?: number;
 }
 
-// revisionData is getPatch: {"spec":{"template":{...,"$patch":"replace"}}}.
+// revisionData is getPatch: {"spec":{"template":{"$patch":"replace",...}}}, its members in
+// sorted order at every level as Go's encoding of a map writes them: kubectl rollout undo compares
+// the revision's data byte for byte with its own encoding of the DaemonSet's template to tell
+// that a revision is already the current one.
 export function revisionData(ds: DaemonSet): unknown {
-  return { spec: { template: { ...structuredClone(ds.spec?.template ?? {}), $patch: 'replace' } } };
+  return withSortedKeys({ spec: { template: { ...structuredClone(ds.spec?.template ?? {}), $patch: 'replace' } } });
+}
+
+function withSortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withSortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([k, v]) => [k, withSortedKeys(v)]));
 }
 
 export function revisionMatches(ds: DaemonSet, revision: ControllerRevision): boolean {

@@ -1,7 +1,6 @@
 // controllerManagerSettings turns the controller manager's flags into the ControllerManager's
 // settings (the feature gates parsed as the API server parses them).
-import { parseFeatureGates } from '@plinth/apiserver';
-import { ControllerManagerFlags } from '@plinth/config';
+import { ControllerManagerFlags, parseFeatureGates } from '@plinth/config';
 import { ControllerManagerSettings } from '@plinth/controller-manager';
 
 export function controllerManagerSettings(flags: ControllerManagerFlags): ControllerManagerSettings {

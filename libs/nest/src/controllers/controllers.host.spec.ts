@@ -14,7 +14,7 @@ import { ApiServerHost, SERVER_FLAGS } from '../apiserver/api-server.host';
 import { OBJECT_STORE } from '../storage/object-store.token';
 import { controllerManagerSettings } from './controller-manager-settings';
 import { CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, ControllersHost } from './controllers.host';
-import { inProcessCredentials } from './in-process-credentials';
+import { inProcessCredentials } from '../apiserver/in-process-credentials';
 
 describe('ControllersHost', () => {
   let dir: string;

@@ -2,5 +2,4 @@
 // controllers run with.
 export { controllerManagerSettings } from './controller-manager-settings';
 export { ControllersHost, CONTROLLER_CREDENTIALS, CONTROLLER_MANAGER_SETTINGS, ControllerCredentials, LEADER_MIGRATION } from './controllers.host';
-export { inProcessCredentials } from './in-process-credentials';
 export { kubeconfigCredentials, readKubeconfig } from './kubeconfig-credentials';

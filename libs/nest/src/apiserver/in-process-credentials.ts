@@ -4,10 +4,10 @@
 // once the server listens.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiServerHost } from '../apiserver/api-server.host';
-import { ControllerCredentials } from './controllers.host';
+import type { ClientCredentials } from '@plinth/client';
+import { ApiServerHost } from './api-server.host';
 
-export function inProcessCredentials(host: ApiServerHost): ControllerCredentials {
+export function inProcessCredentials(host: ApiServerHost): () => Promise<ClientCredentials> {
   return async () => {
     await host.listening;
     const pki = (name: string) => readFileSync(join(host.dataDirectory, 'pki', name), 'utf8');
