@@ -79,6 +79,16 @@ describe('tools/build', () => {
     expect(execFileSync(process.execPath, ['apps/hello/src/greeter.worker.js'], { cwd: image, encoding: 'utf8', env: {} })).toBe('hello, worker\n');
   });
 
+  it('ships a JSON document a source imports, in the build and in the image', () => {
+    write('libs/greeting/src/words.json', JSON.stringify({ hello: 'hello' }));
+    write('libs/greeting/src/greet.ts', "import words from './words.json';\n\nexport const greet = (name: string): string => `${words.hello}, ${name}`;\n");
+    expect(built(compileProject(workspace, 'libs/greeting', out))).toEqual(['libs/greeting/src/greet.js', 'libs/greeting/src/index.js', 'libs/greeting/src/unused.js', 'libs/greeting/src/words.json']);
+    compileProject(workspace, 'apps/hello', out);
+    const image = join(out, 'image');
+    expect(copyRuntimeFiles(out, ['apps/hello/src/main.js'], image)).toEqual(['apps/hello/src/main.js', 'libs/greeting/src/greet.js', 'libs/greeting/src/index.js', 'libs/greeting/src/words.json']);
+    expect(execFileSync(process.execPath, ['apps/hello/src/main.js'], { cwd: image, encoding: 'utf8', env: {} })).toBe('hello, image\n');
+  });
+
   it('refuses an image whose entry point needs a file the build did not make', () => {
     compileProject(workspace, 'apps/hello', out);
     expect(() => copyRuntimeFiles(out, ['apps/hello/src/main.js'], join(out, 'image'))).toThrow('apps/hello/src/main.js requires ../../../libs/greeting/src, which was not built');
