@@ -123,12 +123,12 @@ export const KUBERNETES_SERVER_ERRORS: KubernetesServerError[] = [
   {
     status: 500,
     reason:
-      'a server-side apply to a built-in type naming a field its schema does not declare (constructor, __proto__, $patch, ...): the field manager cannot make a typed patch object and kube-apiserver 1.28.7 answers 500 "failed to create typed patch object" with no reason, whatever fieldValidation says (test/differential/scenarios/patch-apply.yaml "server-side apply with unknown fields is refused")',
+      'a server-side apply (to a built-in type or a custom resource) naming a field its schema does not declare (constructor, __proto__, $patch, ...) or giving a field a value of another type (a map for a string, a string for a number): the field manager cannot make a typed patch object and kube-apiserver 1.28.7 answers 500 "failed to create typed patch object" with no reason, whatever fieldValidation says (test/differential/scenarios/patch-apply.yaml "server-side apply with unknown fields is refused"; test/kubectl/stock/sessions.yaml, an apply of a string leaseDurationSeconds)',
     matches: (c, body) =>
       c.method === 'PATCH' &&
       c.headers.some(([name, value]) => name.toLowerCase() === 'content-type' && value.startsWith('application/apply-patch+yaml')) &&
       body.includes('"message":"failed to create typed patch object (') &&
-      body.includes('field not declared in schema') &&
+      /field not declared in schema|: expected (string|boolean|numeric \(int or float\)), got /.test(body) &&
       !body.includes('"reason"'),
   },
 ];
