@@ -181,12 +181,26 @@ describe('OpenAPI v2 document', () => {
     expect(swagger['definitions']['io.k8s.api.batch.v1.Job']['properties']['spec']).toMatchObject({ $ref: '#/definitions/io.k8s.api.batch.v1.JobSpec' });
     const patch = swagger['paths']['/api/v1/namespaces/{namespace}/configmaps/{name}']['patch'];
     expect(patch['operationId']).toBe('patchCoreV1NamespacedConfigMap');
-    expect(patch['consumes']).toContain('application/strategic-merge-patch+json');
+    expect(patch['consumes']).toEqual(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']);
     expect(patch['parameters']).toEqual(expect.arrayContaining([{ uniqueItems: true, type: 'string', description: expect.any(String), name: 'fieldValidation', in: 'query' }]));
     expect(patch['parameters'][0]).toEqual({ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Patch' } });
     expect(swagger['definitions']['io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions']['x-kubernetes-group-version-kind']).toHaveLength(3);
     const defined = new Set(Object.keys(swagger['definitions']).map((name) => `#/definitions/${name}`));
     expect(refs(swagger).filter((ref) => !defined.has(ref))).toEqual([]);
     expect(JSON.stringify(swagger)).not.toMatch(/"(anyOf|oneOf|allOf)"/);
+  });
+});
+
+describe('OpenAPI patch media types of a custom resource', () => {
+  // A custom resource takes no strategic merge patch; kubectl's client-side apply reads v2's
+  // consumes to choose its patch, so they must not offer one (kube-apiserver 1.28's order).
+  const widgets = { ...configMapDefinition, group: 'example.com', kind: 'Widget', resource: 'widgets', unstructured: true };
+  const documents = new OpenApiDocuments(new ResourceCatalog([widgets]));
+
+  it('lists json, merge and apply patches only, in v2 and v3', () => {
+    const swagger = parse(documents.v2().body);
+    expect(swagger['paths']['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}']['patch']['consumes']).toEqual(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
+    const v3 = parse((documents.v3('apis/example.com/v1') as { body: string }).body);
+    expect(Object.keys(v3['paths']['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}']['patch']['requestBody']['content'])).toEqual(['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json']);
   });
 });

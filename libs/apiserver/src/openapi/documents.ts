@@ -151,9 +151,16 @@ function v2Parameter(param: Parameter): JsonObject {
   };
 }
 
+// v2Consumes lists a body's media types as kube-apiserver's OpenAPI v2 does: server-side apply's
+// last (v3 sorts them by name, as they are held).
+function v2Consumes(mediaTypes: readonly string[]): string[] {
+  const apply = 'application/apply-patch+yaml';
+  return [...mediaTypes.filter((type) => type !== apply), ...mediaTypes.filter((type) => type === apply)];
+}
+
 function v2Operation(writer: DefinitionWriter, op: Operation): JsonObject {
   const out: JsonObject = { description: op.description };
-  if (op.body) out['consumes'] = [...op.body.mediaTypes];
+  if (op.body) out['consumes'] = v2Consumes(op.body.mediaTypes);
   out['produces'] = [...op.produces];
   out['schemes'] = ['https'];
   out['tags'] = [op.tag];

@@ -51,6 +51,7 @@ export const responseDescriptions: Record<Response['code'], string> = { '200': '
 export const objectMediaTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 export const streamMediaTypes = [...objectMediaTypes, 'application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'];
 export const patchMediaTypes = ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
+const customResourcePatchMediaTypes = patchMediaTypes.filter((type) => type !== 'application/strategic-merge-patch+json');
 
 const query = (name: string, type: Parameter['type'], description: string): Parameter => ({ name, in: 'query', type, description });
 
@@ -114,7 +115,9 @@ export function resourcePaths(def: ResourceDefinition): PathItem[] {
   const deleted = def.deleteReturnsObject ? kindName : names.status;
   const ok = (definition: string, ...codes: Response['code'][]): Response[] => [...codes.map((code) => ({ code, definition })), { code: '401' }];
   const objectBody: RequestBody = { definition: kindName, mediaTypes: objectMediaTypes, required: true };
-  const patchBody: RequestBody = { definition: names.patch, mediaTypes: patchMediaTypes, required: true };
+  // A custom resource takes no strategic merge patch (it has no Go types): kubectl reads these
+  // media types to choose the patch of a client-side apply.
+  const patchBody: RequestBody = { definition: names.patch, mediaTypes: def.unstructured ? customResourcePatchMediaTypes : patchMediaTypes, required: true };
   const deleteBody: RequestBody = { definition: names.deleteOptions, mediaTypes: objectMediaTypes, required: false };
 
   const items: PathItem[] = [];
