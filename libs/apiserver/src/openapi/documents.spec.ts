@@ -200,7 +200,7 @@ describe('OpenAPI patch media types of a custom resource', () => {
   it('lists json, merge and apply patches only, in v2 and v3', () => {
     const swagger = parse(documents.v2().body);
     expect(swagger['paths']['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}']['patch']['consumes']).toEqual(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
-    const v3 = parse((documents.v3('apis/example.com/v1') as { body: string }).body);
-    expect(Object.keys(v3['paths']['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}']['patch']['requestBody']['content'])).toEqual(['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json']);
+    const v3doc = parse(v3(documents, 'apis/example.com/v1').body);
+    expect(Object.keys(v3doc['paths']['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}']['patch']['requestBody']['content'])).toEqual(['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json']);
   });
 });
