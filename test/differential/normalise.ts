@@ -240,7 +240,9 @@ function comparedParts(body: unknown, v: Volatiles): unknown {
 // manager and subresource. kube-apiserver orders the entries by operation, then by the second of
 // their time, then by manager: entries a controller writes in the same second as the create sort
 // by manager name, a second later by time, so between two servers the order follows timing
-// alone once times are normalised. The answers of controller areas are compared in this order.
+// alone once times are normalised (a scenario's second apply a second after the first moves its
+// entry behind the others). Every answer is compared in this order; the rule itself is
+// libs/apply's to test.
 export function withManagedFieldsInOrder(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withManagedFieldsInOrder);
   if (!isObject(value)) return value;

@@ -45,7 +45,7 @@ export function replayArea(area: RecordedArea, form: Form, target: () => Target)
   const recorded = area.scenarios.filter((s) => area.recording[s.name]);
   test.each(recorded.flatMap((scenario) => namings.map((naming) => ({ scenario, naming, title: `${scenario.name} (${naming})` }))))('$title', async ({ scenario, naming }) => {
     counts.runs++;
-    const inOrder = (answer: Answer) => (area.controllers ? (withManagedFieldsInOrder(answer) as Answer) : answer);
+    const inOrder = (answer: Answer) => withManagedFieldsInOrder(answer) as Answer;
     const expected = expectationsOf(scenario, area.recording[scenario.name]).map(inOrder);
     const answers = (await runScenario(target(), scenario, naming)).answers.map(inOrder);
     const failures = answers.flatMap((actual, i) =>

@@ -410,3 +410,31 @@ describe('updateManagedFields on an object without managed fields', () => {
     expect(updateManagedFields({ live: tracked, updated, manager: 'editor', apiVersion: 'apps/v1', now, schema: deploymentSchema })).toBeUndefined();
   });
 });
+
+describe('the order of managedFields entries', () => {
+  // structured-merge-diff's encoding: by operation (Apply first), then the second of the time,
+  // then manager, apiVersion and subresource. The differential suite compares entries in an
+  // order of its own (its times are normalised), so the rule is held here.
+  const entry = (manager: string, operation: 'Apply' | 'Update', time: string, subresource?: string): ManagedFieldsEntry => ({
+    manager,
+    operation,
+    apiVersion: 'v1',
+    time,
+    fieldsType: 'FieldsV1',
+    fieldsV1: { 'f:metadata': { 'f:labels': { [`f:${manager}`]: {} } } },
+    ...(subresource ? { subresource } : {}),
+  });
+
+  it('puts Apply before Update, then earlier seconds first, then managers by name within a second', () => {
+    const entries = [
+      entry('zed', 'Update', '2026-01-01T00:00:01Z'),
+      entry('two', 'Apply', '2026-01-01T00:00:02Z'),
+      entry('one', 'Apply', '2026-01-01T00:00:02Z', 'status'),
+      entry('late', 'Apply', '2026-01-01T00:00:05Z'),
+      entry('alpha', 'Update', '2026-01-01T00:00:03Z'),
+      entry('early', 'Apply', '2026-01-01T00:00:01Z'),
+    ];
+    const encoded = encodeManagedFields(decodeManagedFields(entries)) ?? [];
+    expect(encoded.map((e) => `${e.operation} ${e.manager}`)).toEqual(['Apply early', 'Apply one', 'Apply two', 'Apply late', 'Update zed', 'Update alpha']);
+  });
+});
